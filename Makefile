@@ -1,0 +1,94 @@
+# ttp: small, fast filters over accelerator profiler traces.
+# User CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS win; PREFIX and DESTDIR are honoured.
+
+VERSION   = 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+SHARED   ?= ../shared
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARN      = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
+            -Wstrict-prototypes -Wpointer-arith -Wno-unused-parameter
+DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
+DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib 2>/dev/null || echo "-ljansson -lbsd -lz"
+CSV_LIBS ?= -lcsv
+ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS   = $(WARN) $(CFLAGS)
+ALL_LIBS     = $(CSV_LIBS) $(DEPS_LIBS) -lm $(LDLIBS)
+
+LIB_SRC  = $(sort $(wildcard lib/*.c))
+LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
+CMD_SRC  = $(sort $(wildcard cmd/ttp-*.c))
+PROGS    = $(CMD_SRC:cmd/%.c=bin/%)
+SCRIPTS  = $(patsubst cmd/%.sh,bin/%,$(sort $(wildcard cmd/ttp-*.sh)))
+UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
+UNITS    = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
+MANS     = $(sort $(wildcard man/*.[1-9]))
+HDRS     = $(wildcard include/*.h)
+
+all: deps-check $(PROGS) $(SCRIPTS)
+
+build/lib/%.o: lib/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+build/libttp.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+bin/%: cmd/%.c build/libttp.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
+
+bin/%: cmd/%.sh
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(VERSION)/g' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+build/unit/%: tests/unit/%.c build/libttp.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
+
+# Installs the libraries a fresh Debian or Ubuntu machine lacks (says so first).
+deps:
+	@sh scripts/deps.sh
+
+deps-check:
+	@sh scripts/deps.sh --check-only || sh scripts/deps.sh
+
+check: all $(UNITS)
+	@sh tests/run-units.sh $(UNITS)
+	@sh tests/run-golden.sh
+	@sh tests/run-conformance.sh "$(SHARED)"
+
+# Regenerates the expected output of golden cases (all, or CASES=pattern); review the diff.
+bless: all
+	@BLESS=1 sh tests/run-golden.sh $(CASES)
+
+conformance: all
+	@sh tests/run-conformance.sh "$(SHARED)"
+
+demo: all
+	@sh scripts/demo.sh
+
+bench: all
+	@sh tests/bench/bench.sh "$(SHARED)"
+
+lint:
+	mandoc -Tlint -Wwarning $(MANS)
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	cp $(PROGS) $(SCRIPTS) $(DESTDIR)$(BINDIR)/
+	for m in $(MANS); do s=$${m##*.}; mkdir -p $(DESTDIR)$(MANDIR)/man$$s; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+uninstall:
+	for p in $(PROGS) $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/$${p##*/}; done
+	for m in $(MANS); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+
+clean:
+	rm -rf build bin
+
+.PHONY: all deps deps-check check bless conformance demo bench lint install uninstall clean
+.SECONDARY: $(LIB_OBJ)

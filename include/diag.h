@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * diag: the one way ttp programs report errors and warnings, and allocate memory.
+ *
+ * Every message goes to stderr as "prog: [file:line: ]text". Exit statuses are the
+ * project's: 0 success, 1 bad data or runtime error, 2 usage error.
+ */
+#ifndef TTP_DIAG_H
+#define TTP_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define EXIT_DATA  1	/* bad input data, I/O or runtime error */
+#define EXIT_USAGE 2	/* bad command line */
+
+/* Error about the input at file:line (line 0: no line), then exit 1. */
+void die_at(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+/* Error about the input at a "file:line" location string, then exit 1. */
+void die_where(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+/* General error, then exit with status. */
+void die(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+/* Usage error: message, a hint to --help, exit 2. */
+void die_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+/* Warnings, never fatal. */
+void warn_at(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void warn_where(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like note, but only the first time key is seen in this process. Returns 1 if printed. */
+int note_once(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Plain message line on stderr, no program name (informational, as the reference prints). */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that never returns NULL: out of memory is an error (exit 1). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+#endif

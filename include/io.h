@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * io: opening inputs and finishing output.
+ *
+ * io_open reads a path ("-" is stdin) and transparently decompresses gzip input.
+ * Write errors on stdout are handled in one place: a closed pipe (EPIPE, also when
+ * SIGPIPE is ignored) ends the program quietly; any other error (a full disk) is
+ * one message and exit 1.
+ */
+#ifndef TTP_IO_H
+#define TTP_IO_H
+
+#include <stdio.h>
+
+/* Open path for reading ("-" or NULL: stdin). Gzip is detected by its magic bytes.
+ * On failure: message "prog: path: strerror", exit 1. */
+FILE *io_open(const char *path);
+/* Close what io_open returned (stdin is left open). */
+void io_close(FILE *fp);
+/* The name to show for path in messages ("-"/NULL → "<stdin>"). */
+const char *io_name(const char *path);
+
+/* Call at program start: line-buffering off, SIGPIPE left at its default. */
+void io_init(void);
+/* Check stdout after writing: on error, handle as above. Cheap; call per record or batch. */
+void io_check_stdout(void);
+/* Report a write error on fp (named name) with errno as set by the failed call. */
+void io_write_error(FILE *fp, const char *name) __attribute__((noreturn));
+/* Flush and close stdout, checking for errors. Call (or return from main) at exit;
+ * io_init registers it with atexit. */
+void io_finish(void);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * rec: reading and writing ttp records (NDJSON: one JSON object per line).
+ *
+ * This is the only module that knows how a record is represented. A record read from
+ * input keeps its line text and an index of its top-level keys; values are decoded only
+ * when asked for. Changes (set, delete) are kept beside the text and merged when the
+ * record is written, so keys a program does not touch pass through byte for byte, in
+ * their order, and new keys are appended at the end in the order they were first set.
+ * A stage that reads a few keys and adds a few never rebuilds the whole record.
+ *
+ * Reading: every line is validated as one JSON object (RFC 8259, UTF-8, no NaN/Inf,
+ * unique top-level keys, nesting depth bounded); "\r\n" is accepted; blank lines are
+ * skipped. Anything else is one error "prog: file:line: message" and exit 1.
+ *
+ * Typed access is strict: asking rec_int for a key that holds a string is an error
+ * about the input ("file:line: key \"id\": expected an integer, got a string"), exit 1.
+ * An absent key and a JSON null both read as "missing" (the getters return false/NULL).
+ */
+#ifndef TTP_REC_H
+#define TTP_REC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+struct rec;
+struct rec_reader;
+
+enum rec_type {
+	REC_ABSENT, REC_NULL, REC_BOOL, REC_INT, REC_REAL, REC_STRING, REC_ARRAY, REC_OBJECT
+};
+
+/* --- reading ---------------------------------------------------------------------- */
+
+/* Open a record stream: path "-" or NULL is stdin; gzip is read transparently. */
+struct rec_reader *rec_open(const char *path);
+/* Open a list of paths in turn (none: stdin). The reader moves to the next at EOF. */
+struct rec_reader *rec_open_list(char **paths, int npaths);
+/* Next record, or NULL at the end of input. The record belongs to the reader and is
+ * valid until the next call; rec_dup it to keep it. */
+struct rec *rec_next(struct rec_reader *rd);
+void rec_close(struct rec_reader *rd);
+
+/* Parse one line (without its newline) as a record; where names it in messages
+ * ("file:line"). Errors as for rec_next. Caller frees with rec_free. */
+struct rec *rec_parse(const char *line, size_t len, const char *where);
+
+/* --- records ---------------------------------------------------------------------- */
+
+struct rec *rec_new(void);			/* an empty record: {} */
+struct rec *rec_dup(const struct rec *r);	/* independent copy, changes included */
+void rec_free(struct rec *r);
+const char *rec_where(const struct rec *r);	/* "file:line" of the input line, or "-" */
+
+/* --- reading values (missing = absent or null) ------------------------------------- */
+
+enum rec_type rec_type(struct rec *r, const char *key);
+bool rec_has(struct rec *r, const char *key);		/* present and not null */
+/* Decoded string, NUL-terminated, owned by the record (valid until it changes or is
+ * freed). NULL when missing. If len is not NULL it gets the length (strings may hold
+ * NUL bytes from \u0000). */
+const char *rec_str(struct rec *r, const char *key, size_t *len);
+bool rec_int(struct rec *r, const char *key, long long *v);	/* integers only */
+bool rec_num(struct rec *r, const char *key, double *v);	/* integer or real */
+bool rec_bool(struct rec *r, const char *key, bool *v);
+/* Any value as a new jansson reference (caller decrefs); NULL when absent. */
+json_t *rec_json(struct rec *r, const char *key);
+/* The value's JSON text as it stands in the record (after changes); NULL if absent. */
+const char *rec_raw(struct rec *r, const char *key, size_t *len);
+
+/* Iterate over the keys in output order: i from 0 while rec_key returns non-NULL. */
+const char *rec_key(struct rec *r, size_t i);
+
+/* --- changing values ---------------------------------------------------------------- */
+
+void rec_set_str(struct rec *r, const char *key, const char *s);
+void rec_set_strn(struct rec *r, const char *key, const char *s, size_t len);
+void rec_set_int(struct rec *r, const char *key, long long v);
+/* A finite double, written in shortest round-trip form; a non-finite one sets null. */
+void rec_set_num(struct rec *r, const char *key, double v);
+void rec_set_bool(struct rec *r, const char *key, bool v);
+void rec_set_null(struct rec *r, const char *key);
+void rec_set_json(struct rec *r, const char *key, const json_t *v);	/* not stolen */
+/* Set a value from JSON text the caller guarantees is valid (e.g. from rec_raw). */
+void rec_set_raw(struct rec *r, const char *key, const char *json, size_t len);
+void rec_del(struct rec *r, const char *key);
+
+/* --- writing ------------------------------------------------------------------------ */
+
+/* Write the record as one compact line plus "\n". Write errors are handled by io.h
+ * (quiet on a closed pipe, one message and exit 1 otherwise). */
+void rec_write(struct rec *r, FILE *fp);
+/* Append the record's line (with "\n") to a caller's buffer; returns the new length. */
+struct buf;
+void rec_format(struct rec *r, struct buf *out);
+
+#endif

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * io: opening inputs (stdin, files, gzip transparently) and finishing stdout, with the
+ * one policy for write errors: a closed pipe ends the program quietly, anything else is
+ * one message and exit 1.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "diag.h"
+#include "io.h"
+
+static int finishing;
+
+const char *
+io_name(const char *path)
+{
+	return (path == NULL || strcmp(path, "-") == 0) ? "<stdin>" : path;
+}
+
+/*
+ * A source behind a stdio cookie: the bytes peeked at to detect gzip come first, then
+ * the rest of the underlying stream, inflated when it is gzip (concatenated members
+ * included).
+ */
+struct src {
+	FILE		*fp;
+	const char	*name;
+	int		 gz, eof, zdone;
+	unsigned char	 pre[2];
+	size_t		 npre, ipre;
+	z_stream	 zs;
+	unsigned char	 in[1 << 16];
+};
+
+static size_t
+src_raw(struct src *s, unsigned char *buf, size_t size)
+{
+	size_t n = 0;
+
+	while (s->ipre < s->npre && n < size)
+		buf[n++] = s->pre[s->ipre++];
+	if (n < size && !s->eof) {
+		size_t m = fread(buf + n, 1, size - n, s->fp);
+		if (m < size - n) {
+			if (ferror(s->fp))
+				die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+			s->eof = 1;
+		}
+		n += m;
+	}
+	return n;
+}
+
+static ssize_t
+src_read(void *cookie, char *buf, size_t size)
+{
+	struct src *s = cookie;
+	int rc;
+
+	if (!s->gz)
+		return (ssize_t)src_raw(s, (unsigned char *)buf, size);
+	if (size > 1 << 30)
+		size = 1 << 30;
+	s->zs.next_out = (unsigned char *)buf;
+	s->zs.avail_out = (unsigned)size;
+	while (s->zs.avail_out == size && !s->zdone) {
+		if (s->zs.avail_in == 0) {
+			s->zs.avail_in = (unsigned)src_raw(s, s->in, sizeof(s->in));
+			s->zs.next_in = s->in;
+			if (s->zs.avail_in == 0)
+				die(EXIT_DATA, "%s: truncated gzip data", s->name);
+		}
+		rc = inflate(&s->zs, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END) {
+			/* Another member may follow. */
+			if (s->zs.avail_in == 0) {
+				s->zs.avail_in = (unsigned)src_raw(s, s->in, sizeof(s->in));
+				s->zs.next_in = s->in;
+			}
+			if (s->zs.avail_in == 0)
+				s->zdone = 1;
+			else if (inflateReset(&s->zs) != Z_OK)
+				die(EXIT_DATA, "%s: bad gzip data", s->name);
+		} else if (rc != Z_OK && rc != Z_BUF_ERROR)
+			die(EXIT_DATA, "%s: bad gzip data: %s", s->name,
+			    s->zs.msg ? s->zs.msg : "inflate failed");
+	}
+	return (ssize_t)(size - s->zs.avail_out);
+}
+
+static int
+src_close(void *cookie)
+{
+	struct src *s = cookie;
+
+	if (s->gz)
+		inflateEnd(&s->zs);
+	if (s->fp != stdin)
+		fclose(s->fp);
+	free(s);
+	return 0;
+}
+
+FILE *
+io_open(const char *path)
+{
+	FILE *fp, *cfp;
+	struct src *s;
+	cookie_io_functions_t fns = { src_read, NULL, NULL, src_close };
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		fp = stdin;
+	else if ((fp = fopen(path, "r")) == NULL)
+		die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	s = xcalloc(1, sizeof(*s));
+	s->fp = fp;
+	s->name = io_name(path);
+	s->npre = fread(s->pre, 1, 2, fp);
+	if (s->npre < 2 && ferror(fp))
+		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	if (s->npre == 2 && s->pre[0] == 0x1f && s->pre[1] == 0x8b) {
+		s->gz = 1;
+		if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
+			die(EXIT_DATA, "%s: cannot start gzip decoder", s->name);
+	} else if (fp != stdin && fseeko(fp, 0, SEEK_SET) == 0) {
+		/* A plain regular file: read it directly, no copy through the cookie. */
+		free(s);
+		return fp;
+	}
+	if ((cfp = fopencookie(s, "r", fns)) == NULL)
+		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	return cfp;
+}
+
+void
+io_close(FILE *fp)
+{
+	if (fp != NULL && fp != stdin)
+		fclose(fp);
+}
+
+void
+io_init(void)
+{
+	signal(SIGPIPE, SIG_DFL);
+	atexit(io_finish);
+}
+
+void
+io_write_error(FILE *fp, const char *name)
+{
+	int e = errno;
+
+	if (e == EPIPE) {
+		/* The reader went away: end as a default SIGPIPE would, silently. */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(141);
+	}
+	fprintf(stderr, "%s: write error on %s: %s\n", getprogname(), name,
+	    e ? strerror(e) : "I/O error");
+	if (finishing)
+		_exit(EXIT_DATA);
+	/* Do not let io_finish report it again. */
+	finishing = 1;
+	exit(EXIT_DATA);
+}
+
+void
+io_check_stdout(void)
+{
+	if (ferror(stdout))
+		io_write_error(stdout, "stdout");
+}
+
+void
+io_finish(void)
+{
+	if (finishing)
+		return;
+	finishing = 1;
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		io_write_error(stdout, "stdout");
+	if (fclose(stdout) != 0)
+		io_write_error(stdout, "stdout");
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs what ttp needs to build and test on Debian or Ubuntu, if it is missing.
+# --check-only: exit 1 when something is missing, install nothing.
+pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev pkg-config mandoc"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+command -v python3 >/dev/null || missing="$missing python3"
+[ -z "$missing" ] && exit 0
+[ "$1" = --check-only ] && exit 1
+echo "ttp: installing missing packages:$missing" >&2
+if [ "$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else
+	echo "ttp: need root or sudo to install:$missing" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 || exit 1
+$sudo apt-get install -y -qq $missing >&2 || exit 1

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: ISC */
+/* A tiny TAP helper for the unit tests: ok(cond, fmt, ...), then return tap_done(). */
+#ifndef TTP_TAP_H
+#define TTP_TAP_H
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+static inline int __attribute__((format(printf, 2, 3)))
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		tap_failed++;
+	return cond;
+}
+
+/* String equality with a diagnostic line on failure. */
+#define is_str(got, want, name) do {					\
+	const char *g_ = (got), *w_ = (want);				\
+	if (!ok(g_ && strcmp(g_, w_) == 0, "%s", name))			\
+		printf("#   got  \"%s\"\n#   want \"%s\"\n", g_ ? g_ : "(null)", w_); \
+} while (0)
+
+static inline int
+tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
+#endif
