@@ -29,7 +29,8 @@ io_name(const char *path)
  * included).
  */
 struct src {
-	FILE		*fp;
+	FILE		*fp;	/* the file, or NULL for stdin */
+	int		 fd;
 	const char	*name;
 	int		 gz, eof, zdone;
 	unsigned char	 pre[2];
@@ -45,14 +46,16 @@ src_raw(struct src *s, unsigned char *buf, size_t size)
 
 	while (s->ipre < s->npre && n < size)
 		buf[n++] = s->pre[s->ipre++];
-	if (n < size && !s->eof) {
-		size_t m = fread(buf + n, 1, size - n, s->fp);
-		if (m < size - n) {
-			if (ferror(s->fp))
-				die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	/* read(2), not fread: a pipe's data is passed on as soon as it arrives. */
+	while (n == 0 && size > 0 && !s->eof) {
+		ssize_t m = read(s->fd, buf, size);
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m < 0)
+			die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+		if (m == 0)
 			s->eof = 1;
-		}
-		n += m;
+		n = (size_t)m;
 	}
 	return n;
 }
@@ -101,7 +104,7 @@ src_close(void *cookie)
 
 	if (s->gz)
 		inflateEnd(&s->zs);
-	if (s->fp != stdin)
+	if (s->fp != NULL)
 		fclose(s->fp);
 	free(s);
 	return 0;
@@ -110,31 +113,43 @@ src_close(void *cookie)
 FILE *
 io_open(const char *path)
 {
-	FILE *fp, *cfp;
+	FILE *fp = NULL, *cfp;
 	struct src *s;
+	ssize_t m;
 	cookie_io_functions_t fns = { src_read, NULL, NULL, src_close };
 
-	if (path == NULL || strcmp(path, "-") == 0)
-		fp = stdin;
-	else if ((fp = fopen(path, "r")) == NULL)
-		die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	if (path != NULL && strcmp(path, "-") != 0) {
+		if ((fp = fopen(path, "r")) == NULL)
+			die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		setvbuf(fp, NULL, _IOFBF, 1 << 17);
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->fp = fp;
+	s->fd = fp != NULL ? fileno(fp) : STDIN_FILENO;
 	s->name = io_name(path);
-	s->npre = fread(s->pre, 1, 2, fp);
-	if (s->npre < 2 && ferror(fp))
-		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	/* Peek at two bytes with read(2), so that nothing is buffered behind our back. */
+	while (s->npre < 2) {
+		m = read(s->fd, s->pre + s->npre, 2 - s->npre);
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m < 0)
+			die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+		if (m == 0)
+			break;
+		s->npre += (size_t)m;
+	}
 	if (s->npre == 2 && s->pre[0] == 0x1f && s->pre[1] == 0x8b) {
 		s->gz = 1;
 		if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
 			die(EXIT_DATA, "%s: cannot start gzip decoder", s->name);
-	} else if (fp != stdin && fseeko(fp, 0, SEEK_SET) == 0) {
-		/* A plain regular file: read it directly, no copy through the cookie. */
+	} else if (fp != NULL && lseek(s->fd, 0, SEEK_SET) == 0) {
+		/* A plain regular file: read it through stdio directly. */
 		free(s);
 		return fp;
 	}
 	if ((cfp = fopencookie(s, "r", fns)) == NULL)
 		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	setvbuf(cfp, NULL, _IOFBF, 1 << 17);
 	return cfp;
 }
 
@@ -149,6 +164,7 @@ void
 io_init(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 17);
 	atexit(io_finish);
 }
 

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ttp-filter: select the ops tt-perf-report analyses (signpost window, device merge,
+ * id range, host ops) and more (devices, op names, phases), as records.
+ * Option parsing only; the logic is in lib/filter.c, window.c, merge.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "filter.h"
+#include "io.h"
+#include "rec.h"
+
+enum {
+	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
+	OPT_NO_CONST, OPT_SIGNPOST
+};
+
+static const struct option longopts[] = {
+	{ "start-signpost",	required_argument,	NULL, 's' },
+	{ "signpost",		required_argument,	NULL, OPT_SIGNPOST },
+	{ "end-signpost",	required_argument,	NULL, 'e' },
+	{ "ignore-signposts",	no_argument,		NULL, OPT_IGNORE },
+	{ "print-signposts",	no_argument,		NULL, OPT_PRINT },
+	{ "no-merge-devices",	no_argument,		NULL, OPT_NO_MERGE },
+	{ "device",		required_argument,	NULL, 'd' },
+	{ "id-range",		required_argument,	NULL, 'i' },
+	{ "no-host-ops",	no_argument,		NULL, OPT_NO_HOST },
+	{ "op",			required_argument,	NULL, OPT_OP },
+	{ "exclude-op",		required_argument,	NULL, OPT_XOP },
+	{ "phase",		required_argument,	NULL, OPT_PHASE },
+	{ "no-const-eval",	no_argument,		NULL, OPT_NO_CONST },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ NULL,			0,			NULL, 0 }
+};
+
+/* A global, so that a leak checker sees it when an error exits from deep inside. */
+static struct rec_reader *rd;
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: ttp-filter [-v] [-s NAME] [-e NAME] [--ignore-signposts] [--print-signposts]\n"
+	    "                  [--no-merge-devices] [-d LIST] [-i RANGE] [--no-host-ops]\n"
+	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME] [--no-const-eval]\n"
+	    "                  [FILE ...]\n"
+	    "Select the ops tt-perf-report analyses from ttp records, in its order.\n"
+	    "  -s, --start-signpost NAME  ops after the first signpost NAME (also --signpost)\n"
+	    "  -e, --end-signpost NAME    ops before signpost NAME (the second one if it is\n"
+	    "                             also the start)\n"
+	    "      --ignore-signposts     the whole input, signpost records included\n"
+	    "      --print-signposts      keep the signpost records inside the window\n"
+	    "      --no-merge-devices     keep one op per device (with more than one device)\n"
+	    "  -d, --device LIST          only these devices (e.g. 0,2-3), before merging\n"
+	    "  -i, --id-range RANGE       ops with IDs in START-END, START- or -END\n"
+	    "      --no-host-ops          drop host ops (\"(torch)\" in the op name)\n"
+	    "      --op GLOB              only ops whose name matches GLOB (repeatable)\n"
+	    "      --exclude-op GLOB      drop ops whose name matches GLOB (repeatable)\n"
+	    "      --phase NAME           only ops tagged phase NAME (by ttp-phase)\n"
+	    "      --no-const-eval        drop const-eval ops\n"
+	    "  -v, --verbose              print the reference's informational messages\n"
+	    "  -h, --help                 this text\n"
+	    "  -V, --version              the version\n"
+	    "Without a window option the window starts after the last signpost's name.\n");
+}
+
+static void
+add_glob(char ***v, size_t *n, char *g)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = g;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct filter_opts o;
+	const char *err;
+	int c;
+
+	io_init();
+	memset(&o, 0, sizeof(o));
+	while ((c = getopt_long(argc, argv, "s:e:d:i:vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+		case OPT_SIGNPOST:
+			o.w.start = optarg;
+			break;
+		case 'e':
+			o.w.end = optarg;
+			break;
+		case OPT_IGNORE:
+			o.w.ignore = true;
+			break;
+		case OPT_PRINT:
+			o.w.print = true;
+			break;
+		case OPT_NO_MERGE:
+			o.no_merge = true;
+			break;
+		case 'd':
+			devlist_free(&o.devices);
+			if ((err = devlist_parse(optarg, &o.devices)) != NULL)
+				die_usage("%s", err);
+			o.has_devices = true;
+			break;
+		case 'i':
+			if ((err = idrange_parse(optarg, &o.idrange)) != NULL)
+				die_usage("%s", err);
+			o.has_idrange = true;
+			break;
+		case OPT_NO_HOST:
+			o.no_host_ops = true;
+			break;
+		case OPT_OP:
+			add_glob(&o.ops, &o.nops, optarg);
+			break;
+		case OPT_XOP:
+			add_glob(&o.xops, &o.nxops, optarg);
+			break;
+		case OPT_PHASE:
+			o.phase = optarg;
+			break;
+		case OPT_NO_CONST:
+			o.no_const_eval = true;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ttp-filter %s\n", TTP_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	o.w.verbose = o.verbose;
+	/* --phase replaces the default last-signpost window (the phases are the windows). */
+	o.w.whole = o.phase != NULL;
+
+	rd = rec_open_list(argv, argc);
+	filter_run(rd, stdout, &o);
+	rec_close(rd);
+	devlist_free(&o.devices);
+	free(o.ops);
+	free(o.xops);
+	io_finish();
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ttp-phase: tag every op record with the phase of the run it belongs to (phase, iter).
+ * Option parsing and the call into lib/phase.c, which owns the methods.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "io.h"
+#include "phase.h"
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: ttp-phase [-qv] [-b auto|signpost|matmul-m|repeat] [-t N] [FILE...]\n"
+	    "Tag each op record with a phase (and an iteration where the phase repeats).\n"
+	    "  -b, --by METHOD    signpost: the signpost that opened the op's segment;\n"
+	    "                     matmul-m: decode where matmul M <= N, else prefill;\n"
+	    "                     repeat: the repeating op sequence is decode, iter 1, 2, ...;\n"
+	    "                     auto (default): signpost if any, else repeat, else matmul-m\n"
+	    "  -t, --threshold N  largest matmul M that is decode (default %d)\n"
+	    "  -q, --quiet        do not say which method auto chose\n"
+	    "  -v, --verbose      say what each method found\n"
+	    "  -h, --help         this text\n"
+	    "  -V, --version      print the version\n", PHASE_THRESHOLD);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 0 };
+	struct rec_reader *rd;
+	const char *errstr;
+	int ch;
+
+	io_init();
+	while ((ch = getopt_long(argc, argv, "b:t:qvhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (!phase_by_parse(optarg, &o.by))
+				die_usage("--by: unknown method \"%s\" (auto, signpost, "
+				    "matmul-m, repeat)", optarg);
+			break;
+		case 't':
+			o.threshold = strtonum(optarg, 0, LLONG_MAX, &errstr);
+			if (errstr != NULL)
+				die_usage("--threshold: %s: %s", optarg, errstr);
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ttp-phase %s\n", TTP_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	rd = rec_open_list(argv, argc);
+	phase_tag(rd, stdout, &o);
+	rec_close(rd);
+	io_finish();
+	return 0;
+}

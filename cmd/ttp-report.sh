@@ -1,0 +1,344 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# ttp-report: the drop-in driver for tt-perf-report's command line. It parses that
+# command line (abbreviated long options, --opt=value, several CSV files) and runs
+#   ttp-parse | ttp-filter | ttp-roofline | ttp-table
+# with the matching options. The stages are looked up next to this script first, then
+# in PATH. Exit status: that of the first stage that failed (0 when all succeeded),
+# 2 for a bad command line.
+
+prog=ttp-report
+version=@VERSION@
+
+usage() {
+	cat <<'EOF'
+usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
+                  [--ignore-signposts] [--print-signposts] [--min-percentage F]
+                  [--id-range START-END] [--arch NAME] [--color] [--no-color]
+                  [--csv FILE] [--no-advice] [--tracing-mode] [--raw-op-codes]
+                  [--no-host-ops] [--no-summary] [--group-by {op,memory,category}]
+                  [--classic-colors] [--summary-file BASE] [--stacked-csv BASE]
+                  [--no-stacked-report] [--no-stack-by-in0] [--no-merge-devices]
+                  CSV [CSV ...]
+
+Performance report of TT-Metal ops perf results CSVs, as tt-perf-report prints it.
+Runs ttp-parse | ttp-filter | ttp-roofline | ttp-table.
+
+positional arguments:
+  CSV                      ops perf results CSV(s); several files are traces of one
+                           run on several hosts and are merged
+
+options:
+  -h, --help               show this help and exit
+  -V, --version            show the version and exit
+  -v, --verbose            informational messages on stderr (the default)
+  -q, --quiet              no informational messages (warnings still appear)
+  --start-signpost NAME    analyse the ops after the first signpost NAME
+  --signpost NAME          older spelling of --start-signpost
+  --end-signpost NAME      analyse the ops before signpost NAME
+  --ignore-signposts       analyse the whole file, signposts included
+  --print-signposts        keep the signposts inside the window in the report
+  --min-percentage F       grey out ops under F % of the total time (default 0.5)
+  --id-range START-END     keep ops with IDs in the range (START-, -END also work)
+  --arch NAME              wormhole, wormhole_b0, blackhole, bh20, n1 (ignored
+                           when the CSV names its architecture)
+  --color                  colour even when stdout is not a terminal
+  --no-color               never colour (wins over --color)
+  --csv FILE               write the op table as CSV to FILE instead of printing it
+  --no-advice              no advice section (no Advice column with --csv)
+  --tracing-mode           do not sort by HOST START TS
+  --raw-op-codes           add a Raw OP Code column to the --csv output
+  --no-host-ops            drop host ops
+  --no-summary             no summary report
+  --group-by KEY           summary grouping: op, memory (default), category
+  --classic-colors         summary plot with the tab20 palette
+  --summary-file BASE      write the summary to BASE.csv and the plot to BASE.svg
+  --stacked-csv BASE       older spelling of --summary-file
+  --no-stacked-report      older spelling of --no-summary
+  --no-stack-by-in0        accepted and ignored, as by tt-perf-report
+  --no-merge-devices       keep one row per device instead of merging devices
+EOF
+}
+
+# Usage error: message, hint, exit 2.
+bad() {
+	printf '%s: %s\n' "$prog" "$1" >&2
+	printf "Try '%s --help' for more information.\n" "$prog" >&2
+	exit 2
+}
+
+# The long options: name and whether it takes an argument (=).
+longopts='start-signpost= end-signpost= signpost= ignore-signposts print-signposts
+min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-op-codes
+no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
+no-stacked-report no-stack-by-in0 no-merge-devices help version verbose quiet'
+
+# qv=the value of $1 quoted for eval.
+quote() {
+	_s=$1 _r=
+	while :; do
+		case $_s in
+		*\'*)
+			_r="$_r${_s%%\'*}'\\''"
+			_s=${_s#*\'}
+			;;
+		*)
+			_r="$_r$_s"
+			break
+			;;
+		esac
+	done
+	qv="'$_r'"
+}
+
+# The values (empty: not given).
+start='' end='' ignore='' print='' minpct='' idrange='' arch='' color='' nocolor=''
+csv='' noadvice='' tracing='' raw='' nohost='' nosummary='' groupby='' classic=''
+summary='' stacked='' nomerge='' start_set='' end_set='' minpct_set='' idrange_set=''
+arch_set='' csv_set='' summary_set='' stacked_set='' files='' val=''
+verbose=1
+nfiles=0
+
+# add_file NAME: append to the quoted file list.
+add_file() {
+	quote "$1"
+	files="$files $qv"
+	nfiles=$((nfiles + 1))
+}
+
+while [ $# -gt 0 ]; do
+	arg=$1
+	shift
+	case $arg in
+	--)
+		for f in "$@"; do
+			add_file "$f"
+		done
+		break
+		;;
+	--?*)
+		name=${arg#--}
+		hasval=
+		case $name in
+		*=*)
+			val=${name#*=}
+			name=${name%%=*}
+			hasval=1
+			;;
+		esac
+		# exact name, else a unique prefix (as Python's argparse)
+		match=
+		for o in $longopts; do
+			if [ "${o%=}" = "$name" ]; then
+				match=$o
+				break
+			fi
+		done
+		if [ -z "$match" ]; then
+			n=0 cands=
+			for o in $longopts; do
+				case ${o%=} in
+				"$name"*)
+					n=$((n + 1))
+					match=$o
+					cands="$cands${cands:+, }--${o%=}"
+					;;
+				esac
+			done
+			[ $n -eq 0 ] && bad "unrecognized option: --$name"
+			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
+		fi
+		opt=${match%=}
+		case $match in
+		*=)
+			if [ -z "$hasval" ]; then
+				[ $# -gt 0 ] || bad "option --$opt requires an argument"
+				val=$1
+				# as argparse: a following option is not a value; '-' and
+				# negative numbers (-15 in --id-range -15) are
+				case $val in
+				-|-[0-9]*|-.[0-9]*) ;;
+				-*) bad "option --$opt requires an argument" ;;
+				esac
+				shift
+			fi
+			;;
+		*)
+			[ -n "$hasval" ] && bad "option --$opt does not take an argument"
+			;;
+		esac
+		case $opt in
+		start-signpost|signpost) start=$val; start_set=1 ;;
+		end-signpost) end=$val; end_set=1 ;;
+		ignore-signposts) ignore=1 ;;
+		print-signposts) print=1 ;;
+		min-percentage) minpct=$val; minpct_set=1 ;;
+		id-range) idrange=$val; idrange_set=1 ;;
+		arch) arch=$val; arch_set=1 ;;
+		color) color=1 ;;
+		no-color) nocolor=1 ;;
+		csv) csv=$val; csv_set=1 ;;
+		no-advice) noadvice=1 ;;
+		tracing-mode) tracing=1 ;;
+		raw-op-codes) raw=1 ;;
+		no-host-ops) nohost=1 ;;
+		no-summary|no-stacked-report) nosummary=1 ;;
+		group-by)
+			case $val in
+			op|memory|category) groupby=$val ;;
+			*) bad "option --group-by: invalid choice: '$val' (choose from 'op', 'memory', 'category')" ;;
+			esac
+			;;
+		classic-colors) classic=1 ;;
+		summary-file) summary=$val; summary_set=1 ;;
+		stacked-csv) stacked=$val; stacked_set=1 ;;
+		no-stack-by-in0) ;;
+		no-merge-devices) nomerge=1 ;;
+		help) usage; exit 0 ;;
+		version) echo "$prog $version"; exit 0 ;;
+		verbose) verbose=1 ;;
+		quiet) verbose= ;;
+		esac
+		;;
+	-)
+		add_file -
+		;;
+	-?*)
+		# short options, possibly bundled: -h -V -v -q
+		s=${arg#-}
+		while [ -n "$s" ]; do
+			rest=${s#?}
+			c=${s%"$rest"}
+			s=$rest
+			case $c in
+			h) usage; exit 0 ;;
+			V) echo "$prog $version"; exit 0 ;;
+			v) verbose=1 ;;
+			q) verbose= ;;
+			*) bad "unrecognized option: -$c" ;;
+			esac
+		done
+		;;
+	*)
+		add_file "$arg"
+		;;
+	esac
+done
+
+[ "$nfiles" -gt 0 ] || bad "the following arguments are required: CSV"
+
+# tt-perf-report crashes on this combination (spec Q31); ttp refuses it (D1).
+if [ -n "$nomerge" ] && [ "$groupby" = category ]; then
+	bad "--no-merge-devices cannot be combined with --group-by category"
+fi
+
+# The stages: next to this script first, then PATH.
+here=$(dirname -- "$0")
+stage() {
+	if [ -x "$here/$1" ] && [ ! -d "$here/$1" ]; then
+		quote "$here/$1"
+	elif command -v "$1" >/dev/null 2>&1; then
+		quote "$(command -v "$1")"
+	else
+		printf '%s: cannot find %s (looked in %s and PATH)\n' "$prog" "$1" "$here" >&2
+		exit 1
+	fi
+}
+stage ttp-parse; parse=$qv
+stage ttp-filter; filter=$qv
+stage ttp-roofline; roofline=$qv
+stage ttp-table; table=$qv
+
+v=${verbose:+ -v}
+
+# ttp-parse
+pargs=$v
+[ -n "$tracing" ] && pargs="$pargs --no-sort"
+pargs="$pargs --$files"
+
+# ttp-filter
+fargs=$v
+if [ -n "$start_set" ]; then quote "$start"; fargs="$fargs --start-signpost $qv"; fi
+if [ -n "$end_set" ]; then quote "$end"; fargs="$fargs --end-signpost $qv"; fi
+[ -n "$ignore" ] && fargs="$fargs --ignore-signposts"
+[ -n "$print" ] && fargs="$fargs --print-signposts"
+[ -n "$nomerge" ] && fargs="$fargs --no-merge-devices"
+if [ -n "$idrange_set" ]; then quote "$idrange"; fargs="$fargs --id-range=$qv"; fi
+[ -n "$nohost" ] && fargs="$fargs --no-host-ops"
+
+# ttp-roofline
+rargs=$v
+if [ -n "$arch_set" ]; then quote "$arch"; rargs="$rargs --arch=$qv"; fi
+
+# ttp-table
+targs=$v
+if [ -n "$nocolor" ]; then
+	targs="$targs --color=never"
+elif [ -n "$color" ]; then
+	targs="$targs --color=always"
+else
+	targs="$targs --color=auto"
+fi
+if [ -n "$minpct_set" ]; then quote "$minpct"; targs="$targs --min-percentage=$qv"; fi
+if [ -n "$csv_set" ]; then quote "$csv"; targs="$targs --csv=$qv"; fi
+[ -n "$noadvice" ] && targs="$targs --no-advice"
+[ -n "$raw" ] && targs="$targs --raw-op-codes"
+[ -n "$nosummary" ] && targs="$targs --no-summary"
+[ -n "$groupby" ] && targs="$targs --group-by=$groupby"
+[ -n "$classic" ] && targs="$targs --classic-colors"
+if [ -n "$summary_set" ]; then quote "$summary"; targs="$targs --summary-file=$qv"; fi
+if [ -n "$stacked_set" ]; then quote "$stacked"; targs="$targs --stacked-csv=$qv"; fi
+[ -n "$nomerge" ] && targs="$targs --per-device"
+
+# Check what can be checked before starting the pipeline, so that a bad option value
+# or a missing file gives one message rather than one per stage (a stage after a failed
+# one would report an empty input). The pure filters check their own options: run
+# them on an empty input.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-report.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+eval "set -- $files"
+for f; do
+	if [ "$f" != - ] && [ ! -r "$f" ]; then
+		if [ -e "$f" ]; then
+			printf '%s: %s: Permission denied\n' "$prog" "$f" >&2
+		else
+			printf '%s: %s: No such file or directory\n' "$prog" "$f" >&2
+		fi
+		exit 1
+	fi
+done
+for s in "$filter $fargs" "$roofline $rargs"; do
+	eval "$s" </dev/null >/dev/null 2>"$tmp/pre"
+	s_rc=$?
+	# 2: a bad option; anything else may depend on the data (a signpost that an
+	# empty input lacks) and is left to the real run
+	if [ "$s_rc" -eq 2 ]; then
+		sed "s/^Try 'ttp-[a-z]* --help'/Try '$prog --help'/" "$tmp/pre" >&2
+		exit "$s_rc"
+	fi
+done
+
+# Run the pipeline; each stage leaves its exit status in a file (POSIX sh has no
+# pipefail everywhere: dash lacks it).
+trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
+trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
+trap 'rm -rf "$tmp"; trap - HUP; kill -HUP $$' HUP
+
+eval "{ $parse $pargs; echo \$? >\"\$tmp/1\"; } |
+	{ $filter $fargs; echo \$? >\"\$tmp/2\"; } |
+	{ $roofline $rargs; echo \$? >\"\$tmp/3\"; } |
+	{ $table $targs; echo \$? >\"\$tmp/4\"; }"
+
+# The first stage that failed on its own; a stage killed by SIGPIPE (141) failed only
+# because a later one stopped reading, so it counts only if nothing else failed.
+rc=0 piped=0
+for i in 1 2 3 4; do
+	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
+	case $s in
+	0) ;;
+	141) [ "$piped" -eq 0 ] && piped=141 ;;
+	*) rc=$s; break ;;
+	esac
+done
+[ "$rc" -eq 0 ] && rc=$piped
+exit "$rc"

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * csvread: reading a CSV file row by row over libcsv, with the checks a trace reader
+ * needs and "file:line: message" errors.
+ *
+ * The input is opened with io_open (stdin for "-", gzip transparently) and read in
+ * chunks; it is fed to libcsv one physical line at a time, so every row knows the line
+ * it starts on and an error in a row is reported before anything after it is read.
+ * Accepted: a UTF-8 BOM (stripped), CRLF or LF line ends, blank lines (skipped), quoted
+ * fields (RFC 4180, also spanning lines), spaces kept as data, cells of any size.
+ * Errors (message, exit 1): empty file (no header), a row whose field count differs
+ * from the header's, an unterminated or misplaced quote, a NUL byte, another control
+ * character (binary data), invalid UTF-8.
+ * The first row is the header; columns are found by name.
+ */
+#ifndef TTP_CSVREAD_H
+#define TTP_CSVREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct csvr;
+
+/* One row: n fields (n == the header's column count for data rows). Field i is f[i]
+ * (NUL-terminated, len[i] bytes; "" when empty or not wanted). Valid until the next
+ * csvr_next or csvr_close. */
+struct csvr_row {
+	long		  line;		/* physical line the row starts on (1-based) */
+	size_t		  n;
+	const char	**f;
+	const size_t	 *len;
+};
+
+#define CSVR_CHUNK (256 * 1024)	/* default read size */
+
+/* Open path ("-": stdin) and read its header row. Errors: exit 1. */
+struct csvr *csvr_open(const char *path);
+/* The same over an open stream; name is used in messages; chunk is the read size
+ * (0: default); the stream is not closed by csvr_close. */
+struct csvr *csvr_open_fp(FILE *fp, const char *name, size_t chunk);
+void csvr_close(struct csvr *r);
+
+const char *csvr_name(const struct csvr *r);	/* as shown in messages */
+size_t csvr_ncols(const struct csvr *r);
+const char *csvr_colname(const struct csvr *r, size_t i);
+/* Index of the first column named name, or -1. */
+int csvr_col(const struct csvr *r, const char *name);
+/* Keep (true, the default) or skip (false) the text of column i in data rows; skipped
+ * fields read as "". Saves copying cells nobody reads. */
+void csvr_want(struct csvr *r, size_t i, bool want);
+void csvr_want_none(struct csvr *r);
+
+/* The next data row, or NULL at the end of the input. */
+const struct csvr_row *csvr_next(struct csvr *r);
+/* Number of data rows returned so far. */
+size_t csvr_nrows(const struct csvr *r);
+
+#endif

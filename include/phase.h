@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * phase: tagging op records with the phase of the run they belong to (ttp-phase).
+ *
+ * Three methods, and "auto" that picks one:
+ *   signpost  each op's phase is the name of the signpost that opened its segment of the
+ *             stream ("start" before the first one); iter counts the occurrences of that
+ *             name. Fully streaming.
+ *   matmul-m  a matmul whose logical M (in[0] W*Z*Y) is at most a threshold is "decode",
+ *             a larger one "prefill"; other ops take the phase of the matmuls around them.
+ *   repeat    the longest stretch of the op-name sequence that repeats with one period is
+ *             "decode" with iter 1, 2, ...; what comes before it "prefill" (when it holds a
+ *             large-M matmul) or "warmup", what comes after it "tail".
+ * The methods that must see the whole stream keep a compact per-op array and spool the
+ * record lines to a temporary file, then replay them with the tags added.
+ * The algorithms are exposed separately so that they can be tested without records.
+ */
+#ifndef TTP_PHASE_H
+#define TTP_PHASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct rec_reader;
+
+enum phase_by { PHASE_AUTO, PHASE_SIGNPOST, PHASE_MATMUL_M, PHASE_REPEAT };
+
+struct phase_opts {
+	enum phase_by	by;
+	long long	threshold;	/* matmul-m: largest M that is decode (default 32) */
+	int		verbose;	/* say what was found */
+	int		quiet;		/* no note about the method auto chose */
+};
+
+#define PHASE_THRESHOLD 32
+
+/* "auto", "signpost", "matmul-m", "repeat" (also "signposts", "matmul"); false if unknown. */
+bool phase_by_parse(const char *s, enum phase_by *by);
+const char *phase_by_name(enum phase_by by);
+
+/* Read every record of rd, write them to out in the same order, op records tagged. */
+void phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o);
+
+/* --- the algorithms ------------------------------------------------------------------ */
+
+/* The logical M of a tensor array, given as its JSON text (the "in" value, valid JSON):
+ * W*Z*Y of in[0].logical, or of in[0].shape when there is no logical shape. -1 when
+ * unknown (no in[0], in[0] null, dimensions that are not 4 non-negative integers). */
+long long phase_m(const char *text, size_t len);
+
+/* A periodic stretch of a sequence: sym[start .. start+len) has period `period`
+ * (sym[i] == sym[i+period]) and len >= 2 * period. */
+struct phase_period {
+	size_t	start;
+	size_t	len;
+	size_t	period;
+};
+
+/* Find the periodic stretch that covers the most elements (ties: the smaller period,
+ * then the earlier start). False when no element repeats in two adjacent copies.
+ * Time O(n log^2 n) worst case, memory 16 bytes per element. */
+bool phase_find_period(const uint32_t *sym, size_t n, struct phase_period *pp);
+
+/* matmul-m classes, per op */
+enum { PM_NONE = 0, PM_DECODE = 1, PM_PREFILL = 2 };
+
+/* mm[i]: the class of op i if it is a matmul with known M, else PM_NONE; own[i]: the
+ * class its own in[0] M implies (PM_NONE when unknown). Writes PM_DECODE/PM_PREFILL
+ * into out[i] for every op. Rule: ops before the first matmul take its class, ops after
+ * the last one take its class, ops between two matmuls of one class take that class;
+ * between a matmul of one class and a matmul of the other, the boundary goes where it
+ * contradicts the fewest ops' own M (ties: the earliest place, so that ops without a
+ * shape go with the matmul they lead to). False (out untouched) when there is no matmul. */
+bool phase_split_matmul(const uint8_t *mm, const uint8_t *own, size_t n, uint8_t *out);
+
+#endif

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * report: the rows ttp-table renders and the text report of tt-perf-report
+ * (spec 15-17): the performance table, its totals line and the advice section,
+ * plus the same table as Markdown.
+ *
+ * A table holds one compact row per record: numbers in fixed fields and every string
+ * interned once in a pool (op names, datatypes, advice repeat a lot), so 136k ops fit
+ * in a few tens of megabytes. The records themselves are never kept.
+ */
+#ifndef TTP_REPORT_H
+#define TTP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct rec;
+
+/* Row flags: which values are present, and what kind of row it is. */
+#define ROW_SIGNPOST	0x00001
+#define ROW_HOST	0x00002		/* label contains "(torch)" */
+#define ROW_DEVICE	0x00004		/* device id present */
+#define ROW_CORES	0x00008
+#define ROW_CALL	0x00010
+#define ROW_DEV_US	0x00020		/* Device Time present */
+#define ROW_DEV_ZERO	0x00040		/* ... and it is the integer 0 (no duration) */
+#define ROW_GAP		0x00080
+#define ROW_DRAM	0x00100
+#define ROW_DRAM_PCT	0x00200
+#define ROW_TFLOPS	0x00400
+#define ROW_FLOPS_PCT	0x00800
+#define ROW_PCT		0x01000		/* Total % present */
+#define ROW_SHARDED	0x02000		/* DRAM Sharded */
+#define ROW_IN0BW	0x04000
+#define ROW_SBH		0x08000
+#define ROW_SBW		0x10000
+#define ROW_MATMUL	0x20000		/* label contains "Matmul" */
+#define ROW_ITER	0x40000
+
+/* A string in the table's pool: 0 is "absent", anything else an offset. */
+typedef uint32_t strid;
+
+struct row {
+	long long	id, device, cores, call;
+	double		dev_us, gap_us, dram, dram_pct, tflops, flops_pct, pct;
+	int		in0bw, sbh, sbw, iter;
+	uint32_t	flags;
+	strid		label, op, math, bound, verdict, category, phase;
+	strid		dt_out, dt_in0, dt_in1, mem0;
+	strid		advice;		/* items separated by '\n'; absent for non-matmuls */
+};
+
+struct table {
+	struct row	*rows;
+	size_t		 nrows, caprows;
+	char		*pool;		/* interned strings, NUL-terminated */
+	size_t		 poollen, poolcap;
+	strid		*hash;		/* open addressing over the pool */
+	size_t		 hashcap, nstrings;
+	long		 ndevice, nhost, nsignpost;	/* the totals-line counts */
+	double		 sum_dev, sum_gap, total;	/* total = sum_dev + sum_gap */
+};
+
+struct report_opts {
+	int	colour;		/* emit ANSI colours */
+	int	advice;		/* print the advice section */
+	double	min_pct;	/* --min-percentage: rows below it are grey */
+};
+
+void table_init(struct table *t);
+void table_free(struct table *t);
+/* Add a record: kind "op" and "signpost" become rows; other kinds are ignored (0
+ * returned); 1 when added. Bad values are errors at the record's location. */
+int table_add(struct table *t, struct rec *r);
+/* After the last record: Total % of every row, the sums and the counts. */
+void table_finish(struct table *t);
+
+/* The string for id ("" when absent). */
+const char *table_str(const struct table *t, strid id);
+strid table_intern(struct table *t, const char *s, size_t n);
+
+/* num_fixed(out, v, dec, 1), faster for 0-2 decimals; out holds NUM_BUFSZ bytes. */
+size_t report_fixed(char *out, double v, int dec);
+
+/* The text report (performance table, totals, advice) on fp. */
+void report_text(FILE *fp, const struct table *t, const struct report_opts *o);
+/* The performance table as a GitHub-flavoured Markdown table. */
+void report_markdown(FILE *fp, const struct table *t);
+
+#endif

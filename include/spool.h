@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * spool: an append-only temporary file of record lines, read back by offset.
+ *
+ * A stage that must look ahead (ttp-filter's default signpost window, device merging)
+ * writes every record line here and keeps only a compact summary per record in memory;
+ * it then replays the lines it selects, in the order it chooses. The file is created in
+ * $TMPDIR (default /tmp) and unlinked at once, so it vanishes when closed or at exit. Reads go
+ * through a window buffer, so replaying in (nearly) file order costs one pass.
+ * I/O errors are one message and exit 1.
+ */
+#ifndef TTP_SPOOL_H
+#define TTP_SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spool;
+
+struct spool *spool_open(void);
+/* Append len bytes; returns the offset at which they start. */
+uint64_t spool_add(struct spool *sp, const char *p, size_t len);
+/* Total bytes appended so far. */
+uint64_t spool_size(const struct spool *sp);
+/* The len bytes at off, valid until the next spool call (not NUL-terminated). */
+const char *spool_get(struct spool *sp, uint64_t off, size_t len);
+void spool_close(struct spool *sp);
+
+#endif

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * opcsv: the reference-compatible op CSV (spec 18, D6).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "opcsv.h"
+#include "report.h"
+
+static const char header[] =
+    "ID,Total %,Bound,OP Code,Device,Device Time,Op-to-Op Gap,Cores,DRAM,DRAM %,"
+    "FLOPs,FLOPs %,Math Fidelity,Output Datatype,Input 0 Datatype,Input 1 Datatype,"
+    "DRAM Sharded,Input 0 Memory,Inner Dim Block Size,Output Subblock H,"
+    "Output Subblock W,Global Call Count";
+
+void
+csv_field(FILE *fp, const char *s, size_t n)
+{
+	size_t i;
+	int need = 0;
+
+	for (i = 0; i < n && !need; i++)
+		need = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!need) {
+		fwrite(s, 1, n, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', fp);
+		fputc(s[i], fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+put_num(FILE *fp, int present, double v)
+{
+	char b[NUM_BUFSZ];
+
+	if (present)
+		fwrite(b, 1, num_shortest(b, v), fp);
+}
+
+static void
+put_int(FILE *fp, int present, long long v, const char *missing)
+{
+	if (present)
+		fprintf(fp, "%lld", v);
+	else
+		fputs(missing, fp);
+}
+
+static void
+put_str(FILE *fp, const struct table *t, strid id, const char *missing)
+{
+	const char *s;
+
+	if (id == 0) {
+		fputs(missing, fp);
+		return;
+	}
+	s = table_str(t, id);
+	csv_field(fp, s, strlen(s));
+}
+
+static void
+put_advice(FILE *fp, const struct table *t, strid id)
+{
+	const char *a = table_str(t, id), *p;
+	size_t n = 0;
+	char small[1024], *buf = small;
+
+	/* items are stored separated by '\n'; the CSV joins them with " • " */
+	for (p = a; *p; p++)
+		n += *p == '\n' ? 5 : 1;
+	if (n + 1 > sizeof(small))
+		buf = malloc(n + 1);
+	if (buf == NULL)
+		return;
+	n = 0;
+	for (p = a; *p; p++) {
+		if (*p == '\n') {
+			memcpy(buf + n, " \xe2\x80\xa2 ", 5);
+			n += 5;
+		} else
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	csv_field(fp, buf, n);
+	if (buf != small)
+		free(buf);
+}
+
+int
+opcsv_write(FILE *fp, const struct table *t, int flags)
+{
+	size_t i;
+
+	fputs(header, fp);
+	if (flags & OPCSV_ADVICE)
+		fputs(",Advice", fp);
+	if (flags & OPCSV_RAW)
+		fputs(",Raw OP Code", fp);
+	fputs("\r\n", fp);
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		uint32_t f = w->flags;
+
+		fprintf(fp, "%lld,", w->id);
+		put_num(fp, f & ROW_PCT, w->pct);
+		fputc(',', fp);
+		put_str(fp, t, w->bound, "");
+		fputc(',', fp);
+		put_str(fp, t, w->label, "");
+		fputc(',', fp);
+		put_int(fp, f & ROW_DEVICE, w->device, "");
+		fputc(',', fp);
+		if (f & ROW_DEV_ZERO)
+			fputc('0', fp);
+		else
+			put_num(fp, f & ROW_DEV_US, w->dev_us);
+		fputc(',', fp);
+		put_num(fp, f & ROW_GAP, w->gap_us);
+		fputc(',', fp);
+		put_int(fp, f & ROW_CORES, w->cores, "");
+		fputc(',', fp);
+		put_num(fp, f & ROW_DRAM, w->dram);
+		fputc(',', fp);
+		put_num(fp, f & ROW_DRAM_PCT, w->dram_pct);
+		fputc(',', fp);
+		put_num(fp, f & ROW_TFLOPS, w->tflops);
+		fputc(',', fp);
+		put_num(fp, f & ROW_FLOPS_PCT, w->flops_pct);
+		fputc(',', fp);
+		put_str(fp, t, w->math, "");
+		fputc(',', fp);
+		put_str(fp, t, w->dt_out, "nan");
+		fputc(',', fp);
+		put_str(fp, t, w->dt_in0, "nan");
+		fputc(',', fp);
+		put_str(fp, t, w->dt_in1, "nan");
+		fputs(f & ROW_SHARDED ? ",True," : ",False,", fp);
+		put_str(fp, t, w->mem0, "");
+		fputc(',', fp);
+		put_int(fp, f & ROW_IN0BW, w->in0bw, "");
+		fputc(',', fp);
+		put_int(fp, f & ROW_SBH, w->sbh, "");
+		fputc(',', fp);
+		put_int(fp, f & ROW_SBW, w->sbw, "");
+		fputc(',', fp);
+		put_int(fp, f & ROW_CALL, w->call, "nan");
+		if (flags & OPCSV_ADVICE) {
+			fputc(',', fp);
+			if (w->advice != 0)
+				put_advice(fp, t, w->advice);
+		}
+		if (flags & OPCSV_RAW) {
+			fputc(',', fp);
+			put_str(fp, t, w->op, "");
+		}
+		fputs("\r\n", fp);
+	}
+	if (fflush(fp) == EOF || ferror(fp)) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}

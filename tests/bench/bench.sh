@@ -1,0 +1,80 @@
+#!/bin/sh
+# Benchmark of ttp-parse and the pipeline on a 201 MB trace (make bench).
+# Usage: tests/bench/bench.sh SHARED
+# Builds once, cached under build/bench/: big.csv = the data rows of
+# SHARED/data/ttmetal/wh_clip_encoder_2.csv repeated 73 times, copy c with HOST START/END
+# TS shifted by c * (span + 1 ms) and GLOBAL CALL COUNT by c * (max call + 1024), so the
+# result is sorted, realistic and has unique ids; and csvscan, a bare libcsv scan (the
+# floor). Prints wall time and max RSS of each stage and its ratio to the scan.
+set -e
+SHARED=${1:-../shared}
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SRC=$SHARED/data/ttmetal/wh_clip_encoder_2.csv
+OUT=$TOP/build/bench
+COPIES=${COPIES:-73}
+mkdir -p "$OUT"
+[ -f "$SRC" ] || { echo "bench: $SRC: not found" >&2; exit 1; }
+
+if [ ! -s "$OUT/big.csv" ] || [ "$OUT/big.csv" -ot "$SRC" ]; then
+	echo "bench: building $OUT/big.csv ($COPIES copies of $(basename "$SRC"))" >&2
+	awk -F, -v copies="$COPIES" '
+	function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
+	{ sub(/\r$/, "") }
+	NR == 1 { hdr = $0; hs = col("HOST START TS"); he = col("HOST END TS");
+		cc = col("GLOBAL CALL COUNT"); next }
+	{ rows[++n] = $0
+	  if ($hs != "" && (lo == "" || $hs + 0 < lo)) lo = $hs + 0
+	  if ($he != "" && (hi == "" || $he + 0 > hi)) hi = $he + 0
+	  if ($cc != "" && $cc + 0 > maxc) maxc = $cc + 0 }
+	END {
+		OFS = ","; ORS = "\r\n"
+		print hdr
+		tshift = hi - lo + 1000000; cshift = maxc + 1024
+		for (c = 0; c < copies; c++)
+			for (r = 1; r <= n; r++) {
+				$0 = rows[r]
+				if (c > 0) {
+					if ($hs != "") $hs = sprintf("%.0f", $hs + c * tshift)
+					if ($he != "") $he = sprintf("%.0f", $he + c * tshift)
+					if ($cc != "") $cc = sprintf("%.0f", $cc + c * cshift)
+				}
+				print
+			}
+	}' "$SRC" > "$OUT/big.csv.tmp"
+	mv "$OUT/big.csv.tmp" "$OUT/big.csv"
+fi
+if [ ! -x "$OUT/csvscan" ] || [ "$OUT/csvscan" -ot "$TOP/tests/bench/csvscan.c" ]; then
+	${CC:-cc} -O2 -o "$OUT/csvscan" "$TOP/tests/bench/csvscan.c" -lcsv
+fi
+
+BIG=$OUT/big.csv
+echo "input: $BIG, $(wc -c < "$BIG") bytes, $(($(wc -l < "$BIG") - 1)) rows"
+PATH=$TOP/bin:$PATH
+export PATH
+
+# run NAME CMD: wall seconds and max RSS (KB) of the slowest/largest process in CMD
+SCAN=
+run() {
+	name=$1; shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%e %M" -o "$OUT/time.txt" sh -c "$*" > /dev/null
+		read -r secs kb < "$OUT/time.txt"
+	else
+		t0=$(date +%s.%N); sh -c "$*" > /dev/null; t1=$(date +%s.%N)
+		secs=$(echo "$t1 - $t0" | bc); kb=?
+	fi
+	[ -z "$SCAN" ] && SCAN=$secs
+	ratio=$(awk -v a="$secs" -v b="$SCAN" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	printf '%-44s %7.2f s %8s KB max RSS  %5sx scan\n' "$name" "$secs" "$kb" "$ratio"
+}
+
+# /usr/bin/time measures the whole sh -c; for pipelines its %M is the largest child.
+run "csvscan (bare libcsv)" "$OUT/csvscan '$BIG'"
+run "ttp-parse" "ttp-parse '$BIG'"
+run "ttp-parse --no-sort" "ttp-parse --no-sort '$BIG'"
+run "ttp-parse < big.csv (stdin: spooled)" "ttp-parse < '$BIG'"
+[ -x "$TOP/bin/ttp-filter" ] && run "ttp-parse | ttp-filter" "ttp-parse '$BIG' | ttp-filter"
+[ -x "$TOP/bin/ttp-roofline" ] && run "ttp-parse | ttp-roofline" "ttp-parse '$BIG' | ttp-roofline"
+[ -x "$TOP/bin/ttp-report" ] && run "ttp-report --no-advice --csv" \
+	"cd '$OUT' && ttp-report '$BIG' --no-advice --csv out.csv"
+exit 0

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Unit tests for csvread: the same input read in every chunk size from 1 byte up gives
+ * the same header, rows, fields and line numbers (BOM, CRLF, quoted cells spanning
+ * lines and chunks, blank lines, multibyte UTF-8 cut by a chunk end, no final newline).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "csvread.h"
+#include "tap.h"
+
+static const char input[] =
+    "\xEF\xBB\xBF" "OP CODE,OP TYPE,ATTRIBUTES\r\n"
+    "MatmulDeviceOperation,tt_dnn_device,\"{'a': 'b, c'}\"\r\n"
+    "\r\n"
+    "\"multi\r\nline \"\"cell\"\"\",x,\r\n"
+    "\xCE\xBC" "s \xE2\x9C\x85 \xF0\x9F\x9A\x80,  spaced  ,\"\"\n"
+    ",,\r\n"
+    "last,row,no newline";
+
+/* Render every row as "line|f1|f2|..." lines, header first. */
+static char *
+render(size_t chunk)
+{
+	FILE *fp = fmemopen((void *)input, sizeof(input) - 1, "r");
+	struct csvr *r;
+	const struct csvr_row *row;
+	struct buf b = BUF_INIT;
+
+	if (fp == NULL)
+		return NULL;
+	r = csvr_open_fp(fp, "mem", chunk);
+	buf_printf(&b, "header %zu", csvr_ncols(r));
+	for (size_t i = 0; i < csvr_ncols(r); i++)
+		buf_printf(&b, "|%s", csvr_colname(r, i));
+	buf_addc(&b, '\n');
+	while ((row = csvr_next(r)) != NULL) {
+		buf_printf(&b, "%ld", row->line);
+		for (size_t i = 0; i < row->n; i++) {
+			buf_printf(&b, "|%s", row->f[i]);
+			if (strlen(row->f[i]) != row->len[i])
+				buf_adds(&b, "<len mismatch>");
+		}
+		buf_addc(&b, '\n');
+	}
+	buf_printf(&b, "rows %zu\n", csvr_nrows(r));
+	csvr_close(r);
+	fclose(fp);
+	return b.p;
+}
+
+int
+main(void)
+{
+	const char *want =
+	    "header 3|OP CODE|OP TYPE|ATTRIBUTES\n"
+	    "2|MatmulDeviceOperation|tt_dnn_device|{'a': 'b, c'}\n"
+	    "4|multi\r\nline \"cell\"|x|\n"
+	    "6|\xCE\xBCs \xE2\x9C\x85 \xF0\x9F\x9A\x80|  spaced  |\n"
+	    "7|||\n"
+	    "8|last|row|no newline\n"
+	    "rows 5\n";
+	char *ref = render(0);
+	int allsame = 1;
+	size_t bad = 0;
+
+	is_str(ref, want, "default chunk: header, fields, line numbers");
+	for (size_t chunk = 1; chunk <= sizeof(input) + 1; chunk++) {
+		char *got = render(chunk);
+
+		if (got == NULL || strcmp(got, want) != 0) {
+			if (allsame)
+				bad = chunk;
+			allsame = 0;
+		}
+		free(got);
+	}
+	if (!ok(allsame, "chunk sizes 1..%zu give the same rows", sizeof(input) + 1))
+		printf("#   first differing chunk size: %zu\n", bad);
+	{
+		FILE *fp = fmemopen((void *)input, sizeof(input) - 1, "r");
+		struct csvr *r = csvr_open_fp(fp, "mem", 7);
+		const struct csvr_row *row;
+
+		ok(csvr_col(r, "ATTRIBUTES") == 2, "column by name");
+		ok(csvr_col(r, "NOPE") == -1, "absent column is -1");
+		csvr_want(r, 2, false);
+		row = csvr_next(r);
+		ok(row != NULL && strcmp(row->f[2], "") == 0 && row->len[2] == 0 &&
+		    strcmp(row->f[0], "MatmulDeviceOperation") == 0,
+		    "unwanted column reads as empty, others kept");
+		csvr_close(r);
+		fclose(fp);
+	}
+	free(ref);
+	return tap_done();
+}

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Unit tests for rec: round trips, set/delete/append order, getters and their type
+ * errors, string escapes both ways, numbers, rec_dup independence.
+ *
+ * Also a small tool for the golden cases under tests/golden/rec/ and for benchmarks:
+ *   rec --cat [--int K] [--num K] [--str K] [--bool K] [--json K] [--set-int K=V]
+ *       [--del K] [FILE...]
+ * reads records with rec_open_list/rec_next, calls the getters asked for on each (so a
+ * type error shows), applies the changes, and writes each record with rec_write.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "io.h"
+#include "rec.h"
+#include "tap.h"
+
+/* --- the --cat tool ------------------------------------------------------------- */
+
+struct op {
+	char	 what;	/* i n s b j S d */
+	char	*key;
+	char	*arg;
+};
+
+static int
+cat_main(int argc, char **argv)
+{
+	struct op ops[64];
+	int nops = 0, i, k;
+	struct rec_reader *rd;
+	struct rec *r;
+
+	io_init();
+	for (i = 2; i < argc; i++) {
+		static const struct { const char *flag; char what; } flags[] = {
+			{ "--int", 'i' }, { "--num", 'n' }, { "--str", 's' }, { "--bool", 'b' },
+			{ "--json", 'j' }, { "--set-int", 'S' }, { "--del", 'd' },
+			{ "--type", 't' }, { "--set-str", 'T' },
+		};
+		for (k = 0; k < (int)(sizeof(flags) / sizeof(flags[0])); k++)
+			if (strcmp(argv[i], flags[k].flag) == 0)
+				break;
+		if (k == (int)(sizeof(flags) / sizeof(flags[0])))
+			break;
+		if (i + 1 >= argc || nops == 64)
+			die_usage("%s needs a key", argv[i]);
+		ops[nops].what = flags[k].what;
+		ops[nops].key = argv[++i];
+		ops[nops].arg = strchr(argv[i], '=');
+		if (ops[nops].arg != NULL)
+			*ops[nops].arg++ = '\0';
+		nops++;
+	}
+	rd = rec_open_list(argv + i, argc - i);
+	while ((r = rec_next(rd)) != NULL) {
+		for (k = 0; k < nops; k++) {
+			long long ll;
+			double d;
+			bool b;
+
+			switch (ops[k].what) {
+			case 'i': (void)rec_int(r, ops[k].key, &ll); break;
+			case 'n': (void)rec_num(r, ops[k].key, &d); break;
+			case 's': (void)rec_str(r, ops[k].key, NULL); break;
+			case 'b': (void)rec_bool(r, ops[k].key, &b); break;
+			case 'j': json_decref(rec_json(r, ops[k].key)); break;
+			case 't': rec_set_int(r, "type", rec_type(r, ops[k].key)); break;
+			case 'S': rec_set_int(r, ops[k].key, ops[k].arg ? atoll(ops[k].arg) : 0); break;
+			case 'T': rec_set_str(r, ops[k].key, ops[k].arg ? ops[k].arg : ""); break;
+			case 'd': rec_del(r, ops[k].key); break;
+			}
+		}
+		rec_write(r, stdout);
+	}
+	rec_close(rd);
+	return 0;
+}
+
+/* --- helpers ------------------------------------------------------------------------ */
+
+static char *
+fmt(struct rec *r)
+{
+	static struct buf b;
+
+	buf_reset(&b);
+	rec_format(r, &b);
+	if (b.len > 0 && b.p[b.len - 1] == '\n')
+		b.p[--b.len] = '\0';
+	return b.p;
+}
+
+static struct rec *
+parse(const char *s)
+{
+	return rec_parse(s, strlen(s), "t:1");
+}
+
+static void
+roundtrip(const char *in, const char *want)
+{
+	struct rec *r = parse(in);
+
+	is_str(fmt(r), want, in);
+	rec_free(r);
+}
+
+/* Run fn(arg) in a child; check it exits with status and stderr containing want. */
+static void
+dies(void (*fn)(const char *), const char *arg, int status, const char *want)
+{
+	int pfd[2], st;
+	pid_t pid;
+	char err[1024];
+	ssize_t n;
+	size_t got = 0;
+
+	fflush(stdout);
+	if (pipe(pfd) < 0 || (pid = fork()) < 0) {
+		ok(0, "fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 2);
+		fn(arg);
+		_exit(0);
+	}
+	close(pfd[1]);
+	while (got < sizeof(err) - 1 && (n = read(pfd[0], err + got, sizeof(err) - 1 - got)) > 0)
+		got += (size_t)n;
+	err[got] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (!ok(WIFEXITED(st) && WEXITSTATUS(st) == status && strstr(err, want) != NULL,
+	    "dies: %.*s", (int)strcspn(want, "\n"), want))
+		printf("#   status %d, stderr: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+}
+
+static void
+do_parse(const char *s)
+{
+	rec_free(parse(s));
+}
+
+static struct rec *
+getter_rec(void)
+{
+	return parse("{\"s\":\"x\",\"i\":5,\"r\":1.5,\"b\":true,\"a\":[1],"
+	    "\"big\":123456789012345678901234,\"n\":null}");
+}
+
+static void do_int(const char *k) { long long v; rec_int(getter_rec(), k, &v); }
+static void do_num(const char *k) { double v; rec_num(getter_rec(), k, &v); }
+static void do_str(const char *k) { rec_str(getter_rec(), k, NULL); }
+static void do_bool(const char *k) { bool v; rec_bool(getter_rec(), k, &v); }
+
+/* --- tests --------------------------------------------------------------------------- */
+
+static void
+test_roundtrip(void)
+{
+	roundtrip("{}", "{}");
+	roundtrip("   ", "{}");
+	roundtrip("{\"a\":1}", "{\"a\":1}");
+	roundtrip("{\"kind\":\"op\",\"id\":2,\"in\":[{\"shape\":[1,1,32,32]},null],"
+	    "\"x\":-0,\"y\":1e-05,\"z\":\"caf\xc3\xa9 \\u00e9 \\n\"}",
+	    "{\"kind\":\"op\",\"id\":2,\"in\":[{\"shape\":[1,1,32,32]},null],"
+	    "\"x\":-0,\"y\":1e-05,\"z\":\"caf\xc3\xa9 \\u00e9 \\n\"}");
+	/* Whitespace between top-level tokens goes, inside values it stays. */
+	roundtrip(" { \"a\" : 1 , \"b\":[1, 2] }\r", "{\"a\":1,\"b\":[1, 2]}");
+	roundtrip("{\"a\":1}\r", "{\"a\":1}");
+	/* Keys keep their original escapes. */
+	roundtrip("{\"\\u0061b\":1}", "{\"\\u0061b\":1}");
+}
+
+static void
+test_changes(void)
+{
+	struct rec *r, *d;
+	const char *k;
+	size_t i;
+	char keys[256];
+
+	r = parse("{\"a\":1,\"b\":2,\"c\":3}");
+	rec_set_int(r, "b", 20);
+	rec_set_str(r, "new1", "x");
+	rec_set_bool(r, "new2", false);
+	rec_del(r, "a");
+	is_str(fmt(r), "{\"b\":20,\"c\":3,\"new1\":\"x\",\"new2\":false}", "set/del/append");
+	rec_set_int(r, "a", 10);	/* back in its place */
+	rec_del(r, "new1");
+	rec_set_null(r, "new1");	/* re-set new key goes last */
+	is_str(fmt(r), "{\"a\":10,\"b\":20,\"c\":3,\"new2\":false,\"new1\":null}",
+	    "deleted then set");
+	keys[0] = '\0';
+	for (i = 0; (k = rec_key(r, i)) != NULL; i++) {
+		strcat(keys, k);
+		strcat(keys, ",");
+	}
+	is_str(keys, "a,b,c,new2,new1,", "rec_key order");
+	ok(rec_type(r, "new1") == REC_NULL && !rec_has(r, "new1"), "null set is not has");
+	rec_del(r, "nosuch");
+	rec_del(r, "c");
+	rec_del(r, "c");
+	ok(rec_type(r, "c") == REC_ABSENT, "deleted is absent");
+	is_str(fmt(r), "{\"a\":10,\"b\":20,\"new2\":false,\"new1\":null}", "double delete");
+
+	/* rec_dup is independent, changes included. */
+	d = rec_dup(r);
+	rec_set_int(r, "a", 11);
+	rec_set_int(d, "z", 1);
+	is_str(fmt(d), "{\"a\":10,\"b\":20,\"new2\":false,\"new1\":null,\"z\":1}", "dup");
+	is_str(fmt(r), "{\"a\":11,\"b\":20,\"new2\":false,\"new1\":null}", "original");
+	is_str(rec_where(d), "t:1", "dup keeps where");
+	rec_free(d);
+	rec_free(r);
+
+	/* A record from scratch, set many times (no growth beyond bounds). */
+	r = rec_new();
+	is_str(fmt(r), "{}", "rec_new");
+	is_str(rec_where(r), "-", "rec_new where");
+	for (i = 0; i < 100000; i++)
+		rec_set_int(r, "n", (long long)i);
+	rec_set_num(r, "r", 0.1);
+	rec_set_num(r, "w", 64);
+	rec_set_num(r, "inf", INFINITY);
+	rec_set_num(r, "big", 1.5e16);
+	is_str(fmt(r), "{\"n\":99999,\"r\":0.1,\"w\":64.0,\"inf\":null,\"big\":1.5e+16}",
+	    "rec_set_num forms");
+	ok(rec_type(r, "w") == REC_REAL, "64.0 is real");
+	rec_free(r);
+
+	/* raw and json */
+	r = parse("{\"t\":[{\"shape\":[1,2]},null],\"o\":{\"k\":\"v\"}}");
+	{
+		size_t n;
+		const char *raw = rec_raw(r, "t", &n);
+		json_t *j;
+
+		is_str(raw, "[{\"shape\":[1,2]},null]", "rec_raw");
+		ok(n == strlen(raw), "rec_raw length");
+		rec_set_raw(r, "u", raw, n);
+		j = rec_json(r, "o");
+		ok(j != NULL && json_is_object(j), "rec_json object");
+		json_object_set_new(j, "a", json_real(2.5));
+		json_object_set_new(j, "b", json_string("q\"\n"));
+		json_object_set_new(j, "c", json_integer(-7));
+		rec_set_json(r, "o2", j);
+		json_decref(j);
+		j = rec_json(r, "u");
+		ok(j != NULL && json_array_size(j) == 2, "rec_json of a raw set");
+		json_decref(j);
+		ok(rec_json(r, "nosuch") == NULL, "rec_json absent");
+		is_str(fmt(r), "{\"t\":[{\"shape\":[1,2]},null],\"o\":{\"k\":\"v\"},"
+		    "\"u\":[{\"shape\":[1,2]},null],"
+		    "\"o2\":{\"k\":\"v\",\"a\":2.5,\"b\":\"q\\\"\\n\",\"c\":-7}}",
+		    "set_raw/set_json");
+		ok(rec_type(r, "u") == REC_ARRAY && rec_type(r, "o2") == REC_OBJECT,
+		    "types of set values");
+	}
+	rec_free(r);
+}
+
+static void
+test_getters(void)
+{
+	struct rec *r = getter_rec();
+	long long ll = 0;
+	double d = 0;
+	bool b = false;
+	size_t n;
+
+	ok(rec_int(r, "i", &ll) && ll == 5, "rec_int");
+	ok(rec_num(r, "i", &d) && d == 5, "rec_num of an integer");
+	ok(rec_num(r, "r", &d) && d == 1.5, "rec_num");
+	ok(rec_num(r, "big", &d) && d == 123456789012345678901234.0, "big int as real");
+	ok(rec_type(r, "big") == REC_REAL, "big int type is REC_REAL");
+	ok(rec_bool(r, "b", &b) && b, "rec_bool");
+	is_str(rec_str(r, "s", &n), "x", "rec_str");
+	ok(n == 1, "rec_str length");
+	ok(!rec_int(r, "n", &ll) && !rec_str(r, "n", NULL) && !rec_num(r, "n", &d) &&
+	    !rec_bool(r, "n", &b), "null reads as missing");
+	ok(!rec_int(r, "zz", &ll) && rec_str(r, "zz", NULL) == NULL, "absent is missing");
+	ok(rec_type(r, "n") == REC_NULL && rec_type(r, "zz") == REC_ABSENT &&
+	    rec_type(r, "a") == REC_ARRAY && rec_type(r, "s") == REC_STRING &&
+	    rec_type(r, "i") == REC_INT && rec_type(r, "b") == REC_BOOL, "rec_type");
+	ok(rec_has(r, "i") && !rec_has(r, "n") && !rec_has(r, "zz"), "rec_has");
+	rec_free(r);
+
+	r = parse("{\"mx\":9223372036854775807,\"mn\":-9223372036854775808,"
+	    "\"ov\":9223372036854775808,\"m0\":-0,\"e\":1E+2}");
+	ok(rec_int(r, "mx", &ll) && ll == 9223372036854775807LL, "LLONG_MAX");
+	ok(rec_int(r, "mn", &ll) && ll == -9223372036854775807LL - 1, "LLONG_MIN");
+	ok(rec_type(r, "ov") == REC_REAL && rec_type(r, "mx") == REC_INT, "2^63 is real");
+	ok(rec_int(r, "m0", &ll) && ll == 0, "-0 is the integer 0");
+	ok(rec_num(r, "e", &d) && d == 100 && rec_type(r, "e") == REC_REAL, "1E+2 real");
+	rec_free(r);
+
+	dies(do_int, "s", 1, "rec: t:1: key \"s\": expected an integer, got a string\n");
+	dies(do_int, "r", 1, "key \"r\": expected an integer, got a real number");
+	dies(do_int, "big", 1, "key \"big\": integer out of range");
+	dies(do_num, "s", 1, "key \"s\": expected a number, got a string");
+	dies(do_num, "b", 1, "key \"b\": expected a number, got a boolean");
+	dies(do_str, "i", 1, "key \"i\": expected a string, got an integer");
+	dies(do_str, "a", 1, "key \"a\": expected a string, got an array");
+	dies(do_bool, "s", 1, "key \"s\": expected a boolean, got a string");
+}
+
+static void
+test_strings(void)
+{
+	struct rec *r;
+	size_t n;
+	const char *s;
+
+	r = parse("{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00e9\\u20ac\\ud83d\\ude00\","
+	    "\"z\":\"a\\u0000b\",\"u\":\"\xe2\x82\xac\"}");
+	s = rec_str(r, "a", &n);
+	is_str(s, "\"\\/\b\f\n\r\tA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "decode escapes");
+	s = rec_str(r, "z", &n);
+	ok(n == 3 && memcmp(s, "a\0b", 3) == 0, "\\u0000 decodes with its length");
+	is_str(rec_str(r, "u", NULL), "\xe2\x82\xac", "raw UTF-8 kept");
+	ok(rec_str(r, "a", NULL) == rec_str(r, "a", NULL), "decoded string cached");
+	rec_free(r);
+
+	r = rec_new();
+	rec_set_str(r, "e", "q\"b\\n\n t\t c\x01 d\x1f \x7f \xc3\xa9");
+	is_str(fmt(r), "{\"e\":\"q\\\"b\\\\n\\n t\\t c\\u0001 d\\u001f \x7f \xc3\xa9\"}",
+	    "encode escapes");
+	is_str(rec_str(r, "e", NULL), "q\"b\\n\n t\t c\x01 d\x1f \x7f \xc3\xa9",
+	    "set string reads back");
+	rec_set_str(r, "bad", "a\xff\xc3");
+	is_str(fmt(r), "{\"e\":\"q\\\"b\\\\n\\n t\\t c\\u0001 d\\u001f \x7f \xc3\xa9\","
+	    "\"bad\":\"a\xef\xbf\xbd\xef\xbf\xbd\"}", "invalid UTF-8 set becomes U+FFFD");
+	rec_set_strn(r, "nul", "a\0b", 3);
+	s = rec_str(r, "nul", &n);
+	ok(n == 3 && memcmp(s, "a\0b", 3) == 0, "set_strn with NUL");
+	rec_set_str(r, "k\"ey", "v");
+	ok(strstr(fmt(r), ",\"k\\\"ey\":\"v\"}") != NULL, "new key escaped");
+	rec_free(r);
+}
+
+static void
+test_errors(void)
+{
+	dies(do_parse, "{\"a\":1", 1, "rec: t:1: not JSON: unexpected end of line, "
+	    "expected ',' or '}' at column 7\n");
+	dies(do_parse, "[1,2]", 1, "t:1: record is not a JSON object\n");
+	dies(do_parse, "{\"a\":NaN}", 1, "not JSON: NaN is not a JSON value at column 6\n");
+	dies(do_parse, "{\"a\":-Infinity}", 1, "-Infinity is not a JSON value");
+	dies(do_parse, "{\"id\":1,\"id\":2}", 1, "t:1: duplicate key \"id\"\n");
+	dies(do_parse, "{\"\\u0069d\":1,\"id\":2}", 1, "duplicate key \"id\"\n");
+	dies(do_parse, "{\"a\":\"\xff\"}", 1, "invalid UTF-8 at column 7\n");
+	dies(do_parse, "{\"a\":\"\xed\xa0\x80\"}", 1, "invalid UTF-8 at column 7\n");
+	dies(do_parse, "{\"a\":\"\xc0\xaf\"}", 1, "invalid UTF-8");
+	dies(do_parse, "{\"a\":\"x\ty\"}", 1, "control character 0x09 in a string");
+	dies(do_parse, "{\"a\":\"\\x\"}", 1, "invalid escape in a string at column 7");
+	dies(do_parse, "{\"a\":\"\\ud800\"}", 1, "lone surrogate \\uD800");
+	dies(do_parse, "{\"a\":\"\\udc00x\"}", 1, "lone surrogate \\uDC00");
+	dies(do_parse, "{\"a\":\"\\u12\"}", 1, "invalid \\u escape");
+	dies(do_parse, "{\"a\":01}", 1, "leading zero");
+	dies(do_parse, "{\"a\":1.}", 1, "expected a digit, got '}'");
+	dies(do_parse, "{\"a\":1e400}", 1, "number out of range at column 6");
+	dies(do_parse, "{\"a\":[1e400]}", 1, "number out of range at column 7");
+	dies(do_parse, "{\"a\":1} x", 1, "expected the end of the line, got 'x' at column 9");
+	dies(do_parse, "{\"a\" 1}", 1, "expected ':', got '1' at column 6");
+	dies(do_parse, "{a:1}", 1, "expected a string key, got 'a' at column 2");
+	dies(do_parse, "{\"a\":tru}", 1, "expected a value, got 't' at column 6");
+	dies(do_parse, "{\"a\":[1,]}", 1, "expected a value, got ']' at column 9");
+	dies(do_parse, "{\"a\":{\"b\":1,}}", 1, "expected a string key, got '}'");
+}
+
+static void
+test_depth(void)
+{
+	struct buf b = BUF_INIT;
+	struct rec *r;
+	int i;
+
+	buf_adds(&b, "{\"a\":");
+	for (i = 0; i < 999; i++)
+		buf_addc(&b, '[');
+	for (i = 0; i < 999; i++)
+		buf_addc(&b, ']');
+	buf_addc(&b, '}');
+	r = rec_parse(b.p, b.len, "t:1");
+	ok(rec_type(r, "a") == REC_ARRAY, "1000 levels are fine");
+	rec_free(r);
+	buf_free(&b);
+}
+
+static void
+do_deep(const char *arg)
+{
+	struct buf b = BUF_INIT;
+	int i, n = atoi(arg);
+
+	buf_adds(&b, "{\"a\":");
+	for (i = 0; i < n; i++)
+		buf_addc(&b, '[');
+	for (i = 0; i < n; i++)
+		buf_addc(&b, ']');
+	buf_addc(&b, '}');
+	rec_free(rec_parse(b.p, b.len, "t:1"));
+}
+
+static void
+test_big(void)
+{
+	struct buf b = BUF_INIT;
+	struct rec *r;
+	size_t i, n;
+	const char *s;
+
+	/* a record with many keys: the index grows */
+	buf_addc(&b, '{');
+	for (i = 0; i < 5000; i++)
+		buf_printf(&b, "%s\"k%zu\":%zu", i ? "," : "", i, i);
+	buf_addc(&b, '}');
+	r = rec_parse(b.p, b.len, "t:1");
+	{
+		long long v;
+		int good = 1;
+		char k[32];
+		for (i = 0; i < 5000; i += 7) {
+			snprintf(k, sizeof(k), "k%zu", i);
+			if (!rec_int(r, k, &v) || v != (long long)i)
+				good = 0;
+		}
+		ok(good, "5000 keys");
+	}
+	is_str(fmt(r), b.p, "5000 keys round trip");
+	rec_free(r);
+
+	/* a long string */
+	buf_reset(&b);
+	buf_adds(&b, "{\"s\":\"");
+	for (i = 0; i < 1000000; i++)
+		buf_addc(&b, (char)('a' + i % 26));
+	buf_adds(&b, "\"}");
+	r = rec_parse(b.p, b.len, "t:1");
+	s = rec_str(r, "s", &n);
+	ok(n == 1000000 && s[0] == 'a' && s[25] == 'z', "long string");
+	rec_free(r);
+	buf_free(&b);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--cat") == 0)
+		return cat_main(argc, argv);
+	test_roundtrip();
+	test_changes();
+	test_getters();
+	test_strings();
+	test_errors();
+	test_depth();
+	dies(do_deep, "1000", 1, "nesting too deep at column 1005");
+	dies(do_deep, "200000", 1, "nesting too deep");
+	test_big();
+	return tap_done();
+}

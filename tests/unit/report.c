@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for lib/report.c, lib/colour.c, lib/opcsv.c and lib/summary.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "colour.h"
+#include "numfmt.h"
+#include "opcsv.h"
+#include "rec.h"
+#include "report.h"
+#include "summary.h"
+#include "tap.h"
+
+static void
+add(struct table *t, const char *json)
+{
+	struct rec *r = rec_parse(json, strlen(json), "test:1");
+
+	table_add(t, r);
+	rec_free(r);
+}
+
+static char *
+slurp(FILE *fp)
+{
+	long n;
+	char *s;
+
+	fflush(fp);
+	n = ftell(fp);
+	rewind(fp);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, fp) != (size_t)n)
+		s[0] = '\0';
+	return s;
+}
+
+static void
+test_fixed(void)
+{
+	static const double v[] = {
+		0, 6.5, 7.5, 0.25, 0.35, 2.675, 999.95, 999.5, 1000.5, 1234567.891, 0.05,
+		-0.4, -1234.5, 9.995, 99999.995, 1e14 + 0.5, 1e15, 3e20, 0.045
+	};
+	char a[NUM_BUFSZ], b[NUM_BUFSZ];
+	size_t i;
+	int d, bad = 0;
+	unsigned long long x = 88172645463325252ULL;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		for (d = 0; d <= 2; d++) {
+			report_fixed(a, v[i], d);
+			num_fixed(b, v[i], d, 1);
+			if (strcmp(a, b) != 0) {
+				printf("# %.17g/%d: %s != %s\n", v[i], d, a, b);
+				bad++;
+			}
+		}
+	ok(bad == 0, "report_fixed agrees with num_fixed on edge values");
+	bad = 0;
+	for (i = 0; i < 200000; i++) {
+		double r;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = (double)(x >> 11) / (double)(1ULL << 53) * 2e6;
+		if (i % 3 == 0)
+			r = (double)(long long)(r * 1000) / 1000;	/* many ties */
+		d = (int)(i % 3);
+		report_fixed(a, r, d);
+		num_fixed(b, r, d, 1);
+		if (strcmp(a, b) != 0 && bad++ < 5)
+			printf("# %.17g/%d: %s != %s\n", r, d, a, b);
+	}
+	ok(bad == 0, "report_fixed agrees with num_fixed on 200000 random values");
+}
+
+#define GREYCELL "\033[38;5;8m94\033[0m \033[38;5;8m\xce\xbcs\033[0m"
+
+static void
+test_colour(void)
+{
+	struct buf b = BUF_INIT;
+
+	ok(colour_width(GREYCELL, strlen(GREYCELL)) == 5,
+	    "colour_width skips escapes and counts code points");
+	ok(colour_width("\xf0\x9f\xaa\xa7 x", 6) == 3, "the placard emoji counts 1 (Q12)");
+	colour_add(&b, 1, COL_GREY, "", 0);
+	is_str(b.p, "\033[38;5;8m\033[0m", "an empty string is still wrapped");
+	buf_reset(&b);
+	colour_add(&b, 0, COL_GREY, "x", 1);
+	is_str(b.p, "x", "no colour when off");
+	ok(colour_for_op("(torch) Matmul") == COL_RED, "(torch) wins over Matmul");
+	ok(colour_for_op("Conv2dDeviceOperation 1 x 2") == COL_ORANGE, "conv is orange");
+	ok(colour_for_op("Nothing") == COL_WHITE, "others are white");
+	ok(colour_parse_mode("never") == COLOUR_NEVER && colour_parse_mode("x") == -1,
+	    "colour modes");
+	buf_free(&b);
+}
+
+static void
+test_table(void)
+{
+	struct table t;
+	FILE *fp = tmpfile();
+	char *s;
+	struct summary *sm;
+
+	table_init(&t);
+	add(&t, "{\"kind\":\"signpost\",\"id\":2,\"name\":\"start\"}");
+	add(&t, "{\"kind\":\"op\",\"id\":3,\"op\":\"Matmul\",\"call\":1024,\"device\":0,"
+	    "\"cores\":64,\"device_ns\":3000,\"in\":[{\"dtype\":\"BFLOAT16\","
+	    "\"mem\":\"DEV_0_DRAM_INTERLEAVED\"},{\"dtype\":\"BFLOAT8_B\"}],"
+	    "\"out\":[{\"dtype\":\"BFLOAT16\"}],\"label\":\"Matmul 32 x 64 x 64\","
+	    "\"math\":\"HiFi2 BF16 x BFP8 => BF16\",\"tflops\":1.5,\"flops_pct\":10.25,"
+	    "\"advice\":[\"a, b\",\"c\"],\"category\":\"Compute\"}");
+	add(&t, "{\"kind\":\"op\",\"id\":4,\"op\":\"(torch) aten::x\",\"gap_ns\":1000}");
+	add(&t, "{\"kind\":\"op\",\"id\":5,\"op\":\"Unary\",\"gap_ns\":8500.5,"
+	    "\"in\":[null,{\"dtype\":\"UINT32\"}],\"category\":\"Compute\"}");
+	add(&t, "{\"kind\":\"other\",\"id\":6}");
+	table_finish(&t);
+	ok(t.nrows == 4, "signpost and ops become rows, other kinds do not");
+	ok(t.ndevice == 2 && t.nhost == 1 && t.nsignpost == 1, "totals-line counts");
+	ok(t.total == 3 + 1 + 8.5005, "total = device time + gaps");
+	ok(!(t.rows[0].flags & ROW_PCT), "a signpost has no Total %%");
+	ok(t.rows[2].flags & ROW_PCT, "a host op with a gap has a Total %%");
+	ok((t.rows[3].flags & ROW_DEV_ZERO) && t.rows[3].dev_us == 0,
+	    "a device op without a duration has Device Time 0");
+	is_str(table_str(&t, t.rows[3].math), ", UINT32", "fallback Math Fidelity");
+	is_str(table_str(&t, t.rows[2].bound), "HOST", "host ops are HOST bound");
+
+	opcsv_write(fp, &t, OPCSV_ADVICE | OPCSV_RAW);
+	s = slurp(fp);
+	ok(strstr(s, "\r\n2,,,start (signpost),,,,,,,,,,nan,nan,nan,False,,,,,nan,,start\r\n")
+	    != NULL, "signpost CSV row");
+	ok(strstr(s, ",1024,\"a, b \xe2\x80\xa2 c\",Matmul\r\n") != NULL,
+	    "advice joined with a bullet and quoted");
+	ok(strstr(s, "5,68.00127994880205,,Unary,,0,8.5005,") != NULL,
+	    "Device Time 0 as an integer, Python repr floats");
+	free(s);
+	fclose(fp);
+
+	sm = summary_build(&t, GROUP_MEMORY, 0);
+	ok(sm != NULL, "summary built");
+	fp = tmpfile();
+	summary_print(fp, sm, 0);
+	s = slurp(fp);
+	ok(strstr(s, "Matmul (in0:dram_interleaved)") != NULL, "memory grouping label");
+	ok(strstr(s, "10.25 %") != NULL, "FLOPs statistics");
+	free(s);
+	fclose(fp);
+	summary_free(sm);
+	table_free(&t);
+}
+
+int
+main(void)
+{
+	test_fixed();
+	test_colour();
+	test_table();
+	return tap_done();
+}
