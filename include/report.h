@@ -36,12 +36,15 @@ struct rec;
 #define ROW_SBW		0x10000
 #define ROW_MATMUL	0x20000		/* label contains "Matmul" */
 #define ROW_ITER	0x40000
+#define ROW_DEV_INTNS	0x80000		/* device_ns was an integer: dev_ns holds it */
+#define ROW_GAP_INTNS	0x100000	/* gap_ns was an integer: gap_ns holds it */
 
 /* A string in the table's pool: 0 is "absent", anything else an offset. */
 typedef uint32_t strid;
 
 struct row {
 	long long	id, device, cores, call;
+	long long	dev_ns, gap_ns;	/* the integer durations, see ROW_*_INTNS */
 	double		dev_us, gap_us, dram, dram_pct, tflops, flops_pct, pct;
 	int		in0bw, sbh, sbw, iter;
 	uint32_t	flags;

@@ -49,4 +49,18 @@ struct rextra {
 
 void roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x);
 
+/* ttp-roofline's options. */
+struct roofline_opts {
+	const struct hwspec	*arch;		/* --arch (default wormhole) */
+	const char		*arch_arg;	/* --arch as given, NULL when not given */
+	const struct hwspec	*override;	/* --override-arch, or NULL */
+	bool			 extras;	/* write the roofline extras */
+	bool			 verbose;	/* the reference's informational messages */
+};
+
+struct rec;
+/* Analyse one op record and set its keys (compatible ones, then the extras); m is
+ * scratch space kept between calls. Bad records: "file:line: message", exit 1. */
+void roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m);
+
 #endif

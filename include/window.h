@@ -64,7 +64,8 @@ struct wopts {
 };
 
 /*
- * Select the window over e[0..n) (stream order) as tt-perf-report does; FK_OTHER
+ * Select the window over e[0..n) (stream order) as tt-perf-report does, bounded by
+ * stream positions (not IDs: they differ when several files interleave); FK_OTHER
  * entries are not considered (the caller passes them through). Writes the indices of
  * the kept entries, in stream order, to sel (room for n) and returns their number.
  * Informational messages with say() under verbose, the reference's warnings with note().

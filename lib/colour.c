@@ -44,7 +44,18 @@ colour_add(struct buf *b, int on, int c, const char *s, size_t n)
 		buf_add(b, s, n);
 		return;
 	}
-	buf_printf(b, "\033[38;5;%dm", c);
+	{
+		char esc[16] = "\033[38;5;";
+		size_t k = 7;
+
+		if (c >= 100)
+			esc[k++] = (char)('0' + c / 100);
+		if (c >= 10)
+			esc[k++] = (char)('0' + c / 10 % 10);
+		esc[k++] = (char)('0' + c % 10);
+		esc[k++] = 'm';
+		buf_add(b, esc, k);
+	}
 	buf_add(b, s, n);
 	buf_add(b, "\033[0m", 4);
 }

@@ -16,6 +16,7 @@
 #include "io.h"
 
 static int finishing;
+static struct src *open_srcs;
 
 const char *
 io_name(const char *path)
@@ -29,6 +30,7 @@ io_name(const char *path)
  * included).
  */
 struct src {
+	struct src	*next;	/* open sources, so an exit mid-read leaks nothing */
 	FILE		*fp;	/* the file, or NULL for stdin */
 	int		 fd;
 	const char	*name;
@@ -100,10 +102,15 @@ src_read(void *cookie, char *buf, size_t size)
 static int
 src_close(void *cookie)
 {
-	struct src *s = cookie;
+	struct src *s = cookie, **pp;
 
 	if (s->gz)
 		inflateEnd(&s->zs);
+	for (pp = &open_srcs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
 	if (s->fp != NULL)
 		fclose(s->fp);
 	free(s);
@@ -149,6 +156,8 @@ io_open(const char *path)
 	}
 	if ((cfp = fopencookie(s, "r", fns)) == NULL)
 		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	s->next = open_srcs;
+	open_srcs = s;
 	setvbuf(cfp, NULL, _IOFBF, 1 << 17);
 	return cfp;
 }

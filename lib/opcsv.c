@@ -46,6 +46,28 @@ put_num(FILE *fp, int present, double v)
 		fwrite(b, 1, num_shortest(b, v), fp);
 }
 
+/*
+ * An integer number of ns as Python's repr of ns / 1000.0: for 0 <= ns < 1e15 the
+ * quotient's shortest round-trip text is the exact decimal ns/1000 (its double is
+ * closer than 0.0005 to it and no shorter decimal is that close), so no float
+ * formatting is needed.
+ */
+static void
+put_ns_us(FILE *fp, long long ns, double us)
+{
+	char b[NUM_BUFSZ];
+	int n;
+
+	if (ns < 0 || ns >= 1000000000000000LL) {
+		fwrite(b, 1, num_shortest(b, us), fp);
+		return;
+	}
+	n = snprintf(b, sizeof(b), "%lld.%03lld", ns / 1000, ns % 1000);
+	while (b[n - 1] == '0' && b[n - 2] != '.')
+		n--;
+	fwrite(b, 1, (size_t)n, fp);
+}
+
 static void
 put_int(FILE *fp, int present, long long v, const char *missing)
 {
@@ -122,10 +144,15 @@ opcsv_write(FILE *fp, const struct table *t, int flags)
 		fputc(',', fp);
 		if (f & ROW_DEV_ZERO)
 			fputc('0', fp);
+		else if (f & ROW_DEV_INTNS)
+			put_ns_us(fp, w->dev_ns, w->dev_us);
 		else
 			put_num(fp, f & ROW_DEV_US, w->dev_us);
 		fputc(',', fp);
-		put_num(fp, f & ROW_GAP, w->gap_us);
+		if (f & ROW_GAP_INTNS)
+			put_ns_us(fp, w->gap_ns, w->gap_us);
+		else
+			put_num(fp, f & ROW_GAP, w->gap_us);
 		fputc(',', fp);
 		put_int(fp, f & ROW_CORES, w->cores, "");
 		fputc(',', fp);

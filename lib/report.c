@@ -15,6 +15,7 @@
 #include "colour.h"
 #include "diag.h"
 #include "io.h"
+#include "metrics.h"
 #include "numfmt.h"
 #include "rec.h"
 #include "report.h"
@@ -157,7 +158,8 @@ skip_value(const char *p, const char *e)
 			p++;
 			continue;
 		default:
-			while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ')
+			while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
+			    *p != '\t' && *p != '\n' && *p != '\r')
 				p++;
 			break;
 		}
@@ -275,20 +277,6 @@ get_str(struct table *t, struct rec *r, const char *key)
 	return table_intern(t, s, n);
 }
 
-static const char *
-short_dtype(const char *d)
-{
-	if (strcmp(d, "FLOAT32") == 0)
-		return "FP32";
-	if (strcmp(d, "BFLOAT16") == 0)
-		return "BF16";
-	if (strcmp(d, "BFLOAT8_B") == 0)
-		return "BFP8";
-	if (strcmp(d, "BFLOAT4_B") == 0)
-		return "BFP4";
-	return d;
-}
-
 /* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (spec 9). */
 static strid
 fallback_math(struct table *t, const struct row *w)
@@ -298,14 +286,14 @@ fallback_math(struct table *t, const struct row *w)
 	size_t s, e;
 
 	if (w->dt_in0)
-		buf_adds(&b, short_dtype(table_str(t, w->dt_in0)));
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in0)));
 	if (w->dt_in1) {
 		buf_adds(&b, ", ");
-		buf_adds(&b, short_dtype(table_str(t, w->dt_in1)));
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in1)));
 	}
 	if (w->dt_out) {
 		buf_adds(&b, " => ");
-		buf_adds(&b, short_dtype(table_str(t, w->dt_out)));
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_out)));
 	}
 	buf_addc(&b, '\0');
 	for (s = 0; b.p[s] == ' '; s++)
@@ -418,7 +406,10 @@ table_add(struct table *t, struct rec *r)
 	if (!(w->flags & ROW_HOST)) {
 		double ns;
 
-		if (rec_num(r, "device_ns", &ns)) {
+		if (rec_type(r, "device_ns") == REC_INT && rec_int(r, "device_ns", &w->dev_ns)) {
+			w->dev_us = (double)w->dev_ns / 1000;
+			w->flags |= ROW_DEV_US | ROW_DEV_INTNS;
+		} else if (rec_num(r, "device_ns", &ns)) {
 			w->dev_us = ns / 1000;
 			w->flags |= ROW_DEV_US;
 		} else {
@@ -426,7 +417,10 @@ table_add(struct table *t, struct rec *r)
 			w->flags |= ROW_DEV_US | ROW_DEV_ZERO;
 		}
 	}
-	if (rec_num(r, "gap_ns", &w->gap_us)) {
+	if (rec_type(r, "gap_ns") == REC_INT && rec_int(r, "gap_ns", &w->gap_ns)) {
+		w->gap_us = (double)w->gap_ns / 1000;
+		w->flags |= ROW_GAP | ROW_GAP_INTNS;
+	} else if (rec_num(r, "gap_ns", &w->gap_us)) {
 		w->gap_us /= 1000;
 		w->flags |= ROW_GAP;
 	}

@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "colour.h"
 #include "diag.h"
+#include "metrics.h"
 #include "numfmt.h"
 #include "opcsv.h"
 #include "plot.h"
@@ -54,6 +55,18 @@ summary_parse_group(const char *s)
 	return -1;
 }
 
+/* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */
+static strid
+row_category(struct table *t, const struct row *w)
+{
+	const char *c;
+
+	if (w->category)
+		return w->category;
+	c = metrics_category(table_str(t, w->label));
+	return table_intern(t, c, strlen(c));
+}
+
 /* The grouping label of a row. The table is logically const; interning new label
  * strings only appends to its pool. */
 static strid
@@ -65,10 +78,7 @@ group_label(struct table *t, const struct row *w, int by, struct buf *b)
 	buf_reset(b);
 	switch (by) {
 	case GROUP_CATEGORY:
-		if (w->category)
-			return w->category;
-		return table_intern(t, w->flags & ROW_HOST ? "Host" : "Other",
-		    w->flags & ROW_HOST ? 4 : 5);
+		return row_category(t, w);
 	case GROUP_DEVICE:
 		if (w->flags & ROW_DEVICE)
 			buf_printf(b, "Dev %lld", w->device);
@@ -210,11 +220,8 @@ summary_build(const struct table *ct, int group_by, int per_device)
 			g->device = dev;
 			if (group_by == GROUP_CATEGORY)
 				g->category = lab;
-			else if (w->category)
-				g->category = w->category;
 			else
-				g->category = table_intern(t, w->flags & ROW_HOST ? "Host" : "Other",
-				    w->flags & ROW_HOST ? 4 : 5);
+				g->category = row_category(t, w);
 			hash[h] = s->ng;
 		}
 		g = &s->g[hash[h] - 1];

@@ -52,20 +52,23 @@ echo "input: $BIG, $(wc -c < "$BIG") bytes, $(($(wc -l < "$BIG") - 1)) rows"
 PATH=$TOP/bin:$PATH
 export PATH
 
-# run NAME CMD: wall seconds and max RSS (KB) of the slowest/largest process in CMD
+# run NAME CMD: wall seconds, CPU seconds (all processes) and max RSS (KB, of the
+# largest process) of CMD; the ratio is of wall times. On a busy machine compare CPU.
 SCAN=
 run() {
 	name=$1; shift
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f "%e %M" -o "$OUT/time.txt" sh -c "$*" > /dev/null
-		read -r secs kb < "$OUT/time.txt"
+		/usr/bin/time -f "%e %M %U %S" -o "$OUT/time.txt" sh -c "$*" > /dev/null
+		read -r secs kb us ss < "$OUT/time.txt"
+		cpu=$(awk -v u="$us" -v s="$ss" 'BEGIN { printf "%.2f", u + s }')
 	else
 		t0=$(date +%s.%N); sh -c "$*" > /dev/null; t1=$(date +%s.%N)
-		secs=$(echo "$t1 - $t0" | bc); kb=?
+		secs=$(echo "$t1 - $t0" | bc); kb=?; cpu=?
 	fi
 	[ -z "$SCAN" ] && SCAN=$secs
 	ratio=$(awk -v a="$secs" -v b="$SCAN" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	printf '%-44s %7.2f s %8s KB max RSS  %5sx scan\n' "$name" "$secs" "$kb" "$ratio"
+	printf '%-40s %6.2f s wall %6s s cpu %8s KB max RSS %5sx scan\n' \
+	    "$name" "$secs" "$cpu" "$kb" "$ratio"
 }
 
 # /usr/bin/time measures the whole sh -c; for pipelines its %M is the largest child.

@@ -156,9 +156,53 @@ test_table(void)
 	table_free(&t);
 }
 
+/* Device Time from integer ns takes a shortcut in opcsv: check it against num_shortest. */
+static void
+test_ns_shortcut(void)
+{
+	struct table t;
+	FILE *fp = tmpfile();
+	char *s, *line, want[NUM_BUFSZ], *save = NULL;
+	unsigned long long x = 1234567;
+	size_t i, n = 50000;
+	int bad = 0;
+
+	table_init(&t);
+	t.rows = calloc(n, sizeof(*t.rows));
+	t.nrows = t.caprows = n;
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		t.rows[i].id = (long long)i;
+		t.rows[i].dev_ns = (long long)(x % (i % 2 ? 1000000ULL : 999999999999999ULL));
+		t.rows[i].dev_us = (double)t.rows[i].dev_ns / 1000;
+		t.rows[i].flags = ROW_DEV_US | ROW_DEV_INTNS;
+	}
+	opcsv_write(fp, &t, 0);
+	s = slurp(fp);
+	line = strtok_r(s, "\n", &save);	/* header */
+	for (i = 0; i < n && (line = strtok_r(NULL, "\n", &save)) != NULL; i++) {
+		char *f = line;
+		int k;
+
+		for (k = 0; k < 5; k++)
+			f = strchr(f, ',') + 1;
+		*strchr(f, ',') = '\0';
+		num_shortest(want, t.rows[i].dev_us);
+		if (strcmp(f, want) != 0 && bad++ < 5)
+			printf("# %lld ns: %s != %s\n", t.rows[i].dev_ns, f, want);
+	}
+	ok(i == n && bad == 0, "integer ns / 1000 written as Python repr (%zu rows)", i);
+	free(s);
+	fclose(fp);
+	table_free(&t);
+}
+
 int
 main(void)
 {
+	test_ns_shortcut();
 	test_fixed();
 	test_colour();
 	test_table();
