@@ -266,8 +266,8 @@ if [ -n "$end_set" ]; then quote "$end"; fargs="$fargs --end-signpost $qv"; fi
 if [ -n "$idrange_set" ]; then quote "$idrange"; fargs="$fargs --id-range=$qv"; fi
 [ -n "$nohost" ] && fargs="$fargs --no-host-ops"
 
-# ttp-roofline
-rargs=$v
+# ttp-roofline: the report shows only the compatible keys, so skip the extras.
+rargs="$v --no-extras"
 if [ -n "$arch_set" ]; then quote "$arch"; rargs="$rargs --arch=$qv"; fi
 
 # ttp-table
