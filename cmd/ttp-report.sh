@@ -318,6 +318,19 @@ for s in "$filter $fargs" "$roofline $rargs"; do
 	fi
 done
 
+# An unknown --arch matters only for traces that do not name their architecture (v1,
+# v2); the reference rejects it before it selects any op, so check it against the
+# first record rather than against the ops the window leaves.
+if [ -n "$arch_set" ]; then
+	eval "$parse --no-sort --$files" 2>/dev/null | head -n 1 >"$tmp/first"
+	eval "$roofline $rargs" <"$tmp/first" >/dev/null 2>"$tmp/pre"
+	s_rc=$?
+	if [ "$s_rc" -ne 0 ]; then
+		cat "$tmp/pre" >&2
+		exit "$s_rc"
+	fi
+fi
+
 # Run the pipeline; each stage leaves its exit status in a file (POSIX sh has no
 # pipefail everywhere: dash lacks it).
 trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT

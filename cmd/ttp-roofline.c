@@ -65,7 +65,7 @@ main(int argc, char *argv[])
 	struct rec_reader *rd;
 	struct mresult m;
 	struct rec *r;
-	const char *kind;
+	const char *kind, *fmt;
 	int ch;
 
 	io_init();
@@ -102,14 +102,25 @@ main(int argc, char *argv[])
 			die_usage("unrecognized option: %s", argv[optind - 1]);
 		}
 	}
-	/* Names are resolved after every --spec is loaded. */
-	opt.arch = arch_arg(archname);
+	/*
+	 * Names are resolved after every --spec is loaded. An unknown --arch is an error
+	 * only when a record needs it: records that name their architecture (v2.1 traces)
+	 * ignore --arch with a warning, as tt-perf-report does (its quirk Q24).
+	 */
+	opt.arch = hwspec_find(archname);
 	if (override != NULL)
 		opt.override = arch_arg(override);
 
 	metrics_init(&m);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL) {
+		/* A record of a trace that does not name its architecture (v1, v2) needs
+		 * --arch; v2.1 traces name theirs. */
+		if (opt.arch == NULL && override == NULL &&
+		    (fmt = rec_str(r, "fmt", NULL)) != NULL && strcmp(fmt, "v2.1") != 0 &&
+		    !rec_has(r, "arch"))
+			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", archname,
+			    hwspec_names());
 		kind = rec_str(r, "kind", NULL);
 		if (kind != NULL && strcmp(kind, "op") == 0)
 			roofline_record(r, &opt, &m);

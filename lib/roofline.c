@@ -432,6 +432,10 @@ resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
 	if (arch == NULL) {
 		static bool said;
 
+		if (o->arch == NULL)
+			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", o->arch_arg,
+			    hwspec_names());
+
 		if (o->verbose && !said) {
 			say("Architecture: %s, Worker cores: %d", o->arch->name,
 			    o->arch->worker_cores);
