@@ -56,7 +56,26 @@ usage(FILE *fp)
 	    "                 [--summary-file BASE] [--stacked-csv BASE] [--classic-colors]\n"
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
 	    "                 [--format text|md] [FILE ...]\n"
-	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report.\n");
+	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report.\n"
+	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
+	    "                        report, and the summary beside it (FILE minus its\n"
+	    "                        extension + \"_stacked\" .csv and .svg)\n"
+	    "  --no-advice           no advice section (no Advice column with --csv)\n"
+	    "  --raw-op-codes        add a Raw OP Code column to the CSV\n"
+	    "  --no-summary          no grouped summary (also --no-stacked-report)\n"
+	    "  --group-by KEY        summary groups: op, memory (default), category,\n"
+	    "                        device or phase\n"
+	    "  --per-device          one summary per device (the Device column)\n"
+	    "  --summary-file BASE   also write the summary to BASE.csv and BASE.svg\n"
+	    "  --stacked-csv BASE    the older name of --summary-file\n"
+	    "  --classic-colors      plot with the tab20 palette, not category colours\n"
+	    "  --min-percentage F    grey out ops under F %% of the total (default 0.5)\n"
+	    "  --color[=WHEN]        auto (default: a terminal and NO_COLOR unset),\n"
+	    "                        always or never; --no-color is never\n"
+	    "  --format text|md      the text report, or the table as Markdown\n"
+	    "  -v, --verbose         say which files are written\n"
+	    "  -h, --help            this text\n"
+	    "  -V, --version         the version\n");
 }
 
 struct opts {

@@ -28,7 +28,8 @@ buf_grow(struct buf *b, size_t extra)
 void
 buf_add(struct buf *b, const void *p, size_t n)
 {
-	buf_grow(b, n);
+	if (b->cap - b->len <= n)	/* room for n bytes and the NUL? */
+		buf_grow(b, n);
 	if (n > 0)
 		memcpy(b->p + b->len, p, n);
 	b->len += n;
@@ -44,7 +45,8 @@ buf_adds(struct buf *b, const char *s)
 void
 buf_addc(struct buf *b, char c)
 {
-	buf_grow(b, 1);
+	if (b->cap - b->len < 2)
+		buf_grow(b, 1);
 	b->p[b->len++] = c;
 	b->p[b->len] = '\0';
 }
@@ -53,17 +55,24 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room;
 	int n;
 
+	/* Format straight into the free space; only a too-small buffer formats twice. */
+	if (b->cap - b->len < 64)
+		buf_grow(b, 64);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die(EXIT_DATA, "buf_printf: bad format");
-	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		buf_grow(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 

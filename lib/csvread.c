@@ -410,6 +410,11 @@ csvr_next(struct csvr *r)
 
 	if (q == NULL)
 		return NULL;
+	/* Rows queued with the header (a lone CR ends a row too: "h1,h2\rx\n") were
+	 * not checked by cb_row. */
+	if (q->n != r->ncols)
+		die_at(r->name, q->line, "row has %zu field%s, header has %zu", q->n,
+		    q->n == 1 ? "" : "s", r->ncols);
 	unpack(r, q);
 	r->nout++;
 	return &r->orow;

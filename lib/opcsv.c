@@ -25,16 +25,31 @@ csv_field(FILE *fp, const char *s, size_t n)
 	for (i = 0; i < n && !need; i++)
 		need = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
 	if (!need) {
-		fwrite(s, 1, n, fp);
+		fwrite_unlocked(s, 1, n, fp);
 		return;
 	}
-	fputc('"', fp);
+	putc_unlocked('"', fp);
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"')
-			fputc('"', fp);
-		fputc(s[i], fp);
+			putc_unlocked('"', fp);
+		putc_unlocked(s[i], fp);
 	}
-	fputc('"', fp);
+	putc_unlocked('"', fp);
+}
+
+/* v in decimal at the end of tmp[24]; returns the start. */
+static char *
+fmt_ll(char *end, long long v)
+{
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	char *o = end;
+
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--o = '-';
+	return o;
 }
 
 static void
@@ -43,7 +58,7 @@ put_num(FILE *fp, int present, double v)
 	char b[NUM_BUFSZ];
 
 	if (present)
-		fwrite(b, 1, num_shortest(b, v), fp);
+		fwrite_unlocked(b, 1, num_shortest(b, v), fp);
 }
 
 /*
@@ -59,22 +74,35 @@ put_ns_us(FILE *fp, long long ns, double us)
 	int n;
 
 	if (ns < 0 || ns >= 1000000000000000LL) {
-		fwrite(b, 1, num_shortest(b, us), fp);
+		fwrite_unlocked(b, 1, num_shortest(b, us), fp);
 		return;
 	}
-	n = snprintf(b, sizeof(b), "%lld.%03lld", ns / 1000, ns % 1000);
-	while (b[n - 1] == '0' && b[n - 2] != '.')
-		n--;
-	fwrite(b, 1, (size_t)n, fp);
+	{
+		char *e = b + 32, *s;
+		long long f = ns % 1000;
+
+		e[-1] = (char)('0' + f % 10);
+		e[-2] = (char)('0' + f / 10 % 10);
+		e[-3] = (char)('0' + f / 100);
+		e[-4] = '.';
+		s = fmt_ll(e - 4, ns / 1000);
+		n = (int)(e - s);
+		while (s[n - 1] == '0' && s[n - 2] != '.')
+			n--;
+		fwrite_unlocked(s, 1, (size_t)n, fp);
+	}
 }
 
 static void
 put_int(FILE *fp, int present, long long v, const char *missing)
 {
-	if (present)
-		fprintf(fp, "%lld", v);
-	else
-		fputs(missing, fp);
+	char b[24], *s;
+
+	if (present) {
+		s = fmt_ll(b + sizeof(b), v);
+		fwrite_unlocked(s, 1, (size_t)(b + sizeof(b) - s), fp);
+	} else
+		fputs_unlocked(missing, fp);
 }
 
 static void
@@ -83,7 +111,7 @@ put_str(FILE *fp, const struct table *t, strid id, const char *missing)
 	const char *s;
 
 	if (id == 0) {
-		fputs(missing, fp);
+		fputs_unlocked(missing, fp);
 		return;
 	}
 	s = table_str(t, id);
@@ -123,74 +151,75 @@ opcsv_write(FILE *fp, const struct table *t, int flags)
 {
 	size_t i;
 
-	fputs(header, fp);
+	fputs_unlocked(header, fp);
 	if (flags & OPCSV_ADVICE)
-		fputs(",Advice", fp);
+		fputs_unlocked(",Advice", fp);
 	if (flags & OPCSV_RAW)
-		fputs(",Raw OP Code", fp);
-	fputs("\r\n", fp);
+		fputs_unlocked(",Raw OP Code", fp);
+	fputs_unlocked("\r\n", fp);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
 		uint32_t f = w->flags;
 
-		fprintf(fp, "%lld,", w->id);
+		put_int(fp, 1, w->id, "");
+		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_PCT, w->pct);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->bound, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->label, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_DEVICE, w->device, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		if (f & ROW_DEV_ZERO)
-			fputc('0', fp);
+			putc_unlocked('0', fp);
 		else if (f & ROW_DEV_INTNS)
 			put_ns_us(fp, w->dev_ns, w->dev_us);
 		else
 			put_num(fp, f & ROW_DEV_US, w->dev_us);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		if (f & ROW_GAP_INTNS)
 			put_ns_us(fp, w->gap_ns, w->gap_us);
 		else
 			put_num(fp, f & ROW_GAP, w->gap_us);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_CORES, w->cores, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_DRAM, w->dram);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_DRAM_PCT, w->dram_pct);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_TFLOPS, w->tflops);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_FLOPS_PCT, w->flops_pct);
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->math, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->dt_out, "nan");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->dt_in0, "nan");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_str(fp, t, w->dt_in1, "nan");
-		fputs(f & ROW_SHARDED ? ",True," : ",False,", fp);
+		fputs_unlocked(f & ROW_SHARDED ? ",True," : ",False,", fp);
 		put_str(fp, t, w->mem0, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_IN0BW, w->in0bw, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_SBH, w->sbh, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_SBW, w->sbw, "");
-		fputc(',', fp);
+		putc_unlocked(',', fp);
 		put_int(fp, f & ROW_CALL, w->call, "nan");
 		if (flags & OPCSV_ADVICE) {
-			fputc(',', fp);
+			putc_unlocked(',', fp);
 			if (w->advice != 0)
 				put_advice(fp, t, w->advice);
 		}
 		if (flags & OPCSV_RAW) {
-			fputc(',', fp);
+			putc_unlocked(',', fp);
 			put_str(fp, t, w->op, "");
 		}
-		fputs("\r\n", fp);
+		fputs_unlocked("\r\n", fp);
 	}
 	if (fflush(fp) == EOF || ferror(fp)) {
 		if (errno == 0)

@@ -221,12 +221,27 @@ rec_where(const struct rec *r)
 		return r->wfixed;
 	if (r->wname == NULL)
 		return "-";
-	n = strlen(r->wname) + 24;
-	if (w->wcap < n) {
-		w->wbuf = xrealloc(w->wbuf, n);
-		w->wcap = n;
+	n = strlen(r->wname);
+	if (w->wcap < n + 24) {
+		w->wbuf = xrealloc(w->wbuf, n + 24);
+		w->wcap = n + 24;
 	}
-	snprintf(w->wbuf, n, "%s:%ld", r->wname, r->wline);
+	/* "%s:%ld" without printf: this runs once a record in some programs */
+	{
+		char tmp[24], *o = tmp + sizeof(tmp);
+		unsigned long u = r->wline < 0 ? 0 - (unsigned long)r->wline :
+		    (unsigned long)r->wline;
+
+		do
+			*--o = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (r->wline < 0)
+			*--o = '-';
+		memcpy(w->wbuf, r->wname, n);
+		w->wbuf[n] = ':';
+		memcpy(w->wbuf + n + 1, o, (size_t)(tmp + sizeof(tmp) - o));
+		w->wbuf[n + 1 + (size_t)(tmp + sizeof(tmp) - o)] = '\0';
+	}
 	return w->wbuf;
 }
 
@@ -1530,44 +1545,51 @@ put_jstring(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, run, k;
+	size_t i = 0, k;
+	char *o;
 
-	buf_grow(b, n + 2);
-	b->p[b->len++] = '"';
+	/* at most 6 bytes out per byte in (\u00XX; U+FFFD is 3 for 1) */
+	buf_grow(b, n * 6 + 2);
+	o = b->p + b->len;
+	*o++ = '"';
 	while (i < n) {
-		run = i;
-		while (i < n && p[i] >= 0x20 && p[i] != '"' && p[i] != '\\' && p[i] < 0x80)
-			i++;
-		if (i > run)
-			buf_add(b, s + run, i - run);
-		if (i >= n)
-			break;
+		if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\' && p[i] < 0x80) {
+			*o++ = (char)p[i++];
+			continue;
+		}
 		if (p[i] >= 0x80) {
 			if ((k = utf8_len(p, i, n)) == 0) {
-				buf_add(b, "\xef\xbf\xbd", 3);
+				memcpy(o, "\xef\xbf\xbd", 3);
+				o += 3;
 				i++;
 			} else {
-				buf_add(b, s + i, k);
+				memcpy(o, s + i, k);
+				o += k;
 				i += k;
 			}
 			continue;
 		}
+		*o++ = '\\';
 		switch (p[i]) {
-		case '"': buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\b': buf_add(b, "\\b", 2); break;
-		case '\f': buf_add(b, "\\f", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		default: {
-			char e[6] = { '\\', 'u', '0', '0', hex[p[i] >> 4], hex[p[i] & 15] };
-			buf_add(b, e, 6);
-		}
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[p[i] >> 4];
+			*o++ = hex[p[i] & 15];
 		}
 		i++;
 	}
-	buf_addc(b, '"');
+	*o++ = '"';
+	*o = '\0';
+	b->len = (size_t)(o - b->p);
 }
 
 void
@@ -1592,10 +1614,15 @@ rec_set_str(struct rec *r, const char *key, const char *s)
 void
 rec_set_int(struct rec *r, const char *key, long long v)
 {
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%lld", v);
+	char tmp[32], *o = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
 
-	set_text(r, key, strlen(key), tmp, (size_t)n, T_INT);
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--o = '-';
+	set_text(r, key, strlen(key), o, (size_t)(tmp + sizeof(tmp) - o), T_INT);
 }
 
 void
@@ -1771,31 +1798,42 @@ rec_del(struct rec *r, const char *key)
 void
 rec_format(struct rec *r, struct buf *b)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, need;
 	struct field *f;
 	struct change *c;
+	char *o;
 
 	if (r->nch == 0 && r->compact && r->oend > r->ostart) {
 		buf_add(b, r->text + r->ostart, r->oend - r->ostart);
 		buf_addc(b, '\n');
 		return;
 	}
-	buf_grow(b, r->len + 2);
-	buf_addc(b, '{');
+	/* The original keys and values, then the changed values: an upper bound. */
+	need = r->len + 3;
+	for (i = 0; i < r->nch; i++)
+		need += r->ch[i].vlen + 2;
+	buf_grow(b, need);
+	o = b->p + b->len;
+	*o++ = '{';
 	for (i = 0; i < r->nf; i++) {
 		f = &r->f[i];
 		c = f->chg < 0 ? NULL : &r->ch[f->chg];
 		if (c != NULL && c->del)
 			continue;
 		if (n++ > 0)
-			buf_addc(b, ',');
-		buf_add(b, r->text + f->kofs, f->kraw);
-		buf_addc(b, ':');
-		if (c == NULL)
-			buf_add(b, r->text + f->vofs, f->vlen);
-		else
-			buf_add(b, c->val, c->vlen);
+			*o++ = ',';
+		memcpy(o, r->text + f->kofs, f->kraw);
+		o += f->kraw;
+		*o++ = ':';
+		if (c == NULL) {
+			memcpy(o, r->text + f->vofs, f->vlen);
+			o += f->vlen;
+		} else {
+			memcpy(o, c->val, c->vlen);
+			o += c->vlen;
+		}
 	}
+	b->len = (size_t)(o - b->p);
 	for (i = 0; i < r->nch; i++) {
 		c = &r->ch[i];
 		if (c->field >= 0 || c->dead)

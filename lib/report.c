@@ -129,70 +129,84 @@ skip_ws(const char *p, const char *e)
 	return p;
 }
 
-/* p at the start of a valid JSON value; returns the end of it. */
+/* Bytes that matter when skipping a container: quotes, brackets, backslashes. */
+static const unsigned char skipcls[256] = {
+	['"'] = 1, ['\\'] = 2, ['['] = 3, ['{'] = 3, [']'] = 4, ['}'] = 4,
+};
+
+/* p just past the opening quote of a string; returns just past the closing one. */
+static const char *
+skip_string(const char *p, const char *e)
+{
+	while (p < e) {
+		unsigned char k = skipcls[(unsigned char)*p];
+
+		if (k == 1)
+			return p + 1;
+		p += k == 2 ? 2 : 1;
+	}
+	return e;
+}
+
+/* p at the start of a valid JSON value (the text is validated: rec.c); returns the
+ * end of it. */
 static const char *
 skip_value(const char *p, const char *e)
 {
 	int depth = 0;
 
-	do {
-		p = skip_ws(p, e);
-		if (p >= e)
-			return e;
-		switch (*p) {
-		case '"':
-			for (p++; p < e && *p != '"'; p++)
-				if (*p == '\\')
-					p++;
+	p = skip_ws(p, e);
+	if (p >= e)
+		return e;
+	if (*p == '"')
+		return skip_string(p + 1, e);
+	if (*p != '[' && *p != '{') {
+		while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
+		    *p != '\t' && *p != '\n' && *p != '\r' && *p != ':')
 			p++;
+		return p;
+	}
+	for (; p < e; p++) {
+		switch (skipcls[(unsigned char)*p]) {
+		case 0:
+		case 2:
 			break;
-		case '{': case '[':
+		case 1:
+			p = skip_string(p + 1, e) - 1;
+			break;
+		case 3:
 			depth++;
-			p++;
-			continue;
-		case '}': case ']':
-			depth--;
-			p++;
 			break;
-		case ',': case ':':
-			p++;
-			continue;
 		default:
-			while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
-			    *p != '\t' && *p != '\n' && *p != '\r')
-				p++;
-			break;
+			if (--depth == 0)
+				return p + 1;
 		}
-	} while (depth > 0);
-	return p;
+	}
+	return e;
 }
 
-/* The k-th element of a JSON array text, or NULL. */
-static const char *
-array_elem(const char *p, size_t len, int k, const char **endp)
+/* The first n (at most) elements of a JSON array text: v[k], ve[k]; returns how many. */
+static int
+array_elems(const char *p, size_t len, int n, const char **v, const char **ve)
 {
 	const char *e = p + len;
+	int k;
 
 	p = skip_ws(p, e);
 	if (p >= e || *p != '[')
-		return NULL;
+		return 0;
 	p++;
-	for (;;) {
-		const char *v, *ve;
-
+	for (k = 0; k < n; k++) {
 		p = skip_ws(p, e);
 		if (p >= e || *p == ']')
-			return NULL;
-		v = p;
-		ve = skip_value(p, e);
-		if (k-- == 0) {
-			*endp = ve;
-			return v;
-		}
-		p = skip_ws(ve, e);
+			break;
+		v[k] = p;
+		ve[k] = skip_value(p, e);
+		p = skip_ws(ve[k], e);
 		if (p < e && *p == ',')
 			p++;
 	}
+	return k;
 }
 
 static strid
@@ -250,18 +264,20 @@ tensor_fields(struct table *t, const char *p, const char *e, strid *dtype, strid
 static void
 tensors(struct table *t, struct rec *r, struct row *w)
 {
-	const char *raw, *v, *ve;
+	const char *raw, *v[2], *ve[2];
 	size_t len;
+	int n;
 
 	if ((raw = rec_raw(r, "in", &len)) != NULL) {
-		if ((v = array_elem(raw, len, 0, &ve)) != NULL)
-			tensor_fields(t, v, ve, &w->dt_in0, &w->mem0);
-		if ((v = array_elem(raw, len, 1, &ve)) != NULL)
-			tensor_fields(t, v, ve, &w->dt_in1, NULL);
+		n = array_elems(raw, len, 2, v, ve);
+		if (n > 0)
+			tensor_fields(t, v[0], ve[0], &w->dt_in0, &w->mem0);
+		if (n > 1)
+			tensor_fields(t, v[1], ve[1], &w->dt_in1, NULL);
 	}
 	if ((raw = rec_raw(r, "out", &len)) != NULL &&
-	    (v = array_elem(raw, len, 0, &ve)) != NULL)
-		tensor_fields(t, v, ve, &w->dt_out, NULL);
+	    array_elems(raw, len, 1, v, ve) == 1)
+		tensor_fields(t, v[0], ve[0], &w->dt_out, NULL);
 }
 
 /* --- records to rows ------------------------------------------------------------- */

@@ -107,8 +107,25 @@ jesc(struct buf *b, const char *s, size_t n)
 
 	buf_grow(b, n + 2);
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c;
 
+		/* Eight plain bytes at a time: none below 0x20, none '"' or '\\'. */
+		while (i + 8 <= n) {
+			uint64_t v, m;
+
+			memcpy(&v, s + i, 8);
+			m = ((v - 0x0101010101010101ULL * 0x20) & ~v) |
+			    (((v ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x2222222222222222ULL)) |
+			    (((v ^ 0x5c5c5c5c5c5c5c5cULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x5c5c5c5c5c5c5c5cULL));
+			if ((m & 0x8080808080808080ULL) != 0)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\') {
 			i++;
 			continue;
