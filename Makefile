@@ -58,6 +58,7 @@ deps-check:
 	@sh scripts/deps.sh --check-only || sh scripts/deps.sh
 
 check: all $(UNITS)
+	@mandoc -Tlint -Wwarning $(MANS) && echo "lint: man pages clean"
 	@sh tests/run-units.sh $(UNITS)
 	@sh tests/run-golden.sh
 	@sh tests/run-conformance.sh "$(SHARED)"
@@ -89,6 +90,9 @@ uninstall:
 
 clean:
 	rm -rf build bin
+
+# make fuzz [FUZZ_SECONDS=N]: libFuzzer targets (clang), see tests/fuzz/fuzz.mk.
+include tests/fuzz/fuzz.mk
 
 .PHONY: all deps deps-check check bless conformance demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)

@@ -804,7 +804,7 @@ static void
 out_write(const void *p, size_t n)
 {
 	if (n && fwrite(p, 1, n, stdout) != n)
-		io_write_error(stdout, "<stdout>");
+		io_write_error(stdout, "stdout");
 }
 
 static void

@@ -1,14 +1,23 @@
 #!/bin/sh
-# Installs what ttp needs to build and test on Debian or Ubuntu, if it is missing.
-# --check-only: exit 1 when something is missing, install nothing.
+# Installs what ttp needs to build and test on Debian or Ubuntu, if it is missing, and
+# says so. Usage: deps.sh [--check-only] [--fuzz]
+#   --check-only  exit 1 when something is missing, install nothing
+#   --fuzz        also what `make fuzz` needs (clang and its libFuzzer runtime)
 pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev pkg-config mandoc"
+check=
+for a; do
+	case $a in
+	--check-only) check=1 ;;
+	--fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+	esac
+done
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
 done
 command -v python3 >/dev/null || missing="$missing python3"
 [ -z "$missing" ] && exit 0
-[ "$1" = --check-only ] && exit 1
+[ -n "$check" ] && exit 1
 echo "ttp: installing missing packages:$missing" >&2
 if [ "$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else
 	echo "ttp: need root or sudo to install:$missing" >&2; exit 1

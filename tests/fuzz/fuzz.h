@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * fuzz: what every libFuzzer target of ttp shares (tests/fuzz/fuzz_exit.c).
+ *
+ * The library reports bad input by printing a message and calling exit(1) (diag.h,
+ * io.h). For a fuzz target that is an expected outcome, not a finding, but a real exit
+ * would end the whole fuzzing run. The targets are therefore linked with
+ * -Wl,--wrap=exit: every exit() in the library lands in __wrap_exit, which longjmps
+ * back into fuzz_guard(). What the aborted run had allocated is then unreachable by
+ * design (the program would have ended), so fuzz_guard closes the streams (fopen,
+ * fdopen, tmpfile, fopencookie are wrapped too) and descriptors opened during that run,
+ * frees its big blocks (reader buffers; without that the fuzzer runs out of memory in
+ * minutes) and tells LeakSanitizer to ignore the rest of what it allocated. Runs that
+ * return normally get no such help: a block they leave unreachable is a finding
+ * (checked by fuzz_guard; libFuzzer's own -detect_leaks is off, it would flag every
+ * exited run).
+ */
+#ifndef TTP_FUZZ_H
+#define TTP_FUZZ_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Run fn(arg) as one program run. Returns -1 when it returned, else the exit status
+ * it tried to exit with. */
+int fuzz_guard(void (*fn)(void *), void *arg);
+/* Called by the first fuzz_guard (after libFuzzer has set up its descriptors): stdout goes to
+ * /dev/null, fuzz_null is a FILE on /dev/null, and the baseline of open fds is taken. */
+void fuzz_setup(void);
+extern FILE *fuzz_null;
+/* Write data to this process's scratch file number n (0..3) and return its path. */
+const char *fuzz_file(int n, const uint8_t *data, size_t size);
+/* Split the input at the first line "\x1e" or similar: a cursor over the bytes. */
+struct fuzz_in {
+	const uint8_t	*p;
+	size_t		 n;
+};
+/* Take one byte of options from the front (0 when empty). */
+unsigned fuzz_byte(struct fuzz_in *in);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * fuzz_csv: libFuzzer target for lib/csvread.c and lib/ttmetal.c. The input (after
+ * one option byte) is read as CSV through csvr_open_fp over fmemopen with a small,
+ * input-chosen chunk size, touching every cell; then it is written to scratch files
+ * (split in two at a form feed, to exercise the multi-file merge) and parsed by
+ * ttm_parse with input-chosen options, its records going to /dev/null.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvread.h"
+#include "ttmetal.h"
+#include "fuzz.h"
+
+struct job {
+	const uint8_t	*p;
+	size_t		 n;
+	unsigned	 opt;
+};
+
+static void
+run_csvr(void *arg)
+{
+	struct job *jb = arg;
+	const struct csvr_row *row;
+	struct csvr *r;
+	FILE *fp;
+	size_t i, sum = 0;
+
+	if ((fp = fmemopen((void *)jb->p, jb->n, "r")) == NULL)
+		return;		/* size 0 */
+	r = csvr_open_fp(fp, "fuzz.csv", 1 + (jb->opt & 15) * 7);
+	if (csvr_ncols(r) > 0)
+		(void)csvr_colname(r, csvr_ncols(r) - 1);
+	(void)csvr_col(r, "OP CODE");
+	if (jb->opt & 16)
+		csvr_want_none(r);
+	if ((jb->opt & 32) && csvr_ncols(r) > 1)
+		csvr_want(r, 1, false);
+	while ((row = csvr_next(r)) != NULL) {
+		if (row->n != csvr_ncols(r))
+			abort();
+		for (i = 0; i < row->n; i++) {
+			if (strlen(row->f[i]) != row->len[i])
+				abort();
+			sum += row->len[i];
+		}
+	}
+	(void)csvr_nrows(r);
+	csvr_close(r);
+	fclose(fp);
+	(void)sum;
+}
+
+static void
+run_ttm(void *arg)
+{
+	struct job *jb = arg;
+	struct ttm_opts o = { (jb->opt >> 6) & 1, (jb->opt >> 7) & 1, 0 };
+	const uint8_t *ff = memchr(jb->p, '\f', jb->n);
+	char *paths[2];
+	int n = 1;
+
+	if (ff != NULL) {
+		paths[0] = (char *)fuzz_file(0, jb->p, (size_t)(ff - jb->p));
+		paths[1] = (char *)fuzz_file(1, ff + 1, jb->n - (size_t)(ff - jb->p) - 1);
+		n = 2;
+	} else
+		paths[0] = (char *)fuzz_file(0, jb->p, jb->n);
+	ttm_parse(paths, n, &o);
+	fflush(stdout);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct job jb;
+	uint8_t *copy;
+
+	jb.opt = fuzz_byte(&in);
+	copy = malloc(in.n ? in.n : 1);
+	memcpy(copy, in.p, in.n);
+	jb.p = copy;
+	jb.n = in.n;
+	fuzz_guard(run_csvr, &jb);
+	fuzz_guard(run_ttm, &jb);
+	free(copy);
+	return 0;
+}

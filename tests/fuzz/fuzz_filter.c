@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * fuzz_filter: libFuzzer target for ttp-filter's record handling (filter_run with the
+ * window, merge and filter modules behind it). One option byte picks the options; the
+ * rest is the NDJSON input, read from a scratch file, the selection going to
+ * /dev/null.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "filter.h"
+#include "rec.h"
+#include "fuzz.h"
+
+struct job {
+	const uint8_t	*p;
+	size_t		 n;
+	unsigned	 opt;
+};
+
+static void
+run(void *arg)
+{
+	struct job *jb = arg;
+	struct filter_opts o;
+	struct rec_reader *rd;
+	static char *ops[] = { "*Matmul*" }, *xops[] = { "Tilize*" };
+
+	memset(&o, 0, sizeof(o));
+	o.w.ignore = jb->opt & 1;
+	o.no_merge = jb->opt & 2;
+	o.w.print = jb->opt & 4;
+	if (jb->opt & 8) {
+		o.w.start = "start";
+		o.w.end = (jb->opt & 16) ? "stop" : NULL;
+	}
+	if (jb->opt & 32) {
+		o.has_idrange = true;
+		(void)idrange_parse("3-40", &o.idrange);
+	}
+	if (jb->opt & 64) {
+		o.no_host_ops = true;
+		o.no_const_eval = true;
+		o.ops = ops;
+		o.nops = 1;
+		o.xops = xops;
+		o.nxops = 1;
+	}
+	if (jb->opt & 128) {
+		o.phase = "decode";
+		o.w.whole = true;
+	}
+	rd = rec_open(fuzz_file(0, jb->p, jb->n));
+	filter_run(rd, fuzz_null, &o);
+	rec_close(rd);
+	fflush(fuzz_null);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct job jb;
+
+	jb.opt = fuzz_byte(&in);
+	jb.p = in.p;
+	jb.n = in.n;
+	fuzz_guard(run, &jb);
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * fuzz_phase: libFuzzer target for ttp-phase's record handling: phase_tag with an
+ * input-chosen method over the NDJSON input, plus the exposed algorithms (phase_m on
+ * every line that is valid JSON, phase_find_period and phase_split_matmul on the
+ * input bytes as a symbol sequence).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "phase.h"
+#include "rec.h"
+#include "fuzz.h"
+
+struct job {
+	const uint8_t	*p;
+	size_t		 n;
+	unsigned	 opt;
+};
+
+static void
+run(void *arg)
+{
+	struct job *jb = arg;
+	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1 };
+	struct rec_reader *rd;
+
+	o.by = (enum phase_by)(jb->opt & 3);
+	o.verbose = (jb->opt >> 2) & 1;
+	o.threshold = (jb->opt & 8) ? 1 : PHASE_THRESHOLD;
+	rd = rec_open(fuzz_file(0, jb->p, jb->n));
+	phase_tag(rd, fuzz_null, &o);
+	rec_close(rd);
+	fflush(fuzz_null);
+}
+
+static void
+algorithms(const uint8_t *p, size_t n, unsigned opt)
+{
+	uint32_t *sym;
+	uint8_t *mm, *own, *out;
+	struct phase_period pp;
+	size_t i;
+	const uint8_t *nl;
+	json_t *j;
+
+	/* phase_m takes valid JSON only: feed it the lines jansson accepts. */
+	for (i = 0; i < n; ) {
+		nl = memchr(p + i, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
+		if ((j = json_loadb((const char *)p + i, len, JSON_DECODE_ANY, NULL)) != NULL) {
+			char *copy = malloc(len ? len : 1);
+			memcpy(copy, p + i, len);
+			(void)phase_m(copy, len);
+			free(copy);
+			json_decref(j);
+		}
+		i += len + 1;
+	}
+	sym = malloc((n ? n : 1) * sizeof(*sym));
+	mm = malloc(n ? n : 1);
+	own = malloc(n ? n : 1);
+	out = malloc(n ? n : 1);
+	for (i = 0; i < n; i++) {
+		sym[i] = (opt & 16) ? p[i] & 3 : p[i];
+		mm[i] = p[i] % 3;
+		own[i] = (p[i] / 3) % 3;
+	}
+	if (phase_find_period(sym, n, &pp)) {
+		if (pp.period == 0 || pp.len < 2 * pp.period || pp.start + pp.len > n)
+			abort();
+		for (i = pp.start; i + pp.period < pp.start + pp.len; i++)
+			if (sym[i] != sym[i + pp.period])
+				abort();
+	}
+	if (phase_split_matmul(mm, own, n, out))
+		for (i = 0; i < n; i++)
+			if (out[i] != PM_DECODE && out[i] != PM_PREFILL)
+				abort();
+	free(sym);
+	free(mm);
+	free(own);
+	free(out);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct job jb;
+
+	jb.opt = fuzz_byte(&in);
+	jb.p = in.p;
+	jb.n = in.n;
+	fuzz_guard(run, &jb);
+	algorithms(in.p, in.n, jb.opt);
+	return 0;
+}

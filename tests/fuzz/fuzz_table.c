@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * fuzz_table: libFuzzer target for ttp-table's record handling: the records of the
+ * input (NDJSON from a scratch file) go into a table (table_add), which is finished
+ * and rendered every way ttp-table renders it: text report (with and without colour
+ * and advice), Markdown, op CSV, the grouped summary for every --group-by (merged and
+ * per device) as text, Markdown, CSV and SVG, all to /dev/null.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "opcsv.h"
+#include "rec.h"
+#include "report.h"
+#include "summary.h"
+#include "fuzz.h"
+
+struct job {
+	const uint8_t	*p;
+	size_t		 n;
+	unsigned	 opt;
+};
+
+static void
+run(void *arg)
+{
+	struct job *jb = arg;
+	struct rec_reader *rd;
+	struct rec *r;
+	struct table t;
+	struct report_opts ro = { jb->opt & 1, (jb->opt >> 1) & 1, (jb->opt & 4) ? 0.5 : 0 };
+	struct summary *s;
+	int g;
+
+	table_init(&t);
+	rd = rec_open(fuzz_file(0, jb->p, jb->n));
+	while ((r = rec_next(rd)) != NULL)
+		table_add(&t, r);
+	rec_close(rd);
+	table_finish(&t);
+	report_text(fuzz_null, &t, &ro);
+	report_markdown(fuzz_null, &t);
+	(void)opcsv_write(fuzz_null, &t, (jb->opt >> 3) & 3);
+	for (g = GROUP_OP; g <= GROUP_PHASE; g++) {
+		if ((s = summary_build(&t, g, (jb->opt >> 5) & 1)) == NULL)
+			continue;
+		(void)summary_ndevices(s);
+		summary_print(fuzz_null, s, jb->opt & 1);
+		summary_markdown(fuzz_null, s);
+		if (jb->opt & 64) {
+			(void)summary_write_csv("/dev/null", s);
+			(void)summary_write_svg("/dev/null", s, (jb->opt >> 7) & 1);
+		}
+		summary_free(s);
+	}
+	fflush(fuzz_null);
+	table_free(&t);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct job jb;
+
+	jb.opt = fuzz_byte(&in);
+	jb.p = in.p;
+	jb.n = in.n;
+	fuzz_guard(run, &jb);
+	return 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# seed.sh SHARED OUT: writes the seed corpora of the fuzz targets into OUT/<target>/.
+# Every seed starts with one option byte (the targets read their options from it).
+shared=$1 out=$2
+set -e
+mkdir -p "$out"
+for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table; do
+	mkdir -p "$out/$t"
+done
+seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
+	{ printf "\\$(printf %03o "$2")"; cat; } >"$out/$1/tmp"
+	mv "$out/$1/tmp" "$out/$1/$(md5sum <"$out/$1/tmp" | cut -c1-16)"
+}
+# CSV: the first 30 lines of every real trace, the test CSVs whole.
+for f in "$shared"/data/ttmetal/*.csv "$shared"/data/ttmetal/extra/*.csv; do
+	[ -f "$f" ] || continue
+	head -n 30 "$f" | seed fuzz_csv 0
+done
+for f in tests/data/*.csv tests/data/bad/*.csv; do
+	[ -f "$f" ] && seed fuzz_csv 1 <"$f"
+done
+# Two files in one seed (split at a form feed), unsorted.
+{ cat tests/data/sample.csv; printf '\f'; cat tests/data/two-devices.csv; } | seed fuzz_csv 128
+# Records: what the pipeline produces from the sample trace, and golden inputs.
+recs=$(mktemp)
+if [ -x bin/ttp-parse ]; then
+	bin/ttp-parse tests/data/sample.csv | head -n 40 >"$recs"
+	bin/ttp-parse tests/data/two-devices.csv | head -n 20 >>"$recs"
+	for f in "$shared"/data/ttmetal/*.csv; do
+		[ -f "$f" ] || continue
+		head -n 12 "$f" >"$recs.csv"
+		bin/ttp-parse "$recs.csv" 2>/dev/null >>"$recs" || true
+	done
+	rm -f "$recs.csv"
+fi
+rich=$recs.rich
+if [ -x bin/ttp-roofline ] && [ -x bin/ttp-phase ]; then
+	bin/ttp-roofline <"$recs" 2>/dev/null | bin/ttp-phase 2>/dev/null >"$rich" || true
+else
+	cp "$recs" "$rich"
+fi
+for t in fuzz_filter fuzz_phase fuzz_table; do
+	for o in 0 3 8 64; do
+		seed $t $o <"$recs"
+	done
+	seed $t 255 <"$rich"
+done
+seed fuzz_roofline 0 <"$recs"
+seed fuzz_roofline 5 <"$rich"
+# fuzz_rec: one line per seed keeps them small and varied.
+head -n 60 "$rich" | while IFS= read -r line; do
+	printf '%s\n' "$line" | seed fuzz_rec 255
+done
+for f in tests/golden/*/*/in; do
+	[ -f "$f" ] || continue
+	[ "$(wc -c <"$f")" -lt 65536 ] || continue
+	for t in fuzz_filter fuzz_phase fuzz_table fuzz_roofline fuzz_rec; do
+		seed $t 0 <"$f"
+	done
+done
+rm -f "$recs" "$rich"
+# Inputs that once crashed a target (tests/fuzz/regress/<target>-<what>), kept as seeds.
+for f in tests/fuzz/regress/*; do
+	[ -f "$f" ] || continue
+	t=${f##*/}; t=${t%%-*}
+	[ -d "$out/$t" ] && cp "$f" "$out/$t/"
+done
