@@ -45,23 +45,11 @@ void phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o);
 
 /* --- the algorithms ------------------------------------------------------------------ */
 
-/* The logical M of a tensor array, given as its JSON text (the "in" value, valid JSON):
- * W*Z*Y of in[0].logical, or of in[0].shape when there is no logical shape. -1 when
- * unknown (no in[0], in[0] null, dimensions that are not 4 non-negative integers). */
-long long phase_m(const char *text, size_t len);
-
-/* A periodic stretch of a sequence: sym[start .. start+len) has period `period`
- * (sym[i] == sym[i+period]) and len >= 2 * period. */
-struct phase_period {
-	size_t	start;
-	size_t	len;
-	size_t	period;
-};
-
-/* Find the periodic stretch that covers the most elements (ties: the smaller period,
- * then the earlier start). False when no element repeats in two adjacent copies.
- * Time O(n log^2 n) worst case, memory 16 bytes per element. */
-bool phase_find_period(const uint32_t *sym, size_t n, struct phase_period *pp);
+/* The logical M of an op from its first input (in[0], see tensor.h): W*Z*Y of its
+ * logical shape, or of its shape when it has no logical one (saturating at LLONG_MAX).
+ * -1 when unknown (no in[0], in[0] null, no shape). */
+struct tensor;
+long long phase_m(const struct tensor *in0);
 
 /* matmul-m classes, per op */
 enum { PM_NONE = 0, PM_DECODE = 1, PM_PREFILL = 2 };

@@ -70,6 +70,12 @@ json_t *rec_json(struct rec *r, const char *key);
 /* The value's JSON text as it stands in the record (after changes); NULL if absent. */
 const char *rec_raw(struct rec *r, const char *key, size_t *len);
 
+/* Decode a JSON string literal s[0..n) (quotes included; valid JSON, e.g. a piece of a
+ * rec_raw text) into memory owned by r, NUL-terminated; it stays valid until the reader
+ * moves on or r is freed (changes to r do not free it). If len is not NULL it gets the
+ * decoded length. */
+const char *rec_decode(struct rec *r, const char *s, size_t n, size_t *len);
+
 /* Iterate over the keys in output order: i from 0 while rec_key returns non-NULL. */
 const char *rec_key(struct rec *r, size_t i);
 

@@ -8,12 +8,8 @@
  * own M class) plus its id, and appends each record line to a tmpfile(3); pass 2 reads
  * the lines back and appends the tags.
  *
- * Finding the repetition (phase_find_period): every periodic stretch of length >= 2p
- * with period p contains a position i that is a multiple of p with sym[i..] agreeing
- * with sym[i+p..]; for each p we visit the multiples of p only, and extend each match
- * left and right with polynomial hashes (mod 2^61-1) and galloping search. That is
- * O(n/p log n) per p, O(n log^2 n) in all, and finds every maximal periodic stretch
- * ("run"); the one that covers the most ops wins.
+ * Finding the repetition is lib/period.c: the periodic stretch that covers the most
+ * ops, in O(n log n) time.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,8 +22,10 @@
 #include "buf.h"
 #include "diag.h"
 #include "io.h"
+#include "period.h"
 #include "phase.h"
 #include "rec.h"
+#include "tensor.h"
 
 /* --- methods ------------------------------------------------------------------------ */
 
@@ -73,304 +71,32 @@ phase_by_name(enum phase_by by)
 
 /* --- M of a matmul ------------------------------------------------------------------- */
 
-/*
- * The "in" value is read from its JSON text (rec_raw), which the record reader has
- * already validated: a small scanner that only skips what it does not need is a third
- * of the cost of building a jansson tree for it, and this runs once per op.
- */
-struct scan {
-	const char	*p, *end;
-};
-
-static void
-sk_ws(struct scan *s)
-{
-	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' ||
-	    *s->p == '\r'))
-		s->p++;
-}
-
-/* Skip a string (at its opening quote); returns its raw content span. */
-static void
-sk_string(struct scan *s, const char **b, size_t *len)
-{
-	const char *q = ++s->p;
-
-	while (s->p < s->end && *s->p != '"')
-		s->p += *s->p == '\\' ? 2 : 1;
-	if (b != NULL) {
-		*b = q;
-		*len = (size_t)(s->p - q);
-	}
-	if (s->p < s->end)
-		s->p++;
-}
-
-/* Skip any value. */
-static void
-sk_value(struct scan *s)
-{
-	int depth = 0;
-
-	sk_ws(s);
-	do {
-		if (s->p >= s->end)
-			return;
-		switch (*s->p) {
-		case '"':
-			sk_string(s, NULL, NULL);
-			break;
-		case '[':
-		case '{':
-			depth++;
-			s->p++;
-			break;
-		case ']':
-		case '}':
-			depth--;
-			s->p++;
-			break;
-		default:
-			if (depth == 0) {	/* a scalar */
-				while (s->p < s->end && *s->p != ',' && *s->p != ']' &&
-				    *s->p != '}')
-					s->p++;
-				return;
-			}
-			s->p++;
-			break;
-		}
-	} while (depth > 0);
-}
-
-/* W*Z*Y of a [W,Z,Y,X] array of non-negative integers, or -1. */
 static long long
-sk_dims(struct scan *s)
+wzy(const long long *d)
 {
 	long long m = 1;
 	int k;
 
-	sk_ws(s);
-	if (s->p >= s->end || *s->p != '[')
-		return -1;
-	s->p++;
-	for (k = 0; k < 4; k++) {
-		long long v = 0;
-		int digits = 0;
-
-		sk_ws(s);
-		while (s->p < s->end && *s->p >= '0' && *s->p <= '9') {
-			if (v <= (LLONG_MAX - 9) / 10)
-				v = v * 10 + (*s->p - '0');
-			s->p++;
-			digits++;
-		}
-		sk_ws(s);
-		if (digits == 0 || s->p >= s->end ||
-		    (*s->p != ',' && *s->p != ']') || (*s->p == ']') != (k == 3))
-			return -1;
-		s->p++;
-		if (k < 3)
-			m = v != 0 && m > LLONG_MAX / v ? LLONG_MAX : m * v;
-	}
+	for (k = 0; k < 3; k++)
+		m = d[k] != 0 && m > LLONG_MAX / d[k] ? LLONG_MAX : m * d[k];
 	return m;
 }
 
 long long
-phase_m(const char *text, size_t len)
+phase_m(const struct tensor *in0)
 {
-	struct scan s = { text, text + len };
-	long long logical = -1, shape = -1;
-
-	if (text == NULL)
+	if (in0 == NULL || !in0->present)
 		return -1;
-	sk_ws(&s);
-	if (s.p >= s.end || *s.p != '[')
-		return -1;
-	s.p++;
-	sk_ws(&s);
-	if (s.p >= s.end || *s.p != '{')
-		return -1;
-	s.p++;
-	for (;;) {
-		const char *k;
-		size_t klen;
-
-		sk_ws(&s);
-		if (s.p >= s.end || *s.p != '"')
-			break;
-		sk_string(&s, &k, &klen);
-		sk_ws(&s);
-		if (s.p >= s.end || *s.p != ':')
-			break;
-		s.p++;
-		if (klen == 7 && memcmp(k, "logical", 7) == 0)
-			logical = sk_dims(&s);
-		else if (klen == 5 && memcmp(k, "shape", 5) == 0)
-			shape = sk_dims(&s);
-		else
-			sk_value(&s);
-		sk_ws(&s);
-		if (s.p >= s.end || *s.p != ',')
-			break;
-		s.p++;
-	}
-	return logical >= 0 ? logical : shape;
+	if (in0->has_logical)
+		return wzy(in0->logical);
+	if (in0->has_shape)
+		return wzy(in0->shape);
+	return -1;
 }
 
 /* --- repetition ---------------------------------------------------------------------- */
 
-#define HMOD	((1ULL << 61) - 1)
-#define HBASE	1000003ULL
-
-__extension__ typedef unsigned __int128 u128;
-
-static uint64_t
-mulmod(uint64_t a, uint64_t b)
-{
-	u128 p = (u128)a * b;
-	uint64_t r = (uint64_t)(p & HMOD) + (uint64_t)(p >> 61);
-
-	return r >= HMOD ? r - HMOD : r;
-}
-
-struct hseq {
-	const uint32_t	*s;
-	size_t		 n;
-	uint64_t	*h;	/* h[i]: hash of s[0..i) */
-	uint64_t	*pw;	/* pw[i]: HBASE^i */
-};
-
-static uint64_t
-hget(const struct hseq *q, size_t i, size_t len)
-{
-	uint64_t a = q->h[i + len], b = mulmod(q->h[i], q->pw[len]);
-
-	return a >= b ? a - b : a + HMOD - b;
-}
-
-/* Longest l <= max with s[i..i+l) == s[j..j+l). */
-static size_t
-lcp(const struct hseq *q, size_t i, size_t j, size_t max)
-{
-	size_t lo, hi, step;
-
-	if (max == 0 || q->s[i] != q->s[j])
-		return 0;
-	lo = 1;				/* known equal */
-	step = 1;
-	for (;;) {			/* gallop: find hi > lo that differs, or max */
-		hi = lo + step;
-		if (hi >= max) {
-			if (hget(q, i, max) == hget(q, j, max))
-				return max;
-			hi = max;
-			break;
-		}
-		if (hget(q, i, hi) != hget(q, j, hi))
-			break;
-		lo = hi;
-		step *= 2;
-	}
-	while (hi - lo > 1) {		/* lo equal, hi differs */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (hget(q, i, mid) == hget(q, j, mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Longest l <= max with s[i-l..i) == s[j-l..j). */
-static size_t
-lcs(const struct hseq *q, size_t i, size_t j, size_t max)
-{
-	size_t lo, hi, step;
-
-	if (max == 0 || q->s[i - 1] != q->s[j - 1])
-		return 0;
-	lo = 1;
-	step = 1;
-	for (;;) {
-		hi = lo + step;
-		if (hi >= max) {
-			if (hget(q, i - max, max) == hget(q, j - max, max))
-				return max;
-			hi = max;
-			break;
-		}
-		if (hget(q, i - hi, hi) != hget(q, j - hi, hi))
-			break;
-		lo = hi;
-		step *= 2;
-	}
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (hget(q, i - mid, mid) == hget(q, j - mid, mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool
-phase_find_period(const uint32_t *sym, size_t n, struct phase_period *pp)
-{
-	struct hseq q;
-	struct phase_period best = { 0, 0, 0 };
-	size_t i, p;
-
-	if (n < 2)
-		return false;
-	q.s = sym;
-	q.n = n;
-	q.h = xreallocarray(NULL, n + 1, sizeof(*q.h));
-	q.pw = xreallocarray(NULL, n + 1, sizeof(*q.pw));
-	q.h[0] = 0;
-	q.pw[0] = 1;
-	for (i = 0; i < n; i++) {
-		q.h[i + 1] = mulmod(q.h[i], HBASE) + (uint64_t)sym[i] + 1;
-		if (q.h[i + 1] >= HMOD)
-			q.h[i + 1] -= HMOD;
-		q.pw[i + 1] = mulmod(q.pw[i], HBASE);
-	}
-	for (p = 1; 2 * p <= n; p++) {
-		if (best.len == n)
-			break;		/* nothing longer; larger periods lose ties */
-		for (i = 0; i + p < n;) {
-			size_t e, l, a, b, next;
-
-			if (sym[i] != sym[i + p]) {
-				i += p;
-				continue;
-			}
-			e = lcp(&q, i, i + p, n - i - p);
-			l = lcs(&q, i, i + p, i);
-			a = i - l;
-			b = i + p + e;
-			if (b - a >= 2 * p && (b - a > best.len ||
-			    (b - a == best.len && a < best.start &&
-			    p == best.period))) {
-				best.start = a;
-				best.len = b - a;
-				best.period = p;
-			}
-			/* The multiples of p whose pair lies inside [a, b) give the same run. */
-			next = (i + e + p - 1) / p * p;
-			i = next > i ? next : i + p;
-		}
-	}
-	free(q.h);
-	free(q.pw);
-	if (best.len == 0)
-		return false;
-	*pp = best;
-	return true;
-}
+/* The search itself is lib/period.c (period_find). */
 
 /* --- matmul M ------------------------------------------------------------------------ */
 
@@ -622,6 +348,7 @@ spool_one(struct state *st, struct rec *r)
 	buf_addc(&st->line, op ? 'o' : '-');
 	if (op) {
 		struct opfacts f;
+		struct tensor in0;
 		const char *name;
 		size_t len, slot;
 		long long m = -1, id;
@@ -632,12 +359,8 @@ spool_one(struct state *st, struct rec *r)
 			len = 0;
 		}
 		matmul = memmem(name, len, "Matmul", 6) != NULL;
-		if (rec_type(r, "in") == REC_ARRAY) {
-			size_t ilen;
-			const char *in = rec_raw(r, "in", &ilen);
-
-			m = phase_m(in, ilen);
-		}
+		if (tensor_read(r, "in", &in0, 1) == 1)
+			m = phase_m(&in0);
 		f.own = m < 0 ? PM_NONE : m <= st->o->threshold ? PM_DECODE : PM_PREFILL;
 		f.mm = matmul ? f.own : PM_NONE;
 		slot = strtab_slot(&st->names, name, len);
@@ -727,7 +450,7 @@ plural(size_t n)
 static bool
 by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_it)
 {
-	struct phase_period pp;
+	struct period pp;
 	uint32_t *sym;
 	size_t i, n = st->nops, full;
 	bool found, prefill = false;
@@ -735,7 +458,7 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 	sym = xreallocarray(NULL, n ? n : 1, sizeof(*sym));
 	for (i = 0; i < n; i++)
 		sym[i] = st->ops[i].sym;
-	found = phase_find_period(sym, n, &pp);
+	found = period_find(sym, n, &pp);
 	free(sym);
 	if (strict && (!found || 2 * pp.len < n))
 		return false;

@@ -1446,6 +1446,17 @@ rec_raw(struct rec *r, const char *key, size_t *len)
 }
 
 const char *
+rec_decode(struct rec *r, const char *s, size_t n, size_t *len)
+{
+	size_t k;
+	const char *o = decode_str(&r->ar, s, n, memchr(s, '\\', n) != NULL, &k);
+
+	if (len != NULL)
+		*len = k;
+	return o;
+}
+
+const char *
 rec_key(struct rec *r, size_t i)
 {
 	size_t k;

@@ -19,6 +19,7 @@
 #include "numfmt.h"
 #include "rec.h"
 #include "report.h"
+#include "tensor.h"
 
 /* --- the string pool ------------------------------------------------------------ */
 
@@ -119,165 +120,30 @@ table_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* --- reading the tensors' datatypes and memory without building JSON trees ------- */
-
-static const char *
-skip_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Bytes that matter when skipping a container: quotes, brackets, backslashes. */
-static const unsigned char skipcls[256] = {
-	['"'] = 1, ['\\'] = 2, ['['] = 3, ['{'] = 3, [']'] = 4, ['}'] = 4,
-};
-
-/* p just past the opening quote of a string; returns just past the closing one. */
-static const char *
-skip_string(const char *p, const char *e)
-{
-	while (p < e) {
-		unsigned char k = skipcls[(unsigned char)*p];
-
-		if (k == 1)
-			return p + 1;
-		p += k == 2 ? 2 : 1;
-	}
-	return e;
-}
-
-/* p at the start of a valid JSON value (the text is validated: rec.c); returns the
- * end of it. */
-static const char *
-skip_value(const char *p, const char *e)
-{
-	int depth = 0;
-
-	p = skip_ws(p, e);
-	if (p >= e)
-		return e;
-	if (*p == '"')
-		return skip_string(p + 1, e);
-	if (*p != '[' && *p != '{') {
-		while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
-		    *p != '\t' && *p != '\n' && *p != '\r' && *p != ':')
-			p++;
-		return p;
-	}
-	for (; p < e; p++) {
-		switch (skipcls[(unsigned char)*p]) {
-		case 0:
-		case 2:
-			break;
-		case 1:
-			p = skip_string(p + 1, e) - 1;
-			break;
-		case 3:
-			depth++;
-			break;
-		default:
-			if (--depth == 0)
-				return p + 1;
-		}
-	}
-	return e;
-}
-
-/* The first n (at most) elements of a JSON array text: v[k], ve[k]; returns how many. */
-static int
-array_elems(const char *p, size_t len, int n, const char **v, const char **ve)
-{
-	const char *e = p + len;
-	int k;
-
-	p = skip_ws(p, e);
-	if (p >= e || *p != '[')
-		return 0;
-	p++;
-	for (k = 0; k < n; k++) {
-		p = skip_ws(p, e);
-		if (p >= e || *p == ']')
-			break;
-		v[k] = p;
-		ve[k] = skip_value(p, e);
-		p = skip_ws(ve[k], e);
-		if (p < e && *p == ',')
-			p++;
-	}
-	return k;
-}
+/* --- the tensors' datatypes and memory ------------------------------------------ */
 
 static strid
-intern_json_string(struct table *t, const char *v, const char *ve)
+intern_opt(struct table *t, const char *s)
 {
-	json_t *j;
-	strid id = 0;
-
-	if (*v != '"')
-		return 0;
-	if (memchr(v, '\\', (size_t)(ve - v)) == NULL)
-		return table_intern(t, v + 1, (size_t)(ve - v - 2));
-	j = json_loadb(v, (size_t)(ve - v), JSON_DECODE_ANY, NULL);
-	if (j != NULL && json_is_string(j))
-		id = table_intern(t, json_string_value(j), json_string_length(j));
-	json_decref(j);
-	return id;
-}
-
-/* The "dtype" and "mem" strings of the tensor object text [p, e), interned (0 when
- * absent); mem may be NULL when not wanted. */
-static void
-tensor_fields(struct table *t, const char *p, const char *e, strid *dtype, strid *mem)
-{
-	p = skip_ws(p, e);
-	if (p >= e || *p != '{')
-		return;
-	p++;
-	for (;;) {
-		const char *k, *v, *ve;
-		size_t kl;
-
-		p = skip_ws(p, e);
-		if (p >= e || *p != '"')
-			return;
-		k = p + 1;
-		p = skip_value(p, e);
-		kl = (size_t)(p - 1 - k);
-		p = skip_ws(p, e);
-		if (p < e && *p == ':')
-			p++;
-		v = skip_ws(p, e);
-		ve = skip_value(v, e);
-		if (kl == 5 && memcmp(k, "dtype", 5) == 0)
-			*dtype = intern_json_string(t, v, ve);
-		else if (mem != NULL && kl == 3 && memcmp(k, "mem", 3) == 0)
-			*mem = intern_json_string(t, v, ve);
-		p = skip_ws(ve, e);
-		if (p < e && *p == ',')
-			p++;
-	}
+	return s == NULL ? 0 : table_intern(t, s, strlen(s));
 }
 
 /* in[0].dtype, in[0].mem, in[1].dtype and out[0].dtype of a record. */
 static void
 tensors(struct table *t, struct rec *r, struct row *w)
 {
-	const char *raw, *v[2], *ve[2];
-	size_t len;
-	int n;
+	struct tensor tt[2];
+	size_t n;
 
-	if ((raw = rec_raw(r, "in", &len)) != NULL) {
-		n = array_elems(raw, len, 2, v, ve);
-		if (n > 0)
-			tensor_fields(t, v[0], ve[0], &w->dt_in0, &w->mem0);
-		if (n > 1)
-			tensor_fields(t, v[1], ve[1], &w->dt_in1, NULL);
+	n = tensor_read(r, "in", tt, 2);
+	if (n > 0) {
+		w->dt_in0 = intern_opt(t, tt[0].dtype);
+		w->mem0 = intern_opt(t, tt[0].mem);
 	}
-	if ((raw = rec_raw(r, "out", &len)) != NULL &&
-	    array_elems(raw, len, 1, v, ve) == 1)
-		tensor_fields(t, v[0], ve[0], &w->dt_out, NULL);
+	if (n > 1)
+		w->dt_in1 = intern_opt(t, tt[1].dtype);
+	if (tensor_read(r, "out", tt, 1) == 1)
+		w->dt_out = intern_opt(t, tt[0].dtype);
 }
 
 /* --- records to rows ------------------------------------------------------------- */

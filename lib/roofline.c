@@ -3,8 +3,8 @@
  * roofline: ttp's roofline extras for every op (bytes, FLOP model, intensity,
  * attainable and achieved throughput, bandwidth, PM efficiency, grid advice). These
  * keys sit beside tt-perf-report's figures and never change them. Also the record
- * side of ttp-roofline: reading an op record (a fast scanner for its tensor arrays,
- * jansson as the fallback), choosing its architecture, and writing the keys.
+ * side of ttp-roofline: reading an op record (its tensors through tensor.h),
+ * choosing its architecture, and writing the keys.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,13 +13,13 @@
 
 #include <jansson.h>
 
-#include "buf.h"
 #include "diag.h"
 
 #include "hwspec.h"
 #include "metrics.h"
 #include "rec.h"
 #include "roofline.h"
+#include "tensor.h"
 
 #define MAXTENSORS 64
 
@@ -188,230 +188,22 @@ roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x)
 
 /* --- records: reading an op record, writing the keys ------------------------------ */
 
-/* One tensor from its JSON object (or null); strings point into the JSON value. */
-static void
-tensor(const char *where, json_t *j, struct mtensor *t)
-{
-	json_t *shape, *d;
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	if (j == NULL || json_is_null(j))
-		return;
-	if (!json_is_object(j))
-		die_where(where, "tensor: expected an object");
-	t->present = true;
-	t->dtype = json_string_value(json_object_get(j, "dtype"));
-	t->mem = json_string_value(json_object_get(j, "mem"));
-	shape = json_object_get(j, "shape");
-	if (shape == NULL || json_is_null(shape))
-		return;
-	if (!json_is_array(shape) || json_array_size(shape) != 4)
-		die_where(where, "tensor shape: expected an array of 4 integers");
-	json_array_foreach(shape, i, d) {
-		if (!json_is_integer(d) || json_integer_value(d) < 0)
-			die_where(where, "tensor shape: expected an array of 4 integers");
-		t->shape[i] = json_integer_value(d);
-	}
-	t->has_shape = true;
-}
-
+/* Tensors of one key into t[0..max); returns how many. */
 static size_t
-tensors(const char *where, json_t *arr, struct mtensor *t, size_t n, size_t max)
+read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
 {
-	json_t *j;
-	size_t i;
+	struct tensor in[MAXTENSORS];
+	size_t i, n;
 
-	if (arr == NULL)
-		return n;
-	if (!json_is_array(arr))
-		die_where(where, "in/out: expected an array of tensors");
-	json_array_foreach(arr, i, j) {
-		if (n >= max)
-			break;
-		tensor(where, j, &t[n++]);
+	n = tensor_read(r, key, in, max);
+	for (i = 0; i < n; i++) {
+		t[i].present = in[i].present;
+		t[i].has_shape = in[i].has_shape;
+		memcpy(t[i].shape, in[i].shape, sizeof(t[i].shape));
+		t[i].dtype = in[i].dtype;
+		t[i].mem = in[i].mem;
 	}
 	return n;
-}
-
-/*
- * A fast path for the tensor arrays: a small scanner over the key's JSON text (already
- * validated by rec) into a scratch copy, NUL-terminating the strings in place. Anything
- * it does not expect (escaped strings, non-integer dims) returns -1 and the caller
- * uses jansson instead.
- */
-static const char *
-skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-/* A string without escapes: *s = its text, NUL-terminated in place. */
-static char *
-scan_str(char *p, char **s)
-{
-	char *e;
-
-	if (*p != '"')
-		return NULL;
-	for (e = p + 1; *e != '"'; e++)
-		if (*e == '\\' || *e == '\0')
-			return NULL;
-	*e = '\0';
-	*s = p + 1;
-	return e + 1;
-}
-
-/* Skip any JSON value (valid by contract). */
-static char *
-skip_value(char *p)
-{
-	int depth = 0;
-
-	do {
-		p = (char *)skip_ws(p);
-		switch (*p) {
-		case '"':
-			for (p++; *p != '"'; p++)
-				if (*p == '\\' && p[1] != '\0')
-					p++;
-				else if (*p == '\0')
-					return NULL;
-			p++;
-			break;
-		case '[': case '{':
-			depth++;
-			p++;
-			continue;
-		case ']': case '}':
-			depth--;
-			p++;
-			break;
-		case ',': case ':':
-			p++;
-			continue;
-		case '\0':
-			return NULL;
-		default:
-			while (*p != '\0' && strchr(",]} \t\r\n", *p) == NULL)
-				p++;
-			break;
-		}
-	} while (depth > 0);
-	return p;
-}
-
-static char *
-scan_shape(char *p, struct mtensor *t)
-{
-	int i;
-
-	p = (char *)skip_ws(p);
-	if (*p == 'n')
-		return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
-	if (*p++ != '[')
-		return NULL;
-	for (i = 0; i < 4; i++) {
-		long long v = 0;
-		int nd = 0;
-
-		p = (char *)skip_ws(p);
-		if (i > 0) {
-			if (*p++ != ',')
-				return NULL;
-			p = (char *)skip_ws(p);
-		}
-		for (; *p >= '0' && *p <= '9' && nd < 18; p++, nd++)
-			v = v * 10 + (*p - '0');
-		if (nd == 0 || (*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E')
-			return NULL;
-		t->shape[i] = v;
-	}
-	p = (char *)skip_ws(p);
-	if (*p++ != ']')
-		return NULL;
-	t->has_shape = true;
-	return p;
-}
-
-static char *
-scan_tensor(char *p, struct mtensor *t)
-{
-	char *key, *v;
-
-	memset(t, 0, sizeof(*t));
-	p = (char *)skip_ws(p);
-	if (*p == 'n')
-		return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
-	if (*p++ != '{')
-		return NULL;
-	t->present = true;
-	for (;;) {
-		p = (char *)skip_ws(p);
-		if (*p == '}')
-			return p + 1;
-		if (*p == ',')
-			p = (char *)skip_ws(p + 1);
-		if ((p = scan_str(p, &key)) == NULL)
-			return NULL;
-		p = (char *)skip_ws(p);
-		if (*p++ != ':')
-			return NULL;
-		p = (char *)skip_ws(p);
-		if (strcmp(key, "shape") == 0)
-			p = scan_shape(p, t);
-		else if (strcmp(key, "dtype") == 0 || strcmp(key, "mem") == 0) {
-			if (*p == 'n' && strncmp(p, "null", 4) == 0)
-				p += 4;
-			else if ((p = scan_str(p, &v)) != NULL) {
-				if (key[0] == 'd')
-					t->dtype = v;
-				else
-					t->mem = v;
-			}
-		} else
-			p = skip_value(p);
-		if (p == NULL)
-			return NULL;
-	}
-}
-
-/* Tensors of one key into t[n..max); returns the new n, or -1 to fall back. */
-static long
-scan_tensors(struct rec *r, const char *key, struct buf *scratch, size_t off,
-    struct mtensor *t, size_t n, size_t max)
-{
-	const char *raw;
-	char *p;
-	size_t len;
-
-	if ((raw = rec_raw(r, key, &len)) == NULL)
-		return (long)n;
-	if (scratch->len > off)
-		return -1;	/* strings of an earlier key would move: caller sized it */
-	buf_add(scratch, raw, len);
-	p = scratch->p + off;
-	p = (char *)skip_ws(p);
-	if (*p == 'n')
-		return (long)n;
-	if (*p++ != '[')
-		return -1;
-	for (;;) {
-		p = (char *)skip_ws(p);
-		if (*p == ']')
-			return (long)n;
-		if (*p == ',')
-			p++;
-		if (n >= max) {
-			if ((p = skip_value(p)) == NULL)
-				return -1;
-			continue;
-		}
-		if ((p = scan_tensor(p, &t[n++])) == NULL)
-			return -1;
-	}
 }
 
 /* The architecture for one record, with the reference's messages once. */
@@ -574,7 +366,6 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 	struct mop op;
 	struct rop rop;
 	struct rextra x;
-	json_t *in, *out;
 	const char *where = rec_where(r);
 	double d;
 	size_t nin, n;
@@ -596,32 +387,8 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 	}
 	op.hw = resolve_arch(r, o, &op.worker_cores);
 
-	/* One scratch buffer holds both keys' text, sized first so it does not move. */
-	{
-		static struct buf scratch = BUF_INIT;
-		size_t lin = 0, lout = 0;
-		long k = -1;
-
-		in = out = NULL;
-		rec_raw(r, "in", &lin);
-		rec_raw(r, "out", &lout);
-		buf_reset(&scratch);
-		buf_grow(&scratch, lin + lout + 2);
-		k = scan_tensors(r, "in", &scratch, 0, t, 0, MAXTENSORS / 2);
-		nin = k >= 0 ? (size_t)k : 0;
-		if (k >= 0) {
-			buf_addc(&scratch, '\0');
-			k = scan_tensors(r, "out", &scratch, scratch.len, t, nin, MAXTENSORS);
-		}
-		if (k >= 0)
-			n = (size_t)k;
-		else {
-			in = rec_json(r, "in");
-			out = rec_json(r, "out");
-			nin = tensors(where, in, t, 0, MAXTENSORS / 2);
-			n = tensors(where, out, t, nin, MAXTENSORS);
-		}
-	}
+	nin = read_tensors(r, "in", t, MAXTENSORS / 2);
+	n = nin + read_tensors(r, "out", t + nin, MAXTENSORS - nin);
 	if (nin > 0)
 		op.in0 = t[0];
 	if (nin > 1)
@@ -640,6 +407,4 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 		roofline_analyse(&rop, m, &x);
 		write_extras(r, &x, &op, m->is_host);
 	}
-	json_decref(in);
-	json_decref(out);
 }

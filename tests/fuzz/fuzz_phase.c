@@ -2,7 +2,7 @@
 /*
  * fuzz_phase: libFuzzer target for ttp-phase's record handling: phase_tag with an
  * input-chosen method over the NDJSON input, plus the exposed algorithms (phase_m on
- * every line that is valid JSON, phase_find_period and phase_split_matmul on the
+ * every line that is valid JSON, period_find and phase_split_matmul on the
  * input bytes as a symbol sequence).
  */
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "period.h"
 #include "phase.h"
 #include "rec.h"
 #include "fuzz.h"
@@ -41,24 +42,10 @@ algorithms(const uint8_t *p, size_t n, unsigned opt)
 {
 	uint32_t *sym;
 	uint8_t *mm, *own, *out;
-	struct phase_period pp;
+	struct period pp;
 	size_t i;
-	const uint8_t *nl;
-	json_t *j;
 
-	/* phase_m takes valid JSON only: feed it the lines jansson accepts. */
-	for (i = 0; i < n; ) {
-		nl = memchr(p + i, '\n', n - i);
-		size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
-		if ((j = json_loadb((const char *)p + i, len, JSON_DECODE_ANY, NULL)) != NULL) {
-			char *copy = malloc(len ? len : 1);
-			memcpy(copy, p + i, len);
-			(void)phase_m(copy, len);
-			free(copy);
-			json_decref(j);
-		}
-		i += len + 1;
-	}
+	/* phase_m (tensor shapes) is driven through phase_tag and tensor_read. */
 	sym = malloc((n ? n : 1) * sizeof(*sym));
 	mm = malloc(n ? n : 1);
 	own = malloc(n ? n : 1);
@@ -68,7 +55,7 @@ algorithms(const uint8_t *p, size_t n, unsigned opt)
 		mm[i] = p[i] % 3;
 		own[i] = (p[i] / 3) % 3;
 	}
-	if (phase_find_period(sym, n, &pp)) {
+	if (period_find(sym, n, &pp)) {
 		if (pp.period == 0 || pp.len < 2 * pp.period || pp.start + pp.len > n)
 			abort();
 		for (i = pp.start; i + pp.period < pp.start + pp.len; i++)

@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "period.h"
 #include "phase.h"
+#include "tensor.h"
 #include "tap.h"
 
 /* Brute force: the periodic stretch (len >= 2p) with the largest len, then smallest p,
  * then smallest start. */
 static int
-brute(const uint32_t *s, size_t n, struct phase_period *pp)
+brute(const uint32_t *s, size_t n, struct period *pp)
 {
 	size_t a, b, p;
 	int found = 0;
@@ -47,12 +49,12 @@ static void
 period_case(const char *text, int want_found, size_t start, size_t len, size_t period)
 {
 	uint32_t s[256];
-	struct phase_period pp = { 99, 99, 99 };
+	struct period pp = { 99, 99, 99 };
 	size_t n = strlen(text);
 	bool f;
 
 	seq(s, text);
-	f = phase_find_period(s, n, &pp);
+	f = period_find(s, n, &pp);
 	if (!want_found) {
 		ok(!f, "no period in \"%s\"", text);
 		return;
@@ -87,7 +89,7 @@ test_period(void)
 	srand(12345);
 	for (t = 0; t < 3000; t++) {
 		uint32_t s[64];
-		struct phase_period a = { 0, 0, 0 }, b = { 0, 0, 0 };
+		struct period a = { 0, 0, 0 }, b = { 0, 0, 0 };
 		size_t n = (size_t)(rand() % 48), k = (size_t)(rand() % 3) + 2, i;
 		int fa, fb;
 
@@ -100,7 +102,7 @@ test_period(void)
 			for (i = pre + p; i < n; i++)
 				s[i] = s[i - p];
 		}
-		fa = phase_find_period(s, n, &a);
+		fa = period_find(s, n, &a);
 		fb = brute(s, n, &b);
 		if (fa != fb || (fa && (a.start != b.start || a.len != b.len ||
 		    a.period != b.period))) {
@@ -116,13 +118,13 @@ test_period(void)
 	{
 		size_t n = 123 + 40 * 997 + 500, i;
 		uint32_t *s = malloc(n * sizeof(*s));
-		struct phase_period pp;
+		struct period pp;
 
 		for (i = 0; i < 123; i++)
 			s[i] = 5000 + (uint32_t)i;
 		for (i = 123; i < n; i++)
 			s[i] = (uint32_t)((i - 123) % 997 * 7 % 101);
-		ok(phase_find_period(s, n, &pp) && pp.start == 123 && pp.period == 997 &&
+		ok(period_find(s, n, &pp) && pp.start == 123 && pp.period == 997 &&
 		    pp.len == n - 123, "40.5 iterations of 997 ops after 123 (got %zu %zu %zu)",
 		    pp.start, pp.len, pp.period);
 		free(s);
@@ -169,34 +171,39 @@ test_split(void)
 }
 
 static long long
-m_of(const char *text)
+m_of(bool present, const long long *shape, const long long *logical)
 {
-	return phase_m(text, strlen(text));
+	struct tensor t;
+
+	memset(&t, 0, sizeof(t));
+	t.present = present;
+	if (shape != NULL) {
+		t.has_shape = true;
+		memcpy(t.shape, shape, sizeof(t.shape));
+	}
+	if (logical != NULL) {
+		t.has_logical = true;
+		memcpy(t.logical, logical, sizeof(t.logical));
+	}
+	return phase_m(&t);
 }
 
+/* Reading the tensors themselves (types, escapes, nulls): tests/unit/tensor.c. */
 static void
 test_m(void)
 {
-	ok(m_of("[{\"shape\":[1,1,32,2048],\"logical\":[1,1,1,2048]}]") == 1,
-	    "M from logical");
-	ok(m_of("[{\"logical\":[2,3,5,7],\"shape\":[1,1,32,2048]}]") == 30,
-	    "M from logical when it comes first");
-	ok(m_of("[{\"shape\":[2,4,128,64]}]") == 1024, "M from shape when no logical (W*Z*Y)");
-	ok(m_of("[ { \"layout\" : \"TILE\", \"x\":{\"a\":[1,{\"b\":\"]}\\\"\"}]},"
-	    " \"logical\" : [ 1 , 1 , 7 , 2 ] } ]") == 7,
-	    "other members skipped, with nesting, escapes and spaces");
-	ok(m_of("[null,{\"shape\":[1,1,32,32]}]") == -1, "in[0] null: unknown");
-	ok(m_of("[]") == -1, "no inputs: unknown");
-	ok(phase_m(NULL, 0) == -1, "no in key: unknown");
-	ok(m_of("[{\"logical\":[1,1,\"x\",3]}]") == -1, "a string dimension: unknown");
-	ok(m_of("[{\"logical\":[1,1,3]}]") == -1, "three dimensions: unknown");
-	ok(m_of("[{\"logical\":[1,1,3,4,5]}]") == -1, "five dimensions: unknown");
-	ok(m_of("[{\"logical\":[1,-1,3,4]}]") == -1, "a negative dimension: unknown");
-	ok(m_of("[{\"logical\":[1,1.5,3,4]}]") == -1, "a real dimension: unknown");
-	ok(m_of("[{\"logical\":[4294967296,4294967296,4294967296,1]}]") == LLONG_MAX,
-	    "overflow saturates");
-	ok(m_of("[{\"logical\":[1,1,3") == -1, "text cut inside the dimensions: unknown");
-	ok(m_of("[{\"x\":\"abc") == -1, "text cut inside a string: unknown");
+	static const long long padded[4] = { 1, 1, 32, 2048 }, one[4] = { 1, 1, 1, 2048 },
+	    small[4] = { 2, 3, 5, 7 }, batch[4] = { 2, 4, 128, 64 },
+	    huge[4] = { 4294967296, 4294967296, 4294967296, 1 }, zero[4] = { 1, 0, 9, 9 };
+
+	ok(m_of(true, padded, one) == 1, "M from logical");
+	ok(m_of(true, padded, small) == 30, "M from logical: W*Z*Y");
+	ok(m_of(true, batch, NULL) == 1024, "M from shape when no logical (W*Z*Y)");
+	ok(m_of(true, NULL, NULL) == -1, "no shapes: unknown");
+	ok(m_of(false, padded, NULL) == -1, "in[0] null: unknown");
+	ok(phase_m(NULL) == -1, "no in[0]: unknown");
+	ok(m_of(true, NULL, huge) == LLONG_MAX, "overflow saturates");
+	ok(m_of(true, NULL, zero) == 0, "a zero dimension");
 }
 
 static void

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tensor: reading the tensor arrays of an op record ("in", "out"; see ttp-record(5))
+ * without building JSON trees. The one place that knows how a tensor is written in a
+ * record: every program that needs shapes, datatypes or memory placements reads them
+ * here.
+ *
+ * A tensor array is null or an array whose elements are null (an empty group before
+ * a non-empty one) or objects {"shape":[W,Z,Y,X], "logical":[W,Z,Y,X], "layout":s,
+ * "dtype":s, "mem":s}, each member optional or null. Other members are skipped. A
+ * value of another type is an error about the input, e.g. "file:line: in[0].shape:
+ * expected an array of 4 non-negative integers", exit 1.
+ */
+#ifndef TTP_TENSOR_H
+#define TTP_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rec;
+
+struct tensor {
+	bool		 present;	/* an object (false: null) */
+	bool		 has_shape, has_logical;
+	long long	 shape[4];	/* physical (padded) [W, Z, Y, X] */
+	long long	 logical[4];
+	/* NUL-terminated and decoded, NULL when absent; owned by the record (valid until
+	 * the reader moves on or the record is freed: see rec_decode). */
+	const char	*layout, *dtype, *mem;
+};
+
+/* Read up to max tensors of the array key ("in" or "out") of r into t[0..]; returns
+ * how many slots were filled (index = tensor number; 0 when the key is absent or
+ * null). Elements past max are not looked at. */
+size_t tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max);
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for tensor: reading the "in"/"out" tensor arrays of records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rec.h"
+#include "tensor.h"
+#include "tap.h"
+
+static struct rec *
+parse(const char *s)
+{
+	return rec_parse(s, strlen(s), "t:7");
+}
+
+static bool
+dims_are(const long long *d, long long w, long long z, long long y, long long x)
+{
+	return d[0] == w && d[1] == z && d[2] == y && d[3] == x;
+}
+
+static void
+test_full(void)
+{
+	struct rec *r = parse("{\"kind\":\"op\",\"in\":[{\"shape\":[1,2,32,64],"
+	    "\"logical\":[1,2,3,60],\"layout\":\"TILE\",\"dtype\":\"BFLOAT16\","
+	    "\"mem\":\"DEV_0_DRAM_INTERLEAVED\"},{\"shape\":[1,1,32,32],\"dtype\":"
+	    "\"BFLOAT8_B\"}],\"out\":[{\"shape\":[9,8,7,6],\"mem\":\"DEV_1_L1_INTERLEAVED\"}]}");
+	struct tensor t[4];
+
+	ok(tensor_read(r, "in", t, 4) == 2, "two inputs");
+	ok(t[0].present && t[0].has_shape && t[0].has_logical, "in[0]: present, both shapes");
+	ok(dims_are(t[0].shape, 1, 2, 32, 64), "in[0].shape");
+	ok(dims_are(t[0].logical, 1, 2, 3, 60), "in[0].logical");
+	is_str(t[0].layout, "TILE", "in[0].layout");
+	is_str(t[0].dtype, "BFLOAT16", "in[0].dtype");
+	is_str(t[0].mem, "DEV_0_DRAM_INTERLEAVED", "in[0].mem");
+	ok(t[1].present && t[1].has_shape && !t[1].has_logical, "in[1]: no logical shape");
+	ok(t[1].layout == NULL && t[1].mem == NULL, "in[1]: absent strings are NULL");
+	is_str(t[1].dtype, "BFLOAT8_B", "in[1].dtype");
+	ok(tensor_read(r, "out", t, 4) == 1 && dims_are(t[0].shape, 9, 8, 7, 6),
+	    "out[0].shape");
+	is_str(t[0].mem, "DEV_1_L1_INTERLEAVED", "out[0].mem");
+	ok(tensor_read(r, "in", t, 1) == 1 && dims_are(t[0].shape, 1, 2, 32, 64),
+	    "max 1: the rest skipped");
+	ok(tensor_read(r, "in", t, 0) == 0, "max 0: nothing read");
+	ok(tensor_read(r, "nope", t, 4) == 0, "absent key: no tensors");
+	rec_free(r);
+}
+
+static void
+test_nulls(void)
+{
+	struct rec *r = parse("{\"in\":[null,{\"shape\":null,\"dtype\":null},"
+	    "{\"shape\":[1,1,1,1]}],\"out\":null}");
+	struct tensor t[4];
+
+	memset(t, 0xff, sizeof(t));
+	ok(tensor_read(r, "in", t, 4) == 3, "nulls in between are counted");
+	ok(!t[0].present && !t[0].has_shape && t[0].dtype == NULL, "in[0] null: not present");
+	ok(t[1].present && !t[1].has_shape && t[1].dtype == NULL, "null members: absent");
+	ok(t[2].present && dims_are(t[2].shape, 1, 1, 1, 1), "in[2] after the nulls");
+	ok(tensor_read(r, "out", t, 4) == 0, "out null: no tensors");
+	rec_free(r);
+	r = parse("{\"in\":[]}");
+	ok(tensor_read(r, "in", t, 4) == 0, "empty array");
+	rec_free(r);
+}
+
+static void
+test_text(void)
+{
+	static const char changed[] = "[{\"shape\":[4,3,2,1],\"dtype\":\"FLOAT32\"}]";
+	/* Spaces everywhere, members skipped (nested, with escapes and brackets in
+	 * strings), escaped strings and keys, a duplicate member (the last wins). */
+	struct rec *r = parse("{ \"in\" : [ { \"x\" : { \"a\" : [ 1 , { \"b\" : \"]}\\\"\" } ] } ,"
+	    " \"logical\" : [ 1 , 1 , 7 , 2 ] , \"dtype\" : \"BF\\u004c\\\"OAT\\n\" ,"
+	    " \"sh\\u0061pe\" : [ 0 , 0 , 0 , 12345678901234 ] , \"mem\" : \"L1\" ,"
+	    " \"mem\" : \"DRAM\\u00e9\" } , null ] }");
+	struct tensor t[4];
+
+	ok(tensor_read(r, "in", t, 4) == 2, "spaces and skipped members");
+	ok(dims_are(t[0].logical, 1, 1, 7, 2), "logical after a skipped member");
+	is_str(t[0].dtype, "BFL\"OAT\n", "escapes decoded");
+	ok(t[0].has_shape && dims_are(t[0].shape, 0, 0, 0, 12345678901234),
+	    "escaped key, big dimension");
+	is_str(t[0].mem, "DRAM\xc3\xa9", "duplicate member: the last wins; \\u00e9 as UTF-8");
+	ok(!t[1].present, "a null after spaces");
+	rec_free(r);
+
+	/* A value set by the program (not from the line) reads the same. */
+
+	r = parse("{\"kind\":\"op\"}");
+	rec_set_raw(r, "out", changed, strlen(changed));
+	ok(tensor_read(r, "out", t, 4) == 1 && dims_are(t[0].shape, 4, 3, 2, 1),
+	    "a changed value");
+	is_str(t[0].dtype, "FLOAT32", "a changed value: its string");
+	rec_free(r);
+}
+
+/* tensor_read on the record s in a child: it must exit 1 with stderr want. */
+static void
+fails(const char *s, const char *want)
+{
+	FILE *errf = tmpfile();
+	char got[512] = "";
+	int st = -1;
+	size_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (errf == NULL || (pid = fork()) < 0) {
+		ok(0, "tmpfile/fork");
+		return;
+	}
+	if (pid == 0) {
+		struct tensor t[4];
+		struct rec *r = parse(s);
+
+		dup2(fileno(errf), 2);
+		tensor_read(r, "in", t, 4);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	rewind(errf);
+	n = fread(got, 1, sizeof(got) - 1, errf);
+	got[n] = '\0';
+	fclose(errf);
+	if (!ok(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strcmp(got, want) == 0,
+	    "error: %s", s))
+		printf("#   status %d, stderr: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, got);
+}
+
+static void
+test_types(void)
+{
+	static const char d4[] = "expected an array of 4 non-negative integers\n";
+	char want[256];
+
+	fails("{\"in\":\"x\"}", "tensor: t:7: in: expected an array of tensors\n");
+	fails("{\"in\":{}}", "tensor: t:7: in: expected an array of tensors\n");
+	fails("{\"in\":[null,7]}", "tensor: t:7: in[1]: expected a tensor object or null\n");
+	fails("{\"in\":[[1,1,1,1]]}", "tensor: t:7: in[0]: expected a tensor object or null\n");
+#define DIMS(rec, member) do {						\
+		snprintf(want, sizeof(want), "tensor: t:7: in[0].%s: %s", member, d4); \
+		fails(rec, want);					\
+	} while (0)
+	DIMS("{\"in\":[{\"shape\":[1,1,\"x\",3]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,1,3]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,1,3,4,5]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,-1,3,4]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,1.5,3,4]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,1e3,3,4]}]}", "shape");
+	DIMS("{\"in\":[{\"shape\":[1,9223372036854775808,3,4]}]}", "shape");
+	DIMS("{\"in\":[{\"logical\":\"1,1,1,1\"}]}", "logical");
+	DIMS("{\"in\":[{\"logical\":{}}]}", "logical");
+#undef DIMS
+	fails("{\"in\":[{\"shape\":[1,1,1,1]},{\"dtype\":16}]}",
+	    "tensor: t:7: in[1].dtype: expected a string\n");
+	fails("{\"in\":[{\"mem\":[\"L1\"]}]}", "tensor: t:7: in[0].mem: expected a string\n");
+	fails("{\"in\":[{\"layout\":true}]}", "tensor: t:7: in[0].layout: expected a string\n");
+}
+
+int
+main(void)
+{
+	setprogname("tensor");
+	test_full();
+	test_nulls();
+	test_text();
+	test_types();
+	return tap_done();
+}
