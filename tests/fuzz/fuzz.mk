@@ -66,11 +66,9 @@ build/fuzz/seed/.done:
 fuzz-run-%: build/fuzz/% build/fuzz/seed/.done
 	@mkdir -p build/fuzz/corpus/$* build/fuzz/crash
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
-	ASAN_OPTIONS=quarantine_size_mb=32:$(ASAN_OPTIONS) nice $< $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
-	    -artifact_prefix=build/fuzz/crash/$*- \
-	    build/fuzz/corpus/$* build/fuzz/seed/$* 2>build/fuzz/$*.log || \
-	    { tail -n 60 build/fuzz/$*.log; echo "fuzz: $* FAILED (log: build/fuzz/$*.log)"; exit 1; }
-	@grep -E '^stat::number_of_executed_units|^Done' build/fuzz/$*.log | sed 's/^/fuzz: $*: /'
+	@ASAN_OPTIONS=quarantine_size_mb=32:$(ASAN_OPTIONS) nice sh tests/fuzz/run.sh $< $(FUZZ_SECONDS) \
+	    build/fuzz/$*.log $(FUZZ_FLAGS) -artifact_prefix=build/fuzz/crash/$*- \
+	    build/fuzz/corpus/$* build/fuzz/seed/$*
 
 fuzz-clean:
 	rm -rf build/fuzz
