@@ -666,6 +666,38 @@ messages_end(struct st *st)
 
 /* --- records ------------------------------------------------------------------------ */
 
+/* ",key:" (no comma before the first member of an object) */
+static void
+member(struct buf *b, int *any, const char *key)
+{
+	if (*any)
+		buf_addc(b, ',');
+	buf_adds(b, key);
+	*any = 1;
+}
+
+static void
+int4(struct buf *b, const long long v[4])
+{
+	buf_addc(b, '[');
+	for (int k = 0; k < 4; k++) {
+		if (k)
+			buf_addc(b, ',');
+		jint(b, v[k]);
+	}
+	buf_addc(b, ']');
+}
+
+/* A tensor's string member from column col, when the cell is not empty. */
+static void
+str_member(struct buf *b, int *any, const char *key, const struct cx *cx, int col)
+{
+	if (HAS(cx, col)) {
+		member(b, any, key);
+		jstr(b, cx->row->f[col], cx->row->len[col]);
+	}
+}
+
 /* The in/out array: groups in index order, empty ones null, trailing ones dropped.
  * Returns 0 (and writes nothing) when every group is empty. */
 static int
@@ -689,42 +721,14 @@ tensors(struct buf *b, const struct cx *cx, const struct tens *tv, int nt)
 		gstart = b->len;
 		buf_addc(b, '{');
 		if (nd == 4) {
-			KEY(b, "\"shape\":[");
-			for (int k = 0; k < 4; k++) {
-				if (k)
-					buf_addc(b, ',');
-				jint(b, pad[k]);
-			}
-			KEY(b, "],\"logical\":[");
-			for (int k = 0; k < 4; k++) {
-				if (k)
-					buf_addc(b, ',');
-				jint(b, lg[k]);
-			}
-			buf_addc(b, ']');
-			any = 1;
+			member(b, &any, "\"shape\":");
+			int4(b, pad);
+			member(b, &any, "\"logical\":");
+			int4(b, lg);
 		}
-		if (HAS(cx, t->layout)) {
-			if (any)
-				buf_addc(b, ',');
-			KEY(b, "\"layout\":");
-			jstr(b, cx->row->f[t->layout], cx->row->len[t->layout]);
-			any = 1;
-		}
-		if (HAS(cx, t->dtype)) {
-			if (any)
-				buf_addc(b, ',');
-			KEY(b, "\"dtype\":");
-			jstr(b, cx->row->f[t->dtype], cx->row->len[t->dtype]);
-			any = 1;
-		}
-		if (HAS(cx, t->mem)) {
-			if (any)
-				buf_addc(b, ',');
-			KEY(b, "\"mem\":");
-			jstr(b, cx->row->f[t->mem], cx->row->len[t->mem]);
-			any = 1;
-		}
+		str_member(b, &any, "\"layout\":", cx, t->layout);
+		str_member(b, &any, "\"dtype\":", cx, t->dtype);
+		str_member(b, &any, "\"mem\":", cx, t->mem);
 		if (any) {
 			buf_addc(b, '}');
 			keep = b->len;

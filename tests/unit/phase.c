@@ -1,135 +1,14 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/phase.c: method names, M of a tensor, the period finder (against a
- * brute-force search on random sequences) and the matmul-m split rule. */
+/* Unit tests for lib/phase.c: method names, M of a tensor and the matmul-m split rule
+ * (the period search has its own tests, tests/unit/period.c). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "period.h"
 #include "phase.h"
 #include "tensor.h"
 #include "tap.h"
-
-/* Brute force: the periodic stretch (len >= 2p) with the largest len, then smallest p,
- * then smallest start. */
-static int
-brute(const uint32_t *s, size_t n, struct period *pp)
-{
-	size_t a, b, p;
-	int found = 0;
-
-	for (p = 1; 2 * p <= n; p++)
-		for (a = 0; a + 2 * p <= n; a++) {
-			for (b = a; b + p < n && s[b] == s[b + p]; b++)
-				;
-			/* s[a .. b+p) has period p */
-			if (b + p - a < 2 * p)
-				continue;
-			if (!found || b + p - a > pp->len ||
-			    (b + p - a == pp->len && (p < pp->period ||
-			    (p == pp->period && a < pp->start)))) {
-				pp->start = a;
-				pp->len = b + p - a;
-				pp->period = p;
-				found = 1;
-			}
-		}
-	return found;
-}
-
-static void
-seq(uint32_t *s, const char *text)
-{
-	while (*text)
-		*s++ = (uint32_t)*text++;
-}
-
-static void
-period_case(const char *text, int want_found, size_t start, size_t len, size_t period)
-{
-	uint32_t s[256];
-	struct period pp = { 99, 99, 99 };
-	size_t n = strlen(text);
-	bool f;
-
-	seq(s, text);
-	f = period_find(s, n, &pp);
-	if (!want_found) {
-		ok(!f, "no period in \"%s\"", text);
-		return;
-	}
-	if (!ok(f && pp.start == start && pp.len == len && pp.period == period,
-	    "period of \"%s\": start %zu len %zu period %zu", text, start, len, period))
-		printf("#   got found %d start %zu len %zu period %zu\n", f, pp.start,
-		    pp.len, pp.period);
-}
-
-static void
-test_period(void)
-{
-	size_t t, bad = 0;
-
-	period_case("", 0, 0, 0, 0);
-	period_case("a", 0, 0, 0, 0);
-	period_case("abcdef", 0, 0, 0, 0);
-	period_case("aa", 1, 0, 2, 1);
-	period_case("abab", 1, 0, 4, 2);
-	/* warm-up, then three iterations of "xyz" */
-	period_case("pqxyzxyzxyz", 1, 2, 9, 3);
-	/* ends mid-iteration: the partial copy is part of the stretch */
-	period_case("pqxyzxyzxyzx", 1, 2, 10, 3);
-	/* a tail after the repetition */
-	period_case("pqxyzxyzxyzqq", 1, 2, 9, 3);
-	/* the longer stretch wins over the smaller period */
-	period_case("aaaabcdbcdbcd", 1, 4, 9, 3);
-	/* ties: the smaller period */
-	period_case("abababab", 1, 0, 8, 2);
-
-	srand(12345);
-	for (t = 0; t < 3000; t++) {
-		uint32_t s[64];
-		struct period a = { 0, 0, 0 }, b = { 0, 0, 0 };
-		size_t n = (size_t)(rand() % 48), k = (size_t)(rand() % 3) + 2, i;
-		int fa, fb;
-
-		for (i = 0; i < n; i++)
-			s[i] = (uint32_t)(rand() % (int)k);
-		/* sometimes make it really periodic after a prefix */
-		if (t % 3 == 0 && n > 8) {
-			size_t p = (size_t)(rand() % 5) + 1, pre = (size_t)(rand() % 4);
-
-			for (i = pre + p; i < n; i++)
-				s[i] = s[i - p];
-		}
-		fa = period_find(s, n, &a);
-		fb = brute(s, n, &b);
-		if (fa != fb || (fa && (a.start != b.start || a.len != b.len ||
-		    a.period != b.period))) {
-			if (bad++ == 0)
-				printf("# case %zu n %zu: got %d %zu/%zu/%zu want %d %zu/%zu/%zu\n",
-				    t, n, fa, a.start, a.len, a.period, fb, b.start, b.len,
-				    b.period);
-		}
-	}
-	ok(bad == 0, "3000 random sequences agree with brute force (%zu differ)", bad);
-
-	/* A long sequence: 40 iterations of 997 symbols after 123 others, cut mid-way. */
-	{
-		size_t n = 123 + 40 * 997 + 500, i;
-		uint32_t *s = malloc(n * sizeof(*s));
-		struct period pp;
-
-		for (i = 0; i < 123; i++)
-			s[i] = 5000 + (uint32_t)i;
-		for (i = 123; i < n; i++)
-			s[i] = (uint32_t)((i - 123) % 997 * 7 % 101);
-		ok(period_find(s, n, &pp) && pp.start == 123 && pp.period == 997 &&
-		    pp.len == n - 123, "40.5 iterations of 997 ops after 123 (got %zu %zu %zu)",
-		    pp.start, pp.len, pp.period);
-		free(s);
-	}
-}
 
 static void
 split_case(const char *mmtext, const char *owntext, const char *want, const char *name)
@@ -223,7 +102,6 @@ main(void)
 {
 	test_names();
 	test_m();
-	test_period();
 	test_split();
 	return tap_done();
 }
