@@ -686,6 +686,13 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 	N = b->shape[3];
 	W = a->shape[0] > b->shape[0] ? a->shape[0] : b->shape[0];
 	Z = a->shape[1] > b->shape[1] ? a->shape[1] : b->shape[1];
+	if (W != 0 && Z > (1LL << 53) / W) {
+		/* Each tensor holds at most 2^53 elements (tensor.h), but W and Z come
+		 * from different tensors. */
+		warn_once(op, "matmul batch out of range: size and throughput left empty");
+		buf_adds(&m->label, op->op ? op->op : "");
+		return;
+	}
 	m->has_mkn = true;
 	m->mkn[0] = M;
 	m->mkn[1] = K;
@@ -773,7 +780,12 @@ analyse_conv(const struct mop *op, struct mresult *m)
 		return;
 	}
 	M = op->out0.shape[2];
-	K = op->in0.shape[3] * kh * kw;
+	if (kh < 0 || kw < 0 || __builtin_mul_overflow(op->in0.shape[3], kh, &K) ||
+	    __builtin_mul_overflow(K, kw, &K)) {
+		warn_once(op, "conv window out of range: size and throughput left empty");
+		buf_adds(&m->label, op->op);
+		return;
+	}
 	N = op->in1.shape[3];
 	m->has_mkn = true;
 	m->mkn[0] = M;
@@ -795,7 +807,9 @@ analyse_conv(const struct mop *op, struct mresult *m)
 	if (!duration(op, &t))
 		return;
 	{
-		__extension__ __int128 f = (__int128)2 * M * K * N;
+		/* Unsigned: an absurd product wraps instead of being undefined. */
+		__extension__ unsigned __int128 f = (unsigned __int128)2 *
+		    (unsigned long long)M * (unsigned long long)K * (unsigned long long)N;
 
 		flops = (double)f;
 	}

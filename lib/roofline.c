@@ -281,7 +281,9 @@ set_opt_int(struct rec *r, const char *key, bool has, long long v)
 static void
 set_count(struct rec *r, const char *key, bool has, double v)
 {
-	if (has && v == (double)(long long)v && v < 9007199254740992.0)
+	/* Range first: converting a double beyond long long is undefined. */
+	if (has && v > -9007199254740992.0 && v < 9007199254740992.0 &&
+	    v == (double)(long long)v)
 		rec_set_int(r, key, (long long)v);
 	else
 		set_opt_num(r, key, has, v);
@@ -380,8 +382,9 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 	op.fidelity = rec_str(r, "fidelity", NULL);
 	op.has_dur = rec_num(r, "device_ns", &op.dur_ns);
 	if (rec_num(r, "cores", &d)) {
-		if (d != (double)(long long)d)
-			die_where(where, "key \"cores\": expected an integer");
+		/* Range first: converting a double beyond long long is undefined. */
+		if (!(d >= 0 && d <= 1e9) || d != (double)(long long)d)
+			die_where(where, "key \"cores\": expected an integer from 0 to 1e9");
 		op.has_cores = true;
 		op.cores = (long long)d;
 	}

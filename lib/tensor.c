@@ -138,6 +138,15 @@ dims(const struct tread *tr, const char *p, const char *member, long long *d, bo
 	p = ws(p);
 	if (*p != ']')
 		bad(tr, member, what);
+	/* At most 2^53 elements: element counts and the products the metrics take of
+	 * them stay exact and never overflow. */
+	{
+		long long e = 1;
+
+		for (k = 0; k < 4; k++)
+			if (__builtin_mul_overflow(e, d[k], &e) || e > (1LL << 53))
+				bad(tr, member, "a tensor of at most 2^53 elements");
+	}
 	*has = true;
 	return p + 1;
 }

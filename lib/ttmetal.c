@@ -721,6 +721,13 @@ tensors(struct buf *b, const struct cx *cx, const struct tens *tv, int nt)
 		gstart = b->len;
 		buf_addc(b, '{');
 		if (nd == 4) {
+			/* As the record readers require (tensor.h): at most 2^53 elements. */
+			long long e = 1, el = 1;
+
+			for (int k = 0; k < 4; k++)
+				if (__builtin_mul_overflow(e, pad[k], &e) || e > (1LL << 53) ||
+				    __builtin_mul_overflow(el, lg[k], &el) || el > (1LL << 53))
+					cell_die(cx, t->d[3], "tensor of more than 2^53 elements");
 			member(b, &any, "\"shape\":");
 			int4(b, pad);
 			member(b, &any, "\"logical\":");
