@@ -79,5 +79,19 @@ run "ttp-parse < big.csv (stdin: spooled)" "ttp-parse < '$BIG'"
 [ -x "$TOP/bin/ttp-filter" ] && run "ttp-parse | ttp-filter" "ttp-parse '$BIG' | ttp-filter"
 [ -x "$TOP/bin/ttp-roofline" ] && run "ttp-parse | ttp-roofline" "ttp-parse '$BIG' | ttp-roofline"
 [ -x "$TOP/bin/ttp-report" ] && run "ttp-report --no-advice --csv" \
-	"cd '$OUT' && ttp-report '$BIG' --no-advice --csv out.csv"
+	"cd '$OUT' && ttp-report -q '$BIG' --no-advice --csv out.csv"
+
+# Each stage alone on the output of the one before (saved once), for its own time and
+# memory: every stage must stay under 64 MB.
+echo "stages alone (input: the previous stage's records in a file):"
+ttp-parse "$BIG" >"$OUT/p.ndjson"
+ttp-filter <"$OUT/p.ndjson" >"$OUT/f.ndjson" 2>/dev/null
+ttp-roofline --no-extras <"$OUT/f.ndjson" >"$OUT/r.ndjson" 2>/dev/null
+run "  ttp-filter" "ttp-filter < '$OUT/p.ndjson' 2>/dev/null"
+run "  ttp-roofline --no-extras" "ttp-roofline --no-extras < '$OUT/f.ndjson' 2>/dev/null"
+run "  ttp-roofline (with extras)" "ttp-roofline < '$OUT/f.ndjson' 2>/dev/null"
+run "  ttp-table --no-advice --csv" "cd '$OUT' && ttp-table --no-advice --csv t.csv < r.ndjson"
+run "  ttp-table (text report)" "ttp-table --color=never < '$OUT/r.ndjson'"
+run "  ttp-phase --by repeat" "ttp-phase -q --by repeat < '$OUT/p.ndjson'"
+rm -f "$OUT/p.ndjson" "$OUT/f.ndjson" "$OUT/r.ndjson" "$OUT/t.csv" "$OUT/t_stacked.csv" "$OUT/t_stacked.svg"
 exit 0
