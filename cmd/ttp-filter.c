@@ -86,7 +86,8 @@ main(int argc, char *argv[])
 
 	io_init();
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, "s:e:d:i:vhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:e:d:i:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 		case OPT_SIGNPOST:
@@ -140,8 +141,7 @@ main(int argc, char *argv[])
 			printf("ttp-filter %s\n", TTP_VERSION);
 			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			die_getopt(c, argv);
 		}
 	}
 	argc -= optind;

@@ -44,7 +44,7 @@ main(int argc, char *argv[])
 
 	io_init();
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "anvhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":anvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.all = 1;
@@ -62,7 +62,7 @@ main(int argc, char *argv[])
 			printf("ttp-parse %s\n", TTP_VERSION);
 			return 0;
 		default:
-			die_usage("unknown option: %s", argv[optind - 1]);
+			die_getopt(ch, argv);
 		}
 	}
 	ttm_parse(argv + optind, argc - optind, &o);

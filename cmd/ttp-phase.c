@@ -48,7 +48,8 @@ main(int argc, char **argv)
 	int ch;
 
 	io_init();
-	while ((ch = getopt_long(argc, argv, "b:t:qvhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":b:t:qvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!phase_by_parse(optarg, &o.by))
@@ -73,8 +74,7 @@ main(int argc, char **argv)
 			printf("ttp-phase %s\n", TTP_VERSION);
 			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			die_getopt(ch, argv);
 		}
 	}
 	argc -= optind;

@@ -94,12 +94,8 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("ttp-roofline %s\n", TTP_VERSION);
 			return 0;
-		case ':':
-			die_usage("option requires an argument: %s", argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				die_usage("invalid option: -%c", optopt);
-			die_usage("unrecognized option: %s", argv[optind - 1]);
+			die_getopt(ch, argv);
 		}
 	}
 	/*

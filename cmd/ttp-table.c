@@ -186,12 +186,8 @@ parse_args(int argc, char **argv, struct opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("ttp-table %s\n", TTP_VERSION); exit(0);
-		case ':':
-			die_usage("option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				die_usage("unknown option '-%c'", optopt);
-			die_usage("unknown option '%s'", argv[optind - 1]);
+			die_getopt(ch, argv);
 		}
 	}
 }

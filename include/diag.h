@@ -27,6 +27,10 @@ void die(int status, const char *fmt, ...)
 void die_usage(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
+/* The usage error for what getopt_long(3) returned as ch ('?' or ':'), called with
+ * opterr = 0 and an optstring that starts with ':'. Exit 2. */
+void die_getopt(int ch, char *const argv[]) __attribute__((noreturn));
+
 /* Warnings, never fatal. */
 void warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

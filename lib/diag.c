@@ -3,7 +3,9 @@
  * diag: error and warning messages ("prog: file:line: text" on stderr), exit statuses,
  * and the allocation functions that turn out-of-memory into an error.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,20 @@ die_usage(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", getprogname());
 	exit(EXIT_USAGE);
+}
+
+void
+die_getopt(int ch, char *const argv[])
+{
+	const char *arg = argv[optind - 1];
+
+	if (ch == ':')
+		die_usage("option requires an argument: %s", arg);
+	if (arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') != NULL && optopt != 0)
+		die_usage("option takes no argument: %s", arg);
+	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 128 && isprint(optopt))
+		die_usage("unknown option: -%c", optopt);
+	die_usage("unknown option: %s", arg);
 }
 
 void
