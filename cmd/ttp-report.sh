@@ -340,7 +340,7 @@ trap 'rm -rf "$tmp"; trap - HUP; kill -HUP $$' HUP
 eval "{ $parse $pargs; echo \$? >\"\$tmp/1\"; } |
 	{ $filter $fargs; echo \$? >\"\$tmp/2\"; } |
 	{ $roofline $rargs; echo \$? >\"\$tmp/3\"; } |
-	{ $table $targs; echo \$? >\"\$tmp/4\"; }"
+	{ $table $targs 2>\"\$tmp/table.err\"; echo \$? >\"\$tmp/4\"; }"
 
 # The first stage that failed on its own; a stage killed by SIGPIPE (141) failed only
 # because a later one stopped reading, so it counts only if nothing else failed.
@@ -354,4 +354,12 @@ for i in 1 2 3 4; do
 	esac
 done
 [ "$rc" -eq 0 ] && rc=$piped
+# ttp-table speaks last; when a stage before it failed, what it says ("No operations to
+# display...") is only a consequence of that failure, already reported.
+up=0
+for i in 1 2 3; do
+	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
+	[ "$s" -eq 0 ] || up=1
+done
+[ "$up" -eq 0 ] && cat "$tmp/table.err" >&2
 exit "$rc"
