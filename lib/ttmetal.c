@@ -666,6 +666,35 @@ messages_end(struct st *st)
 
 /* --- records ------------------------------------------------------------------------ */
 
+/* key (",\"name\":") and the cell of column col, when the cell is not empty: as a JSON
+ * string, an integer (nonneg: negative is an error) or a number. */
+static void
+kv_str(struct buf *b, const struct cx *cx, const char *key, int col)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		jstr(b, cx->row->f[col], cx->row->len[col]);
+	}
+}
+
+static void
+kv_int(struct buf *b, const struct cx *cx, const char *key, int col, int nonneg)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		jint(b, cell_int(cx, col, nonneg));
+	}
+}
+
+static void
+kv_num(struct buf *b, const struct cx *cx, const char *key, int col)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		cell_num(b, cx, col);
+	}
+}
+
 /* ",key:" (no comma before the first member of an object) */
 static void
 member(struct buf *b, int *any, const char *key)
@@ -904,14 +933,8 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 	jint(h, row->line);
 	buf_addc(h, '"');
 	if (!isop) {
-		if (HAS(&cx, tf->c_op)) {
-			KEY(h, ",\"name\":");
-			jstr(h, row->f[tf->c_op], row->len[tf->c_op]);
-		}
-		if (HAS(&cx, tf->c_attrs)) {
-			KEY(h, ",\"message\":");
-			jstr(h, row->f[tf->c_attrs], row->len[tf->c_attrs]);
-		}
+		kv_str(h, &cx, ",\"name\":", tf->c_op);
+		kv_str(h, &cx, ",\"message\":", tf->c_attrs);
 		if (hasts) {
 			KEY(h, ",\"host_start_ns\":");
 			jint(h, ts);
@@ -923,18 +946,9 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 			all_cols(h, &cx);
 		buf_add(h, "}\n", 2);
 	} else {
-		if (HAS(&cx, tf->c_op)) {
-			KEY(h, ",\"op\":");
-			jstr(h, row->f[tf->c_op], row->len[tf->c_op]);
-		}
-		if (HAS(&cx, tf->c_type)) {
-			KEY(h, ",\"op_type\":");
-			jstr(h, row->f[tf->c_type], row->len[tf->c_type]);
-		}
-		if (HAS(&cx, tf->c_call)) {
-			KEY(h, ",\"call\":");
-			jint(h, cell_int(&cx, tf->c_call, 1));
-		}
+		kv_str(h, &cx, ",\"op\":", tf->c_op);
+		kv_str(h, &cx, ",\"op_type\":", tf->c_type);
+		kv_int(h, &cx, ",\"call\":", tf->c_call, 1);
 		if (HAS(&cx, tf->c_dev)) {
 			long long d = cell_int(&cx, tf->c_dev, 1);
 
@@ -948,34 +962,16 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 		buf_adds(h, fmt_name[st->fmt]);
 		buf_addc(h, '"');
 		/* arch, worker_cores go here */
-		if (HAS(&cx, tf->c_cores)) {
-			KEY(t, ",\"cores\":");
-			jint(t, cell_int(&cx, tf->c_cores, 1));
-		}
-		if (HAS(&cx, tf->c_fid)) {
-			KEY(t, ",\"fidelity\":");
-			jstr(t, row->f[tf->c_fid], row->len[tf->c_fid]);
-		}
-		if (HAS(&cx, tf->c_attrs)) {
-			KEY(t, ",\"attrs\":");
-			jstr(t, row->f[tf->c_attrs], row->len[tf->c_attrs]);
-		}
+		kv_int(t, &cx, ",\"cores\":", tf->c_cores, 1);
+		kv_str(t, &cx, ",\"fidelity\":", tf->c_fid);
+		kv_str(t, &cx, ",\"attrs\":", tf->c_attrs);
 		if (hasts) {
 			KEY(t, ",\"host_start_ns\":");
 			jint(t, ts);
 		}
-		if (HAS(&cx, tf->c_he)) {
-			KEY(t, ",\"host_end_ns\":");
-			jint(t, cell_int(&cx, tf->c_he, 0));
-		}
-		if (HAS(&cx, tf->c_dur)) {
-			KEY(t, ",\"device_ns\":");
-			cell_num(t, &cx, tf->c_dur);
-		}
-		if (HAS(&cx, tf->c_gap)) {
-			KEY(t, ",\"gap_ns\":");
-			cell_num(t, &cx, tf->c_gap);
-		}
+		kv_int(t, &cx, ",\"host_end_ns\":", tf->c_he, 0);
+		kv_num(t, &cx, ",\"device_ns\":", tf->c_dur);
+		kv_num(t, &cx, ",\"gap_ns\":", tf->c_gap);
 		if (tf->nin) {
 			size_t m = t->len;
 
@@ -994,44 +990,20 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 			else
 				t->len = m;
 		}
-		if (HAS(&cx, tf->c_tid)) {
-			KEY(t, ",\"trace_id\":");
-			jint(t, cell_int(&cx, tf->c_tid, 1));
-		}
-		if (HAS(&cx, tf->c_tsess)) {
-			KEY(t, ",\"trace_session\":");
-			jint(t, cell_int(&cx, tf->c_tsess, 1));
-		}
-		if (HAS(&cx, tf->c_pmi)) {
-			KEY(t, ",\"pm_ideal_ns\":");
-			cell_num(t, &cx, tf->c_pmi);
-		}
-		if (HAS(&cx, tf->c_pmc)) {
-			KEY(t, ",\"pm_compute_ns\":");
-			cell_num(t, &cx, tf->c_pmc);
-		}
-		if (HAS(&cx, tf->c_pmb)) {
-			KEY(t, ",\"pm_bandwidth_ns\":");
-			cell_num(t, &cx, tf->c_pmb);
-		}
-		if (HAS(&cx, tf->c_sub)) {
-			KEY(t, ",\"sub_device\":");
-			jint(t, cell_int(&cx, tf->c_sub, 1));
-		}
-		if (HAS(&cx, tf->c_loc)) {
-			KEY(t, ",\"loc\":");
-			jstr(t, row->f[tf->c_loc], row->len[tf->c_loc]);
-		}
+		kv_int(t, &cx, ",\"trace_id\":", tf->c_tid, 1);
+		kv_int(t, &cx, ",\"trace_session\":", tf->c_tsess, 1);
+		kv_num(t, &cx, ",\"pm_ideal_ns\":", tf->c_pmi);
+		kv_num(t, &cx, ",\"pm_compute_ns\":", tf->c_pmc);
+		kv_num(t, &cx, ",\"pm_bandwidth_ns\":", tf->c_pmb);
+		kv_int(t, &cx, ",\"sub_device\":", tf->c_sub, 1);
+		kv_str(t, &cx, ",\"loc\":", tf->c_loc);
 		if (HAS(&cx, tf->c_ceval)) {
 			if (cell_bool(&cx, tf->c_ceval))
 				KEY(t, ",\"const_eval\":true");
 			else
 				KEY(t, ",\"const_eval\":false");
 		}
-		if (HAS(&cx, tf->c_pmeta)) {
-			KEY(t, ",\"program_metadata\":");
-			jstr(t, row->f[tf->c_pmeta], row->len[tf->c_pmeta]);
-		}
+		kv_str(t, &cx, ",\"program_metadata\":", tf->c_pmeta);
 		if (st->o->all)
 			all_cols(t, &cx);
 		buf_add(t, "}\n", 2);
