@@ -38,6 +38,15 @@ struct fuzz_in {
 /* Take one byte of options from the front (0 when empty). */
 unsigned fuzz_byte(struct fuzz_in *in);
 
+/* The usual job: one byte of options, then the bytes a target reads as records. */
+struct fuzz_job {
+	const uint8_t	*p;
+	size_t		 n;
+	unsigned	 opt;
+};
+/* Split data into jb (options byte, the rest) and run fn(jb) under fuzz_guard. */
+void fuzz_run_job(const uint8_t *data, size_t size, void (*fn)(void *), struct fuzz_job *jb);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 #endif

@@ -328,3 +328,14 @@ fuzz_byte(struct fuzz_in *in)
 	in->n--;
 	return *in->p++;
 }
+
+void
+fuzz_run_job(const uint8_t *data, size_t size, void (*fn)(void *), struct fuzz_job *jb)
+{
+	struct fuzz_in in = { data, size };
+
+	jb->opt = fuzz_byte(&in);
+	jb->p = in.p;
+	jb->n = in.n;
+	fuzz_guard(fn, jb);
+}

@@ -15,16 +15,11 @@
 #include "rec.h"
 #include "fuzz.h"
 
-struct job {
-	const uint8_t	*p;
-	size_t		 n;
-	unsigned	 opt;
-};
 
 static void
 run(void *arg)
 {
-	struct job *jb = arg;
+	struct fuzz_job *jb = arg;
 	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1 };
 	struct rec_reader *rd;
 
@@ -75,13 +70,9 @@ algorithms(const uint8_t *p, size_t n, unsigned opt)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_in in = { data, size };
-	struct job jb;
+	struct fuzz_job jb;
 
-	jb.opt = fuzz_byte(&in);
-	jb.p = in.p;
-	jb.n = in.n;
-	fuzz_guard(run, &jb);
-	algorithms(in.p, in.n, jb.opt);
+	fuzz_run_job(data, size, run, &jb);
+	algorithms(jb.p, jb.n, jb.opt);
 	return 0;
 }

@@ -15,16 +15,11 @@
 #include "summary.h"
 #include "fuzz.h"
 
-struct job {
-	const uint8_t	*p;
-	size_t		 n;
-	unsigned	 opt;
-};
 
 static void
 run(void *arg)
 {
-	struct job *jb = arg;
+	struct fuzz_job *jb = arg;
 	struct rec_reader *rd;
 	struct rec *r;
 	struct table t;
@@ -60,12 +55,8 @@ run(void *arg)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_in in = { data, size };
-	struct job jb;
+	struct fuzz_job jb;
 
-	jb.opt = fuzz_byte(&in);
-	jb.p = in.p;
-	jb.n = in.n;
-	fuzz_guard(run, &jb);
+	fuzz_run_job(data, size, run, &jb);
 	return 0;
 }
