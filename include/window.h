@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * window: ttp-filter's compact per-record summary, the table of interned names, the
- * signpost window of tt-perf-report (spec section 7, deviation D3), and the parsers of
+ * window: ttp-filter's compact per-record summary, the signpost window of tt-perf-report (spec section 7, deviation D3), and the parsers of
  * --id-range and --device lists.
  *
  * The selection works on summaries, never on records: one struct fent per input record
@@ -15,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NAME_NONE	UINT32_MAX
+#include "names.h"
 
 enum fkind { FK_OP, FK_SIGNPOST, FK_OTHER };
 
@@ -38,20 +37,6 @@ struct fent {
 	uint16_t flags;
 	uint8_t	 kind;		/* enum fkind */
 };
-
-/* Interned strings: every distinct op and signpost name once. */
-struct names {
-	char	**str;
-	size_t	 *len;
-	size_t	  n, cap;
-	uint32_t *tab;		/* open addressing: index + 1, 0 = empty */
-	size_t	  tabcap;
-};
-
-void names_init(struct names *nm);
-uint32_t names_intern(struct names *nm, const char *s, size_t len);
-const char *names_str(const struct names *nm, uint32_t i);	/* "None" for NAME_NONE */
-void names_free(struct names *nm);
 
 /* The signpost window. */
 struct wopts {

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "io.h"
+#include "names.h"
 #include "period.h"
 #include "phase.h"
 #include "rec.h"
@@ -166,85 +167,6 @@ static const char *const tagname[] = {
 	"start", "prefill", "decode", "warmup", "tail", "unknown"
 };
 
-/* A string-to-index table (open addressing); used for op names and signpost names. */
-struct strtab {
-	char		**key;
-	size_t		 *klen;
-	long long	 *val;
-	size_t		  n, cap;
-};
-
-static uint64_t
-strhash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (len-- > 0)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static void strtab_grow(struct strtab *t);
-
-/* The slot of key s: its value is t->val[slot]; a new key gets value -1. */
-static size_t
-strtab_slot(struct strtab *t, const char *s, size_t len)
-{
-	size_t i;
-
-	if (2 * (t->n + 1) > t->cap)
-		strtab_grow(t);
-	for (i = strhash(s, len) & (t->cap - 1); t->key[i] != NULL;
-	    i = (i + 1) & (t->cap - 1))
-		if (t->klen[i] == len && memcmp(t->key[i], s, len) == 0)
-			return i;
-	t->key[i] = xmalloc(len + 1);
-	memcpy(t->key[i], s, len);
-	t->key[i][len] = '\0';
-	t->klen[i] = len;
-	t->val[i] = -1;
-	t->n++;
-	return i;
-}
-
-static void
-strtab_grow(struct strtab *t)
-{
-	struct strtab old = *t;
-	size_t i, j;
-
-	t->cap = old.cap ? old.cap * 2 : 64;
-	t->key = xcalloc(t->cap, sizeof(*t->key));
-	t->klen = xcalloc(t->cap, sizeof(*t->klen));
-	t->val = xcalloc(t->cap, sizeof(*t->val));
-	for (i = 0; i < old.cap; i++) {
-		if (old.key[i] == NULL)
-			continue;
-		for (j = strhash(old.key[i], old.klen[i]) & (t->cap - 1);
-		    t->key[j] != NULL; j = (j + 1) & (t->cap - 1))
-			;
-		t->key[j] = old.key[i];
-		t->klen[j] = old.klen[i];
-		t->val[j] = old.val[i];
-	}
-	free(old.key);
-	free(old.klen);
-	free(old.val);
-}
-
-static void
-strtab_free(struct strtab *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->cap; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->klen);
-	free(t->val);
-	memset(t, 0, sizeof(*t));
-}
-
 struct opfacts {
 	uint32_t	sym;	/* op name and own M class as a small int */
 	uint8_t		mm;	/* PM_* if a matmul with known M */
@@ -261,10 +183,12 @@ struct state {
 	struct opfacts	*ops;
 	long long	*ids;
 	size_t		 nops, capops;
-	struct strtab	 names;
+	struct names	 names;		/* op names: their index is the op's symbol */
 	/* signpost streaming */
-	struct strtab	 sps;
-	char		*cur;		/* current phase name, NULL: "start" */
+	struct names	 sps;		/* signpost names */
+	long long	*spiter;	/* per signpost name: its last iteration */
+	size_t		 capspiter;
+	const char	*cur;		/* current phase name, NULL: "start" */
 	size_t		 curlen;
 	long long	 curiter;
 	size_t		 nsignposts;
@@ -311,7 +235,8 @@ static void
 stream_one(struct state *st, struct rec *r)
 {
 	if (is_kind(r, "signpost")) {
-		size_t len, slot;
+		size_t len;
+		uint32_t k;
 		const char *name = rec_str(r, "name", &len);
 
 		if (name == NULL)
@@ -320,10 +245,17 @@ stream_one(struct state *st, struct rec *r)
 			name = "signpost";
 			len = strlen(name);
 		}
-		slot = strtab_slot(&st->sps, name, len);
-		st->curiter = st->sps.val[slot] < 0 ? 1 : st->sps.val[slot] + 1;
-		st->sps.val[slot] = st->curiter;
-		st->cur = st->sps.key[slot];
+		k = names_intern(&st->sps, name, len);
+		if (k >= st->capspiter) {
+			size_t cap = st->capspiter ? 2 * st->capspiter : 64;
+
+			st->spiter = xreallocarray(st->spiter, cap, sizeof(*st->spiter));
+			memset(st->spiter + st->capspiter, 0,
+			    (cap - st->capspiter) * sizeof(*st->spiter));
+			st->capspiter = cap;
+		}
+		st->curiter = ++st->spiter[k];
+		st->cur = names_str(&st->sps, k);
 		st->curlen = len;
 		st->nsignposts++;
 	} else if (is_kind(r, "op")) {
@@ -350,7 +282,8 @@ spool_one(struct state *st, struct rec *r)
 		struct opfacts f;
 		struct tensor in0;
 		const char *name;
-		size_t len, slot;
+		size_t len;
+		uint32_t k;
 		long long m = -1, id;
 		bool matmul;
 
@@ -363,12 +296,10 @@ spool_one(struct state *st, struct rec *r)
 			m = phase_m(&in0);
 		f.own = m < 0 ? PM_NONE : m <= st->o->threshold ? PM_DECODE : PM_PREFILL;
 		f.mm = matmul ? f.own : PM_NONE;
-		slot = strtab_slot(&st->names, name, len);
-		if (st->names.val[slot] < 0)
-			st->names.val[slot] = (long long)st->names.n - 1;
-		if (st->names.val[slot] > (long long)(UINT32_MAX / 3 - 1))
+		k = names_intern(&st->names, name, len);
+		if (k > UINT32_MAX / 3 - 1)
 			die(EXIT_DATA, "too many distinct op names");
-		f.sym = (uint32_t)st->names.val[slot] * 3 + f.own;
+		f.sym = k * 3 + f.own;
 		if (st->nops == st->capops) {
 			st->capops = st->capops ? st->capops * 2 : 4096;
 			st->ops = xreallocarray(st->ops, st->capops, sizeof(*st->ops));
@@ -589,8 +520,9 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 			    plural(st.sps.n));
 	} else
 		finish(&st);
-	strtab_free(&st.names);
-	strtab_free(&st.sps);
+	names_free(&st.names);
+	names_free(&st.sps);
+	free(st.spiter);
 	buf_free(&st.line);
 	free(st.ops);
 	free(st.ids);
