@@ -18,7 +18,8 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAG
 ALL_CFLAGS   = $(WARN) $(CFLAGS)
 ALL_LIBS     = $(CSV_LIBS) $(DEPS_LIBS) -lm $(LDLIBS)
 
-LIB_SRC  = $(sort $(wildcard lib/*.c))
+LAYERS   = core tt torch report phase
+LIB_SRC  = $(sort $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c)))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
 CMD_SRC  = $(sort $(wildcard cmd/ttp-*.c))
 PROGS    = $(CMD_SRC:cmd/%.c=bin/%)
@@ -26,9 +27,12 @@ SCRIPTS  = $(patsubst cmd/%.sh,bin/%,$(sort $(wildcard cmd/ttp-*.sh)))
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
 MANS     = $(sort $(wildcard man/*.[1-9]))
-HDRS     = $(wildcard include/*.h)
+HDRS     = $(foreach l,$(LAYERS),$(wildcard include/$(l)/*.h))
 
 all: deps-check $(PROGS) $(SCRIPTS)
+
+# Plain make installs nothing: a missing library is named with the command that installs it.
+# make demo and make check set up a fresh Debian/Ubuntu machine by themselves (make deps).
 
 build/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -55,9 +59,13 @@ deps:
 	@sh scripts/deps.sh
 
 deps-check:
-	@sh scripts/deps.sh --check-only || sh scripts/deps.sh
+	@sh scripts/deps.sh --check-only || { echo "ttp: missing packages:$$(sh scripts/deps.sh --list); run 'make deps' (or apt-get install them)" >&2; exit 1; }
 
-check: all $(UNITS)
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all $(UNITS)
+	@sh scripts/layers.sh
 	@mandoc -Tlint -Wwarning $(MANS) && echo "lint: man pages clean"
 	@sh tests/run-units.sh $(UNITS)
 	@sh tests/run-golden.sh
@@ -70,7 +78,8 @@ bless: all
 conformance: all
 	@sh tests/run-conformance.sh "$(SHARED)"
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh
 
 bench: all
@@ -78,6 +87,7 @@ bench: all
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
+	@sh scripts/layers.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -94,5 +104,5 @@ clean:
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer targets (clang), see tests/fuzz/fuzz.mk.
 include tests/fuzz/fuzz.mk
 
-.PHONY: all deps deps-check check bless conformance demo bench lint install uninstall clean
+.PHONY: all deps deps-check check check-run bless conformance demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)

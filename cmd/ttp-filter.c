@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "filter.h"
-#include "io.h"
-#include "rec.h"
+#include "core/diag.h"
+#include "tt/filter.h"
+#include "core/io.h"
+#include "core/rec.h"
 
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "io.h"
-#include "ttmetal.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "tt/ttmetal.h"
 
 static void
 usage(FILE *fp)

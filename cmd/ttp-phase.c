@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "io.h"
-#include "phase.h"
-#include "rec.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "phase/phase.h"
+#include "core/rec.h"
 
 static void
 usage(FILE *fp)

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "hwspec.h"
-#include "io.h"
-#include "metrics.h"
-#include "rec.h"
-#include "roofline.h"
+#include "core/diag.h"
+#include "core/hwspec.h"
+#include "core/io.h"
+#include "tt/metrics.h"
+#include "core/rec.h"
+#include "tt/roofline.h"
 
 static struct roofline_opts opt;
 

@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "colour.h"
-#include "diag.h"
-#include "io.h"
-#include "opcsv.h"
-#include "rec.h"
-#include "report.h"
-#include "summary.h"
+#include "core/buf.h"
+#include "report/colour.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "report/opcsv.h"
+#include "core/rec.h"
+#include "report/report.h"
+#include "report/summary.h"
 
 enum {
 	OPT_CSV = 256, OPT_NO_ADVICE, OPT_RAW, OPT_NO_SUMMARY, OPT_GROUP_BY, OPT_CLASSIC,

@@ -30,8 +30,8 @@ FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) -lm
 
 FUZZ_ALL      = fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table
 FUZZ_TARGETS ?= $(FUZZ_ALL)
-FUZZ_LIB_OBJ  = $(patsubst lib/%.c,build/fuzz/obj/%.o,$(sort $(wildcard lib/*.c)))
-FUZZ_HDRS     = $(wildcard include/*.h) tests/fuzz/fuzz.h
+FUZZ_LIB_OBJ  = $(patsubst lib/%.c,build/fuzz/obj/%.o,$(sort $(wildcard lib/*/*.c)))
+FUZZ_HDRS     = $(wildcard include/*/*.h) tests/fuzz/fuzz.h
 
 fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvread.h"
-#include "ttmetal.h"
+#include "core/csvread.h"
+#include "tt/ttmetal.h"
 #include "fuzz.h"
 
 struct job {

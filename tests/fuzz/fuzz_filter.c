@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "filter.h"
-#include "rec.h"
+#include "tt/filter.h"
+#include "core/rec.h"
 #include "fuzz.h"
 
 

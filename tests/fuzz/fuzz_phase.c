@@ -10,9 +10,9 @@
 
 #include <jansson.h>
 
-#include "period.h"
-#include "phase.h"
-#include "rec.h"
+#include "phase/period.h"
+#include "phase/phase.h"
+#include "core/rec.h"
 #include "fuzz.h"
 
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "rec.h"
+#include "core/buf.h"
+#include "core/rec.h"
 #include "fuzz.h"
 
 struct job {

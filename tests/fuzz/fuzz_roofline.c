@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "hwspec.h"
-#include "metrics.h"
-#include "rec.h"
-#include "roofline.h"
+#include "core/buf.h"
+#include "core/hwspec.h"
+#include "tt/metrics.h"
+#include "core/rec.h"
+#include "tt/roofline.h"
 #include "fuzz.h"
 
 struct job {

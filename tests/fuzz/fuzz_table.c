@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "opcsv.h"
-#include "rec.h"
-#include "report.h"
-#include "summary.h"
+#include "report/opcsv.h"
+#include "core/rec.h"
+#include "report/report.h"
+#include "report/summary.h"
 #include "fuzz.h"
 
 

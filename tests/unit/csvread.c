@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "csvread.h"
+#include "core/buf.h"
+#include "core/csvread.h"
 #include "tap.h"
 
 static const char input[] =

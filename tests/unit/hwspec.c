@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hwspec.h"
-#include "numfmt.h"
+#include "core/hwspec.h"
+#include "core/numfmt.h"
 #include "tap.h"
 
 static void

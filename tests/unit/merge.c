@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
+#include "tt/merge.h"
 #include "tap.h"
 
 static struct names nm;

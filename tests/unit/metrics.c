@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwspec.h"
-#include "metrics.h"
-#include "numfmt.h"
-#include "roofline.h"
+#include "core/hwspec.h"
+#include "tt/metrics.h"
+#include "core/numfmt.h"
+#include "tt/roofline.h"
 #include "tap.h"
 
 static void

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "core/numfmt.h"
 #include "tap.h"
 
 static void

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "period.h"
-#include "phase.h"
+#include "phase/period.h"
+#include "phase/phase.h"
 #include "tap.h"
 
 /* A small deterministic generator (xorshift64*), independent of rand(). */

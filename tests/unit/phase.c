@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "phase.h"
-#include "tensor.h"
+#include "phase/phase.h"
+#include "core/tensor.h"
 #include "tap.h"
 
 static void

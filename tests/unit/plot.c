@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
+#include "report/plot.h"
 #include "tap.h"
 
 /* Render to a string (caller frees). */

@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "io.h"
-#include "rec.h"
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "core/rec.h"
 #include "tap.h"
 
 /* --- the --cat tool ------------------------------------------------------------- */

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "colour.h"
-#include "numfmt.h"
-#include "opcsv.h"
-#include "rec.h"
-#include "report.h"
-#include "summary.h"
+#include "core/buf.h"
+#include "report/colour.h"
+#include "core/numfmt.h"
+#include "report/opcsv.h"
+#include "core/rec.h"
+#include "report/report.h"
+#include "report/summary.h"
 #include "tap.h"
 
 static void

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spool.h"
+#include "core/spool.h"
 #include "tap.h"
 
 int

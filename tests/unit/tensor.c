@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
-#include "tensor.h"
+#include "core/rec.h"
+#include "core/tensor.h"
 #include "tap.h"
 
 static struct rec *

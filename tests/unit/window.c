@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "window.h"
+#include "tt/window.h"
 
 static struct names nm;
 static struct fent ents[64];

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * filter: ttp-filter's selection, start to end. It reads records, keeps a compact
+ * summary of each (window.h) and spools their lines (spool.h), then selects exactly the
+ * ops tt-perf-report analyses, in its order: signpost window, device merge (merge.h),
+ * Op-to-Op gap clearing, --id-range, then the record filters (--no-host-ops, --op,
+ * --exclude-op, --phase, --no-const-eval). With --ignore-signposts --no-merge-devices
+ * and more than one device, no look-ahead is needed and records stream through.
+ */
+#ifndef TTP_FILTER_H
+#define TTP_FILTER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/rec.h"
+#include "tt/window.h"
+
+struct filter_opts {
+	struct wopts	 w;		/* the signpost window (w.verbose = verbose) */
+	bool		 no_merge;	/* --no-merge-devices */
+	bool		 has_idrange;
+	struct idrange	 idrange;	/* --id-range */
+	bool		 has_devices;
+	struct devlist	 devices;	/* --device: records of other devices are dropped first */
+	bool		 no_host_ops;	/* --no-host-ops */
+	bool		 no_const_eval;	/* --no-const-eval */
+	const char	*phase;		/* --phase: ops whose phase is this */
+	char		**ops;		/* --op GLOB (any of them) */
+	size_t		 nops;
+	char		**xops;		/* --exclude-op GLOB */
+	size_t		 nxops;
+	bool		 verbose;
+};
+
+/* Read every record of rd, write the selection to out. Errors exit (diag.h). */
+void filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o);
+
+#endif

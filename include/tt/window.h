@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * window: ttp-filter's compact per-record summary, the signpost window of tt-perf-report (spec section 7, deviation D3), and the parsers of
+ * --id-range and --device lists.
+ *
+ * The selection works on summaries, never on records: one struct fent per input record
+ * (about 48 bytes) holds what the window, the device merge and the later filters need,
+ * plus where the record's line lies in the spool.
+ */
+#ifndef TTP_WINDOW_H
+#define TTP_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/names.h"
+
+enum fkind { FK_OP, FK_SIGNPOST, FK_OTHER };
+
+/* fent.flags */
+#define FE_DEVOP	0x0001	/* op_type is "tt_dnn_device" */
+#define FE_HASDEV	0x0002	/* device is set */
+#define FE_GAP		0x0004	/* the record has gap_ns */
+#define FE_HOST		0x0008	/* host op: op contains "(torch)" */
+#define FE_DROP		0x0010	/* dropped by a later record filter (--op, --phase, ...) */
+#define FE_CLRGAP	0x0020	/* on output: delete gap_ns */
+#define FE_SETDUR	0x0040	/* on output: device_ns = dur (NaN: delete it) */
+
+struct fent {
+	uint64_t off;		/* the record's line in the spool */
+	int64_t	 id;		/* kind op/signpost: the op ID */
+	int64_t	 device;	/* when FE_HASDEV */
+	double	 dur;		/* device_ns, NaN when missing */
+	uint32_t len;		/* line length, newline included */
+	uint32_t name;		/* op (ops) or name (signposts), NAME_NONE when missing */
+	uint16_t flags;
+	uint8_t	 kind;		/* enum fkind */
+};
+
+/* The signpost window. */
+struct wopts {
+	const char *start;	/* --start-signpost, or NULL */
+	const char *end;	/* --end-signpost, or NULL */
+	bool	ignore;		/* --ignore-signposts: everything, signposts included */
+	bool	print;		/* --print-signposts: keep signposts inside the window */
+	bool	whole;		/* no default window: whole input, signposts dropped unless print */
+	bool	verbose;	/* say() the reference's informational messages */
+};
+
+/*
+ * Select the window over e[0..n) (stream order) as tt-perf-report does, bounded by
+ * stream positions (not IDs: they differ when several files interleave); FK_OTHER
+ * entries are not considered (the caller passes them through). Writes the indices of
+ * the kept entries, in stream order, to sel (room for n) and returns their number.
+ * Informational messages with say() under verbose, the reference's warnings with note().
+ * A named start or end signpost that does not exist is an error (D3), exit 1.
+ */
+size_t window_select(const struct fent *e, size_t n, const struct names *nm,
+    const struct wopts *o, uint32_t *sel);
+
+/* --id-range: "A-B", "A-", "-B"; commas inside the numbers are ignored. */
+struct idrange {
+	bool	has_lo, has_hi;
+	int64_t	lo, hi;
+};
+/* Parse s; on error return a message (static storage) and leave r undefined. */
+const char *idrange_parse(const char *s, struct idrange *r);
+
+/* --device: a comma list of numbers and ranges ("0,2-3,8-"). */
+struct devlist {
+	struct { int64_t lo, hi; } *r;
+	size_t	n;
+};
+const char *devlist_parse(const char *s, struct devlist *dl);
+bool devlist_has(const struct devlist *dl, int64_t d);
+void devlist_free(struct devlist *dl);
+
+#endif

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * csvread: CSV rows over libcsv with line numbers, header lookup by name and the input
+ * checks (encoding, binary data, quoting, ragged rows) described in csvread.h.
+ *
+ * Bytes are read in chunks and cut at newlines; each piece is checked (NUL, control
+ * characters, UTF-8, the latter with a state kept across pieces) and then given to
+ * csv_parse. libcsv's callbacks store the fields of the current row in one byte buffer
+ * and finished rows in a small queue; csvr_next hands them out one by one and feeds
+ * more only when the queue is empty, so a bad row stops the program after every row
+ * before it was returned.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "core/buf.h"
+#include "core/csvread.h"
+#include "core/diag.h"
+#include "core/io.h"
+
+struct fld {
+	size_t	off;		/* in data; SIZE_MAX: not stored */
+	size_t	len;
+};
+
+struct rowq {
+	size_t	first;		/* index of the row's first field in flds */
+	size_t	n;
+	long	line;
+};
+
+struct csvr {
+	FILE		*fp;
+	int		 own;		/* fp from io_open: close it */
+	char		*name;
+	struct csv_parser p;
+
+	unsigned char	*chunk;
+	size_t		 chunksz, cpos, cend;
+	int		 eof, started, finished;
+
+	long		 line;		/* line of the next byte to feed */
+	int		 in_row;
+	long		 row_line;
+
+	/* UTF-8 state across pieces */
+	int		 u_need;
+	unsigned char	 u_lo, u_hi;
+
+	/* rows being built and finished */
+	struct buf	 data;
+	struct fld	*flds;
+	size_t		 nflds, capflds;
+	size_t		 cur_first;	/* first field of the row being built */
+	size_t		 cur_data;	/* its data start */
+	struct rowq	*rows;
+	size_t		 nrows, caprows, rcur;
+
+	/* header */
+	char		**cols;
+	size_t		 ncols;
+	int		 have_header;
+	unsigned char	*want;		/* NULL: all */
+
+	/* the row handed out */
+	const char	**optr;
+	size_t		 *olen;
+	size_t		  ocap;
+	struct csvr_row	  orow;
+	size_t		  nout;
+};
+
+static const char empty[1] = "";
+
+const char *
+csvr_name(const struct csvr *r)
+{
+	return r->name;
+}
+
+size_t
+csvr_ncols(const struct csvr *r)
+{
+	return r->ncols;
+}
+
+const char *
+csvr_colname(const struct csvr *r, size_t i)
+{
+	return i < r->ncols ? r->cols[i] : NULL;
+}
+
+int
+csvr_col(const struct csvr *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		if (strcmp(r->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+csvr_want(struct csvr *r, size_t i, bool want)
+{
+	if (i >= r->ncols)
+		return;
+	if (r->want == NULL) {
+		r->want = xmalloc(r->ncols);
+		memset(r->want, 1, r->ncols);
+	}
+	r->want[i] = want;
+}
+
+void
+csvr_want_none(struct csvr *r)
+{
+	if (r->want == NULL)
+		r->want = xmalloc(r->ncols ? r->ncols : 1);
+	memset(r->want, 0, r->ncols);
+}
+
+size_t
+csvr_nrows(const struct csvr *r)
+{
+	return r->nout;
+}
+
+/* --- libcsv callbacks ------------------------------------------------------------- */
+
+static void
+cb_field(void *s, size_t len, void *arg)
+{
+	struct csvr *r = arg;
+	struct fld *f;
+	size_t idx;
+
+	if (!r->in_row) {
+		r->in_row = 1;
+		r->row_line = r->line;
+	}
+	if (r->nflds == r->capflds) {
+		r->capflds = r->capflds ? r->capflds * 2 : 128;
+		r->flds = xreallocarray(r->flds, r->capflds, sizeof(*r->flds));
+	}
+	idx = r->nflds - r->cur_first;
+	f = &r->flds[r->nflds++];
+	f->len = len;
+	if (len == 0 || (r->have_header && r->want != NULL &&
+	    (idx >= r->ncols || !r->want[idx]))) {
+		f->off = SIZE_MAX;
+		f->len = 0;
+		return;
+	}
+	f->off = r->data.len;
+	buf_add(&r->data, s, len);
+	buf_addc(&r->data, '\0');
+}
+
+static void
+cb_row(int c, void *arg)
+{
+	struct csvr *r = arg;
+	size_t n = r->nflds - r->cur_first;
+
+	(void)c;
+	if (!r->in_row) {		/* libcsv does not report empty rows; be safe */
+		r->row_line = r->line;
+	}
+	if (r->have_header && n != r->ncols)
+		die_at(r->name, r->row_line, "row has %zu field%s, header has %zu", n,
+		    n == 1 ? "" : "s", r->ncols);
+	if (r->nrows == r->caprows) {
+		r->caprows = r->caprows ? r->caprows * 2 : 16;
+		r->rows = xreallocarray(r->rows, r->caprows, sizeof(*r->rows));
+	}
+	r->rows[r->nrows].first = r->cur_first;
+	r->rows[r->nrows].n = n;
+	r->rows[r->nrows].line = r->row_line;
+	r->nrows++;
+	r->cur_first = r->nflds;
+	r->cur_data = r->data.len;
+	r->in_row = 0;
+}
+
+/* --- input checks ----------------------------------------------------------------- */
+
+static void __attribute__((noreturn))
+bad_byte(struct csvr *r, unsigned char c)
+{
+	if (c == 0)
+		die_at(r->name, r->line, "NUL byte in input (binary file?)");
+	if (c < 0x20)
+		die_at(r->name, r->line, "control character 0x%02x in input (binary file?)", c);
+	die_at(r->name, r->line, "invalid UTF-8");
+}
+
+/* Check bytes: printable ASCII fast, then control characters and UTF-8 sequences. */
+static void
+check_bytes(struct csvr *r, const unsigned char *s, size_t n)
+{
+	const uint64_t hi = 0x8080808080808080ULL, add = 0x6060606060606060ULL;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c;
+
+		if (r->u_need == 0) {
+			while (i + 8 <= n) {
+				uint64_t w;
+
+				memcpy(&w, s + i, 8);
+				if ((w & hi) != 0 || ((w + add) & hi) != hi)
+					break;
+				i += 8;
+			}
+			if (i >= n)
+				break;
+		}
+		c = s[i++];
+		if (r->u_need > 0) {
+			if (c < r->u_lo || c > r->u_hi)
+				bad_byte(r, 0x80);
+			r->u_need--;
+			r->u_lo = 0x80;
+			r->u_hi = 0xBF;
+			continue;
+		}
+		if (c < 0x80) {
+			if (c < 0x20 && c != '\t' && c != '\r' && c != '\n')
+				bad_byte(r, c);
+			continue;
+		}
+		r->u_lo = 0x80;
+		r->u_hi = 0xBF;
+		if (c >= 0xC2 && c <= 0xDF)
+			r->u_need = 1;
+		else if (c == 0xE0) {
+			r->u_need = 2;
+			r->u_lo = 0xA0;
+		} else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+			r->u_need = 2;
+		else if (c == 0xED) {
+			r->u_need = 2;
+			r->u_hi = 0x9F;
+		} else if (c == 0xF0) {
+			r->u_need = 3;
+			r->u_lo = 0x90;
+		} else if (c >= 0xF1 && c <= 0xF3)
+			r->u_need = 3;
+		else if (c == 0xF4) {
+			r->u_need = 3;
+			r->u_hi = 0x8F;
+		} else
+			bad_byte(r, 0x80);
+	}
+}
+
+/* --- feeding ---------------------------------------------------------------------- */
+
+static void
+fill(struct csvr *r)
+{
+	size_t want = r->chunksz, n;
+
+	r->cpos = r->cend = 0;
+	if (r->eof)
+		return;
+	if (!r->started)
+		want = want < 3 ? 3 : want;	/* see a whole BOM at once */
+	n = 0;
+	while (n < want) {
+		size_t m = fread(r->chunk + n, 1, want - n, r->fp);
+
+		if (m == 0) {
+			if (ferror(r->fp))
+				die(EXIT_DATA, "%s: %s", r->name, strerror(errno));
+			r->eof = 1;
+			break;
+		}
+		n += m;
+		if (r->started)
+			break;
+	}
+	r->cend = n;
+	if (!r->started) {
+		r->started = 1;
+		if (n >= 3 && r->chunk[0] == 0xEF && r->chunk[1] == 0xBB && r->chunk[2] == 0xBF)
+			r->cpos = 3;
+	}
+}
+
+static int
+blank_piece(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Feed one piece (up to and including a newline, or the rest of the chunk). Returns 0
+ * at the end of the input (after finishing the parser). */
+static int
+feed(struct csvr *r)
+{
+	unsigned char *s, *nl;
+	size_t n;
+
+	if (r->finished)
+		return 0;
+	while (r->cpos >= r->cend && !r->eof)
+		fill(r);	/* a chunk can be all BOM */
+	if (r->cpos >= r->cend) {
+		if (r->u_need > 0)
+			bad_byte(r, 0x80);
+		if (csv_fini(&r->p, cb_field, cb_row, r) != 0) {
+			if (csv_error(&r->p) == CSV_EPARSE)
+				die_at(r->name, r->in_row ? r->row_line : r->line,
+				    "unterminated quote");
+			die(EXIT_DATA, "%s: %s", r->name, csv_strerror(csv_error(&r->p)));
+		}
+		r->finished = 1;
+		return 0;
+	}
+	s = r->chunk + r->cpos;
+	nl = memchr(s, '\n', r->cend - r->cpos);
+	n = nl ? (size_t)(nl - s) + 1 : r->cend - r->cpos;
+	check_bytes(r, s, n);
+	if (!r->in_row && !blank_piece(s, n)) {
+		r->in_row = 1;
+		r->row_line = r->line;
+	}
+	if (csv_parse(&r->p, s, n, cb_field, cb_row, r) != n) {
+		if (csv_error(&r->p) == CSV_EPARSE)
+			die_at(r->name, r->line, "misplaced quote");
+		die(EXIT_DATA, "%s: %s", r->name, csv_strerror(csv_error(&r->p)));
+	}
+	r->cpos += n;
+	if (nl != NULL)
+		r->line++;
+	return 1;
+}
+
+/* Drop the rows handed out; keep the row being built. */
+static void
+compact(struct csvr *r)
+{
+	size_t nkeep = r->nflds - r->cur_first;
+	size_t dkeep = r->data.len - r->cur_data;
+
+	if (r->cur_first > 0) {
+		for (size_t i = 0; i < nkeep; i++) {
+			struct fld *f = &r->flds[r->cur_first + i];
+
+			if (f->off != SIZE_MAX)
+				f->off -= r->cur_data;
+			r->flds[i] = *f;
+		}
+	}
+	if (r->cur_data > 0 && dkeep > 0)
+		memmove(r->data.p, r->data.p + r->cur_data, dkeep);
+	r->data.len = dkeep;
+	r->nflds = nkeep;
+	r->cur_first = 0;
+	r->cur_data = 0;
+	r->nrows = r->rcur = 0;
+}
+
+/* The next finished row (raw), or NULL at the end. */
+static struct rowq *
+next_raw(struct csvr *r)
+{
+	if (r->rcur == r->nrows) {
+		compact(r);
+		while (r->nrows == 0)
+			if (!feed(r) && r->nrows == 0)
+				return NULL;
+	}
+	return &r->rows[r->rcur++];
+}
+
+static void
+unpack(struct csvr *r, struct rowq *q)
+{
+	if (q->n > r->ocap) {
+		r->ocap = q->n;
+		r->optr = xreallocarray(r->optr, r->ocap, sizeof(*r->optr));
+		r->olen = xreallocarray(r->olen, r->ocap, sizeof(*r->olen));
+	}
+	for (size_t i = 0; i < q->n; i++) {
+		struct fld *f = &r->flds[q->first + i];
+
+		r->optr[i] = f->off == SIZE_MAX ? empty : r->data.p + f->off;
+		r->olen[i] = f->len;
+	}
+	r->orow.line = q->line;
+	r->orow.n = q->n;
+	r->orow.f = r->optr;
+	r->orow.len = r->olen;
+}
+
+const struct csvr_row *
+csvr_next(struct csvr *r)
+{
+	struct rowq *q = next_raw(r);
+
+	if (q == NULL)
+		return NULL;
+	/* Rows queued with the header (a lone CR ends a row too: "h1,h2\rx\n") were
+	 * not checked by cb_row. */
+	if (q->n != r->ncols)
+		die_at(r->name, q->line, "row has %zu field%s, header has %zu", q->n,
+		    q->n == 1 ? "" : "s", r->ncols);
+	unpack(r, q);
+	r->nout++;
+	return &r->orow;
+}
+
+static int
+keep_spaces(unsigned char c)
+{
+	(void)c;
+	return 0;
+}
+
+struct csvr *
+csvr_open_fp(FILE *fp, const char *name, size_t chunk)
+{
+	struct csvr *r = xcalloc(1, sizeof(*r));
+	struct rowq *q;
+
+	r->fp = fp;
+	r->name = xstrdup(name);
+	r->chunksz = chunk ? chunk : CSVR_CHUNK;
+	r->chunk = xmalloc(r->chunksz < 3 ? 3 : r->chunksz);
+	r->line = 1;
+	r->u_lo = 0x80;
+	r->u_hi = 0xBF;
+	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		die(EXIT_DATA, "out of memory");
+	csv_set_space_func(&r->p, keep_spaces);
+	csv_set_blk_size(&r->p, 64 * 1024);
+	q = next_raw(r);
+	if (q == NULL)
+		die_at(r->name, 1, "empty file: no header");
+	r->ncols = q->n;
+	r->cols = xreallocarray(NULL, q->n ? q->n : 1, sizeof(*r->cols));
+	for (size_t i = 0; i < q->n; i++) {
+		struct fld *f = &r->flds[q->first + i];
+
+		r->cols[i] = f->off == SIZE_MAX ? xstrdup("") :
+		    xstrndup(r->data.p + f->off, f->len);
+	}
+	r->have_header = 1;
+	return r;
+}
+
+struct csvr *
+csvr_open(const char *path)
+{
+	FILE *fp = io_open(path);
+	struct csvr *r = csvr_open_fp(fp, io_name(path), 0);
+
+	r->own = 1;
+	return r;
+}
+
+void
+csvr_close(struct csvr *r)
+{
+	if (r == NULL)
+		return;
+	if (r->own)
+		io_close(r->fp);
+	csv_free(&r->p);
+	for (size_t i = 0; i < r->ncols; i++)
+		free(r->cols[i]);
+	free(r->cols);
+	free(r->want);
+	free(r->name);
+	free(r->chunk);
+	buf_free(&r->data);
+	free(r->flds);
+	free(r->rows);
+	free(r->optr);
+	free(r->olen);
+	free(r);
+}

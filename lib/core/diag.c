@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * diag: error and warning messages ("prog: file:line: text" on stderr), exit statuses,
+ * and the allocation functions that turn out-of-memory into an error.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+
+static void
+vmsg(const char *file, long line, const char *where, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", getprogname());
+	if (where != NULL)
+		fprintf(stderr, "%s: ", where);
+	else if (file != NULL && line > 0)
+		fprintf(stderr, "%s:%ld: ", file, line);
+	else if (file != NULL)
+		fprintf(stderr, "%s: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+die_at(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, line, NULL, fmt, ap);
+	va_end(ap);
+	exit(EXIT_DATA);
+}
+
+void
+die_where(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, where, fmt, ap);
+	va_end(ap);
+	exit(EXIT_DATA);
+}
+
+void
+die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void
+die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", getprogname());
+	exit(EXIT_USAGE);
+}
+
+void
+die_getopt(int ch, char *const argv[])
+{
+	const char *arg = argv[optind - 1];
+
+	if (ch == ':')
+		die_usage("option requires an argument: %s", arg);
+	if (arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') != NULL && optopt != 0)
+		die_usage("option takes no argument: %s", arg);
+	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 128 && isprint(optopt))
+		die_usage("unknown option: -%c", optopt);
+	die_usage("unknown option: %s", arg);
+}
+
+void
+warn_at(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, line, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+warn_where(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, where, fmt, ap);
+	va_end(ap);
+}
+
+void
+note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* The keys note_once has seen: a small open-addressing set of strings. */
+static char	**seen;
+static size_t	  nseen, capseen;
+
+static size_t
+hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static int
+seen_add(const char *key)
+{
+	size_t i;
+
+	if (2 * (nseen + 1) > capseen) {
+		char **old = seen;
+		size_t oldcap = capseen;
+
+		capseen = capseen ? 2 * capseen : 64;
+		seen = xcalloc(capseen, sizeof(*seen));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i] != NULL) {
+				size_t j = hash(old[i]) & (capseen - 1);
+				while (seen[j] != NULL)
+					j = (j + 1) & (capseen - 1);
+				seen[j] = old[i];
+			}
+		}
+		free(old);
+	}
+	for (i = hash(key) & (capseen - 1); seen[i] != NULL; i = (i + 1) & (capseen - 1))
+		if (strcmp(seen[i], key) == 0)
+			return 0;
+	seen[i] = xstrdup(key);
+	nseen++;
+	return 1;
+}
+
+int
+note_once(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!seen_add(key))
+		return 0;
+	va_start(ap, fmt);
+	vmsg(NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+void
+say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void __attribute__((noreturn))
+oom(void)
+{
+	die(EXIT_DATA, "out of memory");
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n ? n : 1)) == NULL)
+		oom();
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if ((p = reallocarray(p, n ? n : 1, size ? size : 1)) == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		oom();
+	return p;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * names: the interned-string table (see names.h): the strings in order of first
+ * appearance, and an open-addressing hash table of their indexes (FNV-1a).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/names.h"
+
+void
+names_init(struct names *nm)
+{
+	memset(nm, 0, sizeof(*nm));
+}
+
+static uint64_t
+hashn(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (len-- > 0) {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint32_t
+names_find(const struct names *nm, const char *s, size_t len, size_t *slot)
+{
+	size_t i;
+
+	if (nm->tabcap == 0) {
+		*slot = 0;
+		return NAME_NONE;
+	}
+	for (i = hashn(s, len) & (nm->tabcap - 1); nm->tab[i] != 0; i = (i + 1) & (nm->tabcap - 1)) {
+		uint32_t k = nm->tab[i] - 1;
+
+		if (nm->len[k] == len && memcmp(nm->str[k], s, len) == 0)
+			return k;
+	}
+	*slot = i;
+	return NAME_NONE;
+}
+
+static void
+names_rehash(struct names *nm)
+{
+	size_t i, j, cap = nm->tabcap ? 2 * nm->tabcap : 256;
+
+	free(nm->tab);
+	nm->tab = xcalloc(cap, sizeof(*nm->tab));
+	nm->tabcap = cap;
+	for (i = 0; i < nm->n; i++) {
+		for (j = hashn(nm->str[i], nm->len[i]) & (cap - 1); nm->tab[j] != 0; j = (j + 1) & (cap - 1))
+			;
+		nm->tab[j] = (uint32_t)i + 1;
+	}
+}
+
+uint32_t
+names_intern(struct names *nm, const char *s, size_t len)
+{
+	size_t slot;
+	uint32_t k = names_find(nm, s, len, &slot);
+
+	if (k != NAME_NONE)
+		return k;
+	if (nm->n >= UINT32_MAX - 1)
+		die(EXIT_DATA, "too many distinct op names");
+	if (2 * (nm->n + 1) > nm->tabcap) {
+		names_rehash(nm);
+		(void)names_find(nm, s, len, &slot);
+	}
+	if (nm->n == nm->cap) {
+		nm->cap = nm->cap ? 2 * nm->cap : 64;
+		nm->str = xreallocarray(nm->str, nm->cap, sizeof(*nm->str));
+		nm->len = xreallocarray(nm->len, nm->cap, sizeof(*nm->len));
+	}
+	nm->str[nm->n] = xmalloc(len + 1);
+	memcpy(nm->str[nm->n], s, len);
+	nm->str[nm->n][len] = '\0';
+	nm->len[nm->n] = len;
+	nm->tab[slot] = (uint32_t)nm->n + 1;
+	return (uint32_t)nm->n++;
+}
+
+const char *
+names_str(const struct names *nm, uint32_t i)
+{
+	return i == NAME_NONE || i >= nm->n ? "None" : nm->str[i];
+}
+
+void
+names_free(struct names *nm)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		free(nm->str[i]);
+	free(nm->str);
+	free(nm->len);
+	free(nm->tab);
+	memset(nm, 0, sizeof(*nm));
+}
+
+uint32_t
+names_lookup(const struct names *nm, const char *s, size_t len)
+{
+	size_t slot;
+
+	return names_find(nm, s, len, &slot);
+}

@@ -1,0 +1,1883 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * rec: the record module. It owns the representation of a ttp record (one NDJSON line)
+ * and everything about reading, validating, querying, changing and writing records.
+ *
+ * Representation. A record keeps its line text as read and an index of its top-level
+ * keys: for each, the key span, the value span and the value's type, built by a
+ * validating scanner (iterative, depth-bounded) in one pass over the line. Lookups go
+ * through a small hash table over the decoded keys. Values are decoded only when asked
+ * for, into a per-record arena whose memory never moves, so every pointer the getters
+ * return stays valid until the record is reset (the reader's next line) or freed.
+ *
+ * Changes (set, delete) are kept in a list beside the text. Writing merges them: the
+ * original keys come first in their order, each with its original bytes unless changed
+ * (a deleted one is dropped, a deleted-then-set one keeps its place); keys that were not
+ * in the line follow in the order they were first set (a new key that is deleted and
+ * set again goes to the end). Output is compact: {"k":v,...}. An untouched value is
+ * written with its original bytes (inner whitespace included), so a compact input line
+ * comes back byte for byte, minus leading/trailing whitespace and the "\r" of "\r\n".
+ *
+ * Numbers: a JSON integer that fits in long long is REC_INT; a bigger one reads as
+ * REC_REAL for rec_type/rec_num and is an error for rec_int. A number too big for a
+ * double (1e400) is an error on read ("number out of range").
+ *
+ * Strings set by a program are written with '"', '\\' and control characters escaped
+ * (\b \f \n \r \t, others \u00XX); UTF-8 is kept as is; invalid UTF-8 in a set string
+ * is replaced by U+FFFD so that the output is always valid JSON.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "core/numfmt.h"
+#include "core/rec.h"
+
+#define REC_MAXDEPTH	1000	/* nesting levels, the record's own object included */
+
+/* --- arena: bump allocation in blocks that never move ------------------------------ */
+
+struct ablk {
+	struct ablk	*next;
+	size_t		 cap, used;
+	char		 data[];
+};
+
+struct arena {
+	struct ablk	*head;
+};
+
+static void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct ablk *b = a->head;
+	size_t cap;
+
+	n = (n + 7) & ~(size_t)7;
+	if (b == NULL || b->cap - b->used < n) {
+		cap = b == NULL ? 4096 : b->cap * 2;
+		if (cap > (1 << 20))
+			cap = 1 << 20;
+		if (cap < n)
+			cap = n;
+		b = xmalloc(sizeof(*b) + cap);
+		b->cap = cap;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+/* Keep the newest block, free the others. */
+static void
+arena_reset(struct arena *a)
+{
+	struct ablk *b, *next;
+
+	if (a->head == NULL)
+		return;
+	for (b = a->head->next; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head->next = NULL;
+	a->head->used = 0;
+}
+
+static void
+arena_free(struct arena *a)
+{
+	struct ablk *b, *next;
+
+	for (b = a->head; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+}
+
+static char *
+arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* --- the record ----------------------------------------------------------------- */
+
+/* Scanner types; T_BIGINT is an integer that does not fit in long long. */
+enum { T_NULL = 1, T_BOOL, T_INT, T_REAL, T_STRING, T_ARRAY, T_OBJECT };
+
+struct field {
+	const char	*key;		/* decoded key (into text, or arena when escaped) */
+	size_t		 klen;
+	size_t		 kofs, kraw;	/* key span in text, quotes included */
+	size_t		 vofs, vlen;	/* value span in text */
+	unsigned	 hash;
+	unsigned char	 type;
+	unsigned char	 vesc;		/* string value holds escapes */
+	int		 chg;		/* index of its change, or -1 */
+	const char	*dec;		/* cached decoded string value, or NULL */
+	size_t		 declen;
+	const char	*kdec;		/* NUL-terminated key, made by rec_key */
+};
+
+struct change {
+	char		*key;		/* decoded key, NUL-terminated (arena) */
+	size_t		 klen;
+	char		*val;		/* JSON text (arena) */
+	size_t		 vlen, vcap;
+	int		 field;		/* original field index, or -1 for a new key */
+	unsigned char	 type;
+	unsigned char	 del;		/* deleted */
+	unsigned char	 dead;		/* a new key that was deleted: ignored */
+	const char	*dec;		/* cached decoded string value */
+	size_t		 declen;
+};
+
+struct rec {
+	const char	*text;		/* the line (the reader's buffer, or owned) */
+	size_t		 len;
+	char		*owned;		/* text when the record owns it */
+	size_t		 ostart, oend;	/* the object's span: '{' .. past '}' */
+	int		 compact;	/* no whitespace between top-level tokens */
+	struct field	*f;
+	size_t		 nf, fcap;
+	unsigned	*ht;		/* field index + 1, open addressing */
+	size_t		 htcap;
+	struct change	*ch;
+	size_t		 nch, chcap;
+	size_t		 nlive;		/* changes that add a new key (not dead) */
+	size_t		 ndel;		/* changes that delete an original key */
+	struct arena	 ar;
+	/* where: name + line for reader records, or a fixed string */
+	const char	*wname;
+	long		 wline;
+	char		*wfixed;
+	char		*wbuf;
+	size_t		 wcap;
+	struct buf	 out;		/* line being formatted */
+};
+
+struct rec_reader {
+	char		**paths;
+	int		  npaths, next;
+	int		  owned;	/* paths is ours (rec_open) */
+	FILE		 *fp;
+	const char	 *name;
+	long		  line;
+	char		 *buf;
+	size_t		  bufcap;
+	struct rec	  rec;
+};
+
+static const char *type_names[] = {
+	"nothing", "null", "a boolean", "an integer", "a real number", "a string",
+	"an array", "an object"
+};
+
+/* A word-at-a-time multiplicative hash (keys are short; FNV's byte chain was slow). */
+static unsigned
+hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ULL, w;
+
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		s += 8;
+		n -= 8;
+	}
+	if (n > 0) {
+		w = 0;
+		while (n > 0)
+			w = (w << 8) | (unsigned char)s[--n];
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 32;
+	return (unsigned)h;
+}
+
+const char *
+rec_where(const struct rec *r)
+{
+	struct rec *w = (struct rec *)r;
+	size_t n;
+
+	if (r->wfixed != NULL)
+		return r->wfixed;
+	if (r->wname == NULL)
+		return "-";
+	n = strlen(r->wname);
+	if (w->wcap < n + 24) {
+		w->wbuf = xrealloc(w->wbuf, n + 24);
+		w->wcap = n + 24;
+	}
+	/* "%s:%ld" without printf: this runs once a record in some programs */
+	{
+		char tmp[24], *o = tmp + sizeof(tmp);
+		unsigned long u = r->wline < 0 ? 0 - (unsigned long)r->wline :
+		    (unsigned long)r->wline;
+
+		do
+			*--o = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (r->wline < 0)
+			*--o = '-';
+		memcpy(w->wbuf, r->wname, n);
+		w->wbuf[n] = ':';
+		memcpy(w->wbuf + n + 1, o, (size_t)(tmp + sizeof(tmp) - o));
+		w->wbuf[n + 1 + (size_t)(tmp + sizeof(tmp) - o)] = '\0';
+	}
+	return w->wbuf;
+}
+
+static void __attribute__((format(printf, 2, 3), noreturn))
+rec_die(const struct rec *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die_where(rec_where(r), "%s", msg);
+}
+
+/* --- the scanner ------------------------------------------------------------------ */
+
+struct scan {
+	const char	*p;
+	size_t		 len;
+	size_t		 i;
+	const struct rec *r;	/* for messages */
+	const char	*what;	/* for rec_set_raw: NULL on the reader path */
+	int		 esc;	/* last string had escapes */
+};
+
+static void __attribute__((noreturn))
+scan_fail(struct scan *s, size_t at, const char *what)
+{
+	if (s->what != NULL)
+		die(EXIT_DATA, "%s: invalid JSON: %s at column %zu", s->what, what, at + 1);
+	rec_die(s->r, "not JSON: %s at column %zu", what, at + 1);
+}
+
+/* An unexpected byte at s->i (or the end of the line). */
+static void __attribute__((noreturn))
+scan_unexpected(struct scan *s, const char *expected)
+{
+	char msg[96];
+	unsigned char c;
+
+	if (s->i >= s->len) {
+		snprintf(msg, sizeof(msg), "unexpected end of line, expected %s", expected);
+		scan_fail(s, s->i, msg);
+	}
+	c = (unsigned char)s->p[s->i];
+	if (c == '\0') {
+		if (s->what != NULL)
+			die(EXIT_DATA, "%s: NUL byte in JSON", s->what);
+		rec_die(s->r, "NUL byte in record");
+	}
+	if (c > 0x20 && c < 0x7f)
+		snprintf(msg, sizeof(msg), "expected %s, got '%c'", expected, c);
+	else
+		snprintf(msg, sizeof(msg), "expected %s, got byte 0x%02x", expected, c);
+	scan_fail(s, s->i, msg);
+}
+
+/* The text always has a NUL at p[len] (a sentinel): loops stop there unchecked. */
+static inline void
+skip_ws(struct scan *s)
+{
+	const char *p = s->p;
+	size_t i = s->i;
+
+	while (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')
+		i++;
+	s->i = i;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Four hex digits at p[i]; -1 if not. */
+static long
+hex4(const char *p, size_t i, size_t len)
+{
+	long v = 0;
+	int k, h;
+
+	if (len - i < 4)
+		return -1;
+	for (k = 0; k < 4; k++) {
+		if ((h = hexval((unsigned char)p[i + k])) < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/*
+ * Byte classes for string scanning: 0 plain, 1 '"', 2 '\\', 3 control, 4 non-ASCII.
+ */
+static unsigned char sclass[256];
+static int sclass_ready;
+
+static void
+sclass_init(void)
+{
+	int c;
+
+	for (c = 0; c < 0x20; c++)
+		sclass[c] = 3;
+	sclass['"'] = 1;
+	sclass['\\'] = 2;
+	for (c = 0x80; c < 0x100; c++)
+		sclass[c] = 4;
+	sclass_ready = 1;
+}
+
+/* Length of the valid UTF-8 sequence at p[i] (first byte >= 0x80), or 0. */
+static size_t
+utf8_len(const unsigned char *p, size_t i, size_t len)
+{
+	unsigned c = p[i];
+	size_t n, k;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (len - i < n)
+		return 0;
+	if (p[i + 1] < lo || p[i + 1] > hi)
+		return 0;
+	for (k = 2; k < n; k++)
+		if (p[i + k] < 0x80 || p[i + k] > 0xbf)
+			return 0;
+	return n;
+}
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+#define HASZERO(v)	(((v) - ONES) & ~(v) & HIGHS)
+
+/* A string starting at the '"' at s->i; leaves s->i past the closing quote. */
+static void __attribute__((noinline))
+scan_string_slow(struct scan *s)
+{
+	const unsigned char *p = (const unsigned char *)s->p;
+	size_t i = s->i + 1, len = s->len, n;
+	long u, u2;
+	char msg[64];
+
+	s->esc = 0;
+	for (;;) {
+		/* The plain run, eight bytes at a time while possible. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		while (i + 8 <= len) {
+			uint64_t v, m;
+
+			memcpy(&v, p + i, 8);
+			m = HASZERO(v ^ (ONES * '"')) | HASZERO(v ^ (ONES * '\\')) |
+			    ((v - ONES * 0x20) & ~v & HIGHS) | (v & HIGHS);
+			if (m != 0) {
+				i += (size_t)__builtin_ctzll(m) >> 3;
+				goto special;
+			}
+			i += 8;
+		}
+#endif
+		while (sclass[p[i]] == 0)
+			i++;
+special:
+		if (i >= len) {
+			s->i = i;
+			scan_fail(s, i, "unexpected end of line in a string");
+		}
+		switch (sclass[p[i]]) {
+		case 1:
+			s->i = i + 1;
+			return;
+		case 2:
+			s->esc = 1;
+			if (i + 1 >= len)
+				scan_fail(s, len, "unexpected end of line in a string");
+			switch (p[i + 1]) {
+			case '"': case '\\': case '/': case 'b': case 'f':
+			case 'n': case 'r': case 't':
+				i += 2;
+				break;
+			case 'u':
+				if ((u = hex4(s->p, i + 2, len)) < 0)
+					scan_fail(s, i, "invalid \\u escape");
+				if (u >= 0xdc00 && u <= 0xdfff) {
+					snprintf(msg, sizeof(msg),
+					    "lone surrogate \\u%04lX", u);
+					scan_fail(s, i, msg);
+				}
+				if (u >= 0xd800 && u <= 0xdbff) {
+					if (i + 7 >= len || p[i + 6] != '\\' ||
+					    p[i + 7] != 'u' ||
+					    (u2 = hex4(s->p, i + 8, len)) < 0xdc00 ||
+					    u2 > 0xdfff) {
+						snprintf(msg, sizeof(msg),
+						    "lone surrogate \\u%04lX", u);
+						scan_fail(s, i, msg);
+					}
+					i += 12;
+				} else
+					i += 6;
+				break;
+			default:
+				scan_fail(s, i, "invalid escape in a string");
+			}
+			break;
+		case 3:
+			if (i >= len) {
+				s->i = i;
+				scan_fail(s, i, "unexpected end of line in a string");
+			}
+			if (p[i] == '\0') {
+				s->i = i;
+				scan_unexpected(s, "");
+			}
+			snprintf(msg, sizeof(msg), "control character 0x%02x in a string", p[i]);
+			scan_fail(s, i, msg);
+		default:
+			if ((n = utf8_len(p, i, len)) == 0) {
+				if (s->what != NULL)
+					die(EXIT_DATA, "%s: invalid UTF-8 at column %zu",
+					    s->what, i + 1);
+				rec_die(s->r, "invalid UTF-8 at column %zu", i + 1);
+			}
+			i += n;
+		}
+	}
+}
+
+/* A number at s->i; returns T_INT or T_REAL. */
+static int __attribute__((noinline))
+scan_number_slow(struct scan *s)
+{
+	const char *p = s->p;
+	size_t i = s->i, start = s->i, intdig = 0;
+	int real = 0, expneg = 0;
+	long ex = 0;
+
+	if (p[i] == '-')
+		i++;
+	if (p[i] == '0')
+		i++;
+	else if (p[i] >= '1' && p[i] <= '9') {
+		while (p[i] >= '0' && p[i] <= '9') {
+			i++;
+			intdig++;
+		}
+	} else {
+		s->i = i;
+		scan_unexpected(s, "a digit");
+	}
+	if (p[i] == '.') {
+		real = 1;
+		i++;
+		if (p[i] < '0' || p[i] > '9') {
+			s->i = i;
+			scan_unexpected(s, "a digit");
+		}
+		while (p[i] >= '0' && p[i] <= '9')
+			i++;
+	}
+	if ((p[i] == 'e' || p[i] == 'E')) {
+		real = 1;
+		i++;
+		if ((p[i] == '+' || p[i] == '-'))
+			expneg = p[i++] == '-';
+		if (p[i] < '0' || p[i] > '9') {
+			s->i = i;
+			scan_unexpected(s, "a digit");
+		}
+		while (p[i] >= '0' && p[i] <= '9') {
+			if (ex < 100000)
+				ex = ex * 10 + (p[i] - '0');
+			i++;
+		}
+	}
+	if (p[i] >= '0' && p[i] <= '9' && i == start + 1 + (p[start] == '-'))
+		scan_fail(s, start, "invalid number (leading zero)");
+	s->i = i;
+	if (intdig > 300 || (!expneg && (long)intdig + ex > 300)) {
+		/* Might overflow a double: look at it closely. */
+		char tmp[64], *q = tmp, *big = NULL;
+		double d;
+
+		if (i - start >= sizeof(tmp))
+			q = big = xmalloc(i - start + 1);
+		memcpy(q, p + start, i - start);
+		q[i - start] = '\0';
+		d = strtod(q, NULL);
+		free(big);
+		if (isinf(d))
+			scan_fail(s, start, "number out of range");
+	}
+	return real ? T_REAL : T_INT;
+}
+
+/* The common cases inline: a short plain string, a short integer. */
+static inline void
+scan_string(struct scan *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t i = s->i + 1;
+	uint64_t v, m;
+
+	while (i + 8 <= s->len) {
+		memcpy(&v, s->p + i, 8);
+		m = HASZERO(v ^ (ONES * '"')) | HASZERO(v ^ (ONES * '\\')) |
+		    ((v - ONES * 0x20) & ~v & HIGHS) | (v & HIGHS);
+		if (m != 0) {
+			i += (size_t)__builtin_ctzll(m) >> 3;
+			if (s->p[i] == '"') {
+				s->esc = 0;
+				s->i = i + 1;
+				return;
+			}
+			break;	/* an escape, a control byte or UTF-8 */
+		}
+		i += 8;
+	}
+#endif
+	scan_string_slow(s);
+}
+
+static inline int
+scan_number(struct scan *s)
+{
+	const char *p = s->p;
+	size_t i = s->i;
+
+	if (p[i] >= '1' && p[i] <= '9') {
+		i++;
+		while (p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (p[i] != '.' && p[i] != 'e' && p[i] != 'E' && i - s->i < 300) {
+			s->i = i;
+			return T_INT;
+		}
+	}
+	return scan_number_slow(s);
+}
+
+static void
+scan_literal(struct scan *s, const char *word, size_t n)
+{
+	if (s->len - s->i < n || memcmp(s->p + s->i, word, n) != 0)
+		scan_unexpected(s, "a value");
+	s->i += n;
+}
+
+/* NaN and Infinity get their own message. */
+static void __attribute__((noreturn))
+scan_badvalue(struct scan *s)
+{
+	static const char *words[] = { "NaN", "Infinity", "-Infinity", "nan", "inf", "-inf" };
+	size_t k, n;
+
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+		n = strlen(words[k]);
+		if (s->len - s->i >= n && memcmp(s->p + s->i, words[k], n) == 0) {
+			char msg[64];
+			snprintf(msg, sizeof(msg), "%s is not a JSON value", words[k]);
+			scan_fail(s, s->i, msg);
+		}
+	}
+	scan_unexpected(s, "a value");
+}
+
+/*
+ * Any JSON value at s->i (after whitespace); depth is the nesting level of the
+ * container holding it. Iterative: containers are tracked on a bounded stack.
+ * Returns the value's type.
+ */
+static int
+scan_value(struct scan *s, int depth)
+{
+	char stack[REC_MAXDEPTH + 1];
+	int d = 0, type = 0;
+	const char *p = s->p;
+
+value:
+	if (s->i >= s->len)
+		scan_unexpected(s, "a value");
+	switch (p[s->i]) {
+	case '"':
+		scan_string(s);
+		if (d == 0)
+			type = T_STRING;
+		break;
+	case '{':
+	case '[':
+		if (depth + d + 1 > REC_MAXDEPTH)
+			scan_fail(s, s->i, "nesting too deep");
+		if (d == 0)
+			type = p[s->i] == '{' ? T_OBJECT : T_ARRAY;
+		stack[d++] = p[s->i++];
+		skip_ws(s);
+		if (stack[d - 1] == '{') {
+			if (s->i < s->len && p[s->i] == '}') {
+				s->i++;
+				d--;
+				break;
+			}
+			goto key;
+		}
+		if (s->i < s->len && p[s->i] == ']') {
+			s->i++;
+			d--;
+			break;
+		}
+		goto value;
+	case 't':
+		scan_literal(s, "true", 4);
+		if (d == 0)
+			type = T_BOOL;
+		break;
+	case 'f':
+		scan_literal(s, "false", 5);
+		if (d == 0)
+			type = T_BOOL;
+		break;
+	case 'n':
+		if (s->len - s->i >= 4 && memcmp(p + s->i, "null", 4) == 0) {
+			s->i += 4;
+			if (d == 0)
+				type = T_NULL;
+			break;
+		}
+		scan_badvalue(s);
+	case '-':
+		if (s->i + 1 < s->len && p[s->i + 1] == 'I')
+			scan_badvalue(s);
+		/* FALLTHROUGH */
+	case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		if (d == 0)
+			type = scan_number(s);
+		else
+			(void)scan_number(s);
+		break;
+	default:
+		scan_badvalue(s);
+	}
+	/* After a value. */
+	while (d > 0) {
+		skip_ws(s);
+		if (s->i >= s->len)
+			scan_unexpected(s, stack[d - 1] == '{' ? "',' or '}'" : "',' or ']'");
+		if (p[s->i] == ',') {
+			s->i++;
+			skip_ws(s);
+			if (stack[d - 1] == '{')
+				goto key;
+			goto value;
+		}
+		if (p[s->i] == (stack[d - 1] == '{' ? '}' : ']')) {
+			s->i++;
+			d--;
+			continue;
+		}
+		scan_unexpected(s, stack[d - 1] == '{' ? "',' or '}'" : "',' or ']'");
+	}
+	return type;
+
+key:
+	if (s->i >= s->len || p[s->i] != '"')
+		scan_unexpected(s, "a string key");
+	scan_string(s);
+	skip_ws(s);
+	if (s->i >= s->len || p[s->i] != ':')
+		scan_unexpected(s, "':'");
+	s->i++;
+	skip_ws(s);
+	goto value;
+}
+
+/* --- decoding strings ----------------------------------------------------------- */
+
+static size_t
+put_utf8(char *o, unsigned long u)
+{
+	if (u < 0x80) {
+		o[0] = (char)u;
+		return 1;
+	}
+	if (u < 0x800) {
+		o[0] = (char)(0xc0 | (u >> 6));
+		o[1] = (char)(0x80 | (u & 0x3f));
+		return 2;
+	}
+	if (u < 0x10000) {
+		o[0] = (char)(0xe0 | (u >> 12));
+		o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (u & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | (u >> 18));
+	o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((u >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (u & 0x3f));
+	return 4;
+}
+
+/*
+ * Decode the validated string body p[0..n) (without quotes) into o (room for n + 1);
+ * returns the length. Output is NUL-terminated.
+ */
+static size_t
+decode_into(char *o, const char *p, size_t n)
+{
+	size_t i = 0, k = 0;
+	unsigned long u, u2;
+
+	while (i < n) {
+		if (p[i] != '\\') {
+			o[k++] = p[i++];
+			continue;
+		}
+		switch (p[i + 1]) {
+		case 'b': o[k++] = '\b'; break;
+		case 'f': o[k++] = '\f'; break;
+		case 'n': o[k++] = '\n'; break;
+		case 'r': o[k++] = '\r'; break;
+		case 't': o[k++] = '\t'; break;
+		case 'u':
+			u = (unsigned long)hex4(p, i + 2, n);
+			if (u >= 0xd800 && u <= 0xdbff) {
+				u2 = (unsigned long)hex4(p, i + 8, n);
+				u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
+				i += 6;
+			}
+			k += put_utf8(o + k, u);
+			i += 6;
+			continue;
+		default: o[k++] = p[i + 1]; break;
+		}
+		i += 2;
+	}
+	o[k] = '\0';
+	return k;
+}
+
+static const char *
+decode_str(struct arena *a, const char *raw, size_t rawlen, int esc, size_t *outlen)
+{
+	char *o;
+
+	/* raw includes the quotes */
+	if (!esc) {
+		o = arena_strndup(a, raw + 1, rawlen - 2);
+		*outlen = rawlen - 2;
+		return o;
+	}
+	o = arena_alloc(a, rawlen - 1);
+	*outlen = decode_into(o, raw + 1, rawlen - 2);
+	return o;
+}
+
+/* --- building the index ------------------------------------------------------- */
+
+static void
+ht_clear(struct rec *r, size_t want)
+{
+	size_t cap = 64;
+
+	while (cap < want * 2)
+		cap *= 2;
+	if (cap != r->htcap) {
+		free(r->ht);
+		r->ht = xcalloc(cap, sizeof(*r->ht));
+		r->htcap = cap;
+	} else
+		memset(r->ht, 0, cap * sizeof(*r->ht));
+}
+
+/* Insert field fi; returns the index of an existing field with the same key, or -1. */
+static long
+ht_insert(struct rec *r, size_t fi)
+{
+	struct field *f = &r->f[fi], *g;
+	size_t mask = r->htcap - 1, h = f->hash & mask;
+
+	while (r->ht[h] != 0) {
+		g = &r->f[r->ht[h] - 1];
+		if (g->hash == f->hash && g->klen == f->klen &&
+		    memcmp(g->key, f->key, f->klen) == 0)
+			return (long)(r->ht[h] - 1);
+		h = (h + 1) & mask;
+	}
+	r->ht[h] = (unsigned)fi + 1;
+	return -1;
+}
+
+static void
+ht_rebuild(struct rec *r)
+{
+	size_t i;
+
+	ht_clear(r, r->nf + 1);
+	for (i = 0; i < r->nf; i++)
+		(void)ht_insert(r, i);
+}
+
+static struct field *
+field_find(struct rec *r, const char *key, size_t klen, unsigned h)
+{
+	struct field *g;
+	size_t mask, i;
+
+	if (r->nf == 0)
+		return NULL;
+	mask = r->htcap - 1;
+	for (i = h & mask; r->ht[i] != 0; i = (i + 1) & mask) {
+		g = &r->f[r->ht[i] - 1];
+		if (g->hash == h && g->klen == klen && memcmp(g->key, key, klen) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+/* Forget the record's contents, keep its memory. */
+static void
+rec_reset(struct rec *r)
+{
+	r->nf = 0;
+	r->nch = 0;
+	r->nlive = 0;
+	r->ndel = 0;
+	r->compact = 1;
+	r->ostart = r->oend = 0;
+	arena_reset(&r->ar);
+}
+
+/*
+ * Index the line text[0..len) into r (already reset, text set). Returns 0 for a blank
+ * line, 1 for a record; errors exit.
+ */
+static int
+rec_index(struct rec *r)
+{
+	struct scan s;
+	struct field *f;
+	size_t ks, kend, ws;
+	long dup;
+	char msg[300];
+
+	if (!sclass_ready)
+		sclass_init();
+	s.p = r->text;
+	s.len = r->len;
+	s.i = 0;
+	s.r = r;
+	s.what = NULL;
+	skip_ws(&s);
+	if (s.i >= s.len)
+		return 0;
+	if (s.p[s.i] != '{') {
+		if (strchr("[\"-0123456789tfn", s.p[s.i]) != NULL)
+			rec_die(r, "record is not a JSON object");
+		scan_unexpected(&s, "'{'");
+	}
+	r->ostart = s.i++;
+	ht_clear(r, 0);
+	ws = s.i;
+	skip_ws(&s);
+	if (s.i != ws)
+		r->compact = 0;
+	if (s.i < s.len && s.p[s.i] == '}') {
+		s.i++;
+		goto done;
+	}
+	for (;;) {
+		if (s.i >= s.len || s.p[s.i] != '"')
+			scan_unexpected(&s, "a string key");
+		ks = s.i;
+		scan_string(&s);
+		kend = s.i;
+		if (r->nf == r->fcap) {
+			r->fcap = r->fcap ? r->fcap * 2 : 32;
+			r->f = xreallocarray(r->f, r->fcap, sizeof(*r->f));
+		}
+		f = &r->f[r->nf];
+		f->kofs = ks;
+		f->kraw = kend - ks;
+		if (s.esc)
+			f->key = decode_str(&r->ar, s.p + ks, kend - ks, 1, &f->klen);
+		else {
+			f->key = s.p + ks + 1;
+			f->klen = kend - ks - 2;
+		}
+		f->hash = hash_bytes(f->key, f->klen);
+		f->chg = -1;
+		f->dec = NULL;
+		f->kdec = NULL;
+		ws = s.i;
+		skip_ws(&s);
+		if (s.i >= s.len || s.p[s.i] != ':')
+			scan_unexpected(&s, "':'");
+		s.i++;
+		skip_ws(&s);
+		if (s.i != ws + 1)
+			r->compact = 0;
+		f->vofs = s.i;
+		/* scalars inline, the rest through the general scanner */
+		if (s.p[s.i] == '"') {
+			scan_string(&s);
+			f->type = T_STRING;
+		} else if (s.p[s.i] >= '0' && s.p[s.i] <= '9')
+			f->type = (unsigned char)scan_number(&s);
+		else
+			f->type = (unsigned char)scan_value(&s, 1);
+		f->vesc = (unsigned char)s.esc;
+		f->vlen = s.i - f->vofs;
+		if (r->nf * 2 + 2 > r->htcap)
+			ht_rebuild(r);
+		if ((dup = ht_insert(r, r->nf)) >= 0) {
+			size_t k, o = 0;
+			for (k = 0; k < f->klen && o < 200; k++) {
+				unsigned char c = (unsigned char)f->key[k];
+				if (c < 0x20 || c == '"' || c == '\\')
+					o += (size_t)snprintf(msg + o, sizeof(msg) - o, "\\u%04x", c);
+				else
+					msg[o++] = (char)c;
+			}
+			msg[o] = '\0';
+			rec_die(r, "duplicate key \"%s\"", msg);
+		}
+		r->nf++;
+		ws = s.i;
+		skip_ws(&s);
+		if (s.i != ws)
+			r->compact = 0;
+		if (s.i < s.len && s.p[s.i] == ',') {
+			s.i++;
+			ws = s.i;
+			skip_ws(&s);
+			if (s.i != ws)
+				r->compact = 0;
+			continue;
+		}
+		if (s.i < s.len && s.p[s.i] == '}') {
+			s.i++;
+			break;
+		}
+		scan_unexpected(&s, "',' or '}'");
+	}
+done:
+	r->oend = s.i;
+	skip_ws(&s);
+	if (s.i < s.len)
+		scan_unexpected(&s, "the end of the line");
+	return 1;
+}
+
+/* --- reading ------------------------------------------------------------------- */
+
+static void
+rec_init(struct rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->compact = 1;
+}
+
+static void
+rec_fini(struct rec *r)
+{
+	free(r->owned);
+	free(r->f);
+	free(r->ht);
+	free(r->ch);
+	arena_free(&r->ar);
+	free(r->wfixed);
+	free(r->wbuf);
+	buf_free(&r->out);
+}
+
+struct rec_reader *
+rec_open_list(char **paths, int npaths)
+{
+	struct rec_reader *rd = xcalloc(1, sizeof(*rd));
+
+	rd->paths = paths;
+	rd->npaths = npaths;
+	rec_init(&rd->rec);
+	return rd;
+}
+
+struct rec_reader *
+rec_open(const char *path)
+{
+	struct rec_reader *rd = rec_open_list(NULL, 0);
+
+	if (path != NULL) {
+		rd->paths = xmalloc(sizeof(char *));
+		rd->paths[0] = xstrdup(path);
+		rd->npaths = 1;
+		rd->owned = 1;
+	}
+	return rd;
+}
+
+/* Open the next input; false when there is none. */
+static int
+reader_advance(struct rec_reader *rd)
+{
+	const char *path;
+
+	if (rd->fp != NULL) {
+		io_close(rd->fp);
+		rd->fp = NULL;
+	}
+	if (rd->npaths == 0 ? rd->next > 0 : rd->next >= rd->npaths)
+		return 0;
+	path = rd->npaths == 0 ? NULL : rd->paths[rd->next];
+	rd->next++;
+	rd->fp = io_open(path);
+	rd->name = io_name(path);
+	rd->line = 0;
+	return 1;
+}
+
+struct rec *
+rec_next(struct rec_reader *rd)
+{
+	struct rec *r = &rd->rec;
+	ssize_t n;
+	char save;
+	int blank;
+
+	for (;;) {
+		if (rd->fp == NULL && !reader_advance(rd))
+			return NULL;
+		errno = 0;
+		n = getline(&rd->buf, &rd->bufcap, rd->fp);
+		if (n < 0) {
+			if (ferror(rd->fp))
+				die(EXIT_DATA, "%s: %s", rd->name,
+				    strerror(errno ? errno : EIO));
+			if (!reader_advance(rd))
+				return NULL;
+			continue;
+		}
+		rd->line++;
+		rec_reset(r);
+		r->text = rd->buf;
+		r->len = (size_t)n;
+		if (n > 0 && rd->buf[n - 1] == '\n')
+			r->len--;
+		r->wname = rd->name;
+		r->wline = rd->line;
+		/* the scanner's sentinel; the newline goes back for rec_write */
+		save = rd->buf[r->len];
+		rd->buf[r->len] = '\0';
+		blank = !rec_index(r);
+		rd->buf[r->len] = save;
+		if (!blank)
+			return r;
+	}
+}
+
+void
+rec_close(struct rec_reader *rd)
+{
+	if (rd == NULL)
+		return;
+	if (rd->fp != NULL)
+		io_close(rd->fp);
+	if (rd->owned) {
+		free(rd->paths[0]);
+		free(rd->paths);
+	}
+	rec_fini(&rd->rec);
+	free(rd->buf);
+	free(rd);
+}
+
+struct rec *
+rec_parse(const char *line, size_t len, const char *where)
+{
+	struct rec *r = xmalloc(sizeof(*r));
+
+	rec_init(r);
+	r->owned = xmalloc(len + 1);
+	memcpy(r->owned, line, len);
+	r->owned[len] = '\0';
+	r->text = r->owned;
+	r->len = len;
+	r->wfixed = xstrdup(where != NULL ? where : "-");
+	if (!rec_index(r)) {
+		/* A blank line is the empty record. */
+		r->ostart = r->oend = 0;
+	}
+	return r;
+}
+
+/* --- records --------------------------------------------------------------------- */
+
+struct rec *
+rec_new(void)
+{
+	struct rec *r = xmalloc(sizeof(*r));
+
+	rec_init(r);
+	r->text = "";
+	return r;
+}
+
+static void change_copy(struct rec *to, const struct change *c);
+
+struct rec *
+rec_dup(const struct rec *r)
+{
+	struct rec *d;
+	size_t i;
+
+	d = rec_parse(r->text, r->len, rec_where(r));
+	for (i = 0; i < r->nch; i++)
+		change_copy(d, &r->ch[i]);
+	return d;
+}
+
+void
+rec_free(struct rec *r)
+{
+	if (r == NULL)
+		return;
+	rec_fini(r);
+	free(r);
+}
+
+/* --- lookup ---------------------------------------------------------------------- */
+
+/* The value of key: either a field (untouched) or a change. */
+struct val {
+	struct field	*f;
+	struct change	*c;
+	const char	*p;	/* JSON text */
+	size_t		 len;
+	int		 type;
+};
+
+static struct change *
+change_find_new(struct rec *r, const char *key, size_t klen)
+{
+	size_t i;
+
+	if (r->nlive == 0)
+		return NULL;
+	for (i = 0; i < r->nch; i++) {
+		struct change *c = &r->ch[i];
+		if (c->field < 0 && !c->dead && c->klen == klen &&
+		    memcmp(c->key, key, klen) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+/* Find key; returns false when absent (deleted counts as absent). */
+static int
+lookup(struct rec *r, const char *key, struct val *v)
+{
+	size_t klen = strlen(key);
+	struct field *f;
+	struct change *c;
+
+	v->f = NULL;
+	v->c = NULL;
+	if ((f = field_find(r, key, klen, hash_bytes(key, klen))) != NULL) {
+		if (f->chg < 0) {
+			v->f = f;
+			v->p = r->text + f->vofs;
+			v->len = f->vlen;
+			v->type = f->type;
+			return 1;
+		}
+		c = &r->ch[f->chg];
+	} else if ((c = change_find_new(r, key, klen)) == NULL)
+		return 0;
+	if (c->del)
+		return 0;
+	v->c = c;
+	v->p = c->val;
+	v->len = c->vlen;
+	v->type = c->type;
+	return 1;
+}
+
+/* Parse an integer's text; false if it does not fit in long long. */
+static int
+parse_ll(const char *p, size_t n, long long *out)
+{
+	unsigned long long v = 0, lim;
+	size_t i = 0;
+	int neg = 0;
+
+	if (n > 0 && p[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	lim = neg ? (unsigned long long)LLONG_MAX + 1 : (unsigned long long)LLONG_MAX;
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(p[i] - '0');
+		if (v > (lim - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	if (neg)
+		*out = v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v;
+	else
+		*out = (long long)v;
+	return 1;
+}
+
+static double
+parse_double(const char *p, size_t n)
+{
+	char tmp[64], *q = tmp, *big = NULL;
+	double d;
+
+	if (n >= sizeof(tmp))
+		q = big = xmalloc(n + 1);
+	memcpy(q, p, n);
+	q[n] = '\0';
+	d = strtod(q, NULL);
+	free(big);
+	return d;
+}
+
+/* The public type: T_INT that does not fit reads as REC_REAL. */
+static enum rec_type
+pub_type(const struct val *v)
+{
+	long long ll;
+
+	switch (v->type) {
+	case T_NULL: return REC_NULL;
+	case T_BOOL: return REC_BOOL;
+	case T_INT:
+		if (v->len < 19 || parse_ll(v->p, v->len, &ll))
+			return REC_INT;
+		return REC_REAL;
+	case T_REAL: return REC_REAL;
+	case T_STRING: return REC_STRING;
+	case T_ARRAY: return REC_ARRAY;
+	default: return REC_OBJECT;
+	}
+}
+
+enum rec_type
+rec_type(struct rec *r, const char *key)
+{
+	struct val v;
+
+	if (!lookup(r, key, &v))
+		return REC_ABSENT;
+	return pub_type(&v);
+}
+
+bool
+rec_has(struct rec *r, const char *key)
+{
+	struct val v;
+
+	return lookup(r, key, &v) && v.type != T_NULL;
+}
+
+static void __attribute__((noreturn))
+wrong_type(struct rec *r, const char *key, const char *want, const struct val *v)
+{
+	rec_die(r, "key \"%s\": expected %s, got %s", key, want, type_names[v->type]);
+}
+
+const char *
+rec_str(struct rec *r, const char *key, size_t *len)
+{
+	struct val v;
+	size_t n;
+
+	if (!lookup(r, key, &v) || v.type == T_NULL)
+		return NULL;
+	if (v.type != T_STRING)
+		wrong_type(r, key, "a string", &v);
+	if (v.f != NULL) {
+		if (v.f->dec == NULL)
+			v.f->dec = decode_str(&r->ar, v.p, v.len, v.f->vesc, &v.f->declen);
+		if (len != NULL)
+			*len = v.f->declen;
+		return v.f->dec;
+	}
+	if (v.c->dec == NULL) {
+		v.c->dec = decode_str(&r->ar, v.p, v.len,
+		    memchr(v.p, '\\', v.len) != NULL, &n);
+		v.c->declen = n;
+	}
+	if (len != NULL)
+		*len = v.c->declen;
+	return v.c->dec;
+}
+
+bool
+rec_int(struct rec *r, const char *key, long long *out)
+{
+	struct val v;
+	long long ll;
+
+	if (!lookup(r, key, &v) || v.type == T_NULL)
+		return false;
+	if (v.type != T_INT)
+		wrong_type(r, key, "an integer", &v);
+	if (!parse_ll(v.p, v.len, &ll))
+		rec_die(r, "key \"%s\": integer out of range", key);
+	if (out != NULL)
+		*out = ll;
+	return true;
+}
+
+bool
+rec_num(struct rec *r, const char *key, double *out)
+{
+	struct val v;
+	long long ll;
+	double d;
+
+	if (!lookup(r, key, &v) || v.type == T_NULL)
+		return false;
+	if (v.type == T_INT && v.len < 16 && parse_ll(v.p, v.len, &ll))
+		d = (double)ll;		/* exact below 2^53 */
+	else if (v.type == T_INT || v.type == T_REAL)
+		d = parse_double(v.p, v.len);
+	else
+		wrong_type(r, key, "a number", &v);
+	if (out != NULL)
+		*out = d;
+	return true;
+}
+
+bool
+rec_bool(struct rec *r, const char *key, bool *out)
+{
+	struct val v;
+
+	if (!lookup(r, key, &v) || v.type == T_NULL)
+		return false;
+	if (v.type != T_BOOL)
+		wrong_type(r, key, "a boolean", &v);
+	if (out != NULL)
+		*out = v.p[0] == 't';
+	return true;
+}
+
+json_t *
+rec_json(struct rec *r, const char *key)
+{
+	struct val v;
+	json_t *j;
+	json_error_t e;
+
+	if (!lookup(r, key, &v))
+		return NULL;
+	j = json_loadb(v.p, v.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+	if (j == NULL)	/* integers too big for jansson */
+		j = json_loadb(v.p, v.len, JSON_DECODE_ANY | JSON_ALLOW_NUL |
+		    JSON_DECODE_INT_AS_REAL, &e);
+	if (j == NULL)
+		rec_die(r, "key \"%s\": %s", key, e.text);
+	return j;
+}
+
+const char *
+rec_raw(struct rec *r, const char *key, size_t *len)
+{
+	struct val v;
+
+	if (!lookup(r, key, &v))
+		return NULL;
+	if (len != NULL)
+		*len = v.len;
+	if (v.c != NULL)
+		return v.c->val;	/* NUL-terminated already */
+	return arena_strndup(&r->ar, v.p, v.len);
+}
+
+const char *
+rec_decode(struct rec *r, const char *s, size_t n, size_t *len)
+{
+	size_t k;
+	const char *o = decode_str(&r->ar, s, n, memchr(s, '\\', n) != NULL, &k);
+
+	if (len != NULL)
+		*len = k;
+	return o;
+}
+
+const char *
+rec_key(struct rec *r, size_t i)
+{
+	size_t k;
+	struct field *f;
+
+	for (k = 0; k < r->nf; k++) {
+		f = &r->f[k];
+		if (f->chg >= 0 && r->ch[f->chg].del)
+			continue;
+		if (i-- == 0) {
+			if (f->kdec == NULL)
+				f->kdec = arena_strndup(&r->ar, f->key, f->klen);
+			return f->kdec;
+		}
+	}
+	for (k = 0; k < r->nch; k++) {
+		struct change *c = &r->ch[k];
+		if (c->field >= 0 || c->dead)
+			continue;
+		if (i-- == 0)
+			return c->key;
+	}
+	return NULL;
+}
+
+/* --- changing ------------------------------------------------------------------ */
+
+/* The change for key, created if needed (not deleted afterwards: caller sets). */
+static struct change *
+change_get(struct rec *r, const char *key, size_t klen)
+{
+	struct field *f;
+	struct change *c;
+
+	f = field_find(r, key, klen, hash_bytes(key, klen));
+	if (f != NULL && f->chg >= 0) {
+		c = &r->ch[f->chg];
+		if (c->del) {
+			c->del = 0;
+			r->ndel--;
+		}
+		return c;
+	}
+	if (f == NULL && (c = change_find_new(r, key, klen)) != NULL)
+		return c;
+	if (r->nch == r->chcap) {
+		r->chcap = r->chcap ? r->chcap * 2 : 16;
+		r->ch = xreallocarray(r->ch, r->chcap, sizeof(*r->ch));
+	}
+	c = &r->ch[r->nch];
+	memset(c, 0, sizeof(*c));
+	c->key = arena_strndup(&r->ar, key, klen);
+	c->klen = klen;
+	if (f != NULL) {
+		c->field = (int)(f - r->f);
+		f->chg = (int)r->nch;
+	} else {
+		c->field = -1;
+		r->nlive++;
+	}
+	r->nch++;
+	return c;
+}
+
+/* Set key to the JSON text p[0..n) of the given type. */
+static void
+set_text(struct rec *r, const char *key, size_t klen, const char *p, size_t n, int type)
+{
+	struct change *c = change_get(r, key, klen);
+
+	if (n + 1 > c->vcap) {
+		c->vcap = n + 1 < 24 ? 24 : n + 1;
+		c->val = arena_alloc(&r->ar, c->vcap);
+	}
+	memmove(c->val, p, n);
+	c->val[n] = '\0';
+	c->vlen = n;
+	c->type = (unsigned char)type;
+	c->dec = NULL;
+}
+
+static void
+change_copy(struct rec *to, const struct change *c)
+{
+	if (c->dead)
+		return;
+	if (c->del) {
+		rec_del(to, c->key);
+		return;
+	}
+	set_text(to, c->key, c->klen, c->val, c->vlen, c->type);
+}
+
+/* Append s[0..n) as a JSON string (quotes included) to b. */
+static void
+put_jstring(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+	char *o;
+
+	/* at most 6 bytes out per byte in (\u00XX; U+FFFD is 3 for 1) */
+	buf_grow(b, n * 6 + 2);
+	o = b->p + b->len;
+	*o++ = '"';
+	while (i < n) {
+		if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\' && p[i] < 0x80) {
+			*o++ = (char)p[i++];
+			continue;
+		}
+		if (p[i] >= 0x80) {
+			if ((k = utf8_len(p, i, n)) == 0) {
+				memcpy(o, "\xef\xbf\xbd", 3);
+				o += 3;
+				i++;
+			} else {
+				memcpy(o, s + i, k);
+				o += k;
+				i += k;
+			}
+			continue;
+		}
+		*o++ = '\\';
+		switch (p[i]) {
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[p[i] >> 4];
+			*o++ = hex[p[i] & 15];
+		}
+		i++;
+	}
+	*o++ = '"';
+	*o = '\0';
+	b->len = (size_t)(o - b->p);
+}
+
+void
+rec_set_strn(struct rec *r, const char *key, const char *s, size_t len)
+{
+	struct buf *b = &r->out;
+
+	buf_reset(b);
+	put_jstring(b, s, len);
+	set_text(r, key, strlen(key), b->p, b->len, T_STRING);
+}
+
+void
+rec_set_str(struct rec *r, const char *key, const char *s)
+{
+	if (s == NULL)
+		rec_set_null(r, key);
+	else
+		rec_set_strn(r, key, s, strlen(s));
+}
+
+void
+rec_set_int(struct rec *r, const char *key, long long v)
+{
+	char tmp[32], *o = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--o = '-';
+	set_text(r, key, strlen(key), o, (size_t)(tmp + sizeof(tmp) - o), T_INT);
+}
+
+void
+rec_set_num(struct rec *r, const char *key, double v)
+{
+	char tmp[NUM_BUFSZ];
+	size_t n;
+
+	if (!isfinite(v)) {
+		rec_set_null(r, key);
+		return;
+	}
+	n = num_shortest(tmp, v);
+	set_text(r, key, strlen(key), tmp, n,
+	    strpbrk(tmp, ".eE") != NULL ? T_REAL : T_INT);
+}
+
+void
+rec_set_bool(struct rec *r, const char *key, bool v)
+{
+	set_text(r, key, strlen(key), v ? "true" : "false", v ? 4 : 5, T_BOOL);
+}
+
+void
+rec_set_null(struct rec *r, const char *key)
+{
+	set_text(r, key, strlen(key), "null", 4, T_NULL);
+}
+
+/* Serialise a jansson value compactly, with our string and number forms. */
+static void
+put_json(struct buf *b, const json_t *v)
+{
+	char tmp[NUM_BUFSZ];
+	const char *k;
+	json_t *x;
+	size_t i, n;
+	void *it;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		buf_addc(b, '{');
+		i = 0;
+		for (it = json_object_iter((json_t *)v); it != NULL;
+		    it = json_object_iter_next((json_t *)v, it)) {
+			if (i++ > 0)
+				buf_addc(b, ',');
+			k = json_object_iter_key(it);
+			put_jstring(b, k, json_object_iter_key_len(it));
+			buf_addc(b, ':');
+			put_json(b, json_object_iter_value(it));
+		}
+		buf_addc(b, '}');
+		break;
+	case JSON_ARRAY:
+		buf_addc(b, '[');
+		json_array_foreach(v, i, x) {
+			if (i > 0)
+				buf_addc(b, ',');
+			put_json(b, x);
+		}
+		buf_addc(b, ']');
+		break;
+	case JSON_STRING:
+		put_jstring(b, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		if (!isfinite(json_real_value(v)))
+			buf_add(b, "null", 4);
+		else {
+			n = num_shortest(tmp, json_real_value(v));
+			buf_add(b, tmp, n);
+		}
+		break;
+	case JSON_TRUE:
+		buf_add(b, "true", 4);
+		break;
+	case JSON_FALSE:
+		buf_add(b, "false", 5);
+		break;
+	default:
+		buf_add(b, "null", 4);
+	}
+}
+
+void
+rec_set_json(struct rec *r, const char *key, const json_t *v)
+{
+	struct buf *b = &r->out;
+	int type;
+
+	if (v == NULL) {
+		rec_set_null(r, key);
+		return;
+	}
+	buf_reset(b);
+	put_json(b, v);
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: type = T_OBJECT; break;
+	case JSON_ARRAY: type = T_ARRAY; break;
+	case JSON_STRING: type = T_STRING; break;
+	case JSON_INTEGER: type = T_INT; break;
+	case JSON_REAL: type = isfinite(json_real_value(v)) ? T_REAL : T_NULL; break;
+	case JSON_TRUE: case JSON_FALSE: type = T_BOOL; break;
+	default: type = T_NULL;
+	}
+	set_text(r, key, strlen(key), b->p, b->len, type);
+}
+
+void
+rec_set_raw(struct rec *r, const char *key, const char *json, size_t len)
+{
+	struct scan s;
+	int type;
+	char *copy;
+
+	if (!sclass_ready)
+		sclass_init();
+	/* a copy with the scanner's NUL sentinel */
+	copy = xmalloc(len + 1);
+	memcpy(copy, json, len);
+	copy[len] = '\0';
+	s.p = copy;
+	s.len = len;
+	s.i = 0;
+	s.r = r;
+	s.what = "rec_set_raw";
+	skip_ws(&s);
+	type = scan_value(&s, 1);
+	skip_ws(&s);
+	if (s.i != len)
+		scan_unexpected(&s, "the end of the value");
+	free(copy);
+	/* trim the whitespace around it */
+	while (len > 0 && strchr(" \t\r\n", json[len - 1]) != NULL)
+		len--;
+	while (*json == ' ' || *json == '\t' || *json == '\r' || *json == '\n') {
+		json++;
+		len--;
+	}
+	set_text(r, key, strlen(key), json, len, type);
+}
+
+void
+rec_del(struct rec *r, const char *key)
+{
+	size_t klen = strlen(key);
+	struct field *f;
+	struct change *c;
+
+	f = field_find(r, key, klen, hash_bytes(key, klen));
+	if (f != NULL) {
+		if (f->chg < 0)
+			(void)change_get(r, key, klen);
+		c = &r->ch[f->chg];
+		if (!c->del) {
+			c->del = 1;
+			r->ndel++;
+		}
+		return;
+	}
+	if ((c = change_find_new(r, key, klen)) != NULL) {
+		c->dead = 1;
+		r->nlive--;
+	}
+}
+
+/* --- writing ---------------------------------------------------------------------- */
+
+void
+rec_format(struct rec *r, struct buf *b)
+{
+	size_t i, n = 0, need;
+	struct field *f;
+	struct change *c;
+	char *o;
+
+	if (r->nch == 0 && r->compact && r->oend > r->ostart) {
+		buf_add(b, r->text + r->ostart, r->oend - r->ostart);
+		buf_addc(b, '\n');
+		return;
+	}
+	/* The original keys and values, then the changed values: an upper bound. */
+	need = r->len + 3;
+	for (i = 0; i < r->nch; i++)
+		need += r->ch[i].vlen + 2;
+	buf_grow(b, need);
+	o = b->p + b->len;
+	*o++ = '{';
+	for (i = 0; i < r->nf; i++) {
+		f = &r->f[i];
+		c = f->chg < 0 ? NULL : &r->ch[f->chg];
+		if (c != NULL && c->del)
+			continue;
+		if (n++ > 0)
+			*o++ = ',';
+		memcpy(o, r->text + f->kofs, f->kraw);
+		o += f->kraw;
+		*o++ = ':';
+		if (c == NULL) {
+			memcpy(o, r->text + f->vofs, f->vlen);
+			o += f->vlen;
+		} else {
+			memcpy(o, c->val, c->vlen);
+			o += c->vlen;
+		}
+	}
+	b->len = (size_t)(o - b->p);
+	for (i = 0; i < r->nch; i++) {
+		c = &r->ch[i];
+		if (c->field >= 0 || c->dead)
+			continue;
+		if (n++ > 0)
+			buf_addc(b, ',');
+		put_jstring(b, c->key, c->klen);
+		buf_addc(b, ':');
+		buf_add(b, c->val, c->vlen);
+	}
+	buf_add(b, "}\n", 2);
+}
+
+void
+rec_write(struct rec *r, FILE *fp)
+{
+	size_t n;
+
+	if (r->nch == 0 && r->compact && r->oend > r->ostart) {
+		n = r->oend - r->ostart;
+		if (r->oend < r->len + 1 && r->text[r->oend] == '\n') {
+			/* the line's own newline follows the object */
+			if (fwrite_unlocked(r->text + r->ostart, 1, n + 1, fp) != n + 1)
+				io_write_error(fp, "stdout");
+			return;
+		}
+		if (fwrite_unlocked(r->text + r->ostart, 1, n, fp) != n ||
+		    putc_unlocked('\n', fp) == EOF)
+			io_write_error(fp, "stdout");
+		return;
+	}
+	buf_reset(&r->out);
+	rec_format(r, &r->out);
+	if (fwrite_unlocked(r->out.p, 1, r->out.len, fp) != r->out.len)
+		io_write_error(fp, "stdout");
+}

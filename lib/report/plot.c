@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * plot: draws the summary ("stacked") plot as SVG, laid out like the reference tool's
+ * matplotlib figure (spec 20): 6x8 in at 300 dpi (1800x2400 user units), one stacked bar
+ * (merged) or one per device, category palettes or the classic tab20 list, segment labels
+ * on segments of at least 2 %, category brackets and vertical category labels.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "report/plot.h"
+
+#define MU	"\xce\xbc"	/* U+03BC, as the reference prints it */
+#define PM	"\xc2\xb1"	/* U+00B1 PLUS-MINUS SIGN */
+
+#define DPI		300.0
+#define PT		(DPI / 72.0)	/* user units per point */
+#define FIG_H		2400.0
+#define AX_TOP		108.5
+#define AX_BOTTOM	2286.5
+#define AX_RIGHT_PAD	77.5
+#define FONT		"DejaVu Sans, Bitstream Vera Sans, Arial, Helvetica, sans-serif"
+#define LABEL_MIN_PCT	2.0
+
+struct rgb {
+	unsigned char r, g, b;
+};
+
+/* ColorBrewer 9-class sequential schemes: the control points of matplotlib's colormaps. */
+static const unsigned char cm_purples[9][3] = {
+	{0xfc, 0xfb, 0xfd}, {0xef, 0xed, 0xf5}, {0xda, 0xda, 0xeb}, {0xbc, 0xbd, 0xdc},
+	{0x9e, 0x9a, 0xc8}, {0x80, 0x7d, 0xba}, {0x6a, 0x51, 0xa3}, {0x54, 0x27, 0x8f},
+	{0x3f, 0x00, 0x7d},
+};
+static const unsigned char cm_greens[9][3] = {
+	{0xf7, 0xfc, 0xf5}, {0xe5, 0xf5, 0xe0}, {0xc7, 0xe9, 0xc0}, {0xa1, 0xd9, 0x9b},
+	{0x74, 0xc4, 0x76}, {0x41, 0xab, 0x5d}, {0x23, 0x8b, 0x45}, {0x00, 0x6d, 0x2c},
+	{0x00, 0x44, 0x1b},
+};
+static const unsigned char cm_oranges[9][3] = {
+	{0xff, 0xf5, 0xeb}, {0xfe, 0xe6, 0xce}, {0xfd, 0xd0, 0xa2}, {0xfd, 0xae, 0x6b},
+	{0xfd, 0x8d, 0x3c}, {0xf1, 0x69, 0x13}, {0xd9, 0x48, 0x01}, {0xa6, 0x36, 0x03},
+	{0x7f, 0x27, 0x04},
+};
+static const unsigned char cm_greys[9][3] = {
+	{0xff, 0xff, 0xff}, {0xf0, 0xf0, 0xf0}, {0xd9, 0xd9, 0xd9}, {0xbd, 0xbd, 0xbd},
+	{0x96, 0x96, 0x96}, {0x73, 0x73, 0x73}, {0x52, 0x52, 0x52}, {0x25, 0x25, 0x25},
+	{0x00, 0x00, 0x00},
+};
+
+/* tab20, tab20b, tab20c, one after the other. */
+static const unsigned int tab60[60] = {
+	0x1f77b4, 0xaec7e8, 0xff7f0e, 0xffbb78, 0x2ca02c, 0x98df8a, 0xd62728, 0xff9896,
+	0x9467bd, 0xc5b0d5, 0x8c564b, 0xc49c94, 0xe377c2, 0xf7b6d2, 0x7f7f7f, 0xc7c7c7,
+	0xbcbd22, 0xdbdb8d, 0x17becf, 0x9edae5,
+	0x393b79, 0x5254a3, 0x6b6ecf, 0x9c9ede, 0x637939, 0x8ca252, 0xb5cf6b, 0xcedb9c,
+	0x8c6d31, 0xbd9e39, 0xe7ba52, 0xe7cb94, 0x843c39, 0xad494a, 0xd6616b, 0xe7969c,
+	0x7b4173, 0xa55194, 0xce6dbd, 0xde9ed6,
+	0x3182bd, 0x6baed6, 0x9ecae1, 0xc6dbef, 0xe6550d, 0xfd8d3c, 0xfdae6b, 0xfdd0a2,
+	0x31a354, 0x74c476, 0xa1d99b, 0xc7e9c0, 0x756bb1, 0x9e9ac8, 0xbcbddc, 0xdadaeb,
+	0x636363, 0x969696, 0xbdbdbd, 0xd9d9d9,
+};
+
+#define NPAL	12	/* colours per category palette */
+
+struct catpal {
+	const char *name;
+	const unsigned char (*cm)[3];
+	int start;	/* first step, in hundredths: 100 = 1.00 */
+};
+
+/* The fixed category order of the plot; also the categories that have a palette. */
+static const struct catpal catpals[] = {
+	{"Compute", cm_purples, 100},
+	{"TM", cm_greens, 100},
+	{"DM", cm_oranges, 80},
+	{"Other", cm_greys, 100},
+};
+#define NCATPAL (sizeof(catpals) / sizeof(catpals[0]))
+
+/*
+ * matplotlib's cmap(x): a 256-entry lookup table sampled from the linear segments,
+ * entry int(x * 256) (clipped), converted to 8 bits by rounding.
+ */
+static struct rgb
+cmap_at(const unsigned char cm[9][3], double x)
+{
+	struct rgb c;
+	unsigned char *out[3] = {&c.r, &c.g, &c.b};
+	long i = (long)(x * 256.0);
+	double pos, seg, f;
+	int k, ch;
+
+	if (i < 0)
+		i = 0;
+	if (i > 255)
+		i = 255;
+	pos = (double)i / 255.0;
+	seg = pos * 8.0;
+	k = (int)seg;
+	if (k > 7)
+		k = 7;
+	f = seg - k;
+	for (ch = 0; ch < 3; ch++) {
+		double v = cm[k][ch] + (cm[k + 1][ch] - cm[k][ch]) * f;
+		*out[ch] = (unsigned char)lround(v);
+	}
+	return c;
+}
+
+static struct rgb
+tab_colour(size_t i)
+{
+	unsigned int v = tab60[i % 60];
+	struct rgb c = {(unsigned char)(v >> 16), (unsigned char)(v >> 8), (unsigned char)v};
+
+	return c;
+}
+
+static int
+catpal_index(const char *cat)
+{
+	size_t i;
+
+	for (i = 0; i < NCATPAL; i++)
+		if (cat != NULL && strcmp(cat, catpals[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static struct rgb
+palette_colour(int pal, size_t step)
+{
+	double x = (catpals[pal].start - 5.0 * (double)step) / 100.0;
+
+	return cmap_at(catpals[pal].cm, x);
+}
+
+/* One segment as drawn. */
+struct dseg {
+	const struct plot_seg *s;
+	size_t idx;		/* position in the caller's array */
+	int rank;		/* category rank: palette order, then first appearance */
+	struct rgb col;
+	double y0, y1;		/* data coordinates (us) */
+};
+
+static int
+dseg_cmp(const void *a, const void *b)
+{
+	const struct dseg *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->s->time_us != y->s->time_us)
+		return x->s->time_us > y->s->time_us ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static const char *
+seg_cat(const struct plot_seg *s)
+{
+	return s->category != NULL ? s->category : "Other";
+}
+
+/* Order and colour the segments of one bar; returns the bar total (us). */
+static double
+layout_bar(const struct plot_bar *bar, struct dseg *d, int flags)
+{
+	size_t i, j, k, nother = 0;
+	double y = 0;
+
+	for (i = 0; i < bar->nsegs; i++) {
+		const char *cat = seg_cat(&bar->segs[i]);
+		int p = catpal_index(cat);
+
+		d[i].s = &bar->segs[i];
+		d[i].idx = i;
+		if (p >= 0) {
+			d[i].rank = p;
+		} else {
+			/* unknown categories after the palette ones, in order of appearance */
+			d[i].rank = -1;
+			for (j = 0; j < i; j++)
+				if (catpal_index(seg_cat(&bar->segs[j])) < 0 &&
+				    strcmp(seg_cat(&bar->segs[j]), cat) == 0) {
+					d[i].rank = d[j].rank;
+					break;
+				}
+			if (d[i].rank < 0)
+				d[i].rank = (int)(NCATPAL + nother++);
+		}
+	}
+	if (!(flags & PLOT_CLASSIC))
+		qsort(d, bar->nsegs, sizeof(*d), dseg_cmp);
+
+	for (i = 0; i < bar->nsegs; i++) {
+		int p = catpal_index(seg_cat(d[i].s));
+
+		if (flags & PLOT_CLASSIC) {
+			d[i].col = tab_colour(i);
+		} else {
+			/* k = index of this segment within its category */
+			for (k = 0, j = i; j > 0 && d[j - 1].rank == d[i].rank; j--)
+				k++;
+			if (flags & PLOT_CATEGORY) {
+				if (p >= 0) {
+					d[i].col = palette_colour(p, 0);
+				} else {
+					d[i].col = tab_colour((size_t)d[i].rank - NCATPAL);
+				}
+			} else if (p >= 0 && k < NPAL) {
+				d[i].col = palette_colour(p, k);
+			} else {
+				d[i].col = tab_colour(p >= 0 ? k - NPAL : k);
+			}
+		}
+		d[i].y0 = y;
+		y += d[i].s->time_us > 0 ? d[i].s->time_us : 0;
+		d[i].y1 = y;
+	}
+	return y;
+}
+
+/* XML-escaped text. */
+static void
+put_esc(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			if ((unsigned char)*s < 0x20 && *s != '\t')
+				fputc(' ', fp);
+			else
+				fputc(*s, fp);
+		}
+	}
+}
+
+/* Python's format of a float with .1f ("nan" for NaN, as the reference shows it). */
+static void
+fmt1(char *buf, size_t n, int has, double v)
+{
+	if (!has || isnan(v))
+		snprintf(buf, n, "nan");
+	else
+		snprintf(buf, n, "%.1f", v);
+}
+
+/*
+ * Text lines centred on (x, y) (user units), font size in points.
+ * Lines are separated by '\n'; line spacing 1.2 as matplotlib.
+ */
+static void
+put_text(FILE *fp, double x, double y, double size, const char *attrs, const char *text)
+{
+	const char *p, *nl;
+	size_t nlines = 1, i;
+	double fs = size * PT, lh = 1.2 * fs;
+
+	for (p = text; *p != '\0'; p++)
+		if (*p == '\n')
+			nlines++;
+	fprintf(fp, "<text x=\"%.1f\" font-size=\"%.2f\" text-anchor=\"middle\" "
+	    "xml:space=\"preserve\"%s%s>", x, fs, *attrs ? " " : "", attrs);
+	for (p = text, i = 0; i < nlines; i++, p = nl + 1) {
+		double base = y + ((double)i - (nlines - 1) / 2.0) * lh + 0.36 * fs;
+
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		fprintf(fp, "<tspan x=\"%.1f\" y=\"%.1f\">", x, base);
+		{
+			char *line = xstrndup(p, (size_t)(nl - p));
+
+			put_esc(fp, line);
+			free(line);
+		}
+		fputs("</tspan>", fp);
+		if (*nl == '\0')
+			break;
+	}
+	fputs("</text>\n", fp);
+}
+
+/* Segment label text (caller frees). */
+static char *
+seg_label(const struct plot_seg *s, int merged)
+{
+	char *t = NULL;
+	const char *label = s->label != NULL ? s->label : "";
+	int n;
+
+	if (!merged) {
+		n = asprintf(&t, "%.1f %%\n%s\n%.0f " MU "s", s->pct, label, s->time_us);
+	} else if (s->has_flops) {
+		char mn[32], mx[32], mean[32], sd[32], wm[32];
+
+		fmt1(mn, sizeof(mn), 1, s->fmin);
+		fmt1(mx, sizeof(mx), 1, s->fmax);
+		fmt1(mean, sizeof(mean), 1, s->fmean);
+		fmt1(sd, sizeof(sd), s->has_std, s->fstd);
+		fmt1(wm, sizeof(wm), s->has_wmean, s->fwmean);
+		if (s->has_wmean)
+			n = asprintf(&t, "(%.1f %%) %s total=%.1f " MU "s; %ld ops\n"
+			    " Util [%s - %s] weighted_mean=%s%% (mean=%s " PM " %s%%)",
+			    s->pct, label, s->time_us, s->count, mn, mx, wm, mean, sd);
+		else
+			n = asprintf(&t, "(%.1f %%) %s total=%.1f " MU "s; %ld ops\n"
+			    " Util [%s - %s] %s " PM " %s %%",
+			    s->pct, label, s->time_us, s->count, mn, mx, mean, sd);
+	} else {
+		n = asprintf(&t, "(%.1f %%) %s total=%.1f " MU "s; %ld ops",
+		    s->pct, label, s->time_us, s->count);
+	}
+	if (n < 0)
+		die(EXIT_DATA, "out of memory");
+	return t;
+}
+
+/* matplotlib-like tick step: at most 9 intervals, steps 1, 2, 2.5, 5, 10. */
+static double
+tick_step(double vmax, int *decimals)
+{
+	static const double steps[] = {1, 2, 2.5, 5, 10};
+	double raw = vmax / 9.0, mag, st = 1;
+	size_t i;
+
+	if (!(raw > 0))
+		raw = 1;
+	mag = pow(10.0, floor(log10(raw)));
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		st = steps[i] * mag;
+		if (st >= raw * (1 - 1e-9))
+			break;
+	}
+	*decimals = 0;
+	for (double v = st; *decimals < 10 && fabs(v - round(v)) > 1e-9 * fmax(1, v); v *= 10)
+		(*decimals)++;
+	return st;
+}
+
+int
+plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
+{
+	int merged = nbars == 1 && bars[0].device < 0;
+	double fig_w = merged || nbars <= 3 ? 1800.0 : 600.0 * (double)nbars;
+	double xmin, xmax, ymax = 0, sum_total = 0;
+	double ax_l, ax_r, ax_t = AX_TOP, ax_b = AX_BOTTOM, step;
+	struct dseg **lay;
+	double *totals;
+	size_t b, i, maxchars = 1;
+	int dec;
+	char buf[64];
+
+#define XPX(x) (ax_l + ((x) - xmin) / (xmax - xmin) * (ax_r - ax_l))
+#define YPX(y) (ax_b - (y) / ymax * (ax_b - ax_t))
+
+	lay = xcalloc(nbars ? nbars : 1, sizeof(*lay));
+	totals = xcalloc(nbars ? nbars : 1, sizeof(*totals));
+	for (b = 0; b < nbars; b++) {
+		lay[b] = xcalloc(bars[b].nsegs ? bars[b].nsegs : 1, sizeof(**lay));
+		totals[b] = layout_bar(&bars[b], lay[b], flags);
+		if (totals[b] > ymax)
+			ymax = totals[b];
+		sum_total += totals[b];
+	}
+	if (merged) {
+		xmin = 0.7;
+		xmax = 1.3;
+	} else {
+		double n = nbars ? (double)nbars : 1;
+
+		xmin = -0.25 - 0.05 * (n - 0.5);
+		xmax = n - 0.75 + 0.05 * (n - 0.5);
+	}
+	if (!(ymax > 0))
+		ymax = 1;
+	ymax *= 1.05;
+	step = tick_step(ymax, &dec);
+	for (double v = 0; v <= ymax; v += step) {
+		size_t len = (size_t)snprintf(buf, sizeof(buf), "%.*f", dec, v);
+
+		if (len > maxchars)
+			maxchars = len;
+	}
+	ax_l = 131.0 + 26.5 * (double)maxchars;
+	ax_r = fig_w - AX_RIGHT_PAD;
+
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0fin\" height=\"%.0fin\" "
+	    "viewBox=\"0 0 %.0f %.0f\" font-family=\"" FONT "\">\n",
+	    fig_w / DPI, FIG_H / DPI, fig_w, FIG_H);
+	fprintf(fp, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", fig_w, FIG_H);
+
+	/* bars */
+	for (b = 0; b < nbars; b++) {
+		double cx = merged ? 1.0 : (double)b;
+		double x0 = XPX(cx - 0.25), x1 = XPX(cx + 0.25);
+
+		fprintf(fp, "<g class=\"bar\" data-device=\"%ld\" shape-rendering=\"crispEdges\">\n",
+		    bars[b].device);
+		for (i = 0; i < bars[b].nsegs; i++) {
+			const struct dseg *d = &lay[b][i];
+			double ya = YPX(d->y1), yb = YPX(d->y0);
+
+			fprintf(fp, "<rect class=\"seg\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			    "height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
+			    x0, ya, x1 - x0, yb - ya, d->col.r, d->col.g, d->col.b);
+			put_esc(fp, d->s->label != NULL ? d->s->label : "");
+			fputs("</title></rect>\n", fp);
+		}
+		/* category brackets and labels */
+		if (!(flags & PLOT_CLASSIC)) {
+			for (i = 0; i < bars[b].nsegs; ) {
+				size_t j = i;
+				double pct = 0;
+				char *cl;
+
+				while (j < bars[b].nsegs && lay[b][j].rank == lay[b][i].rank)
+					pct += lay[b][j++].s->pct;
+				if (!(flags & PLOT_CATEGORY))
+					fprintf(fp, "<rect class=\"cat\" x=\"%.2f\" y=\"%.2f\" "
+					    "width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+					    "stroke=\"#000000\" stroke-opacity=\"0.8\" "
+					    "stroke-width=\"%.2f\"/>\n", x0, YPX(lay[b][j - 1].y1),
+					    x1 - x0, YPX(lay[b][i].y0) - YPX(lay[b][j - 1].y1),
+					    2 * PT);
+				if (asprintf(&cl, "%s(%.1f%%)", seg_cat(lay[b][i].s), pct) < 0)
+					die(EXIT_DATA, "out of memory");
+				{
+					double cy = YPX((lay[b][i].y0 + lay[b][j - 1].y1) / 2);
+					double tx = x0 - 28;
+
+					fprintf(fp, "<g transform=\"rotate(-90 %.1f %.1f)\">", tx, cy);
+					put_text(fp, tx, cy, 6, "class=\"catlabel\" "
+					    "font-weight=\"bold\" fill=\"#000000\"", cl);
+					fputs("</g>\n", fp);
+				}
+				free(cl);
+				i = j;
+			}
+		}
+		/* segment labels */
+		for (i = 0; i < bars[b].nsegs; i++) {
+			const struct dseg *d = &lay[b][i];
+			double pct = totals[b] > 0 ? d->s->time_us / totals[b] * 100 : 0;
+			char *t;
+
+			if (!(pct >= LABEL_MIN_PCT))
+				continue;
+			t = seg_label(d->s, merged);
+			put_text(fp, (x0 + x1) / 2, YPX((d->y0 + d->y1) / 2), 6,
+			    "class=\"seglabel\" fill=\"#ffffff\"", t);
+			free(t);
+		}
+		fputs("</g>\n", fp);
+	}
+
+	/* axes frame, ticks, tick labels */
+	fprintf(fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
+	    ax_l, ax_t, ax_r - ax_l, ax_b - ax_t, 0.8 * PT);
+	for (long k = 0; (double)k * step <= ymax * (1 + 1e-12); k++) {
+		double v = (double)k * step, py = YPX(v);
+
+		snprintf(buf, sizeof(buf), "%.*f", dec, v);
+		fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
+		    ax_l - 3.5 * PT, py, ax_l, py, 0.8 * PT);
+		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+		    "text-anchor=\"end\">%s</text>\n",
+		    ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, buf);
+	}
+	if (merged) {
+		for (int k = 7; k <= 13; k++) {
+			double px = XPX(k / 10.0);
+
+			fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
+			    px, ax_b, px, ax_b + 3.5 * PT, 0.8 * PT);
+			fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+			    "text-anchor=\"middle\">%.1f</text>\n",
+			    px, ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, k / 10.0);
+		}
+	} else {
+		for (b = 0; b < nbars; b++) {
+			double px = XPX((double)b);
+
+			fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
+			    px, ax_b, px, ax_b + 3.5 * PT, 0.8 * PT);
+			fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+			    "text-anchor=\"middle\">Dev %ld</text>\n",
+			    px, ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, bars[b].device);
+		}
+	}
+
+	/* title and y label */
+	fprintf(fp, "<text class=\"title\" x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+	    "text-anchor=\"middle\">", (ax_l + ax_r) / 2, ax_t - 6 * PT - 0.25 * 12 * PT,
+	    12 * PT);
+	if (merged)
+		fprintf(fp, "Stacked Device Time (Total: %.1f " MU "s)", sum_total);
+	else
+		fputs("Stacked Device Time per Device (100% per device)", fp);
+	fputs("</text>\n", fp);
+	{
+		double lx = ax_l - 7 * PT - 26.5 * (double)maxchars - 4 * PT - 0.36 * 10 * PT;
+		double ly = (ax_t + ax_b) / 2;
+
+		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"middle\" "
+		    "transform=\"rotate(-90 %.2f %.2f)\">Device Time [" MU "s]</text>\n",
+		    lx, ly, 10 * PT, lx, ly);
+	}
+	fputs("</svg>\n", fp);
+
+	for (b = 0; b < nbars; b++)
+		free(lay[b]);
+	free(lay);
+	free(totals);
+#undef XPX
+#undef YPX
+	return ferror(fp) ? -1 : 0;
+}
+
+int
+plot_svg(const char *path, const struct plot_bar *bars, size_t nbars, int flags)
+{
+	FILE *fp;
+	int rc, saved;
+
+	if ((fp = fopen(path, "w")) == NULL)
+		return -1;
+	rc = plot_svg_fp(fp, bars, nbars, flags);
+	saved = errno;
+	if (fclose(fp) != 0) {
+		if (rc == 0)
+			saved = errno;
+		rc = -1;
+	}
+	if (rc != 0) {
+		errno = saved != 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}

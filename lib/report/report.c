@@ -1,0 +1,967 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * report: the compact row table that ttp-table builds from records, and the text
+ * report of tt-perf-report: performance table, totals line, advice (spec 13, 15-17).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/buf.h"
+#include "report/colour.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "tt/metrics.h"
+#include "core/numfmt.h"
+#include "core/rec.h"
+#include "report/report.h"
+#include "core/tensor.h"
+
+/* --- the string pool ------------------------------------------------------------ */
+
+static uint32_t
+strhash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void
+pool_rehash(struct table *t)
+{
+	size_t ncap = t->hashcap ? t->hashcap * 2 : 1024, i;
+	strid *nh = xcalloc(ncap, sizeof(*nh));
+
+	for (i = 0; i < t->hashcap; i++) {
+		strid id = t->hash[i];
+		const char *s;
+		size_t j;
+
+		if (id == 0)
+			continue;
+		s = t->pool + id;
+		j = strhash(s, strlen(s)) & (ncap - 1);
+		while (nh[j] != 0)
+			j = (j + 1) & (ncap - 1);
+		nh[j] = id;
+	}
+	free(t->hash);
+	t->hash = nh;
+	t->hashcap = ncap;
+}
+
+strid
+table_intern(struct table *t, const char *s, size_t n)
+{
+	size_t j;
+	strid id;
+
+	if ((t->nstrings + 1) * 2 > t->hashcap)
+		pool_rehash(t);
+	j = strhash(s, n) & (t->hashcap - 1);
+	while ((id = t->hash[j]) != 0) {
+		const char *p = t->pool + id;
+
+		if (strncmp(p, s, n) == 0 && p[n] == '\0')
+			return id;
+		j = (j + 1) & (t->hashcap - 1);
+	}
+	if (t->poollen + n + 1 > t->poolcap) {
+		size_t ncap = t->poolcap ? t->poolcap : 65536;
+
+		while (t->poollen + n + 1 > ncap)
+			ncap *= 2;
+		if (ncap > UINT32_MAX)
+			die(EXIT_DATA, "too much text in the report (over 4 GB)");
+		t->pool = xrealloc(t->pool, ncap);
+		t->poolcap = ncap;
+	}
+	id = (strid)t->poollen;
+	memcpy(t->pool + t->poollen, s, n);
+	t->pool[t->poollen + n] = '\0';
+	t->poollen += n + 1;
+	t->hash[j] = id;
+	t->nstrings++;
+	return id;
+}
+
+const char *
+table_str(const struct table *t, strid id)
+{
+	return id == 0 ? "" : t->pool + id;
+}
+
+void
+table_init(struct table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pool = xmalloc(65536);
+	t->poolcap = 65536;
+	t->pool[0] = '\0';
+	t->poollen = 1;		/* offset 0 means "absent" */
+}
+
+void
+table_free(struct table *t)
+{
+	free(t->rows);
+	free(t->pool);
+	free(t->hash);
+	memset(t, 0, sizeof(*t));
+}
+
+/* --- the tensors' datatypes and memory ------------------------------------------ */
+
+static strid
+intern_opt(struct table *t, const char *s)
+{
+	return s == NULL ? 0 : table_intern(t, s, strlen(s));
+}
+
+/* in[0].dtype, in[0].mem, in[1].dtype and out[0].dtype of a record. */
+static void
+tensors(struct table *t, struct rec *r, struct row *w)
+{
+	struct tensor tt[2];
+	size_t n;
+
+	n = tensor_read(r, "in", tt, 2);
+	if (n > 0) {
+		w->dt_in0 = intern_opt(t, tt[0].dtype);
+		w->mem0 = intern_opt(t, tt[0].mem);
+	}
+	if (n > 1)
+		w->dt_in1 = intern_opt(t, tt[1].dtype);
+	if (tensor_read(r, "out", tt, 1) == 1)
+		w->dt_out = intern_opt(t, tt[0].dtype);
+}
+
+/* --- records to rows ------------------------------------------------------------- */
+
+static strid
+get_str(struct table *t, struct rec *r, const char *key)
+{
+	const char *s;
+	size_t n;
+
+	if ((s = rec_str(r, key, &n)) == NULL)
+		return 0;
+	return table_intern(t, s, n);
+}
+
+/* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (spec 9). */
+static strid
+fallback_math(struct table *t, const struct row *w)
+{
+	struct buf b = BUF_INIT;
+	strid id;
+	size_t s, e;
+
+	if (w->dt_in0)
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in0)));
+	if (w->dt_in1) {
+		buf_adds(&b, ", ");
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in1)));
+	}
+	if (w->dt_out) {
+		buf_adds(&b, " => ");
+		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_out)));
+	}
+	buf_addc(&b, '\0');
+	for (s = 0; b.p[s] == ' '; s++)
+		;
+	e = strlen(b.p);
+	while (e > s && b.p[e - 1] == ' ')
+		e--;
+	id = table_intern(t, b.p + s, e - s);
+	buf_free(&b);
+	return id;
+}
+
+static strid
+get_advice(struct table *t, struct rec *r)
+{
+	json_t *a, *v;
+	struct buf b = BUF_INIT;
+	size_t i;
+	strid id;
+
+	if ((a = rec_json(r, "advice")) == NULL)
+		return 0;
+	if (!json_is_array(a))
+		die_where(rec_where(r), "key \"advice\": expected an array of strings");
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
+			die_where(rec_where(r), "key \"advice\": expected an array of strings");
+		if (i > 0)
+			buf_addc(&b, '\n');
+		buf_add(&b, json_string_value(v), json_string_length(v));
+	}
+	json_decref(a);
+	/* An empty array ("Optimized") is interned as "" so that it is not "absent". */
+	id = table_intern(t, b.p ? b.p : "", b.len);
+	buf_free(&b);
+	return id;
+}
+
+static int
+get_small_int(struct rec *r, const char *key, int *v)
+{
+	long long x;
+
+	if (!rec_int(r, key, &x))
+		return 0;
+	if (x < -2147483647LL || x > 2147483647LL)
+		die_where(rec_where(r), "key \"%s\": integer out of range", key);
+	*v = (int)x;
+	return 1;
+}
+
+int
+table_add(struct table *t, struct rec *r)
+{
+	const char *kind, *s;
+	struct row *w;
+	bool b;
+	size_t n;
+
+	kind = rec_str(r, "kind", NULL);
+	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0))
+		return 0;
+	if (t->nrows == t->caprows) {
+		t->caprows = t->caprows ? t->caprows * 2 : 1024;
+		t->rows = xreallocarray(t->rows, t->caprows, sizeof(*t->rows));
+	}
+	w = &t->rows[t->nrows];
+	memset(w, 0, sizeof(*w));
+	if (!rec_int(r, "id", &w->id))
+		die_where(rec_where(r), "record has no \"id\"");
+
+	if (strcmp(kind, "signpost") == 0) {
+		struct buf lb = BUF_INIT;
+
+		w->flags |= ROW_SIGNPOST;
+		if ((s = rec_str(r, "name", &n)) == NULL)
+			s = "", n = 0;
+		w->op = table_intern(t, s, n);
+		buf_add(&lb, s, n);
+		buf_adds(&lb, " (signpost)");
+		w->label = table_intern(t, lb.p, lb.len);
+		buf_free(&lb);
+		t->nsignpost++;
+		t->nrows++;
+		return 1;
+	}
+
+	if ((s = rec_str(r, "op", &n)) == NULL)
+		s = "", n = 0;
+	w->op = table_intern(t, s, n);
+	w->label = get_str(t, r, "label");
+	if (w->label == 0)
+		w->label = w->op;
+	s = table_str(t, w->label);
+	if (strstr(s, "(torch)") != NULL)
+		w->flags |= ROW_HOST;
+	if (strstr(s, "Matmul") != NULL)
+		w->flags |= ROW_MATMUL;
+	if (w->flags & ROW_HOST)
+		t->nhost++;
+	else
+		t->ndevice++;
+
+	if (rec_int(r, "device", &w->device))
+		w->flags |= ROW_DEVICE;
+	if (rec_int(r, "report_cores", &w->cores) || rec_int(r, "cores", &w->cores))
+		w->flags |= ROW_CORES;
+	if (rec_int(r, "call", &w->call))
+		w->flags |= ROW_CALL;
+	if (!(w->flags & ROW_HOST)) {
+		double ns;
+
+		if (rec_type(r, "device_ns") == REC_INT && rec_int(r, "device_ns", &w->dev_ns)) {
+			w->dev_us = (double)w->dev_ns / 1000;
+			w->flags |= ROW_DEV_US | ROW_DEV_INTNS;
+		} else if (rec_num(r, "device_ns", &ns)) {
+			w->dev_us = ns / 1000;
+			w->flags |= ROW_DEV_US;
+		} else {
+			w->dev_us = 0;
+			w->flags |= ROW_DEV_US | ROW_DEV_ZERO;
+		}
+	}
+	if (rec_type(r, "gap_ns") == REC_INT && rec_int(r, "gap_ns", &w->gap_ns)) {
+		w->gap_us = (double)w->gap_ns / 1000;
+		w->flags |= ROW_GAP | ROW_GAP_INTNS;
+	} else if (rec_num(r, "gap_ns", &w->gap_us)) {
+		w->gap_us /= 1000;
+		w->flags |= ROW_GAP;
+	}
+	if (rec_num(r, "dram_gbps", &w->dram))
+		w->flags |= ROW_DRAM;
+	if (rec_num(r, "dram_pct", &w->dram_pct))
+		w->flags |= ROW_DRAM_PCT;
+	if (rec_num(r, "tflops", &w->tflops))
+		w->flags |= ROW_TFLOPS;
+	if (rec_num(r, "flops_pct", &w->flops_pct))
+		w->flags |= ROW_FLOPS_PCT;
+	if (rec_bool(r, "dram_sharded", &b) && b)
+		w->flags |= ROW_SHARDED;
+	if (get_small_int(r, "in0_block_w", &w->in0bw))
+		w->flags |= ROW_IN0BW;
+	if (get_small_int(r, "out_subblock_h", &w->sbh))
+		w->flags |= ROW_SBH;
+	if (get_small_int(r, "out_subblock_w", &w->sbw))
+		w->flags |= ROW_SBW;
+	if (get_small_int(r, "iter", &w->iter))
+		w->flags |= ROW_ITER;
+	w->bound = get_str(t, r, "bound");
+	if ((w->flags & ROW_HOST) && w->bound == 0)
+		w->bound = table_intern(t, "HOST", 4);
+	w->verdict = get_str(t, r, "fidelity_verdict");
+	w->category = get_str(t, r, "category");
+	w->phase = get_str(t, r, "phase");
+	tensors(t, r, w);
+	if (rec_type(r, "math") != REC_ABSENT)
+		w->math = get_str(t, r, "math");
+	else if (!(w->flags & ROW_HOST))
+		w->math = fallback_math(t, w);
+	w->advice = get_advice(t, r);
+	t->nrows++;
+	return 1;
+}
+
+void
+table_finish(struct table *t)
+{
+	size_t i;
+	double sd = 0, sg = 0;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].flags & ROW_DEV_US)
+			sd += t->rows[i].dev_us;
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].flags & ROW_GAP)
+			sg += t->rows[i].gap_us;
+	t->sum_dev = sd;
+	t->sum_gap = sg;
+	t->total = sd + sg;
+	for (i = 0; i < t->nrows; i++) {
+		struct row *w = &t->rows[i];
+		double dt, g;
+
+		if (!(w->flags & (ROW_DEV_US | ROW_GAP)) || !(t->total > 0))
+			continue;
+		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+		g = (w->flags & ROW_GAP) ? w->gap_us : 0;
+		w->pct = (dt + g) / t->total * 100;
+		w->flags |= ROW_PCT;
+	}
+}
+
+/* --- cells ----------------------------------------------------------------------- */
+
+enum col {
+	C_ID, C_PCT, C_BOUND, C_OPCODE, C_DEVICE, C_DEVTIME, C_GAP, C_CORES, C_DRAM,
+	C_DRAMPCT, C_FLOPS, C_FLOPSPCT, C_MATH, NCOLS
+};
+
+static const char *const headers[NCOLS] = {
+	"ID", "Total %", "Bound", "OP Code", "Device", "Device Time", "Op-to-Op Gap",
+	"Cores", "DRAM", "DRAM %", "FLOPs", "FLOPs %", "Math Fidelity"
+};
+
+#define MU "\xce\xbc"	/* U+03BC, as the reference prints it */
+
+/*
+ * num_fixed with thousands separators, fast for the report's 0-2 decimals: with a
+ * 64-bit long double mantissa, v * 10^d is exact (53 + 7 bits), and rounding it to an
+ * integer in the default mode is the correctly rounded, ties-to-even result that
+ * printf gives. Anything else goes to num_fixed.
+ */
+size_t
+report_fixed(char *out, double v, int dec)
+{
+#if LDBL_MANT_DIG >= 64
+	static const long double scale[] = { 1.0L, 10.0L, 100.0L };
+	char tmp[32];
+	long double x;
+	unsigned long long u;
+	size_t n = 0, nd = 0, i, ni;
+	int neg;
+
+	if (dec < 0 || dec > 2 || !isfinite(v) || fabs(v) >= 1e15)
+		return num_fixed(out, v, dec, 1);
+	neg = signbit(v);
+	x = fabsl((long double)v * scale[dec]);
+	u = (unsigned long long)x;
+	x -= (long double)u;		/* the exact fraction */
+	if (x > 0.5L || (x == 0.5L && (u & 1)))
+		u++;
+	do {
+		tmp[nd++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0 || nd <= (size_t)dec);
+	if (neg)
+		out[n++] = '-';
+	ni = nd - (size_t)dec;		/* digits before the point */
+	for (i = 0; i < ni; i++) {
+		if (i > 0 && (ni - i) % 3 == 0)
+			out[n++] = ',';
+		out[n++] = tmp[nd - 1 - i];
+	}
+	if (dec > 0) {
+		out[n++] = '.';
+		for (i = ni; i < nd; i++)
+			out[n++] = tmp[nd - 1 - i];
+	}
+	out[n] = '\0';
+	return n;
+#else
+	return num_fixed(out, v, dec, 1);
+#endif
+}
+
+/* A number with thousands separators and decimals, then " unit" when unit != NULL;
+ * the reference colours the number and the unit as two pieces. */
+static void
+cell_num(struct buf *b, int on, int c, double v, int dec, const char *unit)
+{
+	char nb[NUM_BUFSZ];
+	size_t n = report_fixed(nb, v, dec);
+
+	colour_add(b, on, c, nb, n);
+	if (unit != NULL) {
+		buf_addc(b, ' ');
+		colour_add(b, on, c, unit, strlen(unit));
+	}
+}
+
+static void
+cell_str(struct buf *b, int on, int c, const char *s)
+{
+	colour_add(b, on, c, s, strlen(s));
+}
+
+static int
+verdict_colour(const char *v)
+{
+	if (strcmp(v, "sufficient") == 0)
+		return COL_GREEN;
+	if (strcmp(v, "too_high") == 0)
+		return COL_RED;
+	if (strcmp(v, "too_low") == 0)
+		return COL_CYAN;
+	return COL_WHITE;
+}
+
+/* Whether a row is muted: Total % below the minimum and not a host op (spec 16). */
+static int
+row_grey(const struct row *w, const struct report_opts *o)
+{
+	return (w->flags & ROW_PCT) && w->pct < o->min_pct && !(w->flags & ROW_HOST);
+}
+
+/* Append the text of one cell of row w (colours when on). */
+static void
+cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
+    const struct report_opts *o)
+{
+	int grey = on && row_grey(w, o);
+	int sp = (w->flags & ROW_SIGNPOST) != 0;
+	const char *bound = table_str(t, w->bound);
+	int slow = on && !grey && strcmp(bound, "SLOW") == 0;
+	int slow_dram = slow && (w->flags & ROW_DRAM_PCT) && (w->flags & ROW_FLOPS_PCT) &&
+	    w->dram_pct > w->flops_pct;
+	int slow_flops = slow && (w->flags & ROW_DRAM_PCT) && (w->flags & ROW_FLOPS_PCT) &&
+	    !(w->dram_pct > w->flops_pct);
+	int c = grey ? COL_GREY : COL_NONE;
+	char nb[64];
+
+	switch (col) {
+	case C_ID:
+		{
+			char *p = nb + sizeof(nb);
+			unsigned long long u = w->id < 0 ? 0ULL - (unsigned long long)w->id :
+			    (unsigned long long)w->id;
+
+			do {
+				*--p = (char)('0' + u % 10);
+				u /= 10;
+			} while (u > 0);
+			if (w->id < 0)
+				*--p = '-';
+			colour_add(b, on, c, p, (size_t)(nb + sizeof(nb) - p));
+		}
+		break;
+	case C_PCT:
+		if (w->flags & ROW_PCT)
+			cell_num(b, on, c, w->pct, 1, "%");
+		break;
+	case C_BOUND:
+		if (sp)
+			break;
+		if (on && !grey) {
+			if (strcmp(bound, "DRAM") == 0 || strcmp(bound, "FLOP") == 0)
+				c = COL_GREEN;
+			else if (strcmp(bound, "SLOW") == 0)
+				c = COL_YELLOW;
+			else if (strcmp(bound, "HOST") == 0)
+				c = COL_RED;
+		}
+		cell_str(b, on, c, bound);
+		break;
+	case C_OPCODE: {
+		const char *label = table_str(t, w->label), *op = table_str(t, w->op);
+		size_t ol = strlen(op);
+
+		if (on && !grey)
+			c = colour_for_op(label);
+		if (sp) {
+			struct buf sb = BUF_INIT;
+
+			buf_adds(&sb, "\xf0\x9f\xaa\xa7 ");	/* U+1FAA7 PLACARD */
+			buf_adds(&sb, op);
+			colour_add(b, on, c, sb.p, sb.len);
+			buf_free(&sb);
+		} else if (ol > 0 && strncmp(label, op, ol) == 0 && label[ol] == ' ') {
+			colour_add(b, on, c, label, ol);
+			buf_addc(b, ' ');
+			cell_str(b, on, c, label + ol + 1);
+		} else
+			cell_str(b, on, c, label);
+		break;
+	}
+	case C_DEVICE:
+		if (w->flags & ROW_DEVICE)
+			cell_num(b, on, c, (double)w->device, 0, NULL);
+		break;
+	case C_DEVTIME:
+		if (w->flags & ROW_DEV_US)
+			cell_num(b, on, c, w->dev_us, 0, MU "s");
+		break;
+	case C_GAP:
+		if (w->flags & ROW_GAP) {
+			if (on && !grey && w->gap_us > 6.5)
+				c = COL_RED;
+			cell_num(b, on, c, w->gap_us, 0, MU "s");
+		}
+		break;
+	case C_CORES:
+		if (w->flags & ROW_CORES) {
+			if (!grey && w->cores < 10)
+				c = COL_RED;
+			else if (!grey && w->cores == 64)
+				c = COL_GREEN;
+			cell_num(b, on, c, (double)w->cores, 0, NULL);
+		}
+		break;
+	case C_DRAM:
+	case C_DRAMPCT:
+		if (on && !grey && (strcmp(bound, "DRAM") == 0))
+			c = COL_GREEN;
+		else if (slow_dram)
+			c = COL_YELLOW;
+		if (col == C_DRAM && (w->flags & ROW_DRAM))
+			cell_num(b, on, c, w->dram, 0, "GB/s");
+		else if (col == C_DRAMPCT && (w->flags & ROW_DRAM_PCT))
+			cell_num(b, on, c, w->dram_pct, 1, "%");
+		break;
+	case C_FLOPS:
+	case C_FLOPSPCT:
+		if (on && !grey && (strcmp(bound, "FLOP") == 0))
+			c = COL_GREEN;
+		else if (slow_flops)
+			c = COL_YELLOW;
+		if (col == C_FLOPS && (w->flags & ROW_TFLOPS))
+			cell_num(b, on, c, w->tflops, 1, "TFLOPs");
+		else if (col == C_FLOPSPCT && (w->flags & ROW_FLOPS_PCT))
+			cell_num(b, on, c, w->flops_pct, 1, "%");
+		break;
+	case C_MATH:
+		if (sp || (w->math == 0 && !grey))
+			break;
+		if (on && !grey) {
+			const char *label = table_str(t, w->label);
+
+			if (strstr(label, "Matmul") != NULL ||
+			    strstr(label, "OptimizedConvNew") != NULL)
+				c = verdict_colour(table_str(t, w->verdict));
+		}
+		cell_str(b, on, c, table_str(t, w->math));
+		break;
+	}
+}
+
+/* --- the text table -------------------------------------------------------------- */
+
+struct layout {
+	size_t	w[NCOLS];
+};
+
+static void
+spaces(struct buf *b, size_t n)
+{
+	if (n == 0)
+		return;
+	buf_grow(b, n);
+	memset(b->p + b->len, ' ', n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void
+pad_cell(struct buf *line, const char *s, size_t n, size_t width, int left)
+{
+	size_t vis = colour_width(s, n);
+	size_t pad = vis < width ? width - vis : 0;
+
+	if (!left)
+		spaces(line, pad);
+	buf_add(line, s, n);
+	if (left)
+		spaces(line, pad);
+}
+
+static void
+print_row(FILE *fp, struct buf *line, struct buf *cb, const struct table *t,
+    const struct row *w, const struct layout *L, const struct report_opts *o)
+{
+	int col;
+
+	buf_reset(line);
+	for (col = 0; col < NCOLS; col++) {
+		buf_reset(cb);
+		cell(cb, t, w, col, o->colour, o);
+		if (col > 0)
+			buf_add(line, "  ", 2);
+		pad_cell(line, cb->p ? cb->p : "", cb->len, L->w[col], col == C_OPCODE);
+	}
+	buf_addc(line, '\n');
+	fwrite(line->p, 1, line->len, fp);
+}
+
+/* The number a numeric column shows for row w; 0 when the cell is empty or the
+ * column holds text. */
+static int
+numval(const struct row *w, int col, double *v)
+{
+	static const uint32_t need[NCOLS] = {
+		[C_PCT] = ROW_PCT, [C_DEVICE] = ROW_DEVICE, [C_DEVTIME] = ROW_DEV_US,
+		[C_GAP] = ROW_GAP, [C_CORES] = ROW_CORES, [C_DRAM] = ROW_DRAM,
+		[C_DRAMPCT] = ROW_DRAM_PCT, [C_FLOPS] = ROW_TFLOPS, [C_FLOPSPCT] = ROW_FLOPS_PCT
+	};
+
+	if (col == C_ID) {
+		*v = (double)w->id;
+		return 1;
+	}
+	if (need[col] == 0 || !(w->flags & need[col]))
+		return 0;
+	switch (col) {
+	case C_PCT: *v = w->pct; break;
+	case C_DEVICE: *v = (double)w->device; break;
+	case C_DEVTIME: *v = w->dev_us; break;
+	case C_GAP: *v = w->gap_us; break;
+	case C_CORES: *v = (double)w->cores; break;
+	case C_DRAM: *v = w->dram; break;
+	case C_DRAMPCT: *v = w->dram_pct; break;
+	case C_FLOPS: *v = w->tflops; break;
+	case C_FLOPSPCT: *v = w->flops_pct; break;
+	}
+	return 1;
+}
+
+/*
+ * Column widths (spec 15): the widest of the header and every cell. Correctly rounded
+ * fixed-point text never gets shorter as the magnitude grows, so a numeric column
+ * only needs its largest and smallest values formatted, not every cell.
+ */
+static void
+compute_layout(const struct table *t, struct layout *L, const struct report_opts *o)
+{
+	struct buf cb = BUF_INIT;
+	struct report_opts plain = *o;
+	size_t i, hi[NCOLS], lo[NCOLS], k;
+	double vhi[NCOLS], vlo[NCOLS], v = 0;
+	int col, seen[NCOLS] = { 0 };
+
+	plain.colour = 0;
+	for (col = 0; col < NCOLS; col++)
+		L->w[col] = strlen(headers[col]);
+	if (L->w[C_DEVICE] < 7)
+		L->w[C_DEVICE] = 7;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		const char *s;
+
+		for (col = 0; col < NCOLS; col++) {
+			if (!numval(w, col, &v))
+				continue;
+			if (!seen[col] || v > vhi[col])
+				vhi[col] = v, hi[col] = i;
+			if (!seen[col] || v < vlo[col])
+				vlo[col] = v, lo[col] = i;
+			seen[col] = 1;
+		}
+		/* the reference measures a signpost as "name (signpost)", not as shown */
+		s = table_str(t, w->label);
+		if ((k = colour_width(s, strlen(s))) > L->w[C_OPCODE])
+			L->w[C_OPCODE] = k;
+		s = table_str(t, w->bound);
+		if ((k = colour_width(s, strlen(s))) > L->w[C_BOUND])
+			L->w[C_BOUND] = k;
+		s = table_str(t, w->math);
+		if (!(w->flags & ROW_SIGNPOST) && (k = colour_width(s, strlen(s))) > L->w[C_MATH])
+			L->w[C_MATH] = k;
+	}
+	for (col = 0; col < NCOLS; col++) {
+		int j;
+
+		if (!seen[col])
+			continue;
+		for (j = 0; j < 2; j++) {
+			buf_reset(&cb);
+			cell(&cb, t, &t->rows[j ? lo[col] : hi[col]], col, 0, &plain);
+			if ((k = colour_width(cb.p ? cb.p : "", cb.len)) > L->w[col])
+				L->w[col] = k;
+		}
+	}
+	buf_free(&cb);
+}
+
+static void
+print_dashes(FILE *fp, const struct layout *L)
+{
+	size_t n = 2 * (NCOLS - 1), i;
+	int col;
+
+	for (col = 0; col < NCOLS; col++)
+		n += L->w[col];
+	for (i = 0; i < n; i++)
+		fputc('-', fp);
+	fputc('\n', fp);
+}
+
+static void
+print_totals(FILE *fp, const struct table *t, const struct layout *L, int on)
+{
+	struct buf line = BUF_INIT, cb = BUF_INIT;
+	char txt[128];
+	int col, c = on ? COL_GREY : COL_NONE;
+
+	for (col = 0; col < NCOLS; col++) {
+		buf_reset(&cb);
+		switch (col) {
+		case C_PCT:
+			cell_num(&cb, on, c, 100.0, 1, "%");
+			break;
+		case C_OPCODE:
+			snprintf(txt, sizeof(txt), "%ld device ops, %ld host ops, %ld signposts",
+			    t->ndevice, t->nhost, t->nsignpost);
+			cell_str(&cb, on, c, txt);
+			break;
+		case C_DEVTIME:
+			cell_num(&cb, on, c, t->sum_dev, 0, MU "s");
+			break;
+		case C_GAP:
+			cell_num(&cb, on, c, t->sum_gap, 0, MU "s");
+			break;
+		default:
+			cell_str(&cb, on, c, "");
+			break;
+		}
+		if (col > 0)
+			buf_add(&line, "  ", 2);
+		pad_cell(&line, cb.p ? cb.p : "", cb.len, L->w[col], col == C_OPCODE);
+	}
+	buf_addc(&line, '\n');
+	fwrite(line.p, 1, line.len, fp);
+	buf_free(&line);
+	buf_free(&cb);
+}
+
+static void
+print_advice(FILE *fp, const struct table *t, const struct layout *L,
+    const struct report_opts *o)
+{
+	struct buf line = BUF_INIT, cb = BUF_INIT;
+	size_t i, nhost = 0, ngap = 0, nmm = 0;
+	double save = 0;
+	char nb[NUM_BUFSZ], pb[NUM_BUFSZ];
+
+	fputs("\n\xf0\x9f\x92\xa1 Advice \xf0\x9f\x92\xa1\n============\n\n", fp);
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+
+		if (w->flags & ROW_HOST)
+			nhost++;
+		if ((w->flags & ROW_GAP) && w->gap_us > 6.5) {
+			ngap++;
+			save += w->gap_us - 6;
+		}
+		if (w->flags & ROW_MATMUL)
+			nmm++;
+	}
+	if (nhost > 0) {
+		fputs("Fallback\n--------\n", fp);
+		for (i = 0; i < t->nrows; i++)
+			if (t->rows[i].flags & ROW_HOST)
+				print_row(fp, &line, &cb, t, &t->rows[i], L, o);
+		fputs("\nThese ops should be moved to run on device.\n\n", fp);
+	}
+	if (ngap > 0) {
+		fputs("High Op-to-Op Gap\n----------------\n", fp);
+		for (i = 0; i < t->nrows; i++) {
+			const struct row *w = &t->rows[i];
+
+			if ((w->flags & ROW_GAP) && w->gap_us > 6.5)
+				print_row(fp, &line, &cb, t, w, L, o);
+		}
+		num_fixed(nb, save, 0, 0);
+		num_fixed(pb, save / t->total * 100, 1, 0);
+		fprintf(fp, "\nThese ops have a >6 " MU "s gap since the previous operation. "
+		    "Running with tracing could save %s " MU "s (%s%% of overall time)\n", nb, pb);
+		fputs("Alternatively ensure device is not waiting for the host and use "
+		    "device.enable_async(True). Experts can try moving runtime args in the "
+		    "kernels to compile-time args.\n\n", fp);
+	}
+	if (nmm > 0) {
+		fputs("Matmul Optimization\n-------------------\n", fp);
+		for (i = 0; i < t->nrows; i++) {
+			const struct row *w = &t->rows[i];
+			const char *a, *nl;
+			int c;
+
+			if (!(w->flags & ROW_MATMUL))
+				continue;
+			print_row(fp, &line, &cb, t, w, L, o);
+			c = row_grey(w, o) ? COL_GREY : COL_WHITE;
+			a = table_str(t, w->advice);
+			buf_reset(&cb);
+			if (*a == '\0') {
+				cell_str(&cb, o->colour, c, "\xe2\x9c\x85 Optimized");
+				buf_addc(&cb, '\n');
+			}
+			while (*a != '\0') {
+				buf_reset(&line);
+				buf_adds(&line, "- ");
+				nl = strchr(a, '\n');
+				buf_add(&line, a, nl ? (size_t)(nl - a) : strlen(a));
+				colour_add(&cb, o->colour, c, line.p, line.len);
+				buf_addc(&cb, '\n');
+				a = nl ? nl + 1 : a + strlen(a);
+			}
+			fwrite(cb.p, 1, cb.len, fp);
+			fputc('\n', fp);
+		}
+	}
+	buf_free(&line);
+	buf_free(&cb);
+}
+
+void
+report_text(FILE *fp, const struct table *t, const struct report_opts *o)
+{
+	struct layout L;
+	struct buf line = BUF_INIT, cb = BUF_INIT;
+	size_t i;
+	int col;
+
+	compute_layout(t, &L, o);
+	fputs("\n\xf0\x9f\x9a\x80 Performance Report \xf0\x9f\x9a\x80\n"
+	    "========================\n\n", fp);
+	for (col = 0; col < NCOLS; col++) {
+		if (col > 0)
+			buf_add(&line, "  ", 2);
+		pad_cell(&line, headers[col], strlen(headers[col]), L.w[col], 1);
+	}
+	buf_addc(&line, '\n');
+	fwrite(line.p, 1, line.len, fp);
+	print_dashes(fp, &L);
+	for (i = 0; i < t->nrows; i++) {
+		print_row(fp, &line, &cb, t, &t->rows[i], &L, o);
+		if ((i & 1023) == 0)
+			io_check_stdout();
+	}
+	print_dashes(fp, &L);
+	print_totals(fp, t, &L, o->colour);
+	if (o->advice)
+		print_advice(fp, t, &L, o);
+	buf_free(&line);
+	buf_free(&cb);
+}
+
+/* --- Markdown -------------------------------------------------------------------- */
+
+static void
+md_cell(FILE *fp, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc(' ', fp);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '|')
+			fputc('\\', fp);
+		fputc(s[i] == '\n' ? ' ' : s[i], fp);
+	}
+	fputs(" |", fp);
+}
+
+void
+report_markdown(FILE *fp, const struct table *t)
+{
+	struct report_opts plain = { 0, 0, 0 };
+	struct buf cb = BUF_INIT;
+	size_t i;
+	int col;
+	char txt[128], nb[NUM_BUFSZ];
+
+	fputc('|', fp);
+	for (col = 0; col < NCOLS; col++)
+		md_cell(fp, headers[col], strlen(headers[col]));
+	fputs("\n|", fp);
+	for (col = 0; col < NCOLS; col++)
+		fputs(col == C_OPCODE || col == C_BOUND || col == C_MATH ? " :--- |" : " ---: |", fp);
+	fputc('\n', fp);
+	for (i = 0; i < t->nrows; i++) {
+		fputc('|', fp);
+		for (col = 0; col < NCOLS; col++) {
+			buf_reset(&cb);
+			cell(&cb, t, &t->rows[i], col, 0, &plain);
+			md_cell(fp, cb.p ? cb.p : "", cb.len);
+		}
+		fputc('\n', fp);
+	}
+	fputc('|', fp);
+	for (col = 0; col < NCOLS; col++) {
+		buf_reset(&cb);
+		switch (col) {
+		case C_PCT:
+			buf_adds(&cb, "**100.0 %**");
+			break;
+		case C_OPCODE:
+			snprintf(txt, sizeof(txt), "**%ld device ops, %ld host ops, %ld signposts**",
+			    t->ndevice, t->nhost, t->nsignpost);
+			buf_adds(&cb, txt);
+			break;
+		case C_DEVTIME:
+		case C_GAP:
+			num_fixed(nb, col == C_GAP ? t->sum_gap : t->sum_dev, 0, 1);
+			buf_printf(&cb, "**%s " MU "s**", nb);
+			break;
+		}
+		md_cell(fp, cb.p ? cb.p : "", cb.len);
+	}
+	fputc('\n', fp);
+	buf_free(&cb);
+}

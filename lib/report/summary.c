@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * summary: the grouped summary (spec 19) and its outputs: text, CSV, SVG plot.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "report/colour.h"
+#include "core/diag.h"
+#include "tt/metrics.h"
+#include "core/numfmt.h"
+#include "report/opcsv.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "report/summary.h"
+
+struct group {
+	strid		label, category;
+	long long	device;		/* -1 when not per device */
+	double		time;		/* Device Time Sum [us] */
+	double		tcomp, fcomp;	/* Kahan compensations (pandas groupby sum/mean) */
+	long		count;
+	long		nf;		/* ops with a FLOPs % */
+	double		fmin, fmax, fsum, fmean, fm2;	/* Welford mean and M2 */
+	double		pct;
+	int		has_wmean;
+	double		wmean;
+	size_t		first;		/* alphabetical rank, for stable ties */
+};
+
+struct summary {
+	const struct table *t;
+	struct group	*g;
+	size_t		 ng;
+	int		 group_by, per_device;
+	size_t		*print_order;	/* indices into g in printed order */
+};
+
+int
+summary_parse_group(const char *s)
+{
+	if (strcmp(s, "op") == 0)
+		return GROUP_OP;
+	if (strcmp(s, "memory") == 0)
+		return GROUP_MEMORY;
+	if (strcmp(s, "category") == 0)
+		return GROUP_CATEGORY;
+	if (strcmp(s, "device") == 0)
+		return GROUP_DEVICE;
+	if (strcmp(s, "phase") == 0)
+		return GROUP_PHASE;
+	return -1;
+}
+
+/* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */
+static strid
+row_category(struct table *t, const struct row *w)
+{
+	const char *c;
+
+	if (w->category)
+		return w->category;
+	c = metrics_category(table_str(t, w->label));
+	return table_intern(t, c, strlen(c));
+}
+
+/* The grouping label of a row. The table is logically const; interning new label
+ * strings only appends to its pool. */
+static strid
+group_label(struct table *t, const struct row *w, int by, struct buf *b)
+{
+	const char *label, *e, *mem, *p1, *p2, *q;
+	size_t i;
+
+	buf_reset(b);
+	switch (by) {
+	case GROUP_CATEGORY:
+		return row_category(t, w);
+	case GROUP_DEVICE:
+		if (w->flags & ROW_DEVICE)
+			buf_printf(b, "Dev %lld", w->device);
+		else
+			buf_adds(b, "(no device)");
+		return table_intern(t, b->p, b->len);
+	case GROUP_PHASE:
+		if (w->phase)
+			return w->phase;
+		return table_intern(t, "(no phase)", 10);
+	}
+	label = table_str(t, w->label);
+	while (*label == ' ' || *label == '\t')
+		label++;
+	for (e = label; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+		;
+	buf_add(b, label, (size_t)(e - label));
+	if (by == GROUP_MEMORY && w->mem0 != 0 && *(mem = table_str(t, w->mem0)) != '\0') {
+		/* the last two '_'-separated pieces, lower-cased */
+		p2 = strrchr(mem, '_');
+		if (p2 == NULL) {
+			p1 = mem;
+			q = NULL;
+		} else {
+			for (q = p2 - 1; q >= mem && *q != '_'; q--)
+				;
+			p1 = q >= mem ? q + 1 : mem;
+		}
+		buf_adds(b, " (in0:");
+		i = strlen(p1);
+		for (q = p1; q < p1 + i; q++)
+			buf_addc(b, (*q >= 'A' && *q <= 'Z') ? (char)(*q - 'A' + 'a') : *q);
+		buf_addc(b, ')');
+	}
+	return table_intern(t, b->p ? b->p : "", b->len);
+}
+
+/* pandas sums groups with Kahan compensation; so do we, so that the %.2f of a sum
+ * such as 78.735 rounds the same way. */
+static void
+kahan_add(double *sum, double *comp, double v)
+{
+	double y = v - *comp, t = *sum + y;
+
+	*comp = t - *sum - y;
+	*sum = t;
+}
+
+static const struct table *sort_t;
+
+static int
+cmp_alpha(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	int c = strcmp(table_str(sort_t, x->label), table_str(sort_t, y->label));
+
+	if (c != 0)
+		return c;
+	return (x->device > y->device) - (x->device < y->device);
+}
+
+static int
+cmp_time(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static const struct group *sort_g;
+
+static int
+cmp_print(const void *a, const void *b)
+{
+	const struct group *x = &sort_g[*(const size_t *)a], *y = &sort_g[*(const size_t *)b];
+
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->pct != y->pct)
+		return x->pct < y->pct ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+struct wacc {
+	strid	label;
+	double	num, den;
+	int	any;
+};
+
+struct summary *
+summary_build(const struct table *ct, int group_by, int per_device)
+{
+	struct table *t = (struct table *)ct;
+	struct summary *s;
+	struct buf b = BUF_INIT;
+	size_t *hash, hcap = 64, i, j, nw = 0, wcap = 0;
+	struct wacc *wa = NULL;
+	size_t ndev = 0, k, gcap = 0;
+	long long *devs = NULL;
+	double *devtot = NULL;
+
+	s = xcalloc(1, sizeof(*s));
+	s->t = ct;
+	s->group_by = group_by;
+	s->per_device = per_device;
+	while (hcap < ct->nrows * 2)
+		hcap *= 2;
+	hash = xcalloc(hcap, sizeof(*hash));	/* group index + 1 */
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		strid lab;
+		long long dev = -1;
+		size_t h;
+		struct group *g;
+		double dt;
+
+		if (w->flags & ROW_SIGNPOST)
+			continue;
+		lab = group_label(t, w, group_by, &b);
+		if (per_device)
+			dev = (w->flags & ROW_DEVICE) ? w->device : -1;
+		h = ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
+		while (hash[h] != 0) {
+			g = &s->g[hash[h] - 1];
+			if (g->label == lab && g->device == dev)
+				break;
+			h = (h + 1) & (hcap - 1);
+		}
+		if (hash[h] == 0) {
+			if (s->ng == gcap) {
+				gcap = gcap ? gcap * 2 : 64;
+				s->g = xreallocarray(s->g, gcap, sizeof(*s->g));
+			}
+			g = &s->g[s->ng++];
+			memset(g, 0, sizeof(*g));
+			g->label = lab;
+			g->device = dev;
+			if (group_by == GROUP_CATEGORY)
+				g->category = lab;
+			else
+				g->category = row_category(t, w);
+			hash[h] = s->ng;
+		}
+		g = &s->g[hash[h] - 1];
+		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+		kahan_add(&g->time, &g->tcomp, dt);
+		g->count++;
+		if (w->flags & ROW_FLOPS_PCT) {
+			double x = w->flops_pct, d;
+
+			if (g->nf == 0 || x < g->fmin)
+				g->fmin = x;
+			if (g->nf == 0 || x > g->fmax)
+				g->fmax = x;
+			g->nf++;
+			kahan_add(&g->fsum, &g->fcomp, x);
+			d = x - g->fmean;
+			g->fmean += d / (double)g->nf;
+			g->fm2 += d * (x - g->fmean);
+			/* the weighted mean is per label across devices (Q30) */
+			for (j = 0; j < nw && wa[j].label != lab; j++)
+				;
+			if (j == nw) {
+				if (nw == wcap) {
+					wcap = wcap ? wcap * 2 : 64;
+					wa = xreallocarray(wa, wcap, sizeof(*wa));
+				}
+				wa[nw].label = lab;
+				wa[nw].num = wa[nw].den = 0;
+				wa[nw].any = 0;
+				nw++;
+			}
+			wa[j].num += x * dt;
+			wa[j].den += dt;
+			wa[j].any = 1;
+		}
+	}
+	free(hash);
+	buf_free(&b);
+	if (s->ng == 0) {
+		free(wa);
+		summary_free(s);
+		return NULL;
+	}
+	for (i = 0; i < s->ng; i++) {
+		struct group *g = &s->g[i];
+
+		for (j = 0; j < nw && wa[j].label != g->label; j++)
+			;
+		if (j < nw && wa[j].any && wa[j].den != 0) {
+			g->has_wmean = 1;
+			g->wmean = wa[j].num / wa[j].den;
+		}
+		if (g->nf > 0)
+			g->fmean = g->fsum / (double)g->nf;
+	}
+	free(wa);
+
+	/* pandas groupby order (sorted keys), then a stable sort by time descending */
+	sort_t = ct;
+	qsort(s->g, s->ng, sizeof(*s->g), cmp_alpha);
+	for (i = 0; i < s->ng; i++)
+		s->g[i].first = i;
+	qsort(s->g, s->ng, sizeof(*s->g), cmp_time);
+
+	/* Total % over all groups, or per device */
+	for (i = 0; i < s->ng; i++) {
+		for (k = 0; k < ndev && devs[k] != s->g[i].device; k++)
+			;
+		if (k == ndev) {
+			devs = xreallocarray(devs, ndev + 1, sizeof(*devs));
+			devtot = xreallocarray(devtot, ndev + 1, sizeof(*devtot));
+			devs[ndev] = s->g[i].device;
+			devtot[ndev++] = 0;
+		}
+		devtot[k] += s->g[i].time;
+	}
+	for (i = 0; i < s->ng; i++) {
+		for (k = 0; devs[k] != s->g[i].device; k++)
+			;
+		s->g[i].pct = devtot[k] != 0 ? s->g[i].time / devtot[k] * 100 : 0;
+	}
+	free(devs);
+	free(devtot);
+
+	s->print_order = xreallocarray(NULL, s->ng, sizeof(size_t));
+	for (i = 0; i < s->ng; i++)
+		s->print_order[i] = i;
+	if (per_device) {
+		sort_g = s->g;
+		qsort(s->print_order, s->ng, sizeof(size_t), cmp_print);
+	}
+	return s;
+}
+
+void
+summary_free(struct summary *s)
+{
+	if (s == NULL)
+		return;
+	free(s->g);
+	free(s->print_order);
+	free(s);
+}
+
+size_t
+summary_ndevices(const struct summary *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->ng; i++) {
+		size_t j;
+
+		for (j = 0; j < i && s->g[j].device != s->g[i].device; j++)
+			;
+		if (j == i)
+			n++;
+	}
+	return n;
+}
+
+/* --- text ------------------------------------------------------------------------ */
+
+enum scol {
+	S_PCT, S_OPCODE, S_DEVICE, S_TIME, S_COUNT, S_CAT, S_MIN, S_MAX, S_MEAN, S_STD,
+	S_WMEAN, NSCOLS
+};
+
+static const char *const sheaders[NSCOLS] = {
+	"Total %", "Op Code", "Device", "Device Time Sum", "Op Count", "Op Category",
+	"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs"
+};
+
+static int
+col_shown(const struct summary *s, int col)
+{
+	if (col == S_DEVICE)
+		return s->per_device;
+	if (s->group_by == GROUP_CATEGORY)
+		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
+		    col == S_DEVICE;
+	return 1;
+}
+
+static void
+pct_cell(struct buf *b, int has, double v)
+{
+	char nb[NUM_BUFSZ];
+
+	if (!has)
+		return;
+	num_fixed(nb, v, 2, 1);
+	buf_printf(b, "%s %%", nb);
+}
+
+static void
+scell(struct buf *b, const struct summary *s, const struct group *g, int col, int on)
+{
+	const struct table *t = s->t;
+	char nb[NUM_BUFSZ];
+	const char *lab;
+
+	switch (col) {
+	case S_PCT:
+		pct_cell(b, 1, g->pct);
+		break;
+	case S_OPCODE:
+		lab = table_str(t, g->label);
+		colour_add(b, on, colour_for_op(lab), lab, strlen(lab));
+		break;
+	case S_DEVICE:
+		if (g->device >= 0)
+			buf_printf(b, "%lld", g->device);
+		break;
+	case S_TIME:
+		num_fixed(nb, g->time, 2, 1);
+		buf_printf(b, "%s \xce\xbcs", nb);
+		break;
+	case S_COUNT:
+		buf_printf(b, "%ld", g->count);
+		break;
+	case S_CAT:
+		buf_adds(b, table_str(t, g->category));
+		break;
+	case S_MIN:
+		pct_cell(b, g->nf > 0, g->fmin);
+		break;
+	case S_MAX:
+		pct_cell(b, g->nf > 0, g->fmax);
+		break;
+	case S_MEAN:
+		pct_cell(b, g->nf > 0, g->fmean);
+		break;
+	case S_STD:
+		pct_cell(b, g->nf > 1, sqrt(g->fm2 / (double)(g->nf - 1)));
+		break;
+	case S_WMEAN:
+		pct_cell(b, g->has_wmean, g->wmean);
+		break;
+	}
+}
+
+static void
+spad(struct buf *line, const char *p, size_t n, size_t width, int left)
+{
+	size_t vis = colour_width(p, n), k;
+
+	if (!left)
+		for (k = vis; k < width; k++)
+			buf_addc(line, ' ');
+	buf_add(line, p, n);
+	if (left)
+		for (k = vis; k < width; k++)
+			buf_addc(line, ' ');
+}
+
+void
+summary_print(FILE *fp, const struct summary *s, int colour)
+{
+	size_t w[NSCOLS], i, total = 0;
+	struct buf cb = BUF_INIT, line = BUF_INIT;
+	int col, first;
+
+	for (col = 0; col < NSCOLS; col++) {
+		w[col] = strlen(sheaders[col]);
+		if (!col_shown(s, col))
+			continue;
+		for (i = 0; i < s->ng; i++) {
+			size_t v;
+
+			buf_reset(&cb);
+			scell(&cb, s, &s->g[i], col, 0);
+			v = colour_width(cb.p ? cb.p : "", cb.len);
+			if (v > w[col])
+				w[col] = v;
+		}
+	}
+	fputs("\n\xf0\x9f\x93\x8a Stacked report \xf0\x9f\x93\x8a\n====================\n\n", fp);
+	first = 1;
+	for (col = 0; col < NSCOLS; col++) {
+		if (!col_shown(s, col))
+			continue;
+		if (!first)
+			buf_add(&line, "  ", 2);
+		first = 0;
+		spad(&line, sheaders[col], strlen(sheaders[col]), w[col], col == S_OPCODE);
+		total += w[col] + 2;
+	}
+	total -= 2;
+	buf_addc(&line, '\n');
+	fwrite(line.p, 1, line.len, fp);
+	for (i = 0; i < total; i++)
+		fputc('-', fp);
+	fputc('\n', fp);
+	for (i = 0; i < s->ng; i++) {
+		const struct group *g = &s->g[s->print_order[i]];
+
+		buf_reset(&line);
+		first = 1;
+		for (col = 0; col < NSCOLS; col++) {
+			if (!col_shown(s, col))
+				continue;
+			if (!first)
+				buf_add(&line, "  ", 2);
+			first = 0;
+			buf_reset(&cb);
+			scell(&cb, s, g, col, colour);
+			spad(&line, cb.p ? cb.p : "", cb.len, w[col], col == S_OPCODE);
+		}
+		buf_addc(&line, '\n');
+		fwrite(line.p, 1, line.len, fp);
+	}
+	for (i = 0; i < total; i++)
+		fputc('-', fp);
+	fputc('\n', fp);
+	buf_free(&cb);
+	buf_free(&line);
+}
+
+/* --- CSV ------------------------------------------------------------------------- */
+
+static void
+csv_pct(FILE *fp, int has, double v)
+{
+	fputc(',', fp);
+	if (has)
+		fprintf(fp, "%.2f", v);
+}
+
+int
+summary_write_csv(const char *path, const struct summary *s)
+{
+	FILE *fp;
+	size_t i;
+	int cat = s->group_by == GROUP_CATEGORY, e;
+
+	if ((fp = fopen(path, "w")) == NULL)
+		return -1;
+	fputs("Total % [%],Op Code,", fp);
+	if (s->per_device)
+		fputs("Device,", fp);
+	fputs("Device Time Sum [\xce\xbcs],Op Count", fp);
+	if (!cat)
+		fputs(",Op Category,Min FLOPs [%],Max FLOPs [%],Mean FLOPs [%],Std FLOPs [%],"
+		    "Weighted Mean FLOPs [%]", fp);
+	fputc('\n', fp);
+	for (i = 0; i < s->ng; i++) {
+		const struct group *g = &s->g[i];
+		const char *lab = table_str(s->t, g->label);
+
+		fprintf(fp, "%.2f,", g->pct);
+		csv_field(fp, lab, strlen(lab));
+		if (s->per_device) {
+			fputc(',', fp);
+			if (g->device >= 0)
+				fprintf(fp, "%lld", g->device);
+		}
+		fprintf(fp, ",%.2f,%ld", g->time, g->count);
+		if (!cat) {
+			const char *c = table_str(s->t, g->category);
+
+			fputc(',', fp);
+			csv_field(fp, c, strlen(c));
+			csv_pct(fp, g->nf > 0, g->fmin);
+			csv_pct(fp, g->nf > 0, g->fmax);
+			csv_pct(fp, g->nf > 0, g->fmean);
+			csv_pct(fp, g->nf > 1, g->nf > 1 ? sqrt(g->fm2 / (double)(g->nf - 1)) : 0);
+			csv_pct(fp, g->has_wmean, g->wmean);
+		}
+		fputc('\n', fp);
+	}
+	if (ferror(fp)) {
+		e = errno ? errno : EIO;
+		fclose(fp);
+		errno = e;
+		return -1;
+	}
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* --- the plot -------------------------------------------------------------------- */
+
+int
+summary_write_svg(const char *path, const struct summary *s, int classic)
+{
+	struct plot_seg *segs;
+	struct plot_bar *bars;
+	size_t nbars = 0, i, j, n;
+	int rv, flags = 0;
+
+	segs = xcalloc(s->ng, sizeof(*segs));
+	bars = xcalloc(s->ng, sizeof(*bars));
+	/* segments grouped by bar (device), each bar in time-descending order */
+	n = 0;
+	for (i = 0; i < s->ng; i++) {
+		long long dev = s->g[i].device;
+
+		for (j = 0; j < nbars && bars[j].device != (long)dev; j++)
+			;
+		if (j < nbars)
+			continue;
+		bars[nbars].device = s->per_device ? (long)dev : -1;
+		bars[nbars].segs = segs + n;
+		for (j = i; j < s->ng; j++) {
+			const struct group *g = &s->g[j];
+			struct plot_seg *p;
+
+			if (g->device != dev)
+				continue;
+			p = &segs[n++];
+			p->label = table_str(s->t, g->label);
+			p->category = table_str(s->t, g->category);
+			p->time_us = g->time;
+			p->count = g->count;
+			p->pct = g->pct;
+			p->has_flops = g->nf > 0;
+			p->fmin = g->fmin;
+			p->fmax = g->fmax;
+			p->fmean = g->fmean;
+			p->has_std = g->nf > 1;
+			p->fstd = g->nf > 1 ? sqrt(g->fm2 / (double)(g->nf - 1)) : 0;
+			p->has_wmean = g->has_wmean;
+			p->fwmean = g->wmean;
+		}
+		bars[nbars].nsegs = (size_t)(segs + n - bars[nbars].segs);
+		nbars++;
+	}
+	/* per-device bars in device order */
+	for (i = 1; i < nbars; i++)
+		for (j = i; j > 0 && bars[j - 1].device > bars[j].device; j--) {
+			struct plot_bar tmp = bars[j];
+
+			bars[j] = bars[j - 1];
+			bars[j - 1] = tmp;
+		}
+	if (classic)
+		flags |= PLOT_CLASSIC;
+	if (s->group_by == GROUP_CATEGORY)
+		flags |= PLOT_CATEGORY;
+	rv = plot_svg(path, bars, nbars, flags);
+	free(segs);
+	free(bars);
+	return rv;
+}
+
+/* --- Markdown -------------------------------------------------------------------- */
+
+void
+summary_markdown(FILE *fp, const struct summary *s)
+{
+	struct buf cb = BUF_INIT;
+	size_t i;
+	int col;
+
+	fputc('|', fp);
+	for (col = 0; col < NSCOLS; col++)
+		if (col_shown(s, col))
+			fprintf(fp, " %s |", sheaders[col]);
+	fputs("\n|", fp);
+	for (col = 0; col < NSCOLS; col++)
+		if (col_shown(s, col))
+			fputs(col == S_OPCODE || col == S_CAT ? " :--- |" : " ---: |", fp);
+	fputc('\n', fp);
+	for (i = 0; i < s->ng; i++) {
+		fputc('|', fp);
+		for (col = 0; col < NSCOLS; col++) {
+			size_t k;
+
+			if (!col_shown(s, col))
+				continue;
+			buf_reset(&cb);
+			scell(&cb, s, &s->g[s->print_order[i]], col, 0);
+			fputc(' ', fp);
+			for (k = 0; k < cb.len; k++) {
+				if (cb.p[k] == '|')
+					fputc('\\', fp);
+				fputc(cb.p[k], fp);
+			}
+			fputs(" |", fp);
+		}
+		fputc('\n', fp);
+	}
+	buf_free(&cb);
+}

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * filter: ttp-filter's selection from the first record read to the last written
+ * (see filter.h). Pass 1 summarises and spools; at the end of input the window and the
+ * merge run on the summaries; pass 2 replays the chosen lines from the spool, parsing
+ * only the few records it changes (gap_ns deleted, a collective's mean device_ns).
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "tt/filter.h"
+#include "core/io.h"
+#include "tt/merge.h"
+#include "core/spool.h"
+
+struct filter {
+	const struct filter_opts *o;
+	FILE		*out;
+	struct names	 nm;
+	struct fent	*e;		/* one per spooled record, stream order */
+	size_t		 n, cap;
+	struct spool	*sp;
+	struct buf	 line;
+
+	/* emit state: the analysed sequence as it goes out */
+	bool		 seen_op;	/* a non-signpost row came before */
+	bool		 range_started;	/* the first row inside --id-range came */
+
+	/* streaming (--ignore-signposts --no-merge-devices, >1 device) */
+	bool		 may_stream;
+	bool		 streaming;
+	int64_t		*devs;		/* distinct devices seen, sorted */
+	size_t		 ndevs, capdevs;
+};
+
+static void
+write_line(struct filter *f, const char *line, size_t len)
+{
+	if (fwrite_unlocked(line, 1, len, f->out) != len)
+		io_write_error(f->out, "stdout");
+}
+
+/* One row of the analysed sequence (kind op or signpost), in output order. */
+static void
+emit(struct filter *f, struct fent *x, const char *line, size_t len)
+{
+	const struct filter_opts *o = f->o;
+	bool clr = false;
+	struct rec *r;
+
+	if (x->kind == FK_OP) {
+		/* spec 9: a gap only when a non-signpost row precedes in the sequence */
+		if (!f->seen_op)
+			clr = true;
+		f->seen_op = true;
+	}
+	if (o->has_idrange) {
+		if ((o->idrange.has_lo && x->id < o->idrange.lo) ||
+		    (o->idrange.has_hi && x->id > o->idrange.hi))
+			return;
+		if (!f->range_started) {	/* spec 14: the first kept row has no gap */
+			f->range_started = true;
+			clr = true;
+		}
+	}
+	if (x->flags & FE_DROP)
+		return;
+	if (!(x->flags & FE_GAP))
+		clr = false;
+	if (!clr && !(x->flags & FE_SETDUR)) {
+		write_line(f, line, len);
+		return;
+	}
+	r = rec_parse(line, len > 0 && line[len - 1] == '\n' ? len - 1 : len, "-");
+	if (clr)
+		rec_del(r, "gap_ns");
+	if (x->flags & FE_SETDUR) {
+		if (isnan(x->dur))
+			rec_del(r, "device_ns");
+		else
+			rec_set_num(r, "device_ns", x->dur);
+	}
+	rec_write(r, f->out);
+	rec_free(r);
+}
+
+static bool
+matches_any(char **globs, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+/* Track distinct devices; returns how many there are now. */
+static size_t
+see_device(struct filter *f, int64_t d)
+{
+	size_t lo = 0, hi = f->ndevs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->devs[mid] == d)
+			return f->ndevs;
+		if (f->devs[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (f->ndevs == f->capdevs) {
+		f->capdevs = f->capdevs ? 2 * f->capdevs : 16;
+		f->devs = xreallocarray(f->devs, f->capdevs, sizeof(*f->devs));
+	}
+	memmove(f->devs + lo + 1, f->devs + lo, (f->ndevs - lo) * sizeof(*f->devs));
+	f->devs[lo] = d;
+	return ++f->ndevs;
+}
+
+/* Summarise one record; false when it is dropped at once (--device). */
+static bool
+summarise(struct filter *f, struct rec *r, struct fent *x)
+{
+	const struct filter_opts *o = f->o;
+	const char *kind, *s;
+	size_t len;
+	long long v;
+	double d;
+	bool b;
+
+	memset(x, 0, sizeof(*x));
+	x->name = NAME_NONE;
+	x->dur = NAN;
+	kind = rec_str(r, "kind", NULL);
+	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
+		x->kind = FK_OTHER;
+		return true;
+	}
+	x->kind = strcmp(kind, "op") == 0 ? FK_OP : FK_SIGNPOST;
+	if (!rec_int(r, "id", &v))
+		die_where(rec_where(r), "%s record without \"id\"", kind);
+	x->id = v;
+	s = rec_str(r, x->kind == FK_OP ? "op" : "name", &len);
+	if (s != NULL) {
+		x->name = names_intern(&f->nm, s, len);
+		if (strstr(s, "(torch)") != NULL)	/* Q38: on the shown name, any kind */
+			x->flags |= FE_HOST;
+	}
+	if (x->kind == FK_OP) {
+		s = rec_str(r, "op_type", NULL);
+		if (s != NULL && strcmp(s, "tt_dnn_device") == 0)
+			x->flags |= FE_DEVOP;
+		if (rec_int(r, "device", &v)) {
+			x->flags |= FE_HASDEV;
+			x->device = v;
+			if (o->has_devices && !devlist_has(&o->devices, v))
+				return false;
+		}
+		if (rec_num(r, "device_ns", &d))
+			x->dur = d;
+		if (rec_has(r, "gap_ns"))
+			x->flags |= FE_GAP;
+		if (o->no_const_eval && rec_bool(r, "const_eval", &b) && b)
+			x->flags |= FE_DROP;
+		if (o->phase != NULL && ((s = rec_str(r, "phase", NULL)) == NULL ||
+		    strcmp(s, o->phase) != 0))
+			x->flags |= FE_DROP;
+		if (o->nops > 0 && !matches_any(o->ops, o->nops, names_str(&f->nm, x->name)))
+			x->flags |= FE_DROP;
+		if (o->nxops > 0 && x->name != NAME_NONE &&
+		    matches_any(o->xops, o->nxops, names_str(&f->nm, x->name)))
+			x->flags |= FE_DROP;
+	}
+	if (o->no_host_ops && (x->flags & FE_HOST))
+		x->flags |= FE_DROP;
+	return true;
+}
+
+static void
+range_message(const struct filter_opts *o)
+{
+	const struct idrange *r = &o->idrange;
+
+	if (!o->has_idrange || !o->verbose)
+		return;
+	if (r->has_lo && r->has_hi)
+		say("Filtering rows with IDs from %lld to %lld", (long long)r->lo, (long long)r->hi);
+	else if (r->has_lo)
+		say("Filtering rows with IDs from %lld onwards", (long long)r->lo);
+	else
+		say("Filtering rows with IDs up to %lld", (long long)r->hi);
+}
+
+/* Start streaming: everything spooled so far goes out in stream order. */
+static void
+start_streaming(struct filter *f)
+{
+	size_t i;
+
+	f->streaming = true;
+	for (i = 0; i < f->n; i++) {
+		struct fent *x = &f->e[i];
+		const char *p = spool_get(f->sp, x->off, x->len);
+
+		if (x->kind == FK_OTHER)
+			write_line(f, p, x->len);
+		else
+			emit(f, x, p, x->len);
+	}
+	spool_close(f->sp);
+	f->sp = NULL;
+	free(f->e);
+	f->e = NULL;
+	f->n = f->cap = 0;
+}
+
+/* End of input with everything spooled: select and replay. */
+static void
+finish(struct filter *f)
+{
+	const struct filter_opts *o = f->o;
+	uint32_t *sel, *seq;
+	size_t i, k, m, u = 0;
+
+	sel = xreallocarray(NULL, f->n ? f->n : 1, sizeof(*sel));
+	k = window_select(f->e, f->n, &f->nm, &o->w, sel);
+	seq = xreallocarray(NULL, k ? k : 1, sizeof(*seq));
+	m = merge_devices(f->e, sel, k, &f->nm, o->no_merge, o->verbose, seq);
+	free(sel);
+	range_message(o);
+	for (i = 0; i < m; i++) {
+		struct fent *x = &f->e[seq[i]];
+
+		/* Records of other kinds keep their place before what followed them. */
+		for (; u < f->n && u < seq[i]; u++)
+			if (f->e[u].kind == FK_OTHER)
+				write_line(f, spool_get(f->sp, f->e[u].off, f->e[u].len), f->e[u].len);
+		if (u == seq[i])
+			u++;
+		emit(f, x, spool_get(f->sp, x->off, x->len), x->len);
+	}
+	for (; u < f->n; u++)
+		if (f->e[u].kind == FK_OTHER)
+			write_line(f, spool_get(f->sp, f->e[u].off, f->e[u].len), f->e[u].len);
+	free(seq);
+}
+
+void
+filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
+{
+	struct filter f;
+	struct rec *r;
+	struct fent x;
+
+	memset(&f, 0, sizeof(f));
+	f.o = o;
+	f.out = out;
+	names_init(&f.nm);
+	f.sp = spool_open();
+	f.may_stream = o->w.ignore && o->no_merge;
+	if (f.may_stream && o->verbose)
+		say("Ignoring all signposts. Using the entire file for analysis.");
+
+	while ((r = rec_next(rd)) != NULL) {
+		if (!summarise(&f, r, &x))
+			continue;
+		if (f.streaming) {
+			if (x.flags & FE_HASDEV)
+				see_device(&f, x.device);
+			if (x.kind == FK_OTHER) {
+				rec_write(r, out);
+			} else {
+				buf_reset(&f.line);
+				rec_format(r, &f.line);
+				emit(&f, &x, f.line.p, f.line.len);
+			}
+			continue;
+		}
+		if (f.n == f.cap) {
+			f.cap = f.cap ? 2 * f.cap : 4096;
+			f.e = xreallocarray(f.e, f.cap, sizeof(*f.e));
+		}
+		buf_reset(&f.line);
+		rec_format(r, &f.line);
+		if (f.line.len > UINT32_MAX)
+			die_where(rec_where(r), "record too long");
+		x.off = spool_add(f.sp, f.line.p, f.line.len);
+		x.len = (uint32_t)f.line.len;
+		f.e[f.n++] = x;
+		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
+			start_streaming(&f);
+	}
+	if (f.streaming) {
+		if (o->verbose)
+			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);
+		range_message(o);
+	} else {
+		if (f.may_stream) {
+			/* said "Ignoring all signposts" at the start; select quietly */
+			struct filter_opts o2 = *o;
+
+			o2.w.ignore = true;
+			o2.w.verbose = false;
+			f.o = &o2;
+			finish(&f);
+			f.o = o;
+		} else
+			finish(&f);
+	}
+	spool_close(f.sp);
+	free(f.e);
+	free(f.devs);
+	buf_free(&f.line);
+	names_free(&f.nm);
+}

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * roofline: ttp's roofline extras for every op (bytes, FLOP model, intensity,
+ * attainable and achieved throughput, bandwidth, PM efficiency, grid advice). These
+ * keys sit beside tt-perf-report's figures and never change them. Also the record
+ * side of ttp-roofline: reading an op record (its tensors through tensor.h),
+ * choosing its architecture, and writing the keys.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/diag.h"
+
+#include "core/hwspec.h"
+#include "tt/metrics.h"
+#include "core/rec.h"
+#include "tt/roofline.h"
+#include "core/tensor.h"
+
+#define MAXTENSORS 64
+
+static double
+elements(const struct mtensor *t)
+{
+	/* Exact in 64 bits for any real tensor; rounded once to a double. */
+	return (double)(t->shape[0] * t->shape[1] * t->shape[2] * t->shape[3]);
+}
+
+static void
+count_bytes(const struct rop *r, struct rextra *x)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntensors; i++) {
+		const struct mtensor *t = &r->tensors[i];
+		double b;
+
+		if (!t->present || !t->has_shape || t->dtype == NULL || t->mem == NULL)
+			continue;
+		b = elements(t) * metrics_dtype_size(t->dtype);
+		x->has_bytes = true;
+		if (strstr(t->mem, "DRAM") != NULL)
+			x->bytes += b;
+		else if (strstr(t->mem, "L1") != NULL)
+			x->l1_bytes += b;
+	}
+}
+
+static void
+count_flops(const struct rop *r, const struct mresult *m, struct rextra *x)
+{
+	const struct mop *op = r->mop;
+	const char *label = m->label.p;
+	double big = 0;
+	size_t i;
+
+	if (m->is_matmul || m->is_conv) {
+		/* The compatible count: 2 * M * K * N * batch (exact product, rounded once). */
+		if (m->has_mkn) {
+			__extension__ unsigned __int128 p = (unsigned __int128)2 *
+			    (unsigned long long)m->mkn[0];
+
+			p = p * (unsigned long long)m->mkn[1] * (unsigned long long)m->mkn[2] *
+			    (unsigned long long)m->batch;
+			x->flops = (double)p;
+			x->has_flops = true;
+			x->flops_model = m->is_matmul ? "matmul" : "conv";
+		}
+		return;
+	}
+	if (strstr(label, "ScaledDotProductAttention") != NULL || strstr(label, "SDPA") != NULL) {
+		/* Q [B, H, Sq, D] x K^T and P x V: 4 * B * H * Sq * Sk * D. */
+		const struct mtensor *q = &op->in0, *k = &op->in1;
+
+		if (q->has_shape && k->has_shape) {
+			x->flops = 4.0 * q->shape[0] * q->shape[1] * q->shape[2] * k->shape[2] *
+			    q->shape[3];
+			x->has_flops = true;
+			x->flops_model = "sdpa";
+		}
+		return;
+	}
+	if (strcmp(m->category, "DM") == 0 || strcmp(m->category, "TM") == 0) {
+		x->flops = 0;
+		x->has_flops = true;
+		x->flops_model = "none";
+		return;
+	}
+	if (strcmp(m->category, "Compute") != 0)
+		return;
+	/* Element-wise, normalisation, reduction, pooling: one operation per element of
+	 * the largest tensor (a lower bound). */
+	for (i = 0; i < r->ntensors; i++)
+		if (r->tensors[i].present && r->tensors[i].has_shape &&
+		    elements(&r->tensors[i]) > big)
+			big = elements(&r->tensors[i]);
+	if (big > 0) {
+		x->flops = big;
+		x->has_flops = true;
+		x->flops_model = "elementwise";
+	}
+}
+
+void
+roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x)
+{
+	const struct mop *op = r->mop;
+	const struct hwspec *hw = op->hw;
+	double t = 0, cores, tf, peak, memroof, achieved, attain;
+	bool timed = op->has_dur && op->dur_ns > 0;
+	int fid;
+
+	memset(x, 0, sizeof(*x));
+	if (m->is_host || hw == NULL)
+		return;
+	if (timed)
+		t = op->dur_ns * 1e-9;
+	if (r->has_pm_ideal && r->pm_ideal_ns > 1 && timed) {
+		x->has_pm_eff = true;
+		x->pm_eff_pct = r->pm_ideal_ns / op->dur_ns * 100;
+	}
+	count_bytes(r, x);
+	if (!x->has_bytes)
+		return;
+	if (timed && x->bytes > 0) {
+		x->has_bw = true;
+		x->bw_gbps = x->bytes / t / 1e9;
+		x->bw_pct = x->bw_gbps / hw->dram_gbps * 100;
+	}
+	count_flops(r, m, x);
+	if (!x->has_flops)
+		return;
+	if (x->bytes > 0) {
+		x->has_intensity = true;
+		x->intensity = x->flops / x->bytes;
+	}
+
+	/* The compute roof: the op's fidelity (HiFi4 when it has none the arch models)
+	 * on the cores the op ran on (for matmul and conv: the cores the compatible
+	 * FLOPs % uses). */
+	fid = hwspec_fidelity(op->fidelity);
+	if ((tf = hwspec_tflops(hw, fid)) <= 0)
+		tf = hwspec_tflops(hw, FID_HIFI4);
+	if (m->has_mm_cores)
+		cores = (double)m->mm_cores;
+	else if (op->has_cores)
+		cores = (double)op->cores;
+	else
+		cores = op->worker_cores;
+	if (tf <= 0 || cores <= 0)
+		return;
+	peak = tf * 1e12 * cores;
+	x->has_roof = true;
+	x->peak_tflops = peak / 1e12;
+	if (x->bytes > 0) {
+		memroof = x->intensity * hw->dram_gbps * 1e9;
+		attain = memroof < peak ? memroof : peak;
+		x->roof = memroof < peak ? "memory" : "compute";
+	} else {
+		attain = peak;
+		x->roof = "compute";
+	}
+	x->roof_tflops = attain / 1e12;
+	if (!timed)
+		return;
+	achieved = x->flops / t;
+	if (attain > 0) {
+		x->has_roof_pct = true;
+		x->roof_pct = achieved / attain * 100;
+	} else if (x->has_bw) {
+		/* No FLOPs at all: on the memory roof, the share is the bandwidth's. */
+		x->has_roof_pct = true;
+		x->roof_pct = x->bw_pct;
+	}
+
+	if (m->is_matmul && m->bound == BOUND_FLOP && m->has_mm_cores &&
+	    m->mm_cores < op->worker_cores) {
+		x->has_grid = true;
+		snprintf(x->grid_advice, sizeof(x->grid_advice),
+		    "Increase grid size (currently using %lld of %d worker cores)",
+		    m->mm_cores, op->worker_cores);
+	}
+}
+
+/* --- records: reading an op record, writing the keys ------------------------------ */
+
+/* Tensors of one key into t[0..max); returns how many. */
+static size_t
+read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
+{
+	struct tensor in[MAXTENSORS];
+	size_t i, n;
+
+	n = tensor_read(r, key, in, max);
+	for (i = 0; i < n; i++) {
+		t[i].present = in[i].present;
+		t[i].has_shape = in[i].has_shape;
+		memcpy(t[i].shape, in[i].shape, sizeof(t[i].shape));
+		t[i].dtype = in[i].dtype;
+		t[i].mem = in[i].mem;
+	}
+	return n;
+}
+
+/* The architecture for one record, with the reference's messages once. */
+static const struct hwspec *
+resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
+{
+	static const char *last_arch;
+	static const struct hwspec *last_hw;
+	const struct hwspec *hw;
+	const char *arch;
+	long long wc;
+
+	if (o->override != NULL) {
+		*worker = o->override->worker_cores;
+		return o->override;
+	}
+	arch = rec_str(r, "arch", NULL);
+	if (arch == NULL) {
+		static bool said;
+
+		if (o->arch == NULL)
+			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", o->arch_arg,
+			    hwspec_names());
+
+		if (o->verbose && !said) {
+			say("Architecture: %s, Worker cores: %d", o->arch->name,
+			    o->arch->worker_cores);
+			said = true;
+		}
+		*worker = o->arch->worker_cores;
+		return o->arch;
+	}
+	if (last_arch != NULL && strcmp(arch, last_arch) == 0)
+		hw = last_hw;
+	else {
+		if ((hw = hwspec_find(arch)) == NULL)
+			die_where(rec_where(r), "unknown architecture: %s (known: %s; "
+			    "--spec FILE adds one)", arch, hwspec_names());
+		free((void *)last_arch);
+		last_arch = xstrdup(arch);
+		last_hw = hw;
+	}
+	if (o->arch_arg != NULL) {
+		char key[128];
+
+		snprintf(key, sizeof(key), "arch-ignored:%.100s", arch);
+		note_once(key, "Warning: Ignoring user-specified architecture: %s, CSV "
+		    "detected %s architecture", o->arch_arg, arch);
+	}
+	*worker = hw->worker_cores;
+	if (rec_int(r, "worker_cores", &wc) && wc > 0 && wc < 1000000)
+		*worker = (int)wc;
+	return hw;
+}
+
+static void
+set_opt_num(struct rec *r, const char *key, bool has, double v)
+{
+	if (has)
+		rec_set_num(r, key, v);
+	else
+		rec_del(r, key);
+}
+
+static void
+set_opt_int(struct rec *r, const char *key, bool has, long long v)
+{
+	if (has)
+		rec_set_int(r, key, v);
+	else
+		rec_del(r, key);
+}
+
+/* Byte and FLOP counts: integers when they are exact integers. */
+static void
+set_count(struct rec *r, const char *key, bool has, double v)
+{
+	/* Range first: converting a double beyond long long is undefined. */
+	if (has && v > -9007199254740992.0 && v < 9007199254740992.0 &&
+	    v == (double)(long long)v)
+		rec_set_int(r, key, (long long)v);
+	else
+		set_opt_num(r, key, has, v);
+}
+
+static void
+write_metrics(struct rec *r, const struct mresult *m)
+{
+	const char *s;
+	int i;
+
+	rec_set_str(r, "label", m->label.p);
+	if (m->math.len > 0)
+		rec_set_str(r, "math", m->math.p);
+	else
+		rec_del(r, "math");
+	set_opt_num(r, "dram_gbps", m->has_dram, m->dram_gbps);
+	set_opt_num(r, "dram_pct", m->has_dram, m->dram_pct);
+	set_opt_num(r, "tflops", m->has_tflops, m->tflops);
+	set_opt_num(r, "flops_pct", m->has_flops_pct, m->flops_pct);
+	if ((s = metrics_bound_name(m->bound)) != NULL)
+		rec_set_str(r, "bound", s);
+	else
+		rec_del(r, "bound");
+	rec_set_bool(r, "dram_sharded", m->dram_sharded);
+	set_opt_int(r, "in0_block_w", m->has_in0_block_w, m->in0_block_w);
+	set_opt_int(r, "out_subblock_h", m->has_sub_h, m->sub_h);
+	set_opt_int(r, "out_subblock_w", m->has_sub_w, m->sub_w);
+	set_opt_int(r, "report_cores", m->has_report_cores, m->report_cores);
+	if ((s = metrics_verdict_name(m->verdict)) != NULL)
+		rec_set_str(r, "fidelity_verdict", s);
+	else
+		rec_del(r, "fidelity_verdict");
+	if (m->has_advice) {
+		json_t *a = json_array();
+
+		for (i = 0; i < m->nadvice; i++)
+			json_array_append_new(a, json_string(m->advice[i]));
+		rec_set_json(r, "advice", a);
+		json_decref(a);
+	} else
+		rec_del(r, "advice");
+	rec_set_str(r, "category", m->category);
+}
+
+static void
+write_extras(struct rec *r, const struct rextra *x, const struct mop *op, bool host)
+{
+	if (host) {
+		rec_del(r, "hw");
+		rec_del(r, "hw_cores");
+	} else {
+		rec_set_str(r, "hw", op->hw->name);
+		rec_set_int(r, "hw_cores", op->worker_cores);
+	}
+	set_count(r, "bytes", x->has_bytes, x->bytes);
+	set_count(r, "l1_bytes", x->has_bytes, x->l1_bytes);
+	set_count(r, "flops", x->has_flops, x->flops);
+	if (x->has_flops)
+		rec_set_str(r, "flops_model", x->flops_model);
+	else
+		rec_del(r, "flops_model");
+	set_opt_num(r, "intensity", x->has_intensity, x->intensity);
+	set_opt_num(r, "roof_tflops", x->has_roof, x->roof_tflops);
+	if (x->has_roof)
+		rec_set_str(r, "roof", x->roof);
+	else
+		rec_del(r, "roof");
+	set_opt_num(r, "roof_pct", x->has_roof_pct, x->roof_pct);
+	set_opt_num(r, "bw_gbps", x->has_bw, x->bw_gbps);
+	set_opt_num(r, "pm_eff_pct", x->has_pm_eff, x->pm_eff_pct);
+	if (x->has_grid)
+		rec_set_str(r, "grid_advice", x->grid_advice);
+	else
+		rec_del(r, "grid_advice");
+}
+
+void
+roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
+{
+	struct mtensor t[MAXTENSORS];
+	struct mop op;
+	struct rop rop;
+	struct rextra x;
+	const char *where = rec_where(r);
+	double d;
+	size_t nin, n;
+
+	memset(&op, 0, sizeof(op));
+	/* Warnings name the trace row (src) when the record has one. */
+	op.where = rec_str(r, "src", NULL);
+	if (op.where == NULL)
+		op.where = where;
+	op.op = rec_str(r, "op", NULL);
+	op.attrs = rec_str(r, "attrs", NULL);
+	op.fidelity = rec_str(r, "fidelity", NULL);
+	op.has_dur = rec_num(r, "device_ns", &op.dur_ns);
+	if (rec_num(r, "cores", &d)) {
+		/* Range first: converting a double beyond long long is undefined. */
+		if (!(d >= 0 && d <= 1e9) || d != (double)(long long)d)
+			die_where(where, "key \"cores\": expected an integer from 0 to 1e9");
+		op.has_cores = true;
+		op.cores = (long long)d;
+	}
+	op.hw = resolve_arch(r, o, &op.worker_cores);
+
+	nin = read_tensors(r, "in", t, MAXTENSORS / 2);
+	n = nin + read_tensors(r, "out", t + nin, MAXTENSORS - nin);
+	if (nin > 0)
+		op.in0 = t[0];
+	if (nin > 1)
+		op.in1 = t[1];
+	if (n > nin)
+		op.out0 = t[nin];
+
+	metrics_analyse(&op, m);
+	write_metrics(r, m);
+	if (o->extras) {
+		memset(&rop, 0, sizeof(rop));
+		rop.mop = &op;
+		rop.tensors = t;
+		rop.ntensors = n;
+		rop.has_pm_ideal = rec_num(r, "pm_ideal_ns", &rop.pm_ideal_ns);
+		roofline_analyse(&rop, m, &x);
+		write_extras(r, &x, &op, m->is_host);
+	}
+}

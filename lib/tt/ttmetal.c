@@ -1,0 +1,1307 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ttmetal: TT-Metal ops perf CSV rows to ttp records: column mapping by name for every
+ * vintage (v1 plain shapes, v2 padded[logical] shapes, v2.1 arch and worker cores, the
+ * newer and tt-mlir columns), strict cell typing, multi-file merging, format and arch
+ * resolution with tt-perf-report's messages, and the (stable) HOST START TS order.
+ *
+ * Output strategy: a record is built whole in a buffer (so an error in a row emits
+ * nothing of it) in two parts, head and tail, with the v2.1 "arch"/"worker_cores" pair
+ * in between, since those are known only once a row says them. Records go straight to
+ * stdout when the order is known to be right (a fast first pass over regular files, or
+ * --no-sort) and the pair is resolved; otherwise to a spool file with a compact index
+ * that is sorted (stably) and written out at the end.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/csvread.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "tt/ttmetal.h"
+
+enum fmt { FMT_V1, FMT_V2, FMT_V21 };
+static const char *const fmt_name[] = { "v1", "v2", "v2.1" };
+
+struct tens {
+	int	d[4];		/* W Z Y X column, -1 absent */
+	int	pad[4];		/* column is *_PAD[LOGICAL] */
+	int	layout, dtype, mem;
+};
+
+struct tfile {
+	const char	*path;
+	struct csvr	*r;
+	char		*jname;		/* name, JSON-escaped, without quotes */
+	int	c_op, c_type, c_call, c_dev, c_arch, c_wc, c_cores, c_fid, c_attrs;
+	int	c_hs, c_he, c_dur, c_gap, c_tid, c_tsess, c_pmi, c_pmc, c_pmb;
+	int	c_sub, c_loc, c_ceval, c_pmeta;
+	struct tens	*in, *out;
+	int		 nin, nout;
+	unsigned char	*used;
+	char		**jkey;		/* --all: ",\"NAME\":" */
+	unsigned char	*strcol;	/* --all: always a string (hashes) */
+	long long	 maxdev;	/* from the first pass */
+	int		 anydev;
+	int		 scanned;
+};
+
+struct ent {
+	long long	ts;
+	uint64_t	off;
+	uint32_t	hlen, tlen;
+	unsigned char	hasts, isop;
+};
+
+struct st {
+	const struct ttm_opts *o;
+	struct tfile	*f;
+	int		 nf;
+	enum fmt	 fmt;
+	int		 sorting;	/* sort by HOST START TS */
+	int		 direct;	/* records go straight to stdout once resolved */
+
+	/* v2.1 resolution */
+	int		 arch_col, wc_col;	/* column present in some file */
+	char		*arch;			/* resolved (normalised) */
+	char		**arch_seen;		/* distinct raw values */
+	int		 narch_seen;
+	long long	 wc;
+	long long	*wc_seen;
+	int		 nwc_seen;
+	int		 resolved;
+	struct buf	 mid;			/* ,"arch":...,"worker_cores":N */
+
+	/* merging */
+	long long	 ndev;			/* device count of the first file */
+	long		 id;
+
+	/* spool */
+	FILE		*spool;
+	uint64_t	 spool_off;
+	struct ent	*ents;
+	size_t		 nents, capents;
+
+	struct buf	 head, tail, tmp;
+	unsigned long	 nout;
+};
+
+/* --- JSON writing ------------------------------------------------------------------ */
+
+static const char hexd[] = "0123456789abcdef";
+
+static void
+jesc(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, run = 0;
+
+	buf_grow(b, n + 2);
+	while (i < n) {
+		unsigned char c;
+
+		/* Eight plain bytes at a time: none below 0x20, none '"' or '\\'. */
+		while (i + 8 <= n) {
+			uint64_t v, m;
+
+			memcpy(&v, s + i, 8);
+			m = ((v - 0x0101010101010101ULL * 0x20) & ~v) |
+			    (((v ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x2222222222222222ULL)) |
+			    (((v ^ 0x5c5c5c5c5c5c5c5cULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x5c5c5c5c5c5c5c5cULL));
+			if ((m & 0x8080808080808080ULL) != 0)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (i > run)
+			buf_add(b, s + run, i - run);
+		switch (c) {
+		case '"': buf_add(b, "\\\"", 2); break;
+		case '\\': buf_add(b, "\\\\", 2); break;
+		case '\n': buf_add(b, "\\n", 2); break;
+		case '\r': buf_add(b, "\\r", 2); break;
+		case '\t': buf_add(b, "\\t", 2); break;
+		default: {
+			char u[6] = { '\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15] };
+
+			buf_add(b, u, 6);
+		}
+		}
+		run = ++i;
+	}
+	if (n > run)
+		buf_add(b, s + run, n - run);
+}
+
+static void
+jstr(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '"');
+	jesc(b, s, n);
+	buf_addc(b, '"');
+}
+
+static void
+jint(struct buf *b, long long v)
+{
+	char t[24], *p = t + sizeof(t);
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(t + sizeof(t) - p));
+}
+
+#define KEY(b, lit) buf_add((b), lit, sizeof(lit) - 1)
+
+/* --- cells ------------------------------------------------------------------------- */
+
+struct cx {
+	struct tfile		*tf;
+	const struct csvr_row	*row;
+};
+
+static void __attribute__((noreturn))
+cell_die(const struct cx *cx, int col, const char *what)
+{
+	const char *s = cx->row->f[col];
+	size_t n = cx->row->len[col], show = n;
+	const char *more = "";
+
+	if (show > 60) {
+		show = 60;
+		while (show > 0 && ((unsigned char)s[show] & 0xC0) == 0x80)
+			show--;
+		more = "...";
+	}
+	die_at(csvr_name(cx->tf->r), cx->row->line, "%s: %s: \"%.*s%s\"",
+	    csvr_colname(cx->tf->r, (size_t)col), what, (int)show, s, more);
+}
+
+enum { NUM_BAD, NUM_INT, NUM_REAL };
+
+/* JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+numclass(const char *s, size_t n)
+{
+	size_t i = 0;
+	int real = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n || !isdigit((unsigned char)s[i]))
+		return NUM_BAD;
+	if (s[i] == '0')
+		i++;
+	else
+		while (i < n && isdigit((unsigned char)s[i]))
+			i++;
+	if (i < n && s[i] == '.') {
+		i++;
+		if (i >= n || !isdigit((unsigned char)s[i]))
+			return NUM_BAD;
+		while (i < n && isdigit((unsigned char)s[i]))
+			i++;
+		real = 1;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= n || !isdigit((unsigned char)s[i]))
+			return NUM_BAD;
+		while (i < n && isdigit((unsigned char)s[i]))
+			i++;
+		real = 1;
+	}
+	return i == n ? (real ? NUM_REAL : NUM_INT) : NUM_BAD;
+}
+
+/* Digits s[0..n) to a value; 0 on overflow. */
+static int
+digits(const char *s, size_t n, long long *v)
+{
+	unsigned long long u = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (u > (9223372036854775807ULL - d) / 10)
+			return 0;
+		u = u * 10 + d;
+	}
+	*v = (long long)u;
+	return 1;
+}
+
+/* An integer cell (also "12.0"); nonneg: negative values are errors. */
+static long long
+cell_int(const struct cx *cx, int col, int nonneg)
+{
+	const char *s = cx->row->f[col];
+	size_t n = cx->row->len[col], i, end;
+	int k = numclass(s, n), neg;
+	long long v;
+
+	if (k == NUM_BAD)
+		cell_die(cx, col, "not a number");
+	neg = s[0] == '-';
+	i = neg;
+	end = i;
+	while (end < n && isdigit((unsigned char)s[end]))
+		end++;
+	if (k == NUM_REAL) {
+		size_t j = end;
+
+		if (s[j] != '.')
+			cell_die(cx, col, "not an integer");
+		for (j++; j < n; j++)
+			if (s[j] != '0')
+				cell_die(cx, col, "not an integer");
+	}
+	if (!digits(s + i, end - i, &v))
+		cell_die(cx, col, "out of range");
+	if (neg) {
+		if (nonneg && v != 0)
+			cell_die(cx, col, "negative value");
+		v = -v;
+	}
+	return v;
+}
+
+/* A number cell written as it stands (validated, finite). */
+static void
+cell_num(struct buf *b, const struct cx *cx, int col)
+{
+	const char *s = cx->row->f[col];
+	size_t n = cx->row->len[col];
+	int k = numclass(s, n);
+
+	if (k == NUM_BAD)
+		cell_die(cx, col, "not a number");
+	if (k == NUM_INT) {
+		long long v;
+		int neg = s[0] == '-';
+
+		if (!digits(s + neg, n - neg, &v))
+			cell_die(cx, col, "out of range");
+	} else {
+		char *e;
+		double d;
+
+		errno = 0;
+		d = strtod(s, &e);
+		if (!isfinite(d))
+			cell_die(cx, col, "out of range");
+	}
+	buf_add(b, s, n);
+}
+
+/* A shape cell: "P" or "P[L]" with non-negative integers. */
+static void
+cell_shape(const struct cx *cx, int col, long long *pad, long long *logical)
+{
+	const char *s = cx->row->f[col];
+	size_t n = cx->row->len[col], i = 0, j;
+
+	if (n > 0 && s[0] == '-' && n > 1 && isdigit((unsigned char)s[1]))
+		cell_die(cx, col, "negative value");
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	if (i == 0 || (s[0] == '0' && i > 1))
+		cell_die(cx, col, "not a shape");
+	if (!digits(s, i, pad))
+		cell_die(cx, col, "out of range");
+	*logical = *pad;
+	if (i == n)
+		return;
+	if (s[i] != '[' || s[n - 1] != ']')
+		cell_die(cx, col, "not a shape");
+	i++;
+	if (i < n && s[i] == '-')
+		cell_die(cx, col, "negative value");
+	j = i;
+	while (j < n && isdigit((unsigned char)s[j]))
+		j++;
+	if (j == i || j != n - 1 || (s[i] == '0' && j - i > 1))
+		cell_die(cx, col, "not a shape");
+	if (!digits(s + i, j - i, logical))
+		cell_die(cx, col, "out of range");
+}
+
+static int
+cell_bool(const struct cx *cx, int col)
+{
+	const char *s = cx->row->f[col];
+
+	if (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "1") == 0)
+		return 1;
+	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "0") == 0)
+		return 0;
+	cell_die(cx, col, "not a boolean");
+}
+
+#define HAS(cx, c) ((c) >= 0 && (cx)->row->len[(c)] > 0)
+
+/* --- columns ----------------------------------------------------------------------- */
+
+static const char *const contract_keys[] = {
+	"kind", "id", "src", "op", "op_type", "call", "device", "fmt", "arch",
+	"worker_cores", "cores", "fidelity", "attrs", "host_start_ns", "host_end_ns",
+	"device_ns", "gap_ns", "in", "out", "trace_id", "trace_session", "pm_ideal_ns",
+	"pm_compute_ns", "pm_bandwidth_ns", "sub_device", "loc", "const_eval",
+	"program_metadata", "name", "message", NULL
+};
+
+static int
+col(struct tfile *tf, const char *name)
+{
+	int c = csvr_col(tf->r, name);
+
+	if (c >= 0)
+		tf->used[c] = 1;
+	return c;
+}
+
+static struct tens *
+tens_at(struct tens **v, int *n, int idx)
+{
+	if (idx >= *n) {
+		*v = xreallocarray(*v, (size_t)idx + 1, sizeof(**v));
+		for (int i = *n; i <= idx; i++) {
+			struct tens *t = &(*v)[i];
+
+			for (int k = 0; k < 4; k++) {
+				t->d[k] = -1;
+				t->pad[k] = 0;
+			}
+			t->layout = t->dtype = t->mem = -1;
+		}
+		*n = idx + 1;
+	}
+	return &(*v)[idx];
+}
+
+/* INPUT_n_* / OUTPUT_n_* columns. */
+static void
+map_tensor(struct tfile *tf, int c, const char *name)
+{
+	struct tens **v;
+	int *nv;
+	const char *p;
+	char *e;
+	long idx;
+
+	if (strncmp(name, "INPUT_", 6) == 0) {
+		p = name + 6;
+		v = &tf->in;
+		nv = &tf->nin;
+	} else if (strncmp(name, "OUTPUT_", 7) == 0) {
+		p = name + 7;
+		v = &tf->out;
+		nv = &tf->nout;
+	} else
+		return;
+	if (!isdigit((unsigned char)*p))
+		return;
+	errno = 0;
+	idx = strtol(p, &e, 10);
+	if (errno != 0 || idx > 1023 || *e != '_')
+		return;
+	e++;
+	if (e[0] != '\0' && strchr("WZYX", e[0]) != NULL &&
+	    (e[1] == '\0' || strcmp(e + 1, "_PAD[LOGICAL]") == 0)) {
+		struct tens *t = tens_at(v, nv, (int)idx);
+		int k = (int)(strchr("WZYX", e[0]) - "WZYX");
+
+		t->d[k] = c;
+		t->pad[k] = e[1] != '\0';
+	} else if (strcmp(e, "LAYOUT") == 0)
+		tens_at(v, nv, (int)idx)->layout = c;
+	else if (strcmp(e, "DATATYPE") == 0 || strcmp(e, "DATA TYPE") == 0)
+		tens_at(v, nv, (int)idx)->dtype = c;
+	else if (strcmp(e, "MEMORY") == 0)
+		tens_at(v, nv, (int)idx)->mem = c;
+	else
+		return;
+	tf->used[c] = 1;
+}
+
+static void
+map_file(struct st *st, struct tfile *tf)
+{
+	struct csvr *r = tf->r;
+	size_t nc = csvr_ncols(r);
+
+	tf->used = xcalloc(nc ? nc : 1, 1);
+	tf->c_op = col(tf, "OP CODE");
+	tf->c_type = col(tf, "OP TYPE");
+	if (tf->c_op < 0)
+		die_at(csvr_name(r), 1, "missing the 'OP CODE' column");
+	if (tf->c_type < 0)
+		die_at(csvr_name(r), 1, "missing the 'OP TYPE' column");
+	tf->c_dev = col(tf, "DEVICE ID");
+	if (tf->c_dev < 0)
+		die(EXIT_DATA, "CSV '%s' is missing the 'DEVICE ID' column.", csvr_name(r));
+	tf->c_call = col(tf, "GLOBAL CALL COUNT");
+	tf->c_cores = col(tf, "CORE COUNT");
+	tf->c_fid = col(tf, "MATH FIDELITY");
+	tf->c_attrs = col(tf, "ATTRIBUTES");
+	tf->c_hs = col(tf, "HOST START TS");
+	tf->c_he = col(tf, "HOST END TS");
+	tf->c_dur = col(tf, "DEVICE KERNEL DURATION [ns]");
+	tf->c_gap = col(tf, "OP TO OP LATENCY [ns]");
+	tf->c_tid = col(tf, "METAL TRACE ID");
+	tf->c_tsess = col(tf, "METAL TRACE REPLAY SESSION ID");
+	tf->c_pmi = col(tf, "PM IDEAL [ns]");
+	tf->c_pmc = col(tf, "PM COMPUTE [ns]");
+	tf->c_pmb = col(tf, "PM BANDWIDTH [ns]");
+	tf->c_sub = col(tf, "SUB DEVICE ID");
+	tf->c_loc = col(tf, "LOC");
+	tf->c_ceval = col(tf, "CONST_EVAL_OP");
+	tf->c_pmeta = col(tf, "PROGRAM_METADATA");
+	/* raw per-row values; the records carry the resolved ones */
+	tf->c_arch = csvr_col(r, "DEVICE ARCH");
+	tf->c_wc = csvr_col(r, "AVAILABLE WORKER CORE COUNT");
+	for (size_t i = 0; i < nc; i++)
+		map_tensor(tf, (int)i, csvr_colname(r, i));
+
+	if (st->o->all) {
+		char **kname = xcalloc(nc ? nc : 1, sizeof(*kname));
+
+		tf->jkey = xcalloc(nc ? nc : 1, sizeof(*tf->jkey));
+		tf->strcol = xcalloc(nc ? nc : 1, 1);
+		for (size_t i = 0; i < nc; i++) {
+			const char *name = csvr_colname(r, i);
+			struct buf k = BUF_INIT;
+			char *cand;
+			int dup;
+
+			if (tf->used[i])
+				continue;
+			cand = xstrdup(name);
+			/* keys stay unique: pandas-style ".1", ".2" for repeats */
+			for (int m = 1;; m++) {
+				dup = 0;
+				for (int j = 0; contract_keys[j] != NULL; j++)
+					if (strcmp(contract_keys[j], cand) == 0)
+						dup = 1;
+				for (size_t j = 0; j < i && !dup; j++)
+					if (kname[j] != NULL && strcmp(kname[j], cand) == 0)
+						dup = 1;
+				if (!dup)
+					break;
+				free(cand);
+				buf_reset(&k);
+				buf_printf(&k, "%s.%d", name, m);
+				cand = xstrdup(k.p);
+			}
+			buf_reset(&k);
+			buf_add(&k, ",", 1);
+			jstr(&k, cand, strlen(cand));
+			buf_addc(&k, ':');
+			tf->jkey[i] = k.p;
+			kname[i] = cand;
+			/* hashes are names, not quantities: keep them text */
+			tf->strcol[i] = strlen(name) >= 4 &&
+			    strcmp(name + strlen(name) - 4, "HASH") == 0;
+		}
+		for (size_t i = 0; i < nc; i++)
+			free(kname[i]);
+		free(kname);
+	} else {
+		/* skip copying the cells nobody reads */
+		for (size_t i = 0; i < nc; i++)
+			csvr_want(r, i, tf->used[i] || (int)i == tf->c_arch ||
+			    (int)i == tf->c_wc);
+	}
+	{
+		struct buf b = BUF_INIT;
+
+		jesc(&b, csvr_name(r), strlen(csvr_name(r)));
+		buf_addc(&b, ':');
+		tf->jname = b.p;
+	}
+}
+
+/* --- v2.1 architecture and worker cores ---------------------------------------------- */
+
+static char *
+norm_arch(const char *raw)
+{
+	char *s = xstrdup(raw);
+
+	for (char *p = s; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (strcmp(s, "wormhole_b0") == 0) {
+		free(s);
+		s = xstrdup("wormhole");
+	}
+	return s;
+}
+
+static void
+set_mid(struct st *st)
+{
+	buf_reset(&st->mid);
+	if (st->fmt != FMT_V21)
+		return;
+	KEY(&st->mid, ",\"arch\":");
+	jstr(&st->mid, st->arch ? st->arch : "wormhole",
+	    strlen(st->arch ? st->arch : "wormhole"));
+	KEY(&st->mid, ",\"worker_cores\":");
+	jint(&st->mid, st->wc > 0 ? st->wc : 64);
+}
+
+static void
+track_arch(struct st *st, const struct cx *cx)
+{
+	struct tfile *tf = cx->tf;
+
+	if (HAS(cx, tf->c_arch)) {
+		const char *v = cx->row->f[tf->c_arch];
+		int i;
+
+		for (i = 0; i < st->narch_seen; i++)
+			if (strcmp(st->arch_seen[i], v) == 0)
+				break;
+		if (i == st->narch_seen && st->narch_seen < 64) {
+			st->arch_seen = xreallocarray(st->arch_seen,
+			    (size_t)st->narch_seen + 1, sizeof(char *));
+			st->arch_seen[st->narch_seen++] = xstrdup(v);
+		}
+		if (st->arch == NULL)
+			st->arch = norm_arch(v);
+	}
+	if (HAS(cx, tf->c_wc)) {
+		long long v = cell_int(cx, tf->c_wc, 1);
+		int i;
+
+		if (v != 0) {
+			for (i = 0; i < st->nwc_seen; i++)
+				if (st->wc_seen[i] == v)
+					break;
+			if (i == st->nwc_seen && st->nwc_seen < 64) {
+				st->wc_seen = xreallocarray(st->wc_seen,
+				    (size_t)st->nwc_seen + 1, sizeof(long long));
+				st->wc_seen[st->nwc_seen++] = v;
+			}
+			if (st->wc == 0)
+				st->wc = v;
+		}
+	}
+	if (!st->resolved && (st->arch != NULL || !st->arch_col) &&
+	    (st->wc != 0 || !st->wc_col)) {
+		st->resolved = 1;
+		set_mid(st);
+	}
+}
+
+/* The messages of tt-perf-report's format/arch detection, after the whole input. */
+static void
+messages_end(struct st *st)
+{
+	struct buf b = BUF_INIT;
+
+	if (st->fmt == FMT_V21) {
+		if (!st->arch_col)
+			note("DEVICE ARCH column not found. Defaulting to 'wormhole'.");
+		else if (st->narch_seen == 0)
+			note("No DEVICE ARCH values found. Defaulting to 'wormhole'.");
+		else if (st->narch_seen > 1) {
+			buf_addc(&b, '[');
+			for (int i = 0; i < st->narch_seen; i++)
+				buf_printf(&b, "%s'%s'", i ? ", " : "", st->arch_seen[i]);
+			buf_addc(&b, ']');
+			note("Warning: Multiple DEVICE ARCH values found: %s. Using first value: '%s'.",
+			    b.p, st->arch_seen[0]);
+		}
+		if (st->o->verbose)
+			say("Using architecture from CSV: %s", st->arch ? st->arch : "wormhole");
+		if (!st->wc_col)
+			note("AVAILABLE WORKER CORE COUNT column not found. Defaulting to 64 cores.");
+		else if (st->nwc_seen == 0)
+			note("No non-zero AVAILABLE WORKER CORE COUNT values found. Defaulting to 64 cores.");
+		else if (st->nwc_seen > 1) {
+			buf_reset(&b);
+			buf_addc(&b, '[');
+			for (int i = 0; i < st->nwc_seen; i++)
+				buf_printf(&b, "%s%lld", i ? ", " : "", st->wc_seen[i]);
+			buf_addc(&b, ']');
+			note("Warning: Multiple AVAILABLE WORKER CORE COUNT values found: %s. Using first value: %lld.",
+			    b.p, st->wc_seen[0]);
+		}
+		if (st->o->verbose)
+			say("Architecture: %s, Worker cores: %lld",
+			    st->arch ? st->arch : "wormhole", st->wc > 0 ? st->wc : 64);
+	}
+	if (st->sorting) {
+		if (st->o->verbose)
+			say("Sorting CSV by 'HOST START TS' column...");
+	} else if (!st->o->nosort)
+		note("Warning: 'HOST START TS' column not found. CSV will not be sorted.");
+	buf_free(&b);
+}
+
+/* --- records ------------------------------------------------------------------------ */
+
+/* key (",\"name\":") and the cell of column col, when the cell is not empty: as a JSON
+ * string, an integer (nonneg: negative is an error) or a number. */
+static void
+kv_str(struct buf *b, const struct cx *cx, const char *key, int col)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		jstr(b, cx->row->f[col], cx->row->len[col]);
+	}
+}
+
+static void
+kv_int(struct buf *b, const struct cx *cx, const char *key, int col, int nonneg)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		jint(b, cell_int(cx, col, nonneg));
+	}
+}
+
+static void
+kv_num(struct buf *b, const struct cx *cx, const char *key, int col)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		cell_num(b, cx, col);
+	}
+}
+
+/* ",key:" (no comma before the first member of an object) */
+static void
+member(struct buf *b, int *any, const char *key)
+{
+	if (*any)
+		buf_addc(b, ',');
+	buf_adds(b, key);
+	*any = 1;
+}
+
+static void
+int4(struct buf *b, const long long v[4])
+{
+	buf_addc(b, '[');
+	for (int k = 0; k < 4; k++) {
+		if (k)
+			buf_addc(b, ',');
+		jint(b, v[k]);
+	}
+	buf_addc(b, ']');
+}
+
+/* A tensor's string member from column col, when the cell is not empty. */
+static void
+str_member(struct buf *b, int *any, const char *key, const struct cx *cx, int col)
+{
+	if (HAS(cx, col)) {
+		member(b, any, key);
+		jstr(b, cx->row->f[col], cx->row->len[col]);
+	}
+}
+
+/* The in/out array: groups in index order, empty ones null, trailing ones dropped.
+ * Returns 0 (and writes nothing) when every group is empty. */
+static int
+tensors(struct buf *b, const struct cx *cx, const struct tens *tv, int nt)
+{
+	size_t start = b->len, keep = start;
+
+	for (int i = 0; i < nt; i++) {
+		const struct tens *t = &tv[i];
+		long long pad[4], lg[4];
+		int nd = 0, any = 0;
+		size_t gstart;
+
+		for (int k = 0; k < 4; k++)
+			if (HAS(cx, t->d[k])) {
+				cell_shape(cx, t->d[k], &pad[k], &lg[k]);
+				nd++;
+			}
+		if (i > 0)
+			buf_addc(b, ',');
+		gstart = b->len;
+		buf_addc(b, '{');
+		if (nd == 4) {
+			/* As the record readers require (tensor.h): at most 2^53 elements. */
+			long long e = 1, el = 1;
+
+			for (int k = 0; k < 4; k++)
+				if (__builtin_mul_overflow(e, pad[k], &e) || e > (1LL << 53) ||
+				    __builtin_mul_overflow(el, lg[k], &el) || el > (1LL << 53))
+					cell_die(cx, t->d[3], "tensor of more than 2^53 elements");
+			member(b, &any, "\"shape\":");
+			int4(b, pad);
+			member(b, &any, "\"logical\":");
+			int4(b, lg);
+		}
+		str_member(b, &any, "\"layout\":", cx, t->layout);
+		str_member(b, &any, "\"dtype\":", cx, t->dtype);
+		str_member(b, &any, "\"mem\":", cx, t->mem);
+		if (any) {
+			buf_addc(b, '}');
+			keep = b->len;
+		} else {
+			b->len = gstart;
+			KEY(b, "null");
+		}
+	}
+	b->len = keep;
+	if (b->p != NULL)
+		b->p[b->len] = '\0';
+	return keep != start;
+}
+
+static void
+all_cols(struct buf *b, const struct cx *cx)
+{
+	struct tfile *tf = cx->tf;
+	size_t nc = csvr_ncols(tf->r);
+
+	for (size_t i = 0; i < nc; i++) {
+		const char *s;
+		size_t n;
+		int k;
+
+		if (tf->jkey[i] == NULL || cx->row->len[i] == 0)
+			continue;
+		s = cx->row->f[i];
+		n = cx->row->len[i];
+		buf_adds(b, tf->jkey[i]);
+		k = tf->strcol[i] ? NUM_BAD : numclass(s, n);
+		if (k == NUM_INT) {
+			long long v;
+
+			if (digits(s + (s[0] == '-'), n - (s[0] == '-'), &v)) {
+				buf_add(b, s, n);
+				continue;
+			}
+		} else if (k == NUM_REAL && isfinite(strtod(s, NULL))) {
+			buf_add(b, s, n);
+			continue;
+		}
+		jstr(b, s, n);
+	}
+}
+
+static void
+spool_add(struct st *st, int hasts, long long ts, int isop)
+{
+	struct ent *e;
+
+	if (st->spool == NULL) {
+		st->spool = tmpfile();
+		if (st->spool == NULL)
+			die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	}
+	if (st->head.len > UINT32_MAX || st->tail.len > UINT32_MAX)
+		die(EXIT_DATA, "record too large");
+	if (fwrite(st->head.p, 1, st->head.len, st->spool) != st->head.len ||
+	    (st->tail.len && fwrite(st->tail.p, 1, st->tail.len, st->spool) != st->tail.len))
+		die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	if (st->nents == st->capents) {
+		st->capents = st->capents ? st->capents * 2 : 1024;
+		st->ents = xreallocarray(st->ents, st->capents, sizeof(*st->ents));
+	}
+	e = &st->ents[st->nents++];
+	e->ts = ts;
+	e->hasts = (unsigned char)hasts;
+	e->isop = (unsigned char)isop;
+	e->off = st->spool_off;
+	e->hlen = (uint32_t)st->head.len;
+	e->tlen = (uint32_t)st->tail.len;
+	st->spool_off += st->head.len + st->tail.len;
+}
+
+static void
+out_write(const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, stdout) != n)
+		io_write_error(stdout, "stdout");
+}
+
+static void
+emit(struct st *st, const char *h, size_t hl, const char *t, size_t tl, int isop)
+{
+	out_write(h, hl);
+	if (isop && st->mid.len)
+		out_write(st->mid.p, st->mid.len);
+	out_write(t, tl);
+	if ((++st->nout & 1023) == 0)
+		io_check_stdout();
+}
+
+static int
+ent_cmp(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->hasts != y->hasts)
+		return x->hasts ? -1 : 1;
+	if (x->hasts && x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Write the spooled records (sorted first if sort) and empty the spool. */
+static void
+spool_flush(struct st *st, int sort)
+{
+	int fd;
+
+	if (st->nents == 0)
+		return;
+	if (fflush(st->spool) != 0)
+		die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	fd = fileno(st->spool);
+	if (sort)
+		qsort(st->ents, st->nents, sizeof(*st->ents), ent_cmp);
+	for (size_t i = 0; i < st->nents; i++) {
+		struct ent *e = &st->ents[i];
+		size_t n = (size_t)e->hlen + e->tlen, got = 0;
+
+		buf_reset(&st->tmp);
+		buf_grow(&st->tmp, n);
+		while (got < n) {
+			ssize_t m = pread(fd, st->tmp.p + got, n - got, (off_t)(e->off + got));
+
+			if (m <= 0)
+				die(EXIT_DATA, "temporary file: %s",
+				    m < 0 ? strerror(errno) : "short read");
+			got += (size_t)m;
+		}
+		emit(st, st->tmp.p, e->hlen, st->tmp.p + e->hlen, e->tlen, e->isop);
+	}
+	st->nents = 0;
+	st->spool_off = 0;
+	if (ftruncate(fd, 0) != 0 || fseeko(st->spool, 0, SEEK_SET) != 0)
+		die(EXIT_DATA, "temporary file: %s", strerror(errno));
+}
+
+static void
+do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
+{
+	struct cx cx = { tf, row };
+	struct buf *h = &st->head, *t = &st->tail;
+	int isop, hasts = 0;
+	long long ts = 0;
+
+	st->id++;
+	if (st->fmt == FMT_V21)
+		track_arch(st, &cx);
+	buf_reset(h);
+	buf_reset(t);
+	isop = !(row->len[tf->c_type] == 8 && memcmp(row->f[tf->c_type], "signpost", 8) == 0);
+	if (HAS(&cx, tf->c_hs)) {
+		ts = cell_int(&cx, tf->c_hs, 0);
+		hasts = 1;
+	}
+	if (isop)
+		KEY(h, "{\"kind\":\"op\",\"id\":");
+	else
+		KEY(h, "{\"kind\":\"signpost\",\"id\":");
+	jint(h, st->id);
+	KEY(h, ",\"src\":\"");
+	buf_adds(h, tf->jname);
+	jint(h, row->line);
+	buf_addc(h, '"');
+	if (!isop) {
+		kv_str(h, &cx, ",\"name\":", tf->c_op);
+		kv_str(h, &cx, ",\"message\":", tf->c_attrs);
+		if (hasts) {
+			KEY(h, ",\"host_start_ns\":");
+			jint(h, ts);
+		}
+		KEY(h, ",\"fmt\":\"");
+		buf_adds(h, fmt_name[st->fmt]);
+		buf_addc(h, '"');
+		if (st->o->all)
+			all_cols(h, &cx);
+		buf_add(h, "}\n", 2);
+	} else {
+		kv_str(h, &cx, ",\"op\":", tf->c_op);
+		kv_str(h, &cx, ",\"op_type\":", tf->c_type);
+		kv_int(h, &cx, ",\"call\":", tf->c_call, 1);
+		if (HAS(&cx, tf->c_dev)) {
+			long long d = cell_int(&cx, tf->c_dev, 1);
+
+			if (!tf->anydev || d > tf->maxdev)
+				tf->maxdev = d;
+			tf->anydev = 1;
+			KEY(h, ",\"device\":");
+			jint(h, d + (long long)k * st->ndev);
+		}
+		KEY(h, ",\"fmt\":\"");
+		buf_adds(h, fmt_name[st->fmt]);
+		buf_addc(h, '"');
+		/* arch, worker_cores go here */
+		kv_int(t, &cx, ",\"cores\":", tf->c_cores, 1);
+		kv_str(t, &cx, ",\"fidelity\":", tf->c_fid);
+		kv_str(t, &cx, ",\"attrs\":", tf->c_attrs);
+		if (hasts) {
+			KEY(t, ",\"host_start_ns\":");
+			jint(t, ts);
+		}
+		kv_int(t, &cx, ",\"host_end_ns\":", tf->c_he, 0);
+		kv_num(t, &cx, ",\"device_ns\":", tf->c_dur);
+		kv_num(t, &cx, ",\"gap_ns\":", tf->c_gap);
+		if (tf->nin) {
+			size_t m = t->len;
+
+			KEY(t, ",\"in\":[");
+			if (tensors(t, &cx, tf->in, tf->nin))
+				buf_addc(t, ']');
+			else
+				t->len = m;
+		}
+		if (tf->nout) {
+			size_t m = t->len;
+
+			KEY(t, ",\"out\":[");
+			if (tensors(t, &cx, tf->out, tf->nout))
+				buf_addc(t, ']');
+			else
+				t->len = m;
+		}
+		kv_int(t, &cx, ",\"trace_id\":", tf->c_tid, 1);
+		kv_int(t, &cx, ",\"trace_session\":", tf->c_tsess, 1);
+		kv_num(t, &cx, ",\"pm_ideal_ns\":", tf->c_pmi);
+		kv_num(t, &cx, ",\"pm_compute_ns\":", tf->c_pmc);
+		kv_num(t, &cx, ",\"pm_bandwidth_ns\":", tf->c_pmb);
+		kv_int(t, &cx, ",\"sub_device\":", tf->c_sub, 1);
+		kv_str(t, &cx, ",\"loc\":", tf->c_loc);
+		if (HAS(&cx, tf->c_ceval)) {
+			if (cell_bool(&cx, tf->c_ceval))
+				KEY(t, ",\"const_eval\":true");
+			else
+				KEY(t, ",\"const_eval\":false");
+		}
+		kv_str(t, &cx, ",\"program_metadata\":", tf->c_pmeta);
+		if (st->o->all)
+			all_cols(t, &cx);
+		buf_add(t, "}\n", 2);
+	}
+	if (st->direct && st->resolved) {
+		if (st->nents)
+			spool_flush(st, 0);
+		emit(st, h->p, h->len, t->p, t->len, isop);
+	} else
+		spool_add(st, hasts, ts, isop);
+}
+
+/* --- first pass: is the input already in order? -------------------------------------- */
+
+struct pscan {
+	int		sorted, tsless, have_prev, stop_unsorted;
+	long long	prev;
+};
+
+static int
+field_span(const char *s, size_t n, int want, const char **fs, size_t *fl)
+{
+	int idx = 0;
+	size_t i = 0, start = 0;
+
+	for (;;) {
+		if (i == n || s[i] == ',') {
+			if (idx == want) {
+				*fs = s + start;
+				*fl = i - start;
+				return 1;
+			}
+			if (i == n)
+				return 0;
+			idx++;
+			start = i + 1;
+		}
+		i++;
+	}
+}
+
+static int
+simple_int(const char *s, size_t n, long long *v, int nonneg)
+{
+	int neg = n > 0 && s[0] == '-';
+
+	if (numclass(s, n) != NUM_INT || (neg && nonneg))
+		return 0;
+	if (!digits(s + neg, n - neg, v))
+		return 0;
+	if (neg)
+		*v = -*v;
+	return 1;
+}
+
+/* Scan a regular, uncompressed, unquoted file for its HOST START TS order and its
+ * largest DEVICE ID. Returns 0 when the pass cannot tell (then the spool decides). */
+static int
+prescan(struct tfile *tf, struct pscan *ps)
+{
+	int fd, ok = 1, header = 1, hs = -1, dv = -1, eof = 0;
+	struct stat sb;
+	size_t cap = 1 << 20, len = 0, pos = 0;
+	char *b;
+
+	if (strcmp(tf->path, "-") == 0)
+		return 0;
+	/* a FIFO must not be opened twice: look before opening */
+	if (stat(tf->path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	if ((fd = open(tf->path, O_RDONLY)) < 0)
+		return 0;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	b = xmalloc(cap);
+	tf->anydev = 0;
+	tf->maxdev = 0;
+	for (;;) {
+		char *nl = memchr(b + pos, '\n', len - pos);
+		const char *s, *f;
+		size_t n, fl;
+
+		if (nl == NULL && !eof) {
+			ssize_t m;
+
+			memmove(b, b + pos, len - pos);
+			len -= pos;
+			pos = 0;
+			if (len == cap) {
+				cap *= 2;
+				b = xrealloc(b, cap);
+			}
+			m = read(fd, b + len, cap - len);
+			if (m < 0) {
+				ok = 0;
+				break;
+			}
+			if (m == 0)
+				eof = 1;
+			if (header && len == 0 && m >= 2 &&
+			    (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b) {
+				ok = 0;		/* gzip */
+				break;
+			}
+			len += (size_t)m;
+			continue;
+		}
+		s = b + pos;
+		n = nl ? (size_t)(nl - s) : len - pos;
+		pos = nl ? (size_t)(nl - b) + 1 : len;
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		if (memchr(s, '"', n) != NULL) {
+			ok = 0;
+			break;
+		}
+		if (header) {
+			if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+				s += 3;
+				n -= 3;
+			}
+			if (n == 0 && nl != NULL)
+				continue;
+			header = 0;
+			for (int i = 0; field_span(s, n, i, &f, &fl); i++) {
+				if (fl == 13 && memcmp(f, "HOST START TS", 13) == 0 && hs < 0)
+					hs = i;
+				if (fl == 9 && memcmp(f, "DEVICE ID", 9) == 0 && dv < 0)
+					dv = i;
+			}
+		} else if (n > 0) {
+			long long v;
+
+			if (hs < 0 || !field_span(s, n, hs, &f, &fl) || fl == 0)
+				ps->tsless = 1;
+			else if (!simple_int(f, fl, &v, 0)) {
+				ok = 0;
+				break;
+			} else {
+				if (ps->tsless || (ps->have_prev && v < ps->prev))
+					ps->sorted = 0;
+				ps->prev = v;
+				ps->have_prev = 1;
+			}
+			if (!ps->sorted && ps->stop_unsorted)
+				break;
+			if (dv >= 0 && field_span(s, n, dv, &f, &fl) && fl > 0) {
+				if (!simple_int(f, fl, &v, 1)) {
+					ok = 0;
+					break;
+				}
+				if (!tf->anydev || v > tf->maxdev)
+					tf->maxdev = v;
+				tf->anydev = 1;
+			}
+		}
+		if (nl == NULL && eof)
+			break;
+	}
+	free(b);
+	close(fd);
+	return ok;
+}
+
+/* --- driver -------------------------------------------------------------------------- */
+
+static void
+check_devices(struct st *st, int k)
+{
+	struct tfile *tf = &st->f[k];
+	long long n = tf->anydev ? tf->maxdev + 1 : 0;
+
+	if (k == 0) {
+		st->ndev = n;
+		return;
+	}
+	if (n != st->ndev) {
+		if (tf->anydev)
+			die(EXIT_DATA, "CSV '%s' reports max device ID %lld, expected %lld",
+			    csvr_name(tf->r), tf->maxdev, st->ndev - 1);
+		die(EXIT_DATA, "CSV '%s' reports max device ID nan, expected %lld",
+		    csvr_name(tf->r), st->ndev - 1);
+	}
+}
+
+void
+ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
+{
+	static char *stdin_path[] = { "-" };
+	struct st st;
+	int anyhs = 0, anypad = 0, nstdin = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.o = o;
+	st.id = 1;		/* the first data row is spreadsheet row 2 */
+	if (npaths == 0) {
+		paths = stdin_path;
+		npaths = 1;
+	}
+	st.nf = npaths;
+	st.f = xcalloc((size_t)npaths, sizeof(*st.f));
+	for (int k = 0; k < npaths; k++) {
+		if (strcmp(paths[k], "-") == 0 && nstdin++)
+			die_usage("standard input given more than once");
+	}
+	/* all headers first: the format is decided over the union of columns */
+	for (int k = 0; k < npaths; k++) {
+		struct tfile *tf = &st.f[k];
+
+		tf->path = paths[k];
+		tf->r = csvr_open(paths[k]);
+		map_file(&st, tf);
+		if (tf->c_arch >= 0)
+			st.arch_col = 1;
+		if (tf->c_wc >= 0)
+			st.wc_col = 1;
+		if (tf->c_hs >= 0)
+			anyhs = 1;
+		for (size_t i = 0; i < csvr_ncols(tf->r); i++)
+			if (strstr(csvr_colname(tf->r, i), "_PAD[LOGICAL]") != NULL)
+				anypad = 1;
+	}
+	st.fmt = (st.arch_col || st.wc_col) ? FMT_V21 : anypad ? FMT_V2 : FMT_V1;
+	if (o->verbose)
+		say("Detected CSV format: %s", st.fmt == FMT_V21 ?
+		    "v2.1 (with device arch and worker core count)" :
+		    st.fmt == FMT_V2 ? "v2" : "v1 (legacy format)");
+	st.resolved = st.fmt != FMT_V21 || (!st.arch_col && !st.wc_col);
+	set_mid(&st);
+	st.sorting = !o->nosort && anyhs;
+
+	/* can the records go straight out? */
+	if (npaths == 1 && !st.sorting)
+		st.direct = 1;
+	else {
+		struct pscan ps = { 1, 0, 0, st.sorting, 0 };
+		int ok = 1;
+
+		for (int k = 0; k < npaths && ok; k++) {
+			ok = prescan(&st.f[k], &ps);
+			if (ok && !ps.sorted && st.sorting)
+				break;
+			st.f[k].scanned = ok;
+		}
+		if (ok && (!st.sorting || ps.sorted)) {
+			st.direct = 1;
+			for (int k = 0; k < npaths; k++)
+				check_devices(&st, k);
+		}
+	}
+
+	for (int k = 0; k < npaths; k++) {
+		struct tfile *tf = &st.f[k];
+		const struct csvr_row *row;
+
+		if (!st.direct) {
+			tf->anydev = 0;
+			tf->maxdev = 0;
+		}
+		while ((row = csvr_next(tf->r)) != NULL)
+			do_row(&st, tf, k, row);
+		if (!st.direct)
+			check_devices(&st, k);
+	}
+	if (!st.resolved) {
+		st.resolved = 1;
+		set_mid(&st);
+	}
+	messages_end(&st);
+	spool_flush(&st, !st.direct && st.sorting);
+
+	for (int k = 0; k < npaths; k++) {
+		struct tfile *tf = &st.f[k];
+
+		if (tf->jkey)
+			for (size_t i = 0; i < csvr_ncols(tf->r); i++)
+				free(tf->jkey[i]);
+		free(tf->jkey);
+		free(tf->strcol);
+		csvr_close(tf->r);
+		free(tf->used);
+		free(tf->in);
+		free(tf->out);
+		free(tf->jname);
+	}
+	free(st.f);
+	if (st.spool)
+		fclose(st.spool);
+	free(st.ents);
+	free(st.arch);
+	for (int i = 0; i < st.narch_seen; i++)
+		free(st.arch_seen[i]);
+	free(st.arch_seen);
+	free(st.wc_seen);
+	buf_free(&st.head);
+	buf_free(&st.tail);
+	buf_free(&st.tmp);
+	buf_free(&st.mid);
+}
