@@ -19,6 +19,7 @@
 #include "core/numfmt.h"
 #include "core/rec.h"
 #include "report/report.h"
+#include "report/texttab.h"
 #include "core/tensor.h"
 
 /* --- the string pool ------------------------------------------------------------ */
@@ -604,50 +605,31 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 
 /* --- the text table -------------------------------------------------------------- */
 
-struct layout {
-	size_t	w[NCOLS];
-};
-
+/* The report's columns; only OP Code is left-aligned in text, as the reference pads it,
+ * and its headers are all left-aligned. */
 static void
-spaces(struct buf *b, size_t n)
-{
-	if (n == 0)
-		return;
-	buf_grow(b, n);
-	memset(b->p + b->len, ' ', n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void
-pad_cell(struct buf *line, const char *s, size_t n, size_t width, int left)
-{
-	size_t vis = colour_width(s, n);
-	size_t pad = vis < width ? width - vis : 0;
-
-	if (!left)
-		spaces(line, pad);
-	buf_add(line, s, n);
-	if (left)
-		spaces(line, pad);
-}
-
-static void
-print_row(FILE *fp, struct buf *line, struct buf *cb, const struct table *t,
-    const struct row *w, const struct layout *L, const struct report_opts *o)
+columns(struct ttab *tb, int flags)
 {
 	int col;
 
-	buf_reset(line);
+	ttab_init(tb, NCOLS, flags | TTAB_HEADLEFT);
+	for (col = 0; col < NCOLS; col++)
+		ttab_column(tb, col, headers[col], col == C_OPCODE ? TTAB_LEFT : TTAB_RIGHT,
+		    col == C_OPCODE || col == C_BOUND || col == C_MATH ? TTAB_LEFT : TTAB_RIGHT);
+}
+
+static void
+print_row(FILE *fp, struct ttab *tb, struct buf *cb, const struct table *t,
+    const struct row *w, const struct report_opts *o)
+{
+	int col;
+
 	for (col = 0; col < NCOLS; col++) {
 		buf_reset(cb);
 		cell(cb, t, w, col, o->colour, o);
-		if (col > 0)
-			buf_add(line, "  ", 2);
-		pad_cell(line, cb->p ? cb->p : "", cb->len, L->w[col], col == C_OPCODE);
+		ttab_cell(tb, cb->p ? cb->p : "", cb->len);
 	}
-	buf_addc(line, '\n');
-	fwrite(line->p, 1, line->len, fp);
+	ttab_row(tb, fp);
 }
 
 /* The number a numeric column shows for row w; 0 when the cell is empty or the
@@ -687,19 +669,16 @@ numval(const struct row *w, int col, double *v)
  * only needs its largest and smallest values formatted, not every cell.
  */
 static void
-compute_layout(const struct table *t, struct layout *L, const struct report_opts *o)
+compute_layout(const struct table *t, struct ttab *tb, const struct report_opts *o)
 {
 	struct buf cb = BUF_INIT;
 	struct report_opts plain = *o;
-	size_t i, hi[NCOLS], lo[NCOLS], k;
+	size_t i, hi[NCOLS], lo[NCOLS];
 	double vhi[NCOLS], vlo[NCOLS], v = 0;
 	int col, seen[NCOLS] = { 0 };
 
 	plain.colour = 0;
-	for (col = 0; col < NCOLS; col++)
-		L->w[col] = strlen(headers[col]);
-	if (L->w[C_DEVICE] < 7)
-		L->w[C_DEVICE] = 7;
+	ttab_minwidth(tb, C_DEVICE, 7);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
 		const char *s;
@@ -715,14 +694,12 @@ compute_layout(const struct table *t, struct layout *L, const struct report_opts
 		}
 		/* the reference measures a signpost as "name (signpost)", not as shown */
 		s = table_str(t, w->label);
-		if ((k = colour_width(s, strlen(s))) > L->w[C_OPCODE])
-			L->w[C_OPCODE] = k;
+		ttab_fit(tb, C_OPCODE, s, strlen(s));
 		s = table_str(t, w->bound);
-		if ((k = colour_width(s, strlen(s))) > L->w[C_BOUND])
-			L->w[C_BOUND] = k;
+		ttab_fit(tb, C_BOUND, s, strlen(s));
 		s = table_str(t, w->math);
-		if (!(w->flags & ROW_SIGNPOST) && (k = colour_width(s, strlen(s))) > L->w[C_MATH])
-			L->w[C_MATH] = k;
+		if (!(w->flags & ROW_SIGNPOST))
+			ttab_fit(tb, C_MATH, s, strlen(s));
 	}
 	for (col = 0; col < NCOLS; col++) {
 		int j;
@@ -732,30 +709,16 @@ compute_layout(const struct table *t, struct layout *L, const struct report_opts
 		for (j = 0; j < 2; j++) {
 			buf_reset(&cb);
 			cell(&cb, t, &t->rows[j ? lo[col] : hi[col]], col, 0, &plain);
-			if ((k = colour_width(cb.p ? cb.p : "", cb.len)) > L->w[col])
-				L->w[col] = k;
+			ttab_fit(tb, col, cb.p ? cb.p : "", cb.len);
 		}
 	}
 	buf_free(&cb);
 }
 
 static void
-print_dashes(FILE *fp, const struct layout *L)
+print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on)
 {
-	size_t n = 2 * (NCOLS - 1), i;
-	int col;
-
-	for (col = 0; col < NCOLS; col++)
-		n += L->w[col];
-	for (i = 0; i < n; i++)
-		fputc('-', fp);
-	fputc('\n', fp);
-}
-
-static void
-print_totals(FILE *fp, const struct table *t, const struct layout *L, int on)
-{
-	struct buf line = BUF_INIT, cb = BUF_INIT;
+	struct buf cb = BUF_INIT;
 	char txt[128];
 	int col, c = on ? COL_GREY : COL_NONE;
 
@@ -780,18 +743,14 @@ print_totals(FILE *fp, const struct table *t, const struct layout *L, int on)
 			cell_str(&cb, on, c, "");
 			break;
 		}
-		if (col > 0)
-			buf_add(&line, "  ", 2);
-		pad_cell(&line, cb.p ? cb.p : "", cb.len, L->w[col], col == C_OPCODE);
+		ttab_cell(tb, cb.p ? cb.p : "", cb.len);
 	}
-	buf_addc(&line, '\n');
-	fwrite(line.p, 1, line.len, fp);
-	buf_free(&line);
+	ttab_row(tb, fp);
 	buf_free(&cb);
 }
 
 static void
-print_advice(FILE *fp, const struct table *t, const struct layout *L,
+print_advice(FILE *fp, const struct table *t, struct ttab *tb,
     const struct report_opts *o)
 {
 	struct buf line = BUF_INIT, cb = BUF_INIT;
@@ -816,7 +775,7 @@ print_advice(FILE *fp, const struct table *t, const struct layout *L,
 		fputs("Fallback\n--------\n", fp);
 		for (i = 0; i < t->nrows; i++)
 			if (t->rows[i].flags & ROW_HOST)
-				print_row(fp, &line, &cb, t, &t->rows[i], L, o);
+				print_row(fp, tb, &cb, t, &t->rows[i], o);
 		fputs("\nThese ops should be moved to run on device.\n\n", fp);
 	}
 	if (ngap > 0) {
@@ -825,7 +784,7 @@ print_advice(FILE *fp, const struct table *t, const struct layout *L,
 			const struct row *w = &t->rows[i];
 
 			if ((w->flags & ROW_GAP) && w->gap_us > 6.5)
-				print_row(fp, &line, &cb, t, w, L, o);
+				print_row(fp, tb, &cb, t, w, o);
 		}
 		num_fixed(nb, save, 0, 0);
 		num_fixed(pb, save / t->total * 100, 1, 0);
@@ -844,7 +803,7 @@ print_advice(FILE *fp, const struct table *t, const struct layout *L,
 
 			if (!(w->flags & ROW_MATMUL))
 				continue;
-			print_row(fp, &line, &cb, t, w, L, o);
+			print_row(fp, tb, &cb, t, w, o);
 			c = row_grey(w, o) ? COL_GREY : COL_WHITE;
 			a = table_str(t, w->advice);
 			buf_reset(&cb);
@@ -872,77 +831,45 @@ print_advice(FILE *fp, const struct table *t, const struct layout *L,
 void
 report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 {
-	struct layout L;
-	struct buf line = BUF_INIT, cb = BUF_INIT;
+	struct ttab tb;
+	struct buf cb = BUF_INIT;
 	size_t i;
-	int col;
 
-	compute_layout(t, &L, o);
+	columns(&tb, TTAB_TEXT);
+	compute_layout(t, &tb, o);
 	fputs("\n\xf0\x9f\x9a\x80 Performance Report \xf0\x9f\x9a\x80\n"
 	    "========================\n\n", fp);
-	for (col = 0; col < NCOLS; col++) {
-		if (col > 0)
-			buf_add(&line, "  ", 2);
-		pad_cell(&line, headers[col], strlen(headers[col]), L.w[col], 1);
-	}
-	buf_addc(&line, '\n');
-	fwrite(line.p, 1, line.len, fp);
-	print_dashes(fp, &L);
+	ttab_header(&tb, fp);
+	ttab_rule(&tb, fp);
 	for (i = 0; i < t->nrows; i++) {
-		print_row(fp, &line, &cb, t, &t->rows[i], &L, o);
+		print_row(fp, &tb, &cb, t, &t->rows[i], o);
 		if ((i & 1023) == 0)
 			io_check_stdout();
 	}
-	print_dashes(fp, &L);
-	print_totals(fp, t, &L, o->colour);
+	ttab_rule(&tb, fp);
+	print_totals(fp, t, &tb, o->colour);
 	if (o->advice)
-		print_advice(fp, t, &L, o);
-	buf_free(&line);
+		print_advice(fp, t, &tb, o);
+	ttab_free(&tb);
 	buf_free(&cb);
 }
 
 /* --- Markdown -------------------------------------------------------------------- */
 
-static void
-md_cell(FILE *fp, const char *s, size_t n)
-{
-	size_t i;
-
-	fputc(' ', fp);
-	for (i = 0; i < n; i++) {
-		if (s[i] == '|')
-			fputc('\\', fp);
-		fputc(s[i] == '\n' ? ' ' : s[i], fp);
-	}
-	fputs(" |", fp);
-}
-
 void
 report_markdown(FILE *fp, const struct table *t)
 {
 	struct report_opts plain = { 0, 0, 0 };
+	struct ttab tb;
 	struct buf cb = BUF_INIT;
 	size_t i;
 	int col;
 	char txt[128], nb[NUM_BUFSZ];
 
-	fputc('|', fp);
-	for (col = 0; col < NCOLS; col++)
-		md_cell(fp, headers[col], strlen(headers[col]));
-	fputs("\n|", fp);
-	for (col = 0; col < NCOLS; col++)
-		fputs(col == C_OPCODE || col == C_BOUND || col == C_MATH ? " :--- |" : " ---: |", fp);
-	fputc('\n', fp);
-	for (i = 0; i < t->nrows; i++) {
-		fputc('|', fp);
-		for (col = 0; col < NCOLS; col++) {
-			buf_reset(&cb);
-			cell(&cb, t, &t->rows[i], col, 0, &plain);
-			md_cell(fp, cb.p ? cb.p : "", cb.len);
-		}
-		fputc('\n', fp);
-	}
-	fputc('|', fp);
+	columns(&tb, TTAB_MARKDOWN);
+	ttab_header(&tb, fp);
+	for (i = 0; i < t->nrows; i++)
+		print_row(fp, &tb, &cb, t, &t->rows[i], &plain);
 	for (col = 0; col < NCOLS; col++) {
 		buf_reset(&cb);
 		switch (col) {
@@ -960,8 +887,9 @@ report_markdown(FILE *fp, const struct table *t)
 			buf_printf(&cb, "**%s " MU "s**", nb);
 			break;
 		}
-		md_cell(fp, cb.p ? cb.p : "", cb.len);
+		ttab_cell(&tb, cb.p ? cb.p : "", cb.len);
 	}
-	fputc('\n', fp);
+	ttab_row(&tb, fp);
+	ttab_free(&tb);
 	buf_free(&cb);
 }

@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary.h"
+#include "report/texttab.h"
 
 struct group {
 	strid		label, category;
@@ -423,81 +424,66 @@ scell(struct buf *b, const struct summary *s, const struct group *g, int col, in
 	}
 }
 
+/* The summary's columns, those the grouping shows. */
 static void
-spad(struct buf *line, const char *p, size_t n, size_t width, int left)
+scolumns(struct ttab *tb, const struct summary *s, int flags)
 {
-	size_t vis = colour_width(p, n), k;
+	int col;
 
-	if (!left)
-		for (k = vis; k < width; k++)
-			buf_addc(line, ' ');
-	buf_add(line, p, n);
-	if (left)
-		for (k = vis; k < width; k++)
-			buf_addc(line, ' ');
+	ttab_init(tb, NSCOLS, flags);
+	for (col = 0; col < NSCOLS; col++) {
+		ttab_column(tb, col, sheaders[col], col == S_OPCODE ? TTAB_LEFT : TTAB_RIGHT,
+		    col == S_OPCODE || col == S_CAT ? TTAB_LEFT : TTAB_RIGHT);
+		ttab_hide(tb, col, !col_shown(s, col));
+	}
+}
+
+static void
+srows(FILE *fp, struct ttab *tb, const struct summary *s, int colour)
+{
+	struct buf cb = BUF_INIT;
+	size_t i;
+	int col;
+
+	for (i = 0; i < s->ng; i++) {
+		const struct group *g = &s->g[s->print_order[i]];
+
+		for (col = 0; col < NSCOLS; col++) {
+			buf_reset(&cb);
+			if (col_shown(s, col))
+				scell(&cb, s, g, col, colour);
+			ttab_cell(tb, cb.p ? cb.p : "", cb.len);
+		}
+		ttab_row(tb, fp);
+	}
+	buf_free(&cb);
 }
 
 void
 summary_print(FILE *fp, const struct summary *s, int colour)
 {
-	size_t w[NSCOLS], i, total = 0;
-	struct buf cb = BUF_INIT, line = BUF_INIT;
-	int col, first;
+	struct ttab tb;
+	struct buf cb = BUF_INIT;
+	size_t i;
+	int col;
 
+	scolumns(&tb, s, TTAB_TEXT);
 	for (col = 0; col < NSCOLS; col++) {
-		w[col] = strlen(sheaders[col]);
 		if (!col_shown(s, col))
 			continue;
 		for (i = 0; i < s->ng; i++) {
-			size_t v;
-
 			buf_reset(&cb);
 			scell(&cb, s, &s->g[i], col, 0);
-			v = colour_width(cb.p ? cb.p : "", cb.len);
-			if (v > w[col])
-				w[col] = v;
+			ttab_fit(&tb, col, cb.p ? cb.p : "", cb.len);
 		}
 	}
-	fputs("\n\xf0\x9f\x93\x8a Stacked report \xf0\x9f\x93\x8a\n====================\n\n", fp);
-	first = 1;
-	for (col = 0; col < NSCOLS; col++) {
-		if (!col_shown(s, col))
-			continue;
-		if (!first)
-			buf_add(&line, "  ", 2);
-		first = 0;
-		spad(&line, sheaders[col], strlen(sheaders[col]), w[col], col == S_OPCODE);
-		total += w[col] + 2;
-	}
-	total -= 2;
-	buf_addc(&line, '\n');
-	fwrite(line.p, 1, line.len, fp);
-	for (i = 0; i < total; i++)
-		fputc('-', fp);
-	fputc('\n', fp);
-	for (i = 0; i < s->ng; i++) {
-		const struct group *g = &s->g[s->print_order[i]];
-
-		buf_reset(&line);
-		first = 1;
-		for (col = 0; col < NSCOLS; col++) {
-			if (!col_shown(s, col))
-				continue;
-			if (!first)
-				buf_add(&line, "  ", 2);
-			first = 0;
-			buf_reset(&cb);
-			scell(&cb, s, g, col, colour);
-			spad(&line, cb.p ? cb.p : "", cb.len, w[col], col == S_OPCODE);
-		}
-		buf_addc(&line, '\n');
-		fwrite(line.p, 1, line.len, fp);
-	}
-	for (i = 0; i < total; i++)
-		fputc('-', fp);
-	fputc('\n', fp);
 	buf_free(&cb);
-	buf_free(&line);
+	fputs("\n\xf0\x9f\x93\x8a Stacked report \xf0\x9f\x93\x8a\n====================\n\n", fp);
+	ttab_header(&tb, fp);
+	ttab_rule(&tb, fp);
+	srows(fp, &tb, s, colour);
+	ttab_rule(&tb, fp);
+	ttab_free(&tb);
 }
 
 /* --- CSV ------------------------------------------------------------------------- */
@@ -631,37 +617,10 @@ summary_write_svg(const char *path, const struct summary *s, int classic)
 void
 summary_markdown(FILE *fp, const struct summary *s)
 {
-	struct buf cb = BUF_INIT;
-	size_t i;
-	int col;
+	struct ttab tb;
 
-	fputc('|', fp);
-	for (col = 0; col < NSCOLS; col++)
-		if (col_shown(s, col))
-			fprintf(fp, " %s |", sheaders[col]);
-	fputs("\n|", fp);
-	for (col = 0; col < NSCOLS; col++)
-		if (col_shown(s, col))
-			fputs(col == S_OPCODE || col == S_CAT ? " :--- |" : " ---: |", fp);
-	fputc('\n', fp);
-	for (i = 0; i < s->ng; i++) {
-		fputc('|', fp);
-		for (col = 0; col < NSCOLS; col++) {
-			size_t k;
-
-			if (!col_shown(s, col))
-				continue;
-			buf_reset(&cb);
-			scell(&cb, s, &s->g[s->print_order[i]], col, 0);
-			fputc(' ', fp);
-			for (k = 0; k < cb.len; k++) {
-				if (cb.p[k] == '|')
-					fputc('\\', fp);
-				fputc(cb.p[k], fp);
-			}
-			fputs(" |", fp);
-		}
-		fputc('\n', fp);
-	}
-	buf_free(&cb);
+	scolumns(&tb, s, TTAB_MARKDOWN);
+	ttab_header(&tb, fp);
+	srows(fp, &tb, s, 0);
+	ttab_free(&tb);
 }

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * texttab: aligned text and Markdown tables (see texttab.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "report/colour.h"
+#include "report/texttab.h"
+
+#define SEP	"  "	/* between text cells */
+
+void
+ttab_init(struct ttab *t, size_t ncols, int flags)
+{
+	memset(t, 0, sizeof(*t));
+	t->cols = xcalloc(ncols ? ncols : 1, sizeof(*t->cols));
+	t->ncols = ncols;
+	t->flags = flags;
+}
+
+void
+ttab_free(struct ttab *t)
+{
+	free(t->cols);
+	buf_free(&t->line);
+	memset(t, 0, sizeof(*t));
+}
+
+void
+ttab_column(struct ttab *t, size_t col, const char *header, int align, int mdalign)
+{
+	struct ttab_col *c = &t->cols[col];
+
+	c->header = header;
+	c->align = align;
+	c->mdalign = mdalign;
+	ttab_fit(t, col, header, strlen(header));
+}
+
+void
+ttab_hide(struct ttab *t, size_t col, int hidden)
+{
+	t->cols[col].hidden = hidden;
+}
+
+void
+ttab_minwidth(struct ttab *t, size_t col, size_t width)
+{
+	if (width > t->cols[col].width)
+		t->cols[col].width = width;
+}
+
+void
+ttab_fit(struct ttab *t, size_t col, const char *s, size_t n)
+{
+	ttab_minwidth(t, col, colour_width(s, n));
+}
+
+size_t
+ttab_linewidth(const struct ttab *t)
+{
+	size_t i, w = 0, shown = 0;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!t->cols[i].hidden) {
+			w += t->cols[i].width;
+			shown++;
+		}
+	return shown > 0 ? w + (shown - 1) * (sizeof(SEP) - 1) : 0;
+}
+
+static void
+spaces(struct buf *b, size_t n)
+{
+	if (n == 0)
+		return;
+	buf_grow(b, n);
+	memset(b->p + b->len, ' ', n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* Cell s[0..n) of column col, aligned as align. */
+static void
+put(struct ttab *t, size_t col, const char *s, size_t n, int align)
+{
+	struct buf *b = &t->line;
+	size_t i;
+
+	if (t->cols[col].hidden)
+		return;
+	if (b->len == 0 && (t->flags & TTAB_MARKDOWN))
+		buf_addc(b, '|');
+	if (t->flags & TTAB_MARKDOWN) {
+		buf_addc(b, ' ');
+		for (i = 0; i < n; i++) {
+			if (s[i] == '|')
+				buf_addc(b, '\\');
+			buf_addc(b, s[i] == '\n' ? ' ' : s[i]);
+		}
+		buf_add(b, " |", 2);
+	} else {
+		size_t vis = colour_width(s, n);
+		size_t pad = vis < t->cols[col].width ? t->cols[col].width - vis : 0;
+
+		if (t->started)
+			buf_add(b, SEP, sizeof(SEP) - 1);
+		if (align != TTAB_LEFT)
+			spaces(b, pad);
+		buf_add(b, s, n);
+		if (align == TTAB_LEFT)
+			spaces(b, pad);
+	}
+	t->started = 1;
+}
+
+static void
+endline(struct ttab *t, FILE *fp)
+{
+	buf_addc(&t->line, '\n');
+	fwrite(t->line.p, 1, t->line.len, fp);
+	buf_reset(&t->line);
+	t->next = 0;
+	t->started = 0;
+}
+
+void
+ttab_header(struct ttab *t, FILE *fp)
+{
+	size_t i;
+
+	buf_reset(&t->line);
+	t->started = 0;
+	for (i = 0; i < t->ncols; i++) {
+		const struct ttab_col *c = &t->cols[i];
+		const char *h = c->header ? c->header : "";
+
+		put(t, i, h, strlen(h), (t->flags & TTAB_HEADLEFT) ? TTAB_LEFT : c->align);
+	}
+	endline(t, fp);
+	if (!(t->flags & TTAB_MARKDOWN))
+		return;
+	buf_addc(&t->line, '|');
+	for (i = 0; i < t->ncols; i++)
+		if (!t->cols[i].hidden)
+			buf_adds(&t->line, t->cols[i].mdalign == TTAB_LEFT ? " :--- |" : " ---: |");
+	endline(t, fp);
+}
+
+void
+ttab_rule(const struct ttab *t, FILE *fp)
+{
+	size_t n;
+
+	if (t->flags & TTAB_MARKDOWN)
+		return;
+	for (n = ttab_linewidth(t); n > 0; n--)
+		fputc('-', fp);
+	fputc('\n', fp);
+}
+
+void
+ttab_cell(struct ttab *t, const char *s, size_t n)
+{
+	if (t->next >= t->ncols)
+		die(EXIT_DATA, "ttab_cell: more cells than the table's %zu columns", t->ncols);
+	put(t, t->next, s, n, t->cols[t->next].align);
+	t->next++;
+}
+
+void
+ttab_cells(struct ttab *t, const char *s)
+{
+	ttab_cell(t, s ? s : "", s ? strlen(s) : 0);
+}
+
+void
+ttab_row(struct ttab *t, FILE *fp)
+{
+	while (t->next < t->ncols)
+		ttab_cell(t, "", 0);
+	endline(t, fp);
+}
