@@ -49,9 +49,13 @@ struct wopts {
 };
 
 /*
- * Select the window over e[0..n) (stream order) as tt-perf-report does, bounded by
- * stream positions (not IDs: they differ when several files interleave); FK_OTHER
- * entries are not considered (the caller passes them through). Writes the indices of
+ * Select the window over e[0..n) (stream order, i.e. sorted) as tt-perf-report does
+ * (spec 7): --start-signpost / --end-signpost keep the entries whose ID is greater /
+ * less than the chosen signpost's ID; the default window keeps the entries after the
+ * first one named like the last signpost, by stream position. Which occurrence is first,
+ * second or last is counted in stream order. The two rules differ when stream order is
+ * not ID order (trace replays, several files). FK_OTHER entries are not considered (the
+ * caller passes them through). Writes the indices of
  * the kept entries, in stream order, to sel (room for n) and returns their number.
  * Informational messages with say() under verbose, the reference's warnings with note().
  * A named start or end signpost that does not exist is an error (D3), exit 1.

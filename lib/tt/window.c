@@ -40,8 +40,9 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
     const struct wopts *o, uint32_t *sel)
 {
 	size_t i, k = 0, nsp = 0, ifirst = 0, count;
-	bool has_lo = false, has_hi = false, keep_sp = o->print;
-	size_t lo = 0, hi = 0;	/* stream positions, not IDs (see the merge2x cases) */
+	bool has_lo = false, has_hi = false, keep_sp = o->print, by_id = false;
+	size_t lo = 0, hi = 0;	/* the bounding entries */
+	int64_t idlo, idhi;
 	uint32_t sname, ename, last = NAME_NONE;
 
 	if (o->ignore) {
@@ -60,6 +61,7 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
 		}
 	}
 	if (o->start != NULL || o->end != NULL) {
+		by_id = true;
 		/* D3: check both names before anything is said. */
 		sname = o->start ? names_lookup(nm, o->start, strlen(o->start)) : NAME_NONE;
 		ename = o->end ? names_lookup(nm, o->end, strlen(o->end)) : NAME_NONE;
@@ -125,12 +127,17 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
 			lo = i;
 		}
 	}
+	/* Named windows compare IDs, the default one stream positions (spec 7, item 7). */
+	idlo = has_lo ? (by_id ? e[lo].id : (int64_t)lo) : 0;
+	idhi = has_hi ? (by_id ? e[hi].id : (int64_t)hi) : 0;
 	for (i = 0; i < n; i++) {
+		int64_t at = by_id ? e[i].id : (int64_t)i;
+
 		if (e[i].kind == FK_OTHER)
 			continue;
 		if (e[i].kind == FK_SIGNPOST && !keep_sp)
 			continue;
-		if ((has_lo && i <= lo) || (has_hi && i >= hi))
+		if ((has_lo && at <= idlo) || (has_hi && at >= idhi))
 			continue;
 		sel[k++] = (uint32_t)i;
 	}

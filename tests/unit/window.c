@@ -147,12 +147,34 @@ test_window(void)
 	add('o', 2, "X");
 	add('o', 3, "Y");
 	is_str(run(NULL, NULL, false, false, false), "2 3", "no signposts: everything");
-	/* Stream positions, not IDs, bound the window */
+	/* Stream order differs from ID order (spec 7 item 7; hand_win.csv): a@300 S@200
+	 * b@100 c@400 E@250 d@50 in file order (IDs 2..7), sorted by timestamp */
 	nents = 0;
-	add('o', 9, "late");
-	add('s', 5, "s");
-	add('o', 3, "early");
-	is_str(run("s", NULL, false, false, false), "3", "positions, not IDs");
+	add('o', 7, "d");
+	add('o', 4, "b");
+	add('s', 3, "S");
+	add('s', 6, "E");
+	add('o', 2, "a");
+	add('o', 5, "c");
+	is_str(run("S", NULL, false, false, false), "7 4 5",
+	    "start: IDs greater than the signpost's, in stream order");
+	is_str(run(NULL, "E", false, false, false), "4 2 5", "end: IDs less than the signpost's");
+	is_str(run("S", "E", false, false, false), "4 5", "start and end by ID");
+	is_str(run("S", "E", false, true, false), "4 5", "the signposts bound themselves out");
+	is_str(run("S", NULL, false, true, false), "7 4 6 5", "start, print: later signposts kept");
+	is_str(run(NULL, NULL, false, false, false), "2 5",
+	    "default: positions after the last signpost in stream order");
+	/* Trace replay: the signposts sort behind every op */
+	nents = 0;
+	add('o', 2, "capture");
+	add('o', 5, "replay1");
+	add('o', 6, "replay2");
+	add('s', 3, "begin");
+	add('s', 4, "end");
+	is_str(run("begin", NULL, false, false, false), "5 6", "replay: start keeps later IDs");
+	is_str(run(NULL, "end", false, false, false), "2", "replay: end keeps earlier IDs");
+	is_str(run("begin", "begin", false, false, false), "5 6",
+	    "one occurrence of start = end: the start alone");
 }
 
 int
