@@ -15,7 +15,8 @@
  *
  * Typed access is strict: asking rec_int for a key that holds a string is an error
  * about the input ("file:line: key \"id\": expected an integer, got a string"), exit 1.
- * An absent key and a JSON null both read as "missing" (the getters return false/NULL).
+ * An absent key and a JSON null both read as "missing" (the getters return false/NULL),
+ * except for the figure getters (rec_fig, rec_ifig), which read null as NaN.
  */
 #ifndef TTP_REC_H
 #define TTP_REC_H
@@ -65,6 +66,13 @@ const char *rec_str(struct rec *r, const char *key, size_t *len);
 bool rec_int(struct rec *r, const char *key, long long *v);	/* integers only */
 bool rec_num(struct rec *r, const char *key, double *v);	/* integer or real */
 bool rec_bool(struct rec *r, const char *key, bool *v);
+/*
+ * Figures (DESIGN "Records", ttp-record(5)): a figure that does not apply is absent; one
+ * that applies but cannot be computed (tt-perf-report's NaN) is null. These read null as
+ * NaN and return true, absent as false; rec_set_num writes NaN back as null.
+ */
+bool rec_fig(struct rec *r, const char *key, double *v);	/* a number or null */
+bool rec_ifig(struct rec *r, const char *key, double *v);	/* an integer (|v| < 2^53) or null */
 /* Any value as a new jansson reference (caller decrefs); NULL when absent. */
 json_t *rec_json(struct rec *r, const char *key);
 /* The value's JSON text as it stands in the record (after changes); NULL if absent. */
@@ -86,6 +94,9 @@ void rec_set_strn(struct rec *r, const char *key, const char *s, size_t len);
 void rec_set_int(struct rec *r, const char *key, long long v);
 /* A finite double, written in shortest round-trip form; a non-finite one sets null. */
 void rec_set_num(struct rec *r, const char *key, double v);
+/* A figure that is an integer: written as one when v is integral, else as rec_set_num
+ * (NaN: null). */
+void rec_set_ifig(struct rec *r, const char *key, double v);
 void rec_set_bool(struct rec *r, const char *key, bool v);
 void rec_set_null(struct rec *r, const char *key);
 void rec_set_json(struct rec *r, const char *key, const json_t *v);	/* not stolen */

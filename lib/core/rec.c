@@ -1399,6 +1399,45 @@ rec_num(struct rec *r, const char *key, double *out)
 	return true;
 }
 
+/* For the figure getters: 0 when key is absent, 1 when null (*out = NaN), 2 otherwise. */
+static int
+fig_null(struct rec *r, const char *key, double *out)
+{
+	struct val v;
+
+	if (!lookup(r, key, &v))
+		return 0;
+	if (v.type != T_NULL)
+		return 2;
+	if (out != NULL)
+		*out = NAN;
+	return 1;
+}
+
+bool
+rec_fig(struct rec *r, const char *key, double *out)
+{
+	int k = fig_null(r, key, out);
+
+	return k == 2 ? rec_num(r, key, out) : k == 1;
+}
+
+bool
+rec_ifig(struct rec *r, const char *key, double *out)
+{
+	long long ll;
+	int k = fig_null(r, key, out);
+
+	if (k < 2)
+		return k == 1;
+	rec_int(r, key, &ll);
+	if (ll <= -(1LL << 53) || ll >= 1LL << 53)
+		rec_die(r, "key \"%s\": integer out of range", key);
+	if (out != NULL)
+		*out = (double)ll;
+	return true;
+}
+
 bool
 rec_bool(struct rec *r, const char *key, bool *out)
 {
@@ -1649,6 +1688,16 @@ rec_set_num(struct rec *r, const char *key, double v)
 	n = num_shortest(tmp, v);
 	set_text(r, key, strlen(key), tmp, n,
 	    strpbrk(tmp, ".eE") != NULL ? T_REAL : T_INT);
+}
+
+void
+rec_set_ifig(struct rec *r, const char *key, double v)
+{
+	/* Range first: converting a double beyond long long is undefined. */
+	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(long long)v)
+		rec_set_int(r, key, (long long)v);
+	else
+		rec_set_num(r, key, v);
 }
 
 void

@@ -162,6 +162,8 @@ static void do_int(const char *k) { long long v; rec_int(getter_rec(), k, &v); }
 static void do_num(const char *k) { double v; rec_num(getter_rec(), k, &v); }
 static void do_str(const char *k) { rec_str(getter_rec(), k, NULL); }
 static void do_bool(const char *k) { bool v; rec_bool(getter_rec(), k, &v); }
+static void do_fig(const char *k) { double v; rec_fig(getter_rec(), k, &v); }
+static void do_ifig(const char *k) { double v; rec_ifig(getter_rec(), k, &v); }
 
 /* --- tests --------------------------------------------------------------------------- */
 
@@ -294,6 +296,12 @@ test_getters(void)
 	    rec_type(r, "a") == REC_ARRAY && rec_type(r, "s") == REC_STRING &&
 	    rec_type(r, "i") == REC_INT && rec_type(r, "b") == REC_BOOL, "rec_type");
 	ok(rec_has(r, "i") && !rec_has(r, "n") && !rec_has(r, "zz"), "rec_has");
+	/* figures: null is NaN (applies, cannot be computed), absent is false */
+	ok(rec_fig(r, "n", &d) && isnan(d), "rec_fig: null is NaN");
+	ok(rec_fig(r, "r", &d) && d == 1.5 && rec_fig(r, "i", &d) && d == 5, "rec_fig: numbers");
+	ok(!rec_fig(r, "zz", &d), "rec_fig: absent");
+	ok(rec_ifig(r, "n", &d) && isnan(d), "rec_ifig: null is NaN");
+	ok(rec_ifig(r, "i", &d) && d == 5 && !rec_ifig(r, "zz", &d), "rec_ifig: integer, absent");
 	rec_free(r);
 
 	r = parse("{\"mx\":9223372036854775807,\"mn\":-9223372036854775808,"
@@ -313,6 +321,17 @@ test_getters(void)
 	dies(do_str, "i", 1, "key \"i\": expected a string, got an integer");
 	dies(do_str, "a", 1, "key \"a\": expected a string, got an array");
 	dies(do_bool, "s", 1, "key \"s\": expected a boolean, got a string");
+	dies(do_fig, "s", 1, "key \"s\": expected a number, got a string");
+	dies(do_ifig, "r", 1, "key \"r\": expected an integer, got a real number");
+
+	r = rec_new();
+	rec_set_ifig(r, "c", 12);
+	rec_set_ifig(r, "x", NAN);
+	rec_set_ifig(r, "h", 2.5);
+	rec_set_num(r, "y", NAN);
+	is_str(fmt(r), "{\"c\":12,\"x\":null,\"h\":2.5,\"y\":null}",
+	    "rec_set_ifig: integral as integer, NaN as null");
+	rec_free(r);
 }
 
 static void
