@@ -5,9 +5,12 @@
  * matmul/conv throughput (DRAM GB/s and %, TFLOP/s and %), halo labels, program-config
  * facts, Bound, the math-fidelity verdict, matmul advice and the op category.
  *
- * Bad input (no shapes, zero or missing duration, unknown fidelity or datatype, a conv
+ * A figure that does not apply is unset (has_* false). A missing duration or CORE COUNT
+ * (trace-capture rows, spec 10.1) makes the figures that depend on it NaN, set, as the
+ * reference's arithmetic does: they apply but cannot be computed (records carry them as
+ * null). Bad input (no shapes, a zero duration, unknown fidelity or datatype, a conv
  * without window_hw) leaves the figures that cannot be computed unset and prints one
- * warning per reason and op name (note_once); never inf or NaN.
+ * warning per reason and op name (note_once); never inf.
  */
 #ifndef TTP_METRICS_H
 #define TTP_METRICS_H
@@ -62,7 +65,8 @@ struct mresult {
 	bool		 has_in0_block_w, has_sub_h, has_sub_w;
 	long long	 in0_block_w, sub_h, sub_w;
 	bool		 has_report_cores;
-	long long	 report_cores;	/* the Cores cell when it differs from CORE COUNT */
+	double		 report_cores;	/* the Cores cell when it differs from CORE COUNT
+					 * (12 DRAM-sharded; NaN without CORE COUNT) */
 	bool		 has_mkn;	/* matmul, conv: the M x K x N of the label */
 	long long	 mkn[3], batch;	/* batch = W * Z (matmul), 1 (conv) */
 	bool		 has_mm_cores;

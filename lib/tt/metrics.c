@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -611,13 +612,17 @@ math_plain(const struct mop *op, struct mresult *m)
 	b->p[b->len] = '\0';
 }
 
-/* t = duration * 1e-9 seconds; false (with a warning) when it cannot divide. */
+/*
+ * t = duration * 1e-9 seconds; false (with a warning) when it cannot divide. A missing
+ * duration (trace-capture rows) is NaN, as in the reference (spec 10.1): the figures
+ * that depend on it apply but cannot be computed.
+ */
 static bool
 duration(const struct mop *op, double *t)
 {
 	if (!op->has_dur) {
-		warn_once(op, "no DEVICE KERNEL DURATION: throughput figures left empty");
-		return false;
+		*t = NAN;
+		return true;
 	}
 	if (!(op->dur_ns > 0)) {
 		warn_once(op, "DEVICE KERNEL DURATION is not positive: throughput figures "
@@ -668,6 +673,10 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 		}
 		have_cores = true;
 		cores = DRAM_SHARDED_CORES;
+	} else if (!have_cores) {
+		/* spec 10.1: an empty CORE COUNT is NaN in the Cores cell and the peak */
+		m->has_report_cores = true;
+		m->report_cores = NAN;
 	}
 	m->has_mm_cores = have_cores;
 	m->mm_cores = cores;
@@ -740,11 +749,10 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 		    (unsigned long long)W * (unsigned long long)Z;
 		flops = (double)p / t;
 	}
-	m->has_tflops = true;
+	/* A NaN FLOP/s leaves the FLOPs cell empty but FLOPs % NaN (spec 10.1). */
+	m->has_tflops = !isnan(flops);
 	m->tflops = flops / 1e12;
-	if (!have_cores)
-		warn_once(op, "no CORE COUNT: FLOPs % left empty");
-	else if (peak(op, (double)cores, &pk)) {
+	if (peak(op, have_cores ? (double)cores : NAN, &pk)) {
 		m->has_flops_pct = true;
 		m->flops_pct = flops / pk * 100;
 	}
@@ -813,7 +821,7 @@ analyse_conv(const struct mop *op, struct mresult *m)
 
 		flops = (double)f;
 	}
-	m->has_tflops = true;
+	m->has_tflops = !isnan(t);
 	m->tflops = flops / t / 1e12;
 	if (peak(op, (double)op->worker_cores, &pk)) {
 		m->has_flops_pct = true;

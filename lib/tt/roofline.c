@@ -259,6 +259,7 @@ resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
 	return hw;
 }
 
+/* A figure: absent when it does not apply, null when NaN (DESIGN "Records"). */
 static void
 set_opt_num(struct rec *r, const char *key, bool has, double v)
 {
@@ -281,12 +282,10 @@ set_opt_int(struct rec *r, const char *key, bool has, long long v)
 static void
 set_count(struct rec *r, const char *key, bool has, double v)
 {
-	/* Range first: converting a double beyond long long is undefined. */
-	if (has && v > -9007199254740992.0 && v < 9007199254740992.0 &&
-	    v == (double)(long long)v)
-		rec_set_int(r, key, (long long)v);
+	if (has)
+		rec_set_ifig(r, key, v);
 	else
-		set_opt_num(r, key, has, v);
+		rec_del(r, key);
 }
 
 static void
@@ -312,7 +311,10 @@ write_metrics(struct rec *r, const struct mresult *m)
 	set_opt_int(r, "in0_block_w", m->has_in0_block_w, m->in0_block_w);
 	set_opt_int(r, "out_subblock_h", m->has_sub_h, m->sub_h);
 	set_opt_int(r, "out_subblock_w", m->has_sub_w, m->sub_w);
-	set_opt_int(r, "report_cores", m->has_report_cores, m->report_cores);
+	if (m->has_report_cores)
+		rec_set_ifig(r, "report_cores", m->report_cores);	/* NaN: null */
+	else
+		rec_del(r, "report_cores");
 	if ((s = metrics_verdict_name(m->verdict)) != NULL)
 		rec_set_str(r, "fidelity_verdict", s);
 	else

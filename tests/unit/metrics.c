@@ -275,9 +275,6 @@ test_bad_input(void)
 	metrics_analyse(&op, &m);
 	ok(!m.has_dram && !m.has_tflops && m.bound == BOUND_NONE, "zero duration: no figures");
 	is_str(m.label.p, "MatmulDeviceOperation 32 x 32 x 32", "zero duration: label");
-	op.has_dur = false;
-	metrics_analyse(&op, &m);
-	ok(!m.has_dram && !m.has_tflops, "missing duration: no figures");
 	op.has_dur = true;
 	op.dur_ns = 1000;
 	op.fidelity = NULL;
@@ -298,9 +295,84 @@ test_bad_input(void)
 	ok(!m.has_tflops && isfinite(m.tflops), "no shapes: no FLOPs");
 	op.in1.has_shape = true;
 	op.in1.mem = "DEV_0_DRAM_INTERLEAVED";
+	metrics_free(&m);
+}
+
+/* Spec 10.1: trace-capture rows without duration and/or CORE COUNT compute NaN. */
+static void
+test_capture_rows(void)
+{
+	struct mresult m;
+	struct mop op;
+
+	metrics_init(&m);
+	op = matmul("wormhole", 64, "HiFi2", 0);
+	op.attrs = "{'program_config': 'MatmulMultiCoreReuseProgramConfig(in0_block_w=2; "
+	    "out_subblock_h=1; out_subblock_w=2)'}";
+	op.in0 = T(1, 1, 32, 64, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	op.in1 = T(1, 1, 64, 128, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	op.out0 = T(1, 1, 32, 128, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	op.has_dur = false;
 	op.has_cores = false;
 	metrics_analyse(&op, &m);
-	ok(m.has_tflops && !m.has_flops_pct && m.has_dram, "no cores: FLOPs %% empty");
+	is_str(m.label.p, "MatmulDeviceOperation 32 x 64 x 128", "capture: label");
+	ok(m.has_dram && isnan(m.dram_gbps) && isnan(m.dram_pct), "capture: DRAM and DRAM %% NaN");
+	ok(!m.has_tflops, "capture: FLOPs empty (a NaN FLOP/s is no value)");
+	ok(m.has_flops_pct && isnan(m.flops_pct), "capture: FLOPs %% NaN");
+	ok(m.has_report_cores && isnan(m.report_cores), "capture: Cores NaN");
+	ok(m.bound == BOUND_SLOW, "capture: NaN is truthy, no comparison holds: SLOW");
+	ok(m.nadvice == 3 && strncmp(m.advice[0], "If possible place input 0 in L1", 31) == 0 &&
+	    strncmp(m.advice[1], "in0_block_w=2 and output subblock 1x2 look good", 47) == 0 &&
+	    strncmp(m.advice[2], "If your matmuls are not FLOP-bound", 34) == 0,
+	    "capture: the full SLOW advice");
+
+	/* with a duration but no CORE COUNT: DRAM and FLOPs computed, FLOPs % NaN */
+	op.has_dur = true;
+	op.dur_ns = 1000;
+	metrics_analyse(&op, &m);
+	ok(m.has_dram && !isnan(m.dram_pct) && m.has_tflops && !isnan(m.tflops),
+	    "no cores: DRAM and FLOPs computed");
+	ok(m.has_flops_pct && isnan(m.flops_pct) && isnan(m.report_cores),
+	    "no cores: FLOPs %% and Cores NaN");
+	ok(m.bound == BOUND_SLOW, "no cores: SLOW");
+	ok(!m.has_mm_cores, "no cores: no cores for the peak");
+
+	/* the other figure at least 65 still decides the bound */
+	op.dur_ns = 10;
+	metrics_analyse(&op, &m);
+	ok(m.dram_pct >= 65 && m.bound == BOUND_DRAM, "no cores, DRAM %% >= 65: DRAM");
+
+	/* DRAM-sharded: 12 cores whatever CORE COUNT says */
+	op.has_dur = false;
+	op.attrs = "{'program_config': 'MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfig("
+	    "in0_block_w=2; per_core_M=1)'}";
+	metrics_analyse(&op, &m);
+	ok(m.dram_sharded && m.has_report_cores && m.report_cores == 12 && m.has_mm_cores &&
+	    m.mm_cores == 12, "capture, DRAM-sharded: 12 cores");
+	ok(m.has_flops_pct && isnan(m.flops_pct) && m.bound == BOUND_SLOW,
+	    "capture, DRAM-sharded: FLOPs %% NaN (no duration), SLOW");
+
+	/* all operands in L1: no DRAM figure, so no Bound and no advice */
+	op.attrs = NULL;
+	op.in0.mem = op.in1.mem = op.out0.mem = "DEV_0_L1_INTERLEAVED";
+	metrics_analyse(&op, &m);
+	ok(!m.has_dram && m.bound == BOUND_NONE && m.nadvice == 0,
+	    "capture, all in L1: DRAM empty, no Bound, Optimized");
+
+	/* conv without duration: FLOPs empty, FLOPs % NaN */
+	memset(&op, 0, sizeof(op));
+	op.op = "Conv2dDeviceOperation";
+	op.hw = hwspec_find("wormhole");
+	op.worker_cores = op.hw->worker_cores;
+	op.fidelity = "LoFi";
+	op.attrs = "{'sliding_window_config': 'SlidingWindowConfig(window_hw=(3;3); "
+	    "stride_hw=(1;1))'}";
+	op.in0 = T(1, 1, 1024, 16, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	op.in1 = T(1, 1, 144, 32, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	op.out0 = T(1, 1, 1024, 32, "BFLOAT16", "DEV_0_DRAM_INTERLEAVED");
+	metrics_analyse(&op, &m);
+	ok(m.has_mkn && !m.has_tflops && m.has_flops_pct && isnan(m.flops_pct) &&
+	    !m.has_dram && m.bound == BOUND_NONE, "conv without duration: FLOPs %% NaN");
 	metrics_free(&m);
 }
 
@@ -427,6 +499,7 @@ main(void)
 	test_deepseek();
 	test_synthetic();
 	test_bad_input();
+	test_capture_rows();
 	test_pieces();
 	test_roofline();
 	return tap_done();
