@@ -43,9 +43,10 @@ struct rec;
 typedef uint32_t strid;
 
 struct row {
-	long long	id, device, cores, call;
+	long long	id, device, call;
 	long long	dev_ns, gap_ns;	/* the integer durations, see ROW_*_INTNS */
-	double		dev_us, gap_us, dram, dram_pct, tflops, flops_pct, pct;
+	/* Figures: NaN when they apply but cannot be computed (null in the record) */
+	double		cores, dev_us, gap_us, dram, dram_pct, tflops, flops_pct, pct;
 	int		in0bw, sbh, sbw, iter;
 	uint32_t	flags;
 	strid		label, op, math, bound, verdict, category, phase;

@@ -3,6 +3,7 @@
  * opcsv: the reference-compatible op CSV (spec 18, D6).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,7 +184,10 @@ opcsv_write(FILE *fp, const struct table *t, int flags)
 		else
 			put_num(fp, f & ROW_GAP, w->gap_us);
 		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_CORES, w->cores, "");
+		if ((f & ROW_CORES) && !isnan(w->cores))
+			put_int(fp, 1, (long long)w->cores, "");
+		else
+			put_num(fp, f & ROW_CORES, w->cores);	/* NaN: "nan" */
 		putc_unlocked(',', fp);
 		put_num(fp, f & ROW_DRAM, w->dram);
 		putc_unlocked(',', fp);

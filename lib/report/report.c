@@ -282,7 +282,7 @@ table_add(struct table *t, struct rec *r)
 
 	if (rec_int(r, "device", &w->device))
 		w->flags |= ROW_DEVICE;
-	if (rec_int(r, "report_cores", &w->cores) || rec_int(r, "cores", &w->cores))
+	if (rec_ifig(r, "report_cores", &w->cores) || rec_ifig(r, "cores", &w->cores))
 		w->flags |= ROW_CORES;
 	if (rec_int(r, "call", &w->call))
 		w->flags |= ROW_CALL;
@@ -307,13 +307,14 @@ table_add(struct table *t, struct rec *r)
 		w->gap_us /= 1000;
 		w->flags |= ROW_GAP;
 	}
-	if (rec_num(r, "dram_gbps", &w->dram))
+	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (spec 10.1) */
+	if (rec_fig(r, "dram_gbps", &w->dram))
 		w->flags |= ROW_DRAM;
-	if (rec_num(r, "dram_pct", &w->dram_pct))
+	if (rec_fig(r, "dram_pct", &w->dram_pct))
 		w->flags |= ROW_DRAM_PCT;
-	if (rec_num(r, "tflops", &w->tflops))
+	if (rec_fig(r, "tflops", &w->tflops))
 		w->flags |= ROW_TFLOPS;
-	if (rec_num(r, "flops_pct", &w->flops_pct))
+	if (rec_fig(r, "flops_pct", &w->flops_pct))
 		w->flags |= ROW_FLOPS_PCT;
 	if (rec_bool(r, "dram_sharded", &b) && b)
 		w->flags |= ROW_SHARDED;
@@ -438,8 +439,11 @@ static void
 cell_num(struct buf *b, int on, int c, double v, int dec, const char *unit)
 {
 	char nb[NUM_BUFSZ];
-	size_t n = report_fixed(nb, v, dec);
+	size_t n;
 
+	if (isnan(v))		/* a figure that cannot be computed: empty, no colour */
+		return;
+	n = report_fixed(nb, v, dec);
 	colour_add(b, on, c, nb, n);
 	if (unit != NULL) {
 		buf_addc(b, ' ');
@@ -563,7 +567,7 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 				c = COL_RED;
 			else if (!grey && w->cores == 64)
 				c = COL_GREEN;
-			cell_num(b, on, c, (double)w->cores, 0, NULL);
+			cell_num(b, on, c, w->cores, 0, NULL);
 		}
 		break;
 	case C_DRAM:
@@ -654,13 +658,13 @@ numval(const struct row *w, int col, double *v)
 	case C_DEVICE: *v = (double)w->device; break;
 	case C_DEVTIME: *v = w->dev_us; break;
 	case C_GAP: *v = w->gap_us; break;
-	case C_CORES: *v = (double)w->cores; break;
+	case C_CORES: *v = w->cores; break;
 	case C_DRAM: *v = w->dram; break;
 	case C_DRAMPCT: *v = w->dram_pct; break;
 	case C_FLOPS: *v = w->tflops; break;
 	case C_FLOPSPCT: *v = w->flops_pct; break;
 	}
-	return 1;
+	return !isnan(*v);	/* NaN cells are empty */
 }
 
 /*
@@ -707,6 +711,15 @@ compute_layout(const struct table *t, struct ttab *tb, const struct report_opts 
 		if (!seen[col])
 			continue;
 		for (j = 0; j < 2; j++) {
+			if (col == C_ID) {
+				/* spec 15 "Exception, ID": measured with thousands
+				 * separators, printed without */
+				char nb[NUM_BUFSZ];
+				size_t n = report_fixed(nb, j ? vlo[col] : vhi[col], 0);
+
+				ttab_fit(tb, col, nb, n);
+				continue;
+			}
 			buf_reset(&cb);
 			cell(&cb, t, &t->rows[j ? lo[col] : hi[col]], col, 0, &plain);
 			ttab_fit(tb, col, cb.p ? cb.p : "", cb.len);
