@@ -38,6 +38,9 @@ struct summary {
 	size_t		 ng;
 	int		 group_by, per_device;
 	size_t		*print_order;	/* indices into g in printed order */
+	/* spec 19 "Integer zeros": the CSV columns pandas holds as integers */
+	int		 int_time;	/* no op has a duration: Device Time Sum prints 0 */
+	int		 int_pct;	/* merged mode, grand total 0: Total % prints 0 */
 };
 
 int
@@ -187,6 +190,7 @@ summary_build(const struct table *ct, int group_by, int per_device)
 	s->t = ct;
 	s->group_by = group_by;
 	s->per_device = per_device;
+	s->int_time = 1;
 	while (hcap < ct->nrows * 2)
 		hcap *= 2;
 	hash = xcalloc(hcap, sizeof(*hash));	/* group index + 1 */
@@ -227,9 +231,13 @@ summary_build(const struct table *ct, int group_by, int per_device)
 		}
 		g = &s->g[hash[h] - 1];
 		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+		/* host ops and ops without a duration have the integer Device Time 0 */
+		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
+			s->int_time = 0;
 		kahan_add(&g->time, &g->tcomp, dt);
 		g->count++;
-		if (w->flags & ROW_FLOPS_PCT) {
+		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
+		if ((w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct)) {
 			double x = w->flops_pct, d;
 
 			if (g->nf == 0 || x < g->fmin)
@@ -304,6 +312,7 @@ summary_build(const struct table *ct, int group_by, int per_device)
 			;
 		s->g[i].pct = devtot[k] != 0 ? s->g[i].time / devtot[k] * 100 : 0;
 	}
+	s->int_pct = !per_device && ndev == 1 && devtot[0] == 0;
 	free(devs);
 	free(devtot);
 
@@ -517,14 +526,20 @@ summary_write_csv(const char *path, const struct summary *s)
 		const struct group *g = &s->g[i];
 		const char *lab = table_str(s->t, g->label);
 
-		fprintf(fp, "%.2f,", g->pct);
+		if (s->int_pct)
+			fputs("0,", fp);
+		else
+			fprintf(fp, "%.2f,", g->pct);
 		csv_field(fp, lab, strlen(lab));
 		if (s->per_device) {
 			fputc(',', fp);
 			if (g->device >= 0)
 				fprintf(fp, "%lld", g->device);
 		}
-		fprintf(fp, ",%.2f,%ld", g->time, g->count);
+		if (s->int_time)
+			fprintf(fp, ",0,%ld", g->count);
+		else
+			fprintf(fp, ",%.2f,%ld", g->time, g->count);
 		if (!cat) {
 			const char *c = table_str(s->t, g->category);
 
