@@ -28,6 +28,7 @@
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "tt/mlirloc.h"
 #include "tt/ttmetal.h"
 
 enum fmt { FMT_V1, FMT_V2, FMT_V21 };
@@ -45,7 +46,7 @@ struct tfile {
 	char		*jname;		/* name, JSON-escaped, without quotes */
 	int	c_op, c_type, c_call, c_dev, c_arch, c_wc, c_cores, c_fid, c_attrs;
 	int	c_hs, c_he, c_dur, c_gap, c_tid, c_tsess, c_pmi, c_pmc, c_pmb;
-	int	c_sub, c_loc, c_ceval, c_pmeta;
+	int	c_sub, c_loc, c_ceval, c_ilc, c_pmeta;
 	struct tens	*in, *out;
 	int		 nin, nout;
 	unsigned char	*used;
@@ -94,6 +95,10 @@ struct st {
 
 	struct buf	 head, tail, tmp;
 	unsigned long	 nout;
+
+	/* the tt-mlir columns */
+	struct mlirloc	 loc;
+	unsigned long	 nbadloc, nbadmeta;	/* warned about once, then counted */
 };
 
 /* --- JSON writing ------------------------------------------------------------------ */
@@ -370,8 +375,9 @@ static const char *const contract_keys[] = {
 	"kind", "id", "src", "op", "op_type", "call", "device", "fmt", "arch",
 	"worker_cores", "cores", "fidelity", "attrs", "host_start_ns", "host_end_ns",
 	"device_ns", "gap_ns", "in", "out", "trace_id", "trace_session", "pm_ideal_ns",
-	"pm_compute_ns", "pm_bandwidth_ns", "sub_device", "loc", "const_eval",
-	"program_metadata", "name", "message", NULL
+	"pm_compute_ns", "pm_bandwidth_ns", "sub_device", "loc", "loc_file", "loc_line",
+	"loc_col", "loc_name", "loc_chain", "const_eval", "input_layout_conversion",
+	"program_metadata", "program_index", "loop_number", "name", "message", NULL
 };
 
 static int
@@ -480,6 +486,7 @@ map_file(struct st *st, struct tfile *tf)
 	tf->c_sub = col(tf, "SUB DEVICE ID");
 	tf->c_loc = col(tf, "LOC");
 	tf->c_ceval = col(tf, "CONST_EVAL_OP");
+	tf->c_ilc = col(tf, "INPUT_LAYOUT_CONVERSION_OP");
 	tf->c_pmeta = col(tf, "PROGRAM_METADATA");
 	/* raw per-row values; the records carry the resolved ones */
 	tf->c_arch = csvr_col(r, "DEVICE ARCH");
@@ -656,6 +663,12 @@ messages_end(struct st *st)
 			say("Architecture: %s, Worker cores: %lld",
 			    st->arch ? st->arch : "wormhole", st->wc > 0 ? st->wc : 64);
 	}
+	if (st->nbadloc > 1)
+		note("warning: %lu more row%s with a LOC that is not an MLIR location",
+		    st->nbadloc - 1, st->nbadloc > 2 ? "s" : "");
+	if (st->nbadmeta > 1)
+		note("warning: %lu more row%s with a PROGRAM_METADATA that is not a dict",
+		    st->nbadmeta - 1, st->nbadmeta > 2 ? "s" : "");
 	if (st->sorting) {
 		if (st->o->verbose)
 			say("Sorting CSV by 'HOST START TS' column...");
@@ -808,6 +821,97 @@ all_cols(struct buf *b, const struct cx *cx)
 			continue;
 		}
 		jstr(b, s, n);
+	}
+}
+
+static void
+kv_bool(struct buf *b, const struct cx *cx, const char *key, int col)
+{
+	if (HAS(cx, col)) {
+		buf_adds(b, key);
+		buf_adds(b, cell_bool(cx, col) ? "true" : "false");
+	}
+}
+
+/* A cell of a tt-mlir column that does not read: a warning for the first, then a
+ * count (messages_end); the text itself stays in the record. */
+static void
+mlir_bad(unsigned long *count, const struct cx *cx, int col, const char *what,
+    const char *err, size_t at)
+{
+	if ((*count)++ == 0)
+		warn_at(csvr_name(cx->tf->r), cx->row->line, "warning: %s: not %s (byte %zu: "
+		    "%s): \"%.60s%s\"; kept as text", csvr_colname(cx->tf->r, (size_t)col),
+		    what, at, err, cx->row->f[col], cx->row->len[col] > 60 ? "..." : "");
+}
+
+/* LOC, CONST_EVAL_OP, INPUT_LAYOUT_CONVERSION_OP, PROGRAM_METADATA (tt-mlir). */
+static void
+mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
+{
+	struct tfile *tf = cx->tf;
+	const char *err;
+	size_t at;
+
+	if (HAS(cx, tf->c_loc)) {
+		struct mlirloc *l = &st->loc;
+		const char *s = cx->row->f[tf->c_loc];
+		size_t n = cx->row->len[tf->c_loc];
+
+		if (mlirloc_parse(l, s, n, &err, &at) != 0) {
+			mlir_bad(&st->nbadloc, cx, tf->c_loc, "an MLIR location", err, at);
+			KEY(t, ",\"loc\":");
+			jstr(t, s, n);
+		} else if (l->nframes > 0) {	/* loc(unknown): no keys */
+			KEY(t, ",\"loc\":");
+			jstr(t, s, n);
+			if (l->file != NULL) {
+				KEY(t, ",\"loc_file\":");
+				jstr(t, l->file, strlen(l->file));
+				KEY(t, ",\"loc_line\":");
+				jint(t, l->line);
+				if (l->col >= 0) {
+					KEY(t, ",\"loc_col\":");
+					jint(t, l->col);
+				}
+			}
+			if (l->name != NULL) {
+				KEY(t, ",\"loc_name\":");
+				jstr(t, l->name, strlen(l->name));
+			}
+			KEY(t, ",\"loc_chain\":[");
+			for (size_t k = 0; k < l->nframes; k++) {
+				if (k)
+					buf_addc(t, ',');
+				jstr(t, l->frames[k], strlen(l->frames[k]));
+			}
+			buf_addc(t, ']');
+		}
+	}
+	kv_bool(t, cx, ",\"const_eval\":", tf->c_ceval);
+	kv_bool(t, cx, ",\"input_layout_conversion\":", tf->c_ilc);
+	if (HAS(cx, tf->c_pmeta)) {
+		const char *s = cx->row->f[tf->c_pmeta];
+		size_t n = cx->row->len[tf->c_pmeta];
+		long long prog, loop;
+
+		if (mlir_program_meta(s, n, &prog, &loop, &err, &at) != 0) {
+			mlir_bad(&st->nbadmeta, cx, tf->c_pmeta, "a dict", err, at);
+			KEY(t, ",\"program_metadata\":");
+			jstr(t, s, n);
+		} else if (prog >= 0 || loop >= 0 || n > 2) {
+			/* the text too, as for LOC: it may hold more than the two numbers */
+			KEY(t, ",\"program_metadata\":");
+			jstr(t, s, n);
+			if (prog >= 0) {
+				KEY(t, ",\"program_index\":");
+				jint(t, prog);
+			}
+			if (loop >= 0) {
+				KEY(t, ",\"loop_number\":");
+				jint(t, loop);
+			}
+		}
 	}
 }
 
@@ -996,14 +1100,7 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 		kv_num(t, &cx, ",\"pm_compute_ns\":", tf->c_pmc);
 		kv_num(t, &cx, ",\"pm_bandwidth_ns\":", tf->c_pmb);
 		kv_int(t, &cx, ",\"sub_device\":", tf->c_sub, 1);
-		kv_str(t, &cx, ",\"loc\":", tf->c_loc);
-		if (HAS(&cx, tf->c_ceval)) {
-			if (cell_bool(&cx, tf->c_ceval))
-				KEY(t, ",\"const_eval\":true");
-			else
-				KEY(t, ",\"const_eval\":false");
-		}
-		kv_str(t, &cx, ",\"program_metadata\":", tf->c_pmeta);
+		mlir_cols(st, t, &cx);
 		if (st->o->all)
 			all_cols(t, &cx);
 		buf_add(t, "}\n", 2);
@@ -1304,4 +1401,5 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 	buf_free(&st.tail);
 	buf_free(&st.tmp);
 	buf_free(&st.mid);
+	mlirloc_free(&st.loc);
 }
