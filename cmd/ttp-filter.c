@@ -33,6 +33,7 @@ static const struct option longopts[] = {
 	{ "exclude-op",		required_argument,	NULL, OPT_XOP },
 	{ "phase",		required_argument,	NULL, OPT_PHASE },
 	{ "no-const-eval",	no_argument,		NULL, OPT_NO_CONST },
+	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -46,7 +47,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-filter [-v] [-s NAME] [-e NAME] [--ignore-signposts] [--print-signposts]\n"
+	    "usage: ttp-filter [-hqVv] [-s NAME] [-e NAME] [--ignore-signposts] [--print-signposts]\n"
 	    "                  [--no-merge-devices] [-d LIST] [-i RANGE] [--no-host-ops]\n"
 	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME] [--no-const-eval]\n"
 	    "                  [FILE ...]\n"
@@ -64,9 +65,10 @@ usage(FILE *fp)
 	    "      --exclude-op GLOB      drop ops whose name matches GLOB (repeatable)\n"
 	    "      --phase NAME           only ops tagged phase NAME (by ttp-phase)\n"
 	    "      --no-const-eval        drop const-eval ops\n"
+	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose              print the reference's informational messages\n"
-	    "  -h, --help                 this text\n"
-	    "  -V, --version              the version\n"
+	    "  -h, --help                 show this help and exit\n"
+	    "  -V, --version              show the version and exit\n"
 	    "Without a window option the window starts after the last signpost's name.\n");
 }
 
@@ -87,7 +89,7 @@ main(int argc, char *argv[])
 	io_init();
 	memset(&o, 0, sizeof(o));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:e:d:i:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:e:d:i:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 		case OPT_SIGNPOST:
@@ -130,6 +132,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NO_CONST:
 			o.no_const_eval = true;
+			break;
+		case 'q':
+			diag_set_quiet(1);
 			break;
 		case 'v':
 			o.verbose = true;

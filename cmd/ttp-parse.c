@@ -15,13 +15,14 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-parse [-anv] [FILE ...]\n"
+	    "usage: ttp-parse [-ahnqVv] [FILE ...]\n"
 	    "Read TT-Metal ops perf CSV files (none or \"-\": standard input; gzip is\n"
 	    "read transparently) and write one record per row as NDJSON.\n"
 	    "\n"
 	    "  -a, --all          also keep every other column under its header name\n"
 	    "  -n, --no-sort      keep file order (do not sort by HOST START TS);\n"
 	    "      --tracing-mode same as --no-sort (tt-perf-report's name)\n"
+	    "  -q, --quiet        no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose      print tt-perf-report's informational messages\n"
 	    "  -h, --help         show this help and exit\n"
 	    "  -V, --version      show the version and exit\n");
@@ -34,6 +35,7 @@ main(int argc, char *argv[])
 		{ "all",		no_argument,	NULL, 'a' },
 		{ "no-sort",		no_argument,	NULL, 'n' },
 		{ "tracing-mode",	no_argument,	NULL, 'n' },
+		{ "quiet",		no_argument,	NULL, 'q' },
 		{ "verbose",		no_argument,	NULL, 'v' },
 		{ "help",		no_argument,	NULL, 'h' },
 		{ "version",		no_argument,	NULL, 'V' },
@@ -44,13 +46,16 @@ main(int argc, char *argv[])
 
 	io_init();
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":anvhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":anqvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.all = 1;
 			break;
 		case 'n':
 			o.nosort = 1;
+			break;
+		case 'q':
+			diag_set_quiet(1);
 			break;
 		case 'v':
 			o.verbose = 1;

@@ -17,17 +17,18 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-phase [-qv] [-b auto|signpost|matmul-m|repeat] [-t N] [FILE...]\n"
+	    "usage: ttp-phase [-hqVv] [-b auto|signpost|matmul-m|repeat] [-t N] [FILE...]\n"
 	    "Tag each op record with a phase (and an iteration where the phase repeats).\n"
 	    "  -b, --by METHOD    signpost: the signpost that opened the op's segment;\n"
 	    "                     matmul-m: decode where matmul M <= N, else prefill;\n"
 	    "                     repeat: the repeating op sequence is decode, iter 1, 2, ...;\n"
 	    "                     auto (default): signpost if any, else repeat, else matmul-m\n"
 	    "  -t, --threshold N  largest matmul M that is decode (default %d)\n"
-	    "  -q, --quiet        do not say which method auto chose\n"
+	    "  -q, --quiet        no advisory notes (which method auto chose, what it\n"
+	    "                     found); warnings and errors still appear\n"
 	    "  -v, --verbose      say what each method found\n"
-	    "  -h, --help         this text\n"
-	    "  -V, --version      print the version\n", PHASE_THRESHOLD);
+	    "  -h, --help         show this help and exit\n"
+	    "  -V, --version      show the version and exit\n", PHASE_THRESHOLD);
 }
 
 int
@@ -63,6 +64,7 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = 1;
+			diag_set_quiet(1);
 			break;
 		case 'v':
 			o.verbose = 1;

@@ -3,9 +3,11 @@
 # ttp-report: the drop-in driver for tt-perf-report's command line. It parses that
 # command line (abbreviated long options, --opt=value, several CSV files) and runs
 #   ttp-parse | ttp-filter | ttp-roofline | ttp-table
-# with the matching options. The stages are looked up next to this script first, then
-# in PATH. Exit status: that of the first stage that failed (0 when all succeeded),
-# 2 for a bad command line.
+# with the matching options (and ttp-phase after ttp-parse for --phase and --iter). The
+# stages are looked up next to this script first, then in PATH. Exit status: that of the
+# first stage that failed (0 when all succeeded), 2 for a bad command line. When a stage
+# fails there is no report, and the later stages' messages (consequences of the failure)
+# are not shown.
 
 prog=ttp-report
 version=@VERSION@
@@ -19,20 +21,24 @@ usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
                   [--no-host-ops] [--no-summary] [--group-by {op,memory,category}]
                   [--classic-colors] [--summary-file BASE] [--stacked-csv BASE]
                   [--no-stacked-report] [--no-stack-by-in0] [--no-merge-devices]
-                  CSV [CSV ...]
+                  [--device LIST] [--op GLOB] [--phase NAME] [--iter N]
+                  [--format text|md] [--sort KEY] [--top N] [--percent-of all|shown]
+                  [CSV ...]
 
 Performance report of TT-Metal ops perf results CSVs, as tt-perf-report prints it.
 Runs ttp-parse | ttp-filter | ttp-roofline | ttp-table.
 
 positional arguments:
   CSV                      ops perf results CSV(s); several files are traces of one
-                           run on several hosts and are merged
+                           run on several hosts and are merged; none or -: standard
+                           input
 
 options:
   -h, --help               show this help and exit
   -V, --version            show the version and exit
   -v, --verbose            informational messages on stderr (the default)
-  -q, --quiet              no informational messages (warnings still appear)
+  -q, --quiet              no informational messages or advisory notes (warnings
+                           and errors still appear)
   --start-signpost NAME    analyse the ops after the first signpost NAME
   --signpost NAME          older spelling of --start-signpost
   --end-signpost NAME      analyse the ops before signpost NAME
@@ -45,6 +51,7 @@ options:
   --color                  colour even when stdout is not a terminal
   --no-color               never colour (wins over --color)
   --csv FILE               write the op table as CSV to FILE instead of printing it
+                           (-: to standard output, and no summary files)
   --no-advice              no advice section (no Advice column with --csv)
   --tracing-mode           do not sort by HOST START TS
   --raw-op-codes           add a Raw OP Code column to the --csv output
@@ -57,6 +64,16 @@ options:
   --no-stacked-report      older spelling of --no-summary
   --no-stack-by-in0        accepted and ignored, as by tt-perf-report
   --no-merge-devices       keep one row per device instead of merging devices
+
+ttp's own options (beyond tt-perf-report):
+  --device LIST            only these devices (e.g. 0,2-3), before merging
+  --op GLOB                only ops whose name matches GLOB (repeatable)
+  --phase NAME             only ops of phase NAME (runs ttp-phase)
+  --iter N                 only ops of iteration N (runs ttp-phase)
+  --format text|md         the text report, or the table and advice as Markdown
+  --sort KEY               row order: id (default), time, gap, total, op
+  --top N                  only the first N rows (after --sort)
+  --percent-of all|shown   with --top: Total % of all ops (default) or the shown
 EOF
 }
 
@@ -71,7 +88,8 @@ bad() {
 longopts='start-signpost= end-signpost= signpost= ignore-signposts print-signposts
 min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-op-codes
 no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
-no-stacked-report no-stack-by-in0 no-merge-devices help version verbose quiet'
+no-stacked-report no-stack-by-in0 no-merge-devices help version verbose quiet device=
+op= phase= iter= format= sort= top= percent-of='
 
 # qv=the value of $1 quoted for eval.
 quote() {
@@ -96,6 +114,7 @@ start='' end='' ignore='' print='' minpct='' idrange='' arch='' color='' nocolor
 csv='' noadvice='' tracing='' raw='' nohost='' nosummary='' groupby='' classic=''
 summary='' stacked='' nomerge='' start_set='' end_set='' minpct_set='' idrange_set=''
 arch_set='' csv_set='' summary_set='' stacked_set='' files='' val=''
+tflags='' fflags='' phased=''
 verbose=1
 nfiles=0
 
@@ -194,6 +213,15 @@ while [ $# -gt 0 ]; do
 		stacked-csv) stacked=$val; stacked_set=1 ;;
 		no-stack-by-in0) ;;
 		no-merge-devices) nomerge=1 ;;
+		device|op|phase|iter)
+			quote "$val"
+			fflags="$fflags --$opt=$qv"
+			case $opt in phase|iter) phased=1 ;; esac
+			;;
+		format|sort|top|percent-of)
+			quote "$val"
+			tflags="$tflags --$opt=$qv"
+			;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		verbose) verbose=1 ;;
@@ -225,7 +253,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-[ "$nfiles" -gt 0 ] || bad "the following arguments are required: CSV"
+# No CSV: standard input, unless it is a terminal (then nobody is about to type a CSV).
+if [ "$nfiles" -eq 0 ]; then
+	[ -t 0 ] && bad "the following arguments are required: CSV (or a CSV on standard input)"
+	add_file -
+fi
 
 # tt-perf-report crashes on this combination (spec Q31); ttp refuses it (D1).
 if [ -n "$nomerge" ] && [ "$groupby" = category ]; then
@@ -248,8 +280,11 @@ stage ttp-parse; parse=$qv
 stage ttp-filter; filter=$qv
 stage ttp-roofline; roofline=$qv
 stage ttp-table; table=$qv
+phase=
+if [ -n "$phased" ]; then stage ttp-phase; phase=$qv; fi
 
-v=${verbose:+ -v}
+# -v (the default): the reference's informational messages; -q: not even advisory notes
+if [ -n "$verbose" ]; then v=' -v' q=''; else v=' -q' q=' -q'; fi
 
 # ttp-parse
 pargs=$v
@@ -265,6 +300,10 @@ if [ -n "$end_set" ]; then quote "$end"; fargs="$fargs --end-signpost $qv"; fi
 [ -n "$nomerge" ] && fargs="$fargs --no-merge-devices"
 if [ -n "$idrange_set" ]; then quote "$idrange"; fargs="$fargs --id-range=$qv"; fi
 [ -n "$nohost" ] && fargs="$fargs --no-host-ops"
+fargs="$fargs$fflags"
+
+# ttp-phase (for --phase and --iter): says which method it chose unless -q
+hargs=$q
 
 # ttp-roofline: the report shows only the compatible keys, so skip the extras.
 rargs="$v --no-extras"
@@ -272,12 +311,16 @@ if [ -n "$arch_set" ]; then quote "$arch"; rargs="$rargs --arch=$qv"; fi
 
 # ttp-table
 targs=$v
+# The report goes through a file (it is shown only when every stage succeeded), so "auto"
+# is decided here, for this script's standard output.
 if [ -n "$nocolor" ]; then
 	targs="$targs --color=never"
 elif [ -n "$color" ]; then
 	targs="$targs --color=always"
+elif [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+	targs="$targs --color=always"
 else
-	targs="$targs --color=auto"
+	targs="$targs --color=never"
 fi
 if [ -n "$minpct_set" ]; then quote "$minpct"; targs="$targs --min-percentage=$qv"; fi
 if [ -n "$csv_set" ]; then quote "$csv"; targs="$targs --csv=$qv"; fi
@@ -289,6 +332,7 @@ if [ -n "$csv_set" ]; then quote "$csv"; targs="$targs --csv=$qv"; fi
 if [ -n "$summary_set" ]; then quote "$summary"; targs="$targs --summary-file=$qv"; fi
 if [ -n "$stacked_set" ]; then quote "$stacked"; targs="$targs --stacked-csv=$qv"; fi
 [ -n "$nomerge" ] && targs="$targs --per-device"
+targs="$targs$tflags"
 
 # Check what can be checked before starting the pipeline, so that a bad option value
 # or a missing file gives one message rather than one per stage (a stage after a failed
@@ -307,13 +351,17 @@ for f; do
 		exit 1
 	fi
 done
-for s in "$filter $fargs" "$roofline $rargs"; do
-	eval "$s" </dev/null >/dev/null 2>"$tmp/pre"
+# ttp-table gets a line that is not a record: it checks its options first, then stops at
+# that line, before it writes any file.
+poison="$prog: an earlier stage failed"
+for s in ${phase:+"$phase $hargs"} "$filter $fargs" "$roofline $rargs" "$table $targs"; do
+	printf '%s\n' "$poison" | eval "$s" >/dev/null 2>"$tmp/pre"
 	s_rc=$?
 	# 2: a bad option; anything else may depend on the data (a signpost that an
 	# empty input lacks) and is left to the real run
 	if [ "$s_rc" -eq 2 ]; then
-		sed "s/^Try 'ttp-[a-z]* --help'/Try '$prog --help'/" "$tmp/pre" >&2
+		sed -e "s/^Try 'ttp-[a-z]* --help'/Try '$prog --help'/" \
+		    -e "s/^ttp-[a-z]*: /$prog: /" "$tmp/pre" >&2
 		exit "$s_rc"
 	fi
 done
@@ -337,29 +385,58 @@ trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
 trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
 trap 'rm -rf "$tmp"; trap - HUP; kill -HUP $$' HUP
 
-eval "{ $parse $pargs; echo \$? >\"\$tmp/1\"; } |
-	{ $filter $fargs; echo \$? >\"\$tmp/2\"; } |
-	{ $roofline $rargs; echo \$? >\"\$tmp/3\"; } |
-	{ $table $targs 2>\"\$tmp/table.err\"; echo \$? >\"\$tmp/4\"; }"
+# Each stage's messages go to a file of their own, its exit status to another; a stage
+# that fails sends a line that is not a record down the pipe, so that every later stage
+# fails too and ttp-table writes no file. The report goes to a file, shown only when
+# every stage succeeded.
+stages="$parse $pargs
+${phase:+$phase $hargs
+}$filter $fargs
+$roofline $rargs"
+pipeline= n=0
+while IFS= read -r s; do
+	n=$((n + 1))
+	pipeline="$pipeline{ $s 2>\"\$tmp/e$n\"; s=\$?; echo \$s >\"\$tmp/$n\";
+	case \$s in 0|141) ;; *) printf '%s\\n' \"\$poison\" ;; esac; } | "
+done <<EOF
+$stages
+EOF
+n=$((n + 1))
+pipeline="$pipeline{ $table $targs >\"\$tmp/out\" 2>\"\$tmp/e$n\"; echo \$? >\"\$tmp/$n\"; }"
+eval "$pipeline"
 
 # The first stage that failed on its own; a stage killed by SIGPIPE (141) failed only
 # because a later one stopped reading, so it counts only if nothing else failed.
-rc=0 piped=0
-for i in 1 2 3 4; do
+rc=0 piped=0 failed=0 i=0
+while [ "$i" -lt "$n" ]; do
+	i=$((i + 1))
 	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
 	case $s in
 	0) ;;
 	141) [ "$piped" -eq 0 ] && piped=141 ;;
-	*) rc=$s; break ;;
+	*) rc=$s; failed=$i; break ;;
 	esac
 done
 [ "$rc" -eq 0 ] && rc=$piped
-# ttp-table speaks last; when a stage before it failed, what it says ("No operations to
-# display...") is only a consequence of that failure, already reported.
-up=0
-for i in 1 2 3; do
-	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
-	[ "$s" -eq 0 ] || up=1
+# The messages of each stage up to the one that failed; what the later ones said ("No
+# signposts found", "No operations to display") is only a consequence of that failure.
+i=0
+while [ "$i" -lt "$n" ]; do
+	i=$((i + 1))
+	cat "$tmp/e$i" >&2 2>/dev/null
+	[ "$i" -eq "$failed" ] && break
 done
-[ "$up" -eq 0 ] && cat "$tmp/table.err" >&2
-exit "$rc"
+[ "$rc" -eq 0 ] || exit "$rc"
+# The report: a closed pipe ends quietly (as SIGPIPE would); any other write error is one
+# message and status 1.
+if ! cat "$tmp/out" 2>"$tmp/cat"; then
+	case $(cat "$tmp/cat") in
+	*"Broken pipe"*) exit 141 ;;
+	*write\ error:\ *)
+		printf '%s: write error on stdout: %s\n' "$prog" "$(sed 's/.*write error: //' "$tmp/cat")" >&2
+		;;
+	*) cat "$tmp/cat" >&2 ;;
+	esac
+	exit 1
+fi
+exit 0

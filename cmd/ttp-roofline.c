@@ -24,7 +24,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: %s [-hVv] [--arch NAME] [--override-arch NAME] [--spec FILE]\n"
+	    "usage: %s [-hnqVv] [--arch NAME] [--override-arch NAME] [--spec FILE]\n"
 	    "       [--no-extras] [FILE ...]\n"
 	    "Adds tt-perf-report's per-op figures and a roofline to ttp op records.\n"
 	    "  -a, --arch NAME           architecture for records that do not name one\n"
@@ -32,9 +32,10 @@ usage(FILE *fp)
 	    "  -o, --override-arch NAME  use NAME for every record, whatever it says\n"
 	    "  -s, --spec FILE           load more architectures or overrides (JSON)\n"
 	    "  -n, --no-extras           only the tt-perf-report compatible keys\n"
+	    "  -q, --quiet               no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose             print the reference's informational messages\n"
-	    "  -h, --help                this help\n"
-	    "  -V, --version             print the version\n",
+	    "  -h, --help                show this help and exit\n"
+	    "  -V, --version             show the version and exit\n",
 	    getprogname(), hwspec_names());
 }
 
@@ -56,6 +57,7 @@ main(int argc, char *argv[])
 		{ "override-arch",	required_argument,	NULL, 'o' },
 		{ "spec",		required_argument,	NULL, 's' },
 		{ "no-extras",		no_argument,		NULL, 'n' },
+		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "verbose",		no_argument,		NULL, 'v' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ "version",		no_argument,		NULL, 'V' },
@@ -71,7 +73,7 @@ main(int argc, char *argv[])
 	io_init();
 	opt.extras = true;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":a:o:s:nvhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":a:o:s:nqvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			archname = opt.arch_arg = optarg;
@@ -84,6 +86,9 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			opt.extras = false;
+			break;
+		case 'q':
+			diag_set_quiet(1);
 			break;
 		case 'v':
 			opt.verbose = true;

@@ -4,8 +4,11 @@
  * advice and grouped summary as text (or Markdown), or the compatible --csv file with
  * the summary CSV and SVG plot beside it.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +25,7 @@
 enum {
 	OPT_CSV = 256, OPT_NO_ADVICE, OPT_RAW, OPT_NO_SUMMARY, OPT_GROUP_BY, OPT_CLASSIC,
 	OPT_SUMMARY_FILE, OPT_STACKED_CSV, OPT_MIN_PCT, OPT_COLOR, OPT_NO_COLOR,
-	OPT_PER_DEVICE, OPT_FORMAT
+	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF
 };
 
 static const struct option longopts[] = {
@@ -41,6 +44,10 @@ static const struct option longopts[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "per-device", no_argument, NULL, OPT_PER_DEVICE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "percent-of", required_argument, NULL, OPT_PERCENT_OF },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -51,15 +58,17 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-table [-hVv] [--csv FILE] [--no-advice] [--raw-op-codes] [--no-summary]\n"
+	    "usage: ttp-table [-hqVv] [--csv FILE] [--no-advice] [--raw-op-codes] [--no-summary]\n"
 	    "                 [--group-by op|memory|category|device|phase] [--per-device]\n"
 	    "                 [--summary-file BASE] [--stacked-csv BASE] [--classic-colors]\n"
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
-	    "                 [--format text|md] [FILE ...]\n"
+	    "                 [--format text|md] [--sort id|time|gap|total|op] [--top N]\n"
+	    "                 [--percent-of all|shown] [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report.\n"
 	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
 	    "                        report, and the summary beside it (FILE minus its\n"
-	    "                        extension + \"_stacked\" .csv and .svg)\n"
+	    "                        extension + \"_stacked\" .csv and .svg); FILE - is\n"
+	    "                        standard output, with no summary files\n"
 	    "  --no-advice           no advice section (no Advice column with --csv)\n"
 	    "  --raw-op-codes        add a Raw OP Code column to the CSV\n"
 	    "  --no-summary          no grouped summary (also --no-stacked-report)\n"
@@ -72,18 +81,45 @@ usage(FILE *fp)
 	    "  --min-percentage F    grey out ops under F %% of the total (default 0.5)\n"
 	    "  --color[=WHEN]        auto (default: a terminal and NO_COLOR unset),\n"
 	    "                        always or never; --no-color is never\n"
-	    "  --format text|md      the text report, or the table as Markdown\n"
+	    "  --format text|md      the text report, or the table and advice as Markdown\n"
+	    "  --sort KEY            row order: id (input order, default), time (Device\n"
+	    "                        Time), gap (Op-to-Op Gap), total (both), op (name);\n"
+	    "                        largest first, equal keys in input order\n"
+	    "  --top N               only the first N rows (after --sort)\n"
+	    "  --percent-of WHAT     with --top: Total %% and the totals line of all the\n"
+	    "                        ops (default) or of the shown ones\n"
+	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
-	    "  -h, --help            this text\n"
-	    "  -V, --version         the version\n");
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n");
 }
 
 struct opts {
 	const char	*csv, *summary_file, *stacked_csv;
 	int		 advice, raw, summary, group_by, classic, per_device, verbose;
-	int		 colour_mode, markdown;
+	int		 colour_mode, markdown, sort, percent_shown;
+	long long	 top;		/* -1: all rows */
 	double		 min_pct;
+	unsigned	 given;		/* GIVEN_*: options that may conflict */
 };
+
+#define GIVEN_MIN_PCT	0x01
+#define GIVEN_COLOUR	0x02
+#define GIVEN_SUMMARY	0x04
+#define GIVEN_PERCENT	0x08
+#define GIVEN_FORMAT	0x10
+
+/* The --csv name means standard output, or a device or pipe: no summary files beside it
+ * (D9), since "/dev/stdout_stacked.csv" is nobody's wish. */
+static int
+csv_is_stream(const char *csv)
+{
+	struct stat st;
+
+	if (strcmp(csv, "-") == 0)
+		return 1;
+	return stat(csv, &st) == 0 && !S_ISREG(st.st_mode);
+}
 
 /* BASE for the summary files (D5): --summary-file, else --stacked-csv, else the
  * --csv path without its extension plus "_stacked"; a trailing ".csv" is dropped. */
@@ -101,7 +137,7 @@ summary_base(const struct opts *o)
 			s[n - 4] = '\0';
 		return s;
 	}
-	if (o->csv != NULL) {
+	if (o->csv != NULL && !csv_is_stream(o->csv)) {
 		const char *slash = strrchr(o->csv, '/'), *base, *dot;
 		struct buf bb = BUF_INIT;
 
@@ -140,14 +176,59 @@ write_summary_files(const struct opts *o, const struct summary *s)
 	free(base);
 }
 
+/* D8: refuse output names that lose data; warn about options that have no effect. */
+static void
+check_args(const struct opts *o)
+{
+	const char *sname = o->summary_file ? "--summary-file" : "--stacked-csv";
+	char *base;
+
+	if (o->csv != NULL && *o->csv == '\0')
+		die_usage("--csv: empty file name");
+	if ((o->summary_file != NULL && *o->summary_file == '\0') ||
+	    (o->stacked_csv != NULL && *o->stacked_csv == '\0'))
+		die_usage("%s: empty name (it would write the hidden files .csv and .svg)",
+		    sname);
+	if (o->csv != NULL && (o->summary_file != NULL || o->stacked_csv != NULL) &&
+	    (base = summary_base(o)) != NULL) {
+		size_t n = strlen(base);
+		const char *c = o->csv;
+
+		if (strncmp(c, "./", 2) == 0 && strncmp(base, "./", 2) != 0)
+			c += 2;
+		if (strncmp(c, base, n) == 0 && (strcmp(c + n, ".csv") == 0 ||
+		    strcmp(c + n, ".svg") == 0 || c[n] == '\0')) {
+			free(base);
+			die_usage("%s %s would overwrite the --csv file %s", sname,
+			    o->summary_file ? o->summary_file : o->stacked_csv, o->csv);
+		}
+		free(base);
+	}
+	if (o->csv != NULL && (o->given & GIVEN_FORMAT))
+		warning("warning: --format has no effect with --csv");
+	if ((o->csv != NULL || o->markdown) && (o->given & GIVEN_COLOUR) &&
+	    o->colour_mode == COLOUR_ALWAYS)
+		warning("warning: --color has no effect with %s", o->csv ? "--csv" : "--format md");
+	if ((o->csv != NULL || o->markdown) && (o->given & GIVEN_MIN_PCT))
+		warning("warning: --min-percentage has no effect with %s",
+		    o->csv ? "--csv" : "--format md");
+	if (!o->summary && (o->given & GIVEN_SUMMARY))
+		warning("warning: %s has no effect with --no-summary", sname);
+	if (o->raw && o->csv == NULL)
+		warning("warning: --raw-op-codes has no effect without --csv");
+	if ((o->given & GIVEN_PERCENT) && o->top < 0)
+		warning("warning: --percent-of has no effect without --top");
+}
+
 static void
 parse_args(int argc, char **argv, struct opts *o)
 {
 	int ch;
 	char *end;
+	const char *errstr;
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hVv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":hqVv", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_CSV: o->csv = optarg; break;
 		case OPT_NO_ADVICE: o->advice = 0; break;
@@ -159,15 +240,23 @@ parse_args(int argc, char **argv, struct opts *o)
 				    "'memory', 'category', 'device', 'phase')", optarg);
 			break;
 		case OPT_CLASSIC: o->classic = 1; break;
-		case OPT_SUMMARY_FILE: o->summary_file = optarg; break;
-		case OPT_STACKED_CSV: o->stacked_csv = optarg; break;
+		case OPT_SUMMARY_FILE:
+			o->summary_file = optarg;
+			o->given |= GIVEN_SUMMARY;
+			break;
+		case OPT_STACKED_CSV:
+			o->stacked_csv = optarg;
+			o->given |= GIVEN_SUMMARY;
+			break;
 		case OPT_MIN_PCT:
 			errno = 0;
 			o->min_pct = strtod(optarg, &end);
 			if (errno != 0 || end == optarg || *end != '\0')
 				die_usage("--min-percentage: not a number: '%s'", optarg);
+			o->given |= GIVEN_MIN_PCT;
 			break;
 		case OPT_COLOR:
+			o->given |= GIVEN_COLOUR;
 			if (optarg == NULL)
 				o->colour_mode = COLOUR_ALWAYS;
 			else if ((o->colour_mode = colour_parse_mode(optarg)) < 0)
@@ -182,7 +271,29 @@ parse_args(int argc, char **argv, struct opts *o)
 				o->markdown = 1;
 			else
 				die_usage("--format: expected text or md, not '%s'", optarg);
+			o->given |= GIVEN_FORMAT;
 			break;
+		case OPT_SORT:
+			if ((o->sort = table_parse_sort(optarg)) < 0)
+				die_usage("--sort: invalid choice: '%s' (choose from 'id', 'time', "
+				    "'gap', 'total', 'op')", optarg);
+			break;
+		case OPT_TOP:
+			o->top = strtonum(optarg, 0, LLONG_MAX, &errstr);
+			if (errstr != NULL)
+				die_usage("--top: %s: '%s'", errstr, optarg);
+			break;
+		case OPT_PERCENT_OF:
+			if (strcmp(optarg, "all") == 0)
+				o->percent_shown = 0;
+			else if (strcmp(optarg, "shown") == 0)
+				o->percent_shown = 1;
+			else
+				die_usage("--percent-of: invalid choice: '%s' (choose from 'all', "
+				    "'shown')", optarg);
+			o->given |= GIVEN_PERCENT;
+			break;
+		case 'q': diag_set_quiet(1); break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("ttp-table %s\n", TTP_VERSION); exit(0);
@@ -190,13 +301,14 @@ parse_args(int argc, char **argv, struct opts *o)
 			die_getopt(ch, argv);
 		}
 	}
+	check_args(o);
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
-	    COLOUR_AUTO, 0, 0.5 };
+	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0 };
 	struct rec_reader *rd;
 	struct rec *r;
 	/* Static: an error exit (a write error, a bad option combination) leaves them
@@ -215,16 +327,26 @@ main(int argc, char **argv)
 		table_add(&t, r);
 	rec_close(rd);
 	table_finish(&t);
+	if (t.nnokind > 0)
+		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
+		    t.nokind_where, t.nnokind, t.nnokind == 1 ? "" : "s");
+	if (t.nnoroof > 0)
+		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
+		    "add ttp-roofline before ttp-table", t.nnoroof, t.nnoroof == 1 ? "" : "s");
+	table_sort(&t, o.sort);
+	if (o.top >= 0)
+		table_top(&t, (size_t)o.top, o.percent_shown);
 
 	if (o.csv != NULL) {
 		FILE *fp;
+		int tostdout = strcmp(o.csv, "-") == 0;
 
 		if (o.verbose)
-			say("Writing CSV output to %s", o.csv);
-		if ((fp = fopen(o.csv, "w")) == NULL)
+			say("Writing CSV output to %s", tostdout ? "standard output" : o.csv);
+		if ((fp = tostdout ? stdout : fopen(o.csv, "w")) == NULL)
 			die(EXIT_DATA, "%s: %s", o.csv, strerror(errno));
 		if (opcsv_write(fp, &t, (o.advice ? OPCSV_ADVICE : 0) | (o.raw ? OPCSV_RAW : 0)) != 0 ||
-		    fclose(fp) != 0)
+		    (!tostdout && fclose(fp) != 0))
 			die(EXIT_DATA, "%s: %s", o.csv, strerror(errno));
 		if (t.nrows == 0)
 			goto done;
@@ -233,6 +355,8 @@ main(int argc, char **argv)
 		goto done;
 	} else if (o.markdown) {
 		report_markdown(stdout, &t);
+		if (o.advice)
+			report_markdown_advice(stdout, &t);
 	} else {
 		struct report_opts ro = { colour, o.advice, o.min_pct };
 

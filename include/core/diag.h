@@ -36,9 +36,17 @@ void warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void warn_where(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A warning with no location ("prog: text"), never silenced. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like warning, but only the first time key is seen in this process. Returns 1 if printed. */
+int warning_once(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Advisory notes ("prog: text"): what a run did or assumed, normal on good input. -q
+ * (diag_set_quiet) silences them; errors and warnings still appear. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Like note, but only the first time key is seen in this process. Returns 1 if printed. */
 int note_once(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_set_quiet(int quiet);
+int diag_quiet(void);
 
 /* Plain message line on stderr, no program name (informational, as the reference prints). */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

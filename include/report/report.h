@@ -62,6 +62,9 @@ struct table {
 	strid		*hash;		/* open addressing over the pool */
 	size_t		 hashcap, nstrings;
 	long		 ndevice, nhost, nsignpost;	/* the totals-line counts */
+	long		 nnokind, nnoroof;	/* records without "kind"; ops without "label" */
+	char		*nokind_where;		/* where the first record without "kind" was */
+	size_t		 nall;			/* rows before table_top */
 	double		 sum_dev, sum_gap, total;	/* total = sum_dev + sum_gap */
 };
 
@@ -79,6 +82,18 @@ int table_add(struct table *t, struct rec *r);
 /* After the last record: Total % of every row, the sums and the counts. */
 void table_finish(struct table *t);
 
+/* --sort keys: file order, Device Time, Op-to-Op Gap, Device Time + gap, op name. */
+enum table_sort { SORT_ID, SORT_TIME, SORT_GAP, SORT_TOTAL, SORT_OP };
+
+/* Parse a --sort value; -1 if unknown. */
+int table_parse_sort(const char *s);
+/* After table_finish: order the rows by key, largest first (names: A to Z), equal keys
+ * in file order. Signposts keep their place only under SORT_ID; otherwise they go last. */
+void table_sort(struct table *t, int key);
+/* Keep the first n rows. shown: Total %, the sums and the totals line count the kept
+ * rows only; otherwise they stay those of the whole input. */
+void table_top(struct table *t, size_t n, int shown);
+
 /* The string for id ("" when absent). */
 const char *table_str(const struct table *t, strid id);
 strid table_intern(struct table *t, const char *s, size_t n);
@@ -90,5 +105,7 @@ size_t report_fixed(char *out, double v, int dec);
 void report_text(FILE *fp, const struct table *t, const struct report_opts *o);
 /* The performance table as a GitHub-flavoured Markdown table. */
 void report_markdown(FILE *fp, const struct table *t);
+/* The advice section as Markdown: a heading per kind of advice, one list item per op. */
+void report_markdown_advice(FILE *fp, const struct table *t);
 
 #endif

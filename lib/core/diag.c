@@ -107,11 +107,37 @@ warn_where(const char *where, const char *fmt, ...)
 	va_end(ap);
 }
 
+static int quiet;
+
+void
+diag_set_quiet(int q)
+{
+	quiet = q;
+}
+
+int
+diag_quiet(void)
+{
+	return quiet;
+}
+
+void
+warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+}
+
 void
 note(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg(NULL, 0, NULL, fmt, ap);
 	va_end(ap);
@@ -160,17 +186,39 @@ seen_add(const char *key)
 	return 1;
 }
 
+static int
+vonce(const char *key, const char *fmt, va_list ap)
+{
+	if (!seen_add(key))
+		return 0;
+	vmsg(NULL, 0, NULL, fmt, ap);
+	return 1;
+}
+
+int
+warning_once(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vonce(key, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 int
 note_once(const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
-	if (!seen_add(key))
+	if (quiet)
 		return 0;
 	va_start(ap, fmt);
-	vmsg(NULL, 0, NULL, fmt, ap);
+	r = vonce(key, fmt, ap);
 	va_end(ap);
-	return 1;
+	return r;
 }
 
 void

@@ -214,7 +214,7 @@ check_order(struct state *st, struct rec *r)
 		return;
 	if (id < st->lastid && !st->disorder) {
 		st->disorder = true;
-		note("%s: records are not in trace order (id %lld after id %lld); "
+		warning("%s: records are not in trace order (id %lld after id %lld); "
 		    "phases follow the input order (for traces with replays, "
 		    "ttp-parse --no-sort gives the execution order)",
 		    rec_where(r), id, st->lastid);

@@ -118,6 +118,7 @@ table_free(struct table *t)
 	free(t->rows);
 	free(t->pool);
 	free(t->hash);
+	free(t->nokind_where);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -237,7 +238,12 @@ table_add(struct table *t, struct rec *r)
 	size_t n;
 
 	kind = rec_str(r, "kind", NULL);
-	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0))
+	if (kind == NULL) {
+		if (t->nnokind++ == 0)
+			t->nokind_where = xstrdup(rec_where(r));
+		return 0;
+	}
+	if (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)
 		return 0;
 	if (t->nrows == t->caprows) {
 		t->caprows = t->caprows ? t->caprows * 2 : 1024;
@@ -268,8 +274,10 @@ table_add(struct table *t, struct rec *r)
 		s = "", n = 0;
 	w->op = table_intern(t, s, n);
 	w->label = get_str(t, r, "label");
-	if (w->label == 0)
+	if (w->label == 0) {
 		w->label = w->op;
+		t->nnoroof++;
+	}
 	s = table_str(t, w->label);
 	if (strstr(s, "(torch)") != NULL)
 		w->flags |= ROW_HOST;
@@ -348,6 +356,7 @@ table_finish(struct table *t)
 	size_t i;
 	double sd = 0, sg = 0;
 
+	t->nall = t->nrows;
 	for (i = 0; i < t->nrows; i++)
 		if (t->rows[i].flags & ROW_DEV_US)
 			sd += t->rows[i].dev_us;
@@ -368,6 +377,105 @@ table_finish(struct table *t)
 		w->pct = (dt + g) / t->total * 100;
 		w->flags |= ROW_PCT;
 	}
+}
+
+int
+table_parse_sort(const char *s)
+{
+	static const char *const names[] = { "id", "time", "gap", "total", "op" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const struct table *sort_t;
+static int sort_key;
+
+static double
+sort_num(const struct row *w)
+{
+	double v = 0;
+
+	if (sort_key != SORT_GAP && (w->flags & ROW_DEV_US))
+		v += w->dev_us;
+	if (sort_key != SORT_TIME && (w->flags & ROW_GAP))
+		v += w->gap_us;
+	return v;
+}
+
+static int
+row_cmp(const void *pa, const void *pb)
+{
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct row *a = &sort_t->rows[ia], *b = &sort_t->rows[ib];
+	int sa = (a->flags & ROW_SIGNPOST) != 0, sb = (b->flags & ROW_SIGNPOST) != 0;
+	double x, y;
+	int c = 0;
+
+	if (sa != sb)
+		return sa - sb;
+	if (sort_key == SORT_OP)
+		c = strcmp(table_str(sort_t, a->label), table_str(sort_t, b->label));
+	else if (!sa) {
+		x = sort_num(a);
+		y = sort_num(b);
+		c = x > y ? -1 : x < y ? 1 : 0;
+	}
+	if (c != 0)
+		return c;
+	/* equal keys keep file order (D7): qsort is not stable, the index is */
+	return ia < ib ? -1 : ia > ib;
+}
+
+void
+table_sort(struct table *t, int key)
+{
+	struct row *sorted;
+	size_t *idx, i;
+
+	if (key == SORT_ID || t->nrows < 2)
+		return;
+	idx = xreallocarray(NULL, t->nrows, sizeof(*idx));
+	for (i = 0; i < t->nrows; i++)
+		idx[i] = i;
+	sort_t = t;
+	sort_key = key;
+	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
+	sorted = xreallocarray(NULL, t->caprows, sizeof(*sorted));
+	for (i = 0; i < t->nrows; i++)
+		sorted[i] = t->rows[idx[i]];
+	free(t->rows);
+	t->rows = sorted;
+	free(idx);
+}
+
+void
+table_top(struct table *t, size_t n, int shown)
+{
+	size_t i;
+
+	if (n < t->nrows)
+		t->nrows = n;
+	if (!shown)
+		return;
+	t->ndevice = t->nhost = t->nsignpost = 0;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+
+		if (w->flags & ROW_SIGNPOST)
+			t->nsignpost++;
+		else if (w->flags & ROW_HOST)
+			t->nhost++;
+		else
+			t->ndevice++;
+		t->rows[i].flags &= ~(uint32_t)ROW_PCT;
+	}
+	n = t->nall;
+	table_finish(t);
+	t->nall = n;
 }
 
 /* --- cells ----------------------------------------------------------------------- */
@@ -762,28 +870,55 @@ print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on)
 	buf_free(&cb);
 }
 
+/* What the advice section lists: host ops, high gaps (and the time they cost), matmuls. */
+struct advice_sums {
+	size_t	nhost, ngap, nmm;
+	double	save;
+};
+
+static bool
+high_gap(const struct row *w)
+{
+	return (w->flags & ROW_GAP) && w->gap_us > 6.5;
+}
+
+static void
+advice_sums(const struct table *t, struct advice_sums *a)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+
+		if (w->flags & ROW_HOST)
+			a->nhost++;
+		if (high_gap(w)) {
+			a->ngap++;
+			a->save += w->gap_us - 6;
+		}
+		if (w->flags & ROW_MATMUL)
+			a->nmm++;
+	}
+}
+
+static const char gap_advice[] = "Alternatively ensure device is not waiting for the host "
+    "and use device.enable_async(True). Experts can try moving runtime args in the "
+    "kernels to compile-time args.";
+
 static void
 print_advice(FILE *fp, const struct table *t, struct ttab *tb,
     const struct report_opts *o)
 {
 	struct buf line = BUF_INIT, cb = BUF_INIT;
-	size_t i, nhost = 0, ngap = 0, nmm = 0;
-	double save = 0;
+	size_t i, nhost, ngap, nmm;
+	double save;
 	char nb[NUM_BUFSZ], pb[NUM_BUFSZ];
+	struct advice_sums as;
 
 	fputs("\n\xf0\x9f\x92\xa1 Advice \xf0\x9f\x92\xa1\n============\n\n", fp);
-	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
-
-		if (w->flags & ROW_HOST)
-			nhost++;
-		if ((w->flags & ROW_GAP) && w->gap_us > 6.5) {
-			ngap++;
-			save += w->gap_us - 6;
-		}
-		if (w->flags & ROW_MATMUL)
-			nmm++;
-	}
+	advice_sums(t, &as);
+	nhost = as.nhost, ngap = as.ngap, nmm = as.nmm, save = as.save;
 	if (nhost > 0) {
 		fputs("Fallback\n--------\n", fp);
 		for (i = 0; i < t->nrows; i++)
@@ -796,16 +931,14 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 		for (i = 0; i < t->nrows; i++) {
 			const struct row *w = &t->rows[i];
 
-			if ((w->flags & ROW_GAP) && w->gap_us > 6.5)
+			if (high_gap(w))
 				print_row(fp, tb, &cb, t, w, o);
 		}
 		num_fixed(nb, save, 0, 0);
 		num_fixed(pb, save / t->total * 100, 1, 0);
 		fprintf(fp, "\nThese ops have a >6 " MU "s gap since the previous operation. "
 		    "Running with tracing could save %s " MU "s (%s%% of overall time)\n", nb, pb);
-		fputs("Alternatively ensure device is not waiting for the host and use "
-		    "device.enable_async(True). Experts can try moving runtime args in the "
-		    "kernels to compile-time args.\n\n", fp);
+		fprintf(fp, "%s\n\n", gap_advice);
 	}
 	if (nmm > 0) {
 		fputs("Matmul Optimization\n-------------------\n", fp);
@@ -820,7 +953,8 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 			c = row_grey(w, o) ? COL_GREY : COL_WHITE;
 			a = table_str(t, w->advice);
 			buf_reset(&cb);
-			if (*a == '\0') {
+			/* no advice key: no ttp-roofline figures, so no verdict either */
+			if (w->advice != 0 && *a == '\0') {
 				cell_str(&cb, o->colour, c, "\xe2\x9c\x85 Optimized");
 				buf_addc(&cb, '\n');
 			}
@@ -905,4 +1039,72 @@ report_markdown(FILE *fp, const struct table *t)
 	ttab_row(&tb, fp);
 	ttab_free(&tb);
 	buf_free(&cb);
+}
+
+/* One advice item: "- ID n, `label`: text". */
+static void
+md_item(FILE *fp, const struct table *t, const struct row *w, const char *text)
+{
+	fprintf(fp, "- ID %lld, `%s`%s%s\n", w->id, table_str(t, w->label),
+	    text ? ": " : "", text ? text : "");
+}
+
+void
+report_markdown_advice(FILE *fp, const struct table *t)
+{
+	struct advice_sums as;
+	char nb[NUM_BUFSZ], pb[NUM_BUFSZ], db[NUM_BUFSZ];
+	size_t i;
+
+	advice_sums(t, &as);
+	fputs("\n## Advice\n", fp);
+	if (as.nhost > 0) {
+		fputs("\n### Fallback\n\nThese ops should be moved to run on device.\n\n", fp);
+		for (i = 0; i < t->nrows; i++)
+			if (t->rows[i].flags & ROW_HOST)
+				md_item(fp, t, &t->rows[i], NULL);
+	}
+	if (as.ngap > 0) {
+		num_fixed(nb, as.save, 0, 0);
+		num_fixed(pb, as.save / t->total * 100, 1, 0);
+		fprintf(fp, "\n### High Op-to-Op Gap\n\nThese ops have a >6 " MU "s gap since "
+		    "the previous operation. Running with tracing could save %s " MU "s (%s%% of "
+		    "overall time). %s\n\n", nb, pb, gap_advice);
+		for (i = 0; i < t->nrows; i++) {
+			const struct row *w = &t->rows[i];
+
+			if (!high_gap(w))
+				continue;
+			num_fixed(db, w->gap_us, 0, 1);
+			fprintf(fp, "- ID %lld, `%s`: %s " MU "s gap\n", w->id,
+			    table_str(t, w->label), db);
+		}
+	}
+	if (as.nmm > 0) {
+		fputs("\n### Matmul Optimization\n\n", fp);
+		for (i = 0; i < t->nrows; i++) {
+			const struct row *w = &t->rows[i];
+			const char *a, *nl;
+
+			if (!(w->flags & ROW_MATMUL))
+				continue;
+			a = table_str(t, w->advice);
+			if (w->advice == 0) {
+				md_item(fp, t, w, "no figures (run ttp-roofline)");
+				continue;
+			}
+			if (*a == '\0') {
+				md_item(fp, t, w, "\xe2\x9c\x85 Optimized");
+				continue;
+			}
+			md_item(fp, t, w, NULL);
+			while (*a != '\0') {
+				nl = strchr(a, '\n');
+				fprintf(fp, "  - %.*s\n", (int)(nl ? (size_t)(nl - a) : strlen(a)), a);
+				a = nl ? nl + 1 : a + strlen(a);
+			}
+		}
+	}
+	if (as.nhost + as.ngap + as.nmm == 0)
+		fputs("\nNo advice.\n", fp);
 }

@@ -314,8 +314,8 @@ metrics_category(const char *label)
 		if (in_set(w, n, categories[i].ops))
 			return categories[i].name;
 	snprintf(key, sizeof(key), "category:%.*s", (int)(n < 180 ? n : 180), w);
-	note_once(key, "Warning: Unclassified operation '%.*s' found. Please add to "
-	    "OPERATION_CATEGORIES for proper classification.", (int)n, w);
+	note_once(key, "'%.*s' is in none of tt-perf-report's op categories; counted as Other",
+	    (int)n, w);
 	return "Other";
 }
 
@@ -328,10 +328,10 @@ warn_once(const struct mop *op, const char *reason)
 
 	snprintf(key, sizeof(key), "%s\x1f%.200s", reason, op->op ? op->op : "");
 	if (op->where != NULL)
-		note_once(key, "warning: %s: %s: %s", op->where, op->op ? op->op : "op",
+		warning_once(key, "warning: %s: %s: %s", op->where, op->op ? op->op : "op",
 		    reason);
 	else
-		note_once(key, "warning: %s: %s", op->op ? op->op : "op", reason);
+		warning_once(key, "warning: %s: %s", op->op ? op->op : "op", reason);
 }
 
 /* First "key(\d+)" match (Python re.search), value in *v. */

@@ -250,7 +250,7 @@ resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
 		char key[128];
 
 		snprintf(key, sizeof(key), "arch-ignored:%.100s", arch);
-		note_once(key, "Warning: Ignoring user-specified architecture: %s, CSV "
+		warning_once(key, "Warning: Ignoring user-specified architecture: %s, CSV "
 		    "detected %s architecture", o->arch_arg, arch);
 	}
 	*worker = hw->worker_cores;

@@ -641,7 +641,7 @@ messages_end(struct st *st)
 			for (int i = 0; i < st->narch_seen; i++)
 				buf_printf(&b, "%s'%s'", i ? ", " : "", st->arch_seen[i]);
 			buf_addc(&b, ']');
-			note("Warning: Multiple DEVICE ARCH values found: %s. Using first value: '%s'.",
+			warning("Warning: Multiple DEVICE ARCH values found: %s. Using first value: '%s'.",
 			    b.p, st->arch_seen[0]);
 		}
 		if (st->o->verbose)
@@ -656,7 +656,7 @@ messages_end(struct st *st)
 			for (int i = 0; i < st->nwc_seen; i++)
 				buf_printf(&b, "%s%lld", i ? ", " : "", st->wc_seen[i]);
 			buf_addc(&b, ']');
-			note("Warning: Multiple AVAILABLE WORKER CORE COUNT values found: %s. Using first value: %lld.",
+			warning("Warning: Multiple AVAILABLE WORKER CORE COUNT values found: %s. Using first value: %lld.",
 			    b.p, st->wc_seen[0]);
 		}
 		if (st->o->verbose)
@@ -673,7 +673,7 @@ messages_end(struct st *st)
 		if (st->o->verbose)
 			say("Sorting CSV by 'HOST START TS' column...");
 	} else if (!st->o->nosort)
-		note("Warning: 'HOST START TS' column not found. CSV will not be sorted.");
+		warning("Warning: 'HOST START TS' column not found. CSV will not be sorted.");
 	buf_free(&b);
 }
 
