@@ -5,6 +5,7 @@
  * Option parsing only; the logic is in lib/filter.c, window.c, merge.c.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
-	OPT_NO_CONST, OPT_SIGNPOST
+	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP
 };
 
 static const struct option longopts[] = {
@@ -34,6 +35,11 @@ static const struct option longopts[] = {
 	{ "phase",		required_argument,	NULL, OPT_PHASE },
 	{ "no-const-eval",	no_argument,		NULL, OPT_NO_CONST },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "const-eval-only",	no_argument,		NULL, OPT_CONST_ONLY },
+	{ "no-input-layout-conversion", no_argument,	NULL, OPT_NO_ILC },
+	{ "input-layout-conversion-only", no_argument,	NULL, OPT_ILC_ONLY },
+	{ "program",		required_argument,	NULL, OPT_PROGRAM },
+	{ "loop",		required_argument,	NULL, OPT_LOOP },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -49,8 +55,10 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: ttp-filter [-hqVv] [-s NAME] [-e NAME] [--ignore-signposts] [--print-signposts]\n"
 	    "                  [--no-merge-devices] [-d LIST] [-i RANGE] [--no-host-ops]\n"
-	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME] [--no-const-eval]\n"
-	    "                  [FILE ...]\n"
+	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME]\n"
+	    "                  [--no-const-eval | --const-eval-only]\n"
+	    "                  [--no-input-layout-conversion | --input-layout-conversion-only]\n"
+	    "                  [--program N] [--loop N] [FILE ...]\n"
 	    "Select the ops tt-perf-report analyses from ttp records, in its order.\n"
 	    "  -s, --start-signpost NAME  ops after the first signpost NAME (also --signpost)\n"
 	    "  -e, --end-signpost NAME    ops before signpost NAME (the second one if it is\n"
@@ -64,7 +72,16 @@ usage(FILE *fp)
 	    "      --op GLOB              only ops whose name matches GLOB (repeatable)\n"
 	    "      --exclude-op GLOB      drop ops whose name matches GLOB (repeatable)\n"
 	    "      --phase NAME           only ops tagged phase NAME (by ttp-phase)\n"
-	    "      --no-const-eval        drop const-eval ops\n"
+	    "      --no-const-eval        drop const-eval ops (tt-mlir traces), as ttrt's\n"
+	    "                             *_minus_const_eval.csv\n"
+	    "      --const-eval-only      only const-eval ops\n"
+	    "      --no-input-layout-conversion\n"
+	    "                             drop input layout conversions, as ttrt's\n"
+	    "                             *_minus_input_layout_conversions.csv\n"
+	    "      --input-layout-conversion-only\n"
+	    "                             only input layout conversions\n"
+	    "      --program N            only ops of program N (program_index)\n"
+	    "      --loop N               only ops of ttrt's loop N (loop_number)\n"
 	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose              print the reference's informational messages\n"
 	    "  -h, --help                 show this help and exit\n"
@@ -84,10 +101,12 @@ main(int argc, char *argv[])
 {
 	struct filter_opts o;
 	const char *err;
+	long long v;
 	int c;
 
 	io_init();
 	memset(&o, 0, sizeof(o));
+	o.program = o.loop = -1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:e:d:i:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -131,7 +150,20 @@ main(int argc, char *argv[])
 			o.phase = optarg;
 			break;
 		case OPT_NO_CONST:
-			o.no_const_eval = true;
+		case OPT_CONST_ONLY:
+			o.const_eval = c == OPT_NO_CONST ? FILTER_DROP : FILTER_ONLY;
+			break;
+		case OPT_NO_ILC:
+		case OPT_ILC_ONLY:
+			o.layout_conv = c == OPT_NO_ILC ? FILTER_DROP : FILTER_ONLY;
+			break;
+		case OPT_PROGRAM:
+		case OPT_LOOP:
+			v = strtonum(optarg, 0, LLONG_MAX, &err);
+			if (err != NULL)
+				die_usage("--%s: %s: '%s'", c == OPT_PROGRAM ? "program" : "loop",
+				    err, optarg);
+			*(c == OPT_PROGRAM ? &o.program : &o.loop) = v;
 			break;
 		case 'q':
 			diag_set_quiet(1);

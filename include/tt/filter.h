@@ -4,7 +4,8 @@
  * summary of each (window.h) and spools their lines (spool.h), then selects exactly the
  * ops tt-perf-report analyses, in its order: signpost window, device merge (merge.h),
  * Op-to-Op gap clearing, --id-range, then the record filters (--no-host-ops, --op,
- * --exclude-op, --phase, --no-const-eval). With --ignore-signposts --no-merge-devices
+ * --exclude-op, --phase, and tt-mlir's const-eval, input-layout-conversion, program and
+ * loop selections). With --ignore-signposts --no-merge-devices
  * and more than one device, no look-ahead is needed and records stream through.
  */
 #ifndef TTP_FILTER_H
@@ -24,7 +25,11 @@ struct filter_opts {
 	bool		 has_devices;
 	struct devlist	 devices;	/* --device: records of other devices are dropped first */
 	bool		 no_host_ops;	/* --no-host-ops */
-	bool		 no_const_eval;	/* --no-const-eval */
+	/* tt-mlir traces: FILTER_DROP drops the ops whose boolean key is true,
+	 * FILTER_ONLY keeps only those */
+	int		 const_eval;	/* --no-const-eval, --const-eval-only */
+	int		 layout_conv;	/* --no-input-layout-conversion, --...-only */
+	long long	 program, loop;	/* --program, --loop: -1 for any */
 	const char	*phase;		/* --phase: ops whose phase is this */
 	char		**ops;		/* --op GLOB (any of them) */
 	size_t		 nops;
@@ -32,6 +37,8 @@ struct filter_opts {
 	size_t		 nxops;
 	bool		 verbose;
 };
+
+enum { FILTER_KEEP, FILTER_DROP, FILTER_ONLY };
 
 /* Read every record of rd, write the selection to out. Errors exit (diag.h). */
 void filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o);

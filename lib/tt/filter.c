@@ -19,6 +19,67 @@
 #include "tt/merge.h"
 #include "core/spool.h"
 
+/* The distinct values of an integer key (at most SEEN_MAX, sorted) and whether any op
+ * of the selection matched. */
+#define SEEN_MAX 32
+struct seen {
+	long long	 v[SEEN_MAX];
+	size_t		 n;
+	bool		 any, more, matched;
+};
+
+static void
+seen_add(struct seen *s, long long v, long long want)
+{
+	size_t i;
+
+	s->any = true;
+	if (v == want)
+		s->matched = true;
+	for (i = 0; i < s->n && s->v[i] < v; i++)
+		;
+	if (i < s->n && s->v[i] == v)
+		return;
+	if (s->n == SEEN_MAX) {
+		s->more = true;
+		return;
+	}
+	memmove(s->v + i + 1, s->v + i, (s->n - i) * sizeof(*s->v));
+	s->v[i] = v;
+	s->n++;
+}
+
+/* --program/--loop N that no op has: one message naming the values present. */
+static void
+seen_check(const struct seen *s, const char *opt, const char *key, long long want)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (want < 0 || s->matched)
+		return;
+	if (!s->any)
+		die(EXIT_DATA, "%s %lld: no op has a \"%s\" key (PROGRAM_METADATA of tt-mlir "
+		    "and tt-torch traces)", opt, want, key);
+	for (i = 0; i < s->n; i++)
+		buf_printf(&b, "%s%lld", i ? ", " : "", s->v[i]);
+	if (s->more)
+		buf_adds(&b, ", ...");
+	die(EXIT_DATA, "%s %lld: no op has %s %lld (present: %s)", opt, want, key, want, b.p);
+}
+
+/* A boolean tt-mlir key under --no-X / --X-only. */
+static void
+bool_select(struct rec *r, const char *key, int how, bool *any, struct fent *x)
+{
+	bool b = false;
+
+	if (rec_bool(r, key, &b))
+		*any = true;
+	if ((how == FILTER_DROP && b) || (how == FILTER_ONLY && !b))
+		x->flags |= FE_DROP;
+}
+
 struct filter {
 	const struct filter_opts *o;
 	FILE		*out;
@@ -37,6 +98,10 @@ struct filter {
 	bool		 streaming;
 	int64_t		*devs;		/* distinct devices seen, sorted */
 	size_t		 ndevs, capdevs;
+
+	/* what the tt-mlir selections saw, for a clear message when they keep nothing */
+	struct seen	 progs, loops;
+	bool		 any_ce, any_ilc;
 };
 
 static void
@@ -135,7 +200,6 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 	size_t len;
 	long long v;
 	double d;
-	bool b;
 
 	memset(x, 0, sizeof(*x));
 	x->name = NAME_NONE;
@@ -169,8 +233,20 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 			x->dur = d;
 		if (rec_has(r, "gap_ns"))
 			x->flags |= FE_GAP;
-		if (o->no_const_eval && rec_bool(r, "const_eval", &b) && b)
-			x->flags |= FE_DROP;
+		bool_select(r, "const_eval", o->const_eval, &f->any_ce, x);
+		bool_select(r, "input_layout_conversion", o->layout_conv, &f->any_ilc, x);
+		if (o->program >= 0) {
+			if (rec_int(r, "program_index", &v))
+				seen_add(&f->progs, v, o->program);
+			if (!rec_int(r, "program_index", &v) || v != o->program)
+				x->flags |= FE_DROP;
+		}
+		if (o->loop >= 0) {
+			if (rec_int(r, "loop_number", &v))
+				seen_add(&f->loops, v, o->loop);
+			if (!rec_int(r, "loop_number", &v) || v != o->loop)
+				x->flags |= FE_DROP;
+		}
 		if (o->phase != NULL && ((s = rec_str(r, "phase", NULL)) == NULL ||
 		    strcmp(s, o->phase) != 0))
 			x->flags |= FE_DROP;
@@ -299,6 +375,15 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
 			start_streaming(&f);
 	}
+	/* before any output when not streaming: a selection that can keep nothing */
+	if (o->const_eval == FILTER_ONLY && !f.any_ce)
+		die(EXIT_DATA, "--const-eval-only: no op has a \"const_eval\" key "
+		    "(CONST_EVAL_OP of tt-mlir and tt-torch traces)");
+	if (o->layout_conv == FILTER_ONLY && !f.any_ilc)
+		die(EXIT_DATA, "--input-layout-conversion-only: no op has an "
+		    "\"input_layout_conversion\" key (INPUT_LAYOUT_CONVERSION_OP of tt-mlir traces)");
+	seen_check(&f.progs, "--program", "program_index", o->program);
+	seen_check(&f.loops, "--loop", "loop_number", o->loop);
 	if (f.streaming) {
 		if (o->verbose)
 			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);

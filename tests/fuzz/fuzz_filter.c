@@ -22,6 +22,7 @@ run(void *arg)
 	static char *ops[] = { "*Matmul*" }, *xops[] = { "Tilize*" };
 
 	memset(&o, 0, sizeof(o));
+	o.program = o.loop = -1;
 	o.w.ignore = jb->opt & 1;
 	o.no_merge = jb->opt & 2;
 	o.w.print = jb->opt & 4;
@@ -35,7 +36,7 @@ run(void *arg)
 	}
 	if (jb->opt & 64) {
 		o.no_host_ops = true;
-		o.no_const_eval = true;
+		o.const_eval = FILTER_DROP;
 		o.ops = ops;
 		o.nops = 1;
 		o.xops = xops;
