@@ -10,6 +10,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "phase/guess.h"
 #include "phase/phase.h"
 #include "core/rec.h"
 
@@ -17,18 +18,27 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-phase [-hqVv] [-b auto|signpost|matmul-m|repeat] [-t N] [FILE...]\n"
+	    "usage: ttp-phase [-hqVv] [-b METHOD] [-t N] [FILE...]\n"
 	    "Tag each op record with a phase (and an iteration where the phase repeats).\n"
 	    "  -b, --by METHOD    signpost: the signpost that opened the op's segment;\n"
+	    "                     steps: the engine step annotation (vLLM, SGLang, ATOM,\n"
+	    "                       profiler steps) enclosing the op: prefill, decode,\n"
+	    "                       mixed, idle; \"outside\" when none encloses it;\n"
 	    "                     matmul-m: decode where matmul M <= N, else prefill;\n"
 	    "                     repeat: the repeating op sequence is decode, iter 1, 2, ...;\n"
-	    "                     auto (default): signpost if any, else repeat, else matmul-m\n"
-	    "  -t, --threshold N  largest matmul M that is decode (default %d)\n"
+	    "                     gemm-params, kernel-names, attention, framework,\n"
+	    "                       frequency, hybrid, union: TraceLens's heuristics on\n"
+	    "                       PyTorch kernel launchers (unreliable; see ttp-phase(1));\n"
+	    "                     auto (default): TT traces: signpost if any, else repeat,\n"
+	    "                       else matmul-m; PyTorch traces: steps if any, else\n"
+	    "                       gemm-params\n"
+	    "  -t, --threshold N  largest M that is decode (default %d for matmul-m and\n"
+	    "                     repeat, %d for the heuristics)\n"
 	    "  -q, --quiet        no advisory notes (which method auto chose, what it\n"
 	    "                     found); warnings and errors still appear\n"
 	    "  -v, --verbose      say what each method found\n"
 	    "  -h, --help         show this help and exit\n"
-	    "  -V, --version      show the version and exit\n", PHASE_THRESHOLD);
+	    "  -V, --version      show the version and exit\n", PHASE_THRESHOLD, GUESS_THRESHOLD);
 }
 
 int
@@ -43,7 +53,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 0 };
+	struct phase_opts o = { PHASE_AUTO, -1, 0, 0 };
 	struct rec_reader *rd;
 	const char *errstr;
 	int ch;
@@ -55,7 +65,8 @@ main(int argc, char **argv)
 		case 'b':
 			if (!phase_by_parse(optarg, &o.by))
 				die_usage("--by: unknown method \"%s\" (auto, signpost, "
-				    "matmul-m, repeat)", optarg);
+				    "steps, matmul-m, repeat, gemm-params, kernel-names, "
+				    "attention, framework, frequency, hybrid, union)", optarg);
 			break;
 		case 't':
 			o.threshold = strtonum(optarg, 0, LLONG_MAX, &errstr);

@@ -2,15 +2,22 @@
 /*
  * phase: tagging op records with the phase of the run they belong to (ttp-phase).
  *
- * Three methods, and "auto" that picks one:
+ * The methods, and "auto" that picks one:
  *   signpost  each op's phase is the name of the signpost that opened its segment of the
  *             stream ("start" before the first one); iter counts the occurrences of that
  *             name. Fully streaming.
+ *   steps     each op's phase is that of the engine step annotation (step.h) enclosing
+ *             its host start on its rank: prefill, decode, mixed, idle (and diffusion,
+ *             capture, or "step" for profiler steps); iter numbers the steps; the
+ *             step's request and token counts become keys. Ops in no step: "outside".
  *   matmul-m  a matmul whose logical M (in[0] W*Z*Y) is at most a threshold is "decode",
  *             a larger one "prefill"; other ops take the phase of the matmuls around them.
  *   repeat    the longest stretch of the op-name sequence that repeats with one period is
  *             "decode" with iter 1, 2, ...; what comes before it "prefill" (when it holds a
  *             large-M matmul) or "warmup", what comes after it "tail".
+ *   gemm-params, kernel-names, attention, framework, frequency, hybrid, union
+ *             TraceLens's heuristics (guess.h) on kernel-launcher ops: prefill, decode
+ *             or mixed; other ops get no phase.
  * The methods that must see the whole stream keep a compact per-op array and spool the
  * record lines to a temporary file, then replay them with the tags added.
  * The algorithms are exposed separately so that they can be tested without records.
@@ -25,18 +32,26 @@
 
 struct rec_reader;
 
-enum phase_by { PHASE_AUTO, PHASE_SIGNPOST, PHASE_MATMUL_M, PHASE_REPEAT };
+enum phase_by {
+	PHASE_AUTO, PHASE_SIGNPOST, PHASE_MATMUL_M, PHASE_REPEAT, PHASE_STEPS,
+	/* TraceLens's heuristics, in the order of enum guess_method */
+	PHASE_GEMM_PARAMS, PHASE_KERNEL_NAMES, PHASE_ATTENTION, PHASE_FRAMEWORK,
+	PHASE_FREQUENCY, PHASE_HYBRID, PHASE_UNION
+};
 
 struct phase_opts {
 	enum phase_by	by;
-	long long	threshold;	/* matmul-m: largest M that is decode (default 32) */
+	long long	threshold;	/* largest M that is decode; -1: the method's default
+					 * (32 for matmul-m and repeat, 10 for the heuristics) */
 	int		verbose;	/* say what was found */
 	int		quiet;		/* no note about the method auto chose */
 };
 
 #define PHASE_THRESHOLD 32
 
-/* "auto", "signpost", "matmul-m", "repeat" (also "signposts", "matmul"); false if unknown. */
+/* "auto", "signpost", "steps", "matmul-m", "repeat", "gemm-params", "kernel-names",
+ * "attention", "framework", "frequency", "hybrid", "union" (also "signposts", "matmul",
+ * "step"); false if unknown. */
 bool phase_by_parse(const char *s, enum phase_by *by);
 const char *phase_by_name(enum phase_by by);
 

@@ -2,14 +2,15 @@
 /*
  * phase: tags op records with a phase and an iteration (ttp-phase; see phase.h).
  *
- * This module owns the three phase methods, the choice among them (auto), and the
- * spool that lets the look-ahead methods tag a stream of any size in bounded memory:
- * pass 1 keeps 8 bytes of facts per op (a symbol for its name, its matmul class, its
- * own M class) plus its id, and appends each record line to a tmpfile(3); pass 2 reads
- * the lines back and appends the tags.
+ * This module owns the phase methods, the choice among them (auto), and the spool
+ * that lets the look-ahead methods tag a stream of any size in bounded memory: pass 1
+ * keeps about 40 bytes of facts per op (a symbol for its name, its matmul class, its
+ * own M class, its id, rank and host start, a heuristic label) and the step annotations,
+ * and appends each record line to a tmpfile(3); pass 2 reads the lines back and appends
+ * the tags.
  *
  * Finding the repetition is lib/period.c: the periodic stretch that covers the most
- * ops, in O(n log n) time.
+ * ops, in O(n log n) time. The step grammar is lib/step.c, the heuristics lib/guess.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,8 +24,10 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/names.h"
+#include "phase/guess.h"
 #include "phase/period.h"
 #include "phase/phase.h"
+#include "phase/step.h"
 #include "core/rec.h"
 #include "core/tensor.h"
 
@@ -40,6 +43,15 @@ static const struct {
 	{ "matmul-m", PHASE_MATMUL_M },
 	{ "matmul", PHASE_MATMUL_M },
 	{ "repeat", PHASE_REPEAT },
+	{ "steps", PHASE_STEPS },
+	{ "step", PHASE_STEPS },
+	{ "gemm-params", PHASE_GEMM_PARAMS },
+	{ "kernel-names", PHASE_KERNEL_NAMES },
+	{ "attention", PHASE_ATTENTION },
+	{ "framework", PHASE_FRAMEWORK },
+	{ "frequency", PHASE_FREQUENCY },
+	{ "hybrid", PHASE_HYBRID },
+	{ "union", PHASE_UNION },
 };
 
 bool
@@ -58,16 +70,19 @@ phase_by_parse(const char *s, enum phase_by *by)
 const char *
 phase_by_name(enum phase_by by)
 {
-	switch (by) {
-	case PHASE_SIGNPOST:
-		return "signpost";
-	case PHASE_MATMUL_M:
-		return "matmul-m";
-	case PHASE_REPEAT:
-		return "repeat";
-	default:
-		return "auto";
-	}
+	size_t i;
+
+	/* The first spelling of each method in bynames is its name. */
+	for (i = 0; i < sizeof(bynames) / sizeof(bynames[0]); i++)
+		if (bynames[i].by == by)
+			return bynames[i].name;
+	return "auto";
+}
+
+static bool
+is_guess(enum phase_by by)
+{
+	return by >= PHASE_GEMM_PARAMS && by <= PHASE_UNION;
 }
 
 /* --- M of a matmul ------------------------------------------------------------------- */
@@ -162,28 +177,73 @@ phase_split_matmul(const uint8_t *mm, const uint8_t *own, size_t n, uint8_t *out
 
 /* --- the record stream --------------------------------------------------------------- */
 
-enum { T_START, T_PREFILL, T_DECODE, T_WARMUP, T_TAIL, T_UNKNOWN };
+enum { T_START, T_PREFILL, T_DECODE, T_WARMUP, T_TAIL, T_UNKNOWN, T_MIXED, T_NONE };
 static const char *const tagname[] = {
-	"start", "prefill", "decode", "warmup", "tail", "unknown"
+	"start", "prefill", "decode", "warmup", "tail", "unknown", "mixed"
 };
+
+/* Keys this program writes; an op's old values are dropped before it is tagged. */
+static const char *const ourkeys[] = {
+	"phase", "iter", "context_requests", "generation_requests", "context_tokens",
+	"generation_tokens", "batch_size"
+};
+
+/* The label of an op that is in no step annotation. */
+#define OUTSIDE "outside"
+
+enum { F_LAUNCHER = 1, F_KINETO = 2 };
 
 struct opfacts {
 	uint32_t	sym;	/* op name and own M class as a small int */
 	uint8_t		mm;	/* PM_* if a matmul with known M */
 	uint8_t		own;	/* PM_* from its own in[0] M */
+	uint8_t		guess;	/* GL_* of a launcher, for the heuristics */
+	uint8_t		flags;	/* F_* */
+};
+
+struct hostfacts {
+	long long	start;	/* host_start_ns, LLONG_MIN when absent */
+	long long	rank;
+	long long	dev_ns;	/* device_ns, 0 when absent */
+};
+
+/* A step annotation: a signpost record with a start and an end that step.h parses. */
+struct stepiv {
+	long long	rank, start, end;
+	long long	maxend;	/* the latest end among the steps of its group up to it */
+	long long	iter;
+	int		tier;
+	struct step	st;
+};
+
+/* A gpu record's launcher: (rank, launched_by). */
+struct gpufacts {
+	long long	rank, id;
 };
 
 struct state {
 	const struct phase_opts *o;
 	FILE		*out;
 	enum phase_by	 mode;		/* PHASE_SIGNPOST once streaming */
+	long long	 thr;		/* M threshold of matmul-m, repeat and own M classes */
+	long long	 gthr;		/* M threshold of the heuristics */
+	enum guess_method gm;		/* the heuristic pass 1 labels launchers with */
+	bool		 guessing;	/* pass 1 labels launchers */
 	/* spool (look-ahead methods) */
 	FILE		*spool;
-	struct buf	 line;
+	struct buf	 line, text;
 	struct opfacts	*ops;
+	struct hostfacts *host;
 	long long	*ids;
-	size_t		 nops, capops;
-	struct names	 names;		/* op names: their index is the op's symbol */
+	size_t		 nops, capops, nkineto;
+	struct names	 names;		/* op names: their index is the op's symbol / 3 */
+	/* step annotations */
+	struct stepiv	*steps;
+	size_t		 nsteps, capsteps, nengine;
+	int32_t		*opstep;	/* per op: its step, -1 outside (steps only) */
+	/* gpu records: each takes the tags of the op that launched it */
+	struct gpufacts	*gpus;
+	size_t		 ngpus, capgpus;
 	/* signpost streaming */
 	struct names	 sps;		/* signpost names */
 	long long	*spiter;	/* per signpost name: its last iteration */
@@ -203,6 +263,14 @@ is_kind(struct rec *r, const char *kind)
 	const char *k = rec_str(r, "kind", NULL);
 
 	return k != NULL && strcmp(k, kind) == 0;
+}
+
+static bool
+is_kineto(struct rec *r)
+{
+	const char *t = rec_str(r, "trace", NULL);
+
+	return t != NULL && strcmp(t, "kineto") == 0;
 }
 
 static void
@@ -270,49 +338,172 @@ stream_one(struct state *st, struct rec *r)
 	rec_write(r, st->out);
 }
 
+/* A PyTorch op's facts for the heuristics: its first input's leading dimension (when
+ * it has at least two inputs and that dimension is a positive integer, as TraceLens
+ * reads Input Dims[0][0]) and its kernels' names. */
+static long long
+lead_dim(struct rec *r)
+{
+	json_t *in = rec_json(r, "in"), *shape, *d;
+	long long m = -1;
+
+	if (json_is_array(in) && json_array_size(in) >= 2 &&
+	    json_is_object(json_array_get(in, 0)) &&
+	    json_is_array(shape = json_object_get(json_array_get(in, 0), "shape")) &&
+	    json_is_integer(d = json_array_get(shape, 0)) && json_integer_value(d) > 0)
+		m = json_integer_value(d);
+	json_decref(in);
+	return m;
+}
+
+static uint8_t
+guess_op(struct state *st, struct rec *r, const char *name, size_t len, long long m)
+{
+	json_t *ks = rec_json(r, "kernels"), *k;
+	const char **names;
+	size_t *lens, n = 1, i, total = len + 1;
+	struct guess_row row;
+	uint8_t g;
+
+	names = xreallocarray(NULL, 1 + json_array_size(ks), sizeof(*names));
+	lens = xreallocarray(NULL, 1 + json_array_size(ks), sizeof(*lens));
+	names[0] = name;
+	lens[0] = len;
+	json_array_foreach(ks, i, k) {
+		json_t *kn = json_object_get(k, "name");
+
+		if (json_is_string(kn)) {
+			names[n] = json_string_value(kn);
+			lens[n] = json_string_length(kn);
+			total += lens[n] + 1;
+			n++;
+		}
+	}
+	buf_reset(&st->text);
+	buf_grow(&st->text, total);
+	st->text.len = guess_text(st->text.p, names, lens, n);
+	row.name = name;
+	row.namelen = len;
+	row.text = st->text.p;
+	row.textlen = st->text.len;
+	row.m = m;
+	g = (uint8_t)guess_row(st->gm, &row, st->gthr);
+	free(names);
+	free(lens);
+	json_decref(ks);
+	return g;
+}
+
+static void
+add_step(struct state *st, struct rec *r)
+{
+	struct stepiv s;
+	const char *name;
+	size_t len;
+
+	if ((name = rec_str(r, "name", &len)) == NULL ||
+	    !rec_int(r, "host_start_ns", &s.start) || !rec_int(r, "host_end_ns", &s.end) ||
+	    !step_parse(name, len, &s.st))
+		return;
+	if (!rec_int(r, "rank", &s.rank))
+		s.rank = 0;
+	s.tier = step_tier(s.st.kind);
+	s.iter = s.maxend = 0;
+	if (st->nsteps == st->capsteps) {
+		st->capsteps = st->capsteps ? 2 * st->capsteps : 64;
+		st->steps = xreallocarray(st->steps, st->capsteps, sizeof(*st->steps));
+	}
+	st->steps[st->nsteps++] = s;
+	if (s.tier <= 2)
+		st->nengine++;
+}
+
 /* Look-ahead methods, pass 1: keep the op's facts, spool its line ('o' or '-' first). */
 static void
 spool_one(struct state *st, struct rec *r)
 {
-	bool op = is_kind(r, "op");
+	bool op = is_kind(r, "op"), gpu = false;
+	size_t i;
 
+	if (!op && is_kind(r, "gpu")) {
+		struct gpufacts g;
+
+		if (rec_int(r, "launched_by", &g.id)) {
+			if (!rec_int(r, "rank", &g.rank))
+				g.rank = 0;
+			if (st->ngpus == st->capgpus) {
+				st->capgpus = st->capgpus ? 2 * st->capgpus : 1024;
+				st->gpus = xreallocarray(st->gpus, st->capgpus,
+				    sizeof(*st->gpus));
+			}
+			st->gpus[st->ngpus++] = g;
+			gpu = true;
+			for (i = 0; i < sizeof(ourkeys) / sizeof(ourkeys[0]); i++)
+				if (rec_type(r, ourkeys[i]) != REC_ABSENT)
+					rec_del(r, ourkeys[i]);
+		}
+	}
 	buf_reset(&st->line);
-	buf_addc(&st->line, op ? 'o' : '-');
+	buf_addc(&st->line, op ? 'o' : gpu ? 'g' : '-');
 	if (op) {
 		struct opfacts f;
-		struct tensor in0;
+		struct hostfacts h;
 		const char *name;
 		size_t len;
 		uint32_t k;
 		long long m = -1, id;
-		bool matmul;
+		bool matmul = false, launcher = false;
+		double dev;
 
 		if ((name = rec_str(r, "op", &len)) == NULL) {
 			name = "";
 			len = 0;
 		}
-		matmul = memmem(name, len, "Matmul", 6) != NULL;
-		if (tensor_read(r, "in", &in0, 1) == 1)
-			m = phase_m(&in0);
-		f.own = m < 0 ? PM_NONE : m <= st->o->threshold ? PM_DECODE : PM_PREFILL;
+		memset(&f, 0, sizeof(f));
+		if (is_kineto(r)) {
+			f.flags |= F_KINETO;
+			st->nkineto++;
+			m = lead_dim(r);
+			if (rec_bool(r, "launcher", &launcher) && launcher) {
+				f.flags |= F_LAUNCHER;
+				if (st->guessing)
+					f.guess = guess_op(st, r, name, len, m);
+			}
+		} else {
+			struct tensor in0;
+
+			matmul = memmem(name, len, "Matmul", 6) != NULL;
+			if (tensor_read(r, "in", &in0, 1) == 1)
+				m = phase_m(&in0);
+		}
+		f.own = m < 0 ? PM_NONE : m <= st->thr ? PM_DECODE : PM_PREFILL;
 		f.mm = matmul ? f.own : PM_NONE;
 		k = names_intern(&st->names, name, len);
 		if (k > UINT32_MAX / 3 - 1)
 			die(EXIT_DATA, "too many distinct op names");
 		f.sym = k * 3 + f.own;
+		if (!rec_int(r, "host_start_ns", &h.start))
+			h.start = LLONG_MIN;
+		if (!rec_int(r, "rank", &h.rank))
+			h.rank = 0;
+		/* device_ns only matters (and is only read) for the heuristics' summary */
+		h.dev_ns = (f.flags & F_LAUNCHER) && rec_num(r, "device_ns", &dev) &&
+		    dev > 0 && dev < 9e18 ? (long long)dev : 0;
 		if (st->nops == st->capops) {
 			st->capops = st->capops ? st->capops * 2 : 4096;
 			st->ops = xreallocarray(st->ops, st->capops, sizeof(*st->ops));
+			st->host = xreallocarray(st->host, st->capops, sizeof(*st->host));
 			st->ids = xreallocarray(st->ids, st->capops, sizeof(*st->ids));
 		}
 		st->ops[st->nops] = f;
+		st->host[st->nops] = h;
 		st->ids[st->nops] = rec_int(r, "id", &id) ? id : -1;
 		st->nops++;
-		if (rec_type(r, "phase") != REC_ABSENT)
-			rec_del(r, "phase");
-		if (rec_type(r, "iter") != REC_ABSENT)
-			rec_del(r, "iter");
-	}
+		for (i = 0; i < sizeof(ourkeys) / sizeof(ourkeys[0]); i++)
+			if (rec_type(r, ourkeys[i]) != REC_ABSENT)
+				rec_del(r, ourkeys[i]);
+	} else if (is_kind(r, "signpost"))
+		add_step(st, r);
 	rec_format(r, &st->line);
 	if (st->spool == NULL) {
 		if ((st->spool = tmpfile()) == NULL)
@@ -323,52 +514,121 @@ spool_one(struct state *st, struct rec *r)
 		die(EXIT_DATA, "spool file: %s", strerror(errno));
 }
 
-/* Pass 2: write the spooled lines with the tags (tag[i], iter[i] for op i; tag NULL:
- * every op gets T_START and no iter). */
+/* The tags of op i, appended to b as JSON members without a leading comma (nothing:
+ * the op is written unchanged). */
+typedef void tagfn(struct state *st, const void *ctx, size_t i, struct buf *b);
+
+struct basic_tags {
+	const uint8_t	*tag;	/* NULL: every op is T_START */
+	const uint32_t	*iter;	/* NULL or 0: no iter */
+};
+
 static void
-replay(struct state *st, const uint8_t *tag, const uint32_t *iter)
+basic_tag(struct state *st, const void *ctx, size_t i, struct buf *b)
 {
-	char *p = NULL, num[32];
-	size_t cap = 0, i = 0;
+	const struct basic_tags *bt = ctx;
+	int t = bt->tag ? bt->tag[i] : T_START;
+
+	if (t == T_NONE)
+		return;
+	buf_printf(b, "\"phase\":\"%s\"", tagname[t]);
+	if (bt->iter != NULL && bt->iter[i] != 0)
+		buf_printf(b, ",\"iter\":%u", bt->iter[i]);
+}
+
+/* Op indices sorted by (rank, id), to find a gpu record's launcher. */
+static const struct state *sortst;
+
+static int
+cmpopid(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	long long rx = sortst->host[x].rank, ry = sortst->host[y].rank;
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (sortst->ids[x] != sortst->ids[y])
+		return sortst->ids[x] < sortst->ids[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The index of the op (rank, id), or (size_t)-1. */
+static size_t
+find_op(const struct state *st, const size_t *byid, long long rank, long long id)
+{
+	size_t lo = 0, hi = st->nops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, k = byid[mid];
+
+		if (st->host[k].rank < rank || (st->host[k].rank == rank && st->ids[k] < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < st->nops && st->host[byid[lo]].rank == rank && st->ids[byid[lo]] == id)
+		return byid[lo];
+	return (size_t)-1;
+}
+
+/* Pass 2: write the spooled lines, each op with its tags, each gpu record with the
+ * tags of the op that launched it. */
+static void
+replay(struct state *st, tagfn *fn, const void *ctx)
+{
+	char *p = NULL;
+	size_t cap = 0, i = 0, g = 0, *byid = NULL;
 	ssize_t n;
 
 	if (st->spool == NULL)
 		return;
 	if (fflush(st->spool) == EOF || fseeko(st->spool, 0, SEEK_SET) == -1)
 		die(EXIT_DATA, "spool file: %s", strerror(errno));
+	if (st->ngpus > 0) {
+		byid = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*byid));
+		for (i = 0; i < st->nops; i++)
+			byid[i] = i;
+		sortst = st;
+		qsort(byid, st->nops, sizeof(*byid), cmpopid);
+		i = 0;
+	}
 	while ((n = getline(&p, &cap, st->spool)) > 0) {
-		size_t len = (size_t)n, end;
-		int t;
+		size_t len = (size_t)n, end, k;
 
-		if (p[0] != 'o') {
+		if (p[0] == '-') {
 			writeout(st, p + 1, len - 1);
 			continue;
 		}
-		/* The line is a compact object ending in "}\n" with no phase/iter key. */
+		buf_reset(&st->text);
+		if (p[0] == 'o')
+			fn(st, ctx, i++, &st->text);
+		else if ((k = find_op(st, byid, st->gpus[g].rank, st->gpus[g].id)) !=
+		    (size_t)-1)
+			fn(st, ctx, k, &st->text);
+		if (p[0] == 'g')
+			g++;
+		if (st->text.len == 0) {
+			writeout(st, p + 1, len - 1);
+			continue;
+		}
+		/* The line is a compact object ending in "}\n" without our keys. */
 		end = len - 1;
 		while (end > 1 && p[end] != '}')
 			end--;
 		writeout(st, p + 1, end - 1);
 		if (end - 1 > 1)
 			writeout(st, ",", 1);
-		t = tag ? tag[i] : T_START;
-		writeout(st, "\"phase\":\"", 9);
-		writeout(st, tagname[t], strlen(tagname[t]));
-		writeout(st, "\"", 1);
-		if (iter != NULL && iter[i] != 0) {
-			int k = snprintf(num, sizeof(num), ",\"iter\":%u", iter[i]);
-
-			writeout(st, num, (size_t)k);
-		}
+		writeout(st, st->text.p, st->text.len);
 		writeout(st, "}\n", 2);
-		i++;
 	}
 	if (ferror(st->spool))
 		die(EXIT_DATA, "spool file: %s", strerror(errno));
 	free(p);
+	free(byid);
 	fclose(st->spool);
 	st->spool = NULL;
 	st->nops = 0;
+	st->ngpus = 0;
 }
 
 static const char *
@@ -453,11 +713,179 @@ by_matmul(struct state *st, uint8_t *tag, uint32_t *iter, bool say_it, const cha
 		}
 		if (say_it)
 			note("%sphases by matmul-m (M <= %lld is decode): %zu prefill op%s, "
-			    "%zu decode op%s", why, st->o->threshold, n - ndec,
+			    "%zu decode op%s", why, st->thr, n - ndec,
 			    plural(n - ndec), ndec, plural(ndec));
 	}
 	free(mm);
 	free(own);
+}
+
+/* Microseconds with three decimals, for messages. */
+static void
+us(char *dst, size_t size, long long ns)
+{
+	snprintf(dst, size, "%lld.%03lld", ns / 1000, ns % 1000);
+}
+
+/* TraceLens's heuristics: launchers get their label, other ops no phase. */
+static void
+by_guess(struct state *st, uint8_t *tag, uint32_t *iter, bool say_it, const char *why)
+{
+	static const uint8_t totag[] = { T_MIXED, T_PREFILL, T_DECODE };
+	size_t i, k, n = st->nops, nl = 0, count[3] = { 0, 0, 0 };
+	long long ns[3] = { 0, 0, 0 };
+	uint32_t *sym = xreallocarray(NULL, n ? n : 1, sizeof(*sym));
+	uint8_t *label = xmalloc(n ? n : 1);
+	size_t *row = xreallocarray(NULL, n ? n : 1, sizeof(*row));
+	char a[32], b[32], c[32];
+
+	for (i = 0; i < n; i++) {
+		tag[i] = T_NONE;
+		iter[i] = 0;
+		if (st->ops[i].flags & F_LAUNCHER) {
+			row[nl] = i;
+			sym[nl] = st->ops[i].sym / 3;
+			label[nl++] = st->ops[i].guess;
+		}
+	}
+	guess_finish(st->gm, sym, nl, st->names.n, label);
+	for (k = 0; k < nl; k++) {
+		tag[row[k]] = totag[label[k]];
+		count[label[k]]++;
+		ns[label[k]] += st->host[row[k]].dev_ns;
+	}
+	if (say_it) {
+		char m[48] = "";
+
+		if (st->gm == GM_GEMM_PARAMS || st->gm == GM_UNION)
+			snprintf(m, sizeof(m), ", M <= %lld is decode", st->gthr);
+		us(a, sizeof(a), ns[GL_PREFILL]);
+		us(b, sizeof(b), ns[GL_DECODE]);
+		us(c, sizeof(c), ns[GL_MIXED]);
+		note("%sphases by %s (a heuristic%s): %zu kernel launcher%s: prefill %zu "
+		    "(%s us), decode %zu (%s us), mixed %zu (%s us); %zu other op%s "
+		    "untagged", why, phase_by_name((enum phase_by)(st->gm +
+		    PHASE_GEMM_PARAMS)), m, nl, plural(nl), count[GL_PREFILL], a,
+		    count[GL_DECODE], b, count[GL_MIXED], c, n - nl, plural(n - nl));
+	}
+	free(sym);
+	free(label);
+	free(row);
+}
+
+/* --- steps --------------------------------------------------------------------------- */
+
+static int
+cmpstep(const void *a, const void *b)
+{
+	const struct stepiv *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->tier != y->tier)
+		return x->tier < y->tier ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* the outer of two steps that start together first */
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* The innermost step of (rank, tier) that holds time t (start <= t < end), or -1. */
+static long
+find_step(const struct state *st, long long rank, int tier, long long t)
+{
+	size_t lo = 0, hi = st->nsteps;
+	long i;
+
+	/* the first step after (rank, tier, t) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct stepiv *s = &st->steps[mid];
+
+		if (s->rank < rank || (s->rank == rank && (s->tier < tier ||
+		    (s->tier == tier && s->start <= t))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = (long)lo - 1; i >= 0; i--) {
+		const struct stepiv *s = &st->steps[i];
+
+		if (s->rank != rank || s->tier != tier || s->maxend <= t)
+			break;
+		if (s->end > t)
+			return i;
+	}
+	return -1;
+}
+
+static void
+steps_tag(struct state *st, const void *ctx, size_t i, struct buf *b)
+{
+	const struct stepiv *s;
+	const struct step *p;
+
+	(void)ctx;
+	if (st->opstep[i] < 0) {
+		buf_adds(b, "\"phase\":\"" OUTSIDE "\"");
+		return;
+	}
+	s = &st->steps[st->opstep[i]];
+	p = &s->st;
+	buf_printf(b, "\"phase\":\"%s\",\"iter\":%lld", step_phase_name(p->phase), s->iter);
+	if (s->tier <= 2 && p->kind != STEP_DIFFUSION)
+		buf_printf(b, ",\"context_requests\":%lld,\"generation_requests\":%lld,"
+		    "\"context_tokens\":%lld,\"generation_tokens\":%lld",
+		    p->context_requests, p->generation_requests, p->context_tokens,
+		    p->generation_tokens);
+	if (s->tier <= 3)
+		buf_printf(b, ",\"batch_size\":%lld", p->batch);
+}
+
+static void
+by_steps(struct state *st, bool say_it)
+{
+	size_t i, n = st->nops, outside = 0, count[SP_PROFILER + 1];
+	int tier;
+
+	memset(count, 0, sizeof(count));
+	qsort(st->steps, st->nsteps, sizeof(*st->steps), cmpstep);
+	for (i = 0; i < st->nsteps; i++) {
+		struct stepiv *s = &st->steps[i];
+		bool same = i > 0 && s[-1].rank == s->rank && s[-1].tier == s->tier;
+
+		s->maxend = same && s[-1].maxend > s->end ? s[-1].maxend : s->end;
+		s->iter = s->st.kind == STEP_PROFILER ? s->st.number :
+		    same ? s[-1].iter + 1 : 1;
+	}
+	st->opstep = xreallocarray(NULL, n ? n : 1, sizeof(*st->opstep));
+	for (i = 0; i < n; i++) {
+		long k = -1;
+
+		if (st->host[i].start != LLONG_MIN)
+			for (tier = 1; tier <= 4 && k < 0; tier++)
+				k = find_step(st, st->host[i].rank, tier, st->host[i].start);
+		st->opstep[i] = (int32_t)k;
+		if (k < 0)
+			outside++;
+		else
+			count[st->steps[k].st.phase]++;
+	}
+	if (say_it) {
+		struct buf m = BUF_INIT;
+		int p;
+
+		for (p = 0; p <= SP_PROFILER; p++)
+			if (count[p] > 0)
+				buf_printf(&m, ", %s %zu", step_phase_name(p), count[p]);
+		note("phases by steps: %zu step annotation%s (%zu from an engine); ops: "
+		    "%s%s" OUTSIDE " any step %zu", st->nsteps, plural(st->nsteps),
+		    st->nengine, m.len ? m.p + 2 : "", m.len ? ", " : "", outside);
+		buf_free(&m);
+	}
+	replay(st, steps_tag, NULL);
+	free(st->opstep);
+	st->opstep = NULL;
 }
 
 /* End of input for the look-ahead methods: decide the tags and replay. */
@@ -465,26 +893,32 @@ static void
 finish(struct state *st)
 {
 	size_t n = st->nops;
-	uint8_t *tag = xmalloc(n ? n : 1);
-	uint32_t *iter = xreallocarray(NULL, n ? n : 1, sizeof(*iter));
+	uint8_t *tag;
+	uint32_t *iter;
+	struct basic_tags bt;
 	/* Nothing to say about an input without ops. */
 	bool loud = n > 0 &&
 	    (st->o->verbose || (st->o->by == PHASE_AUTO && !st->o->quiet));
 
-	switch (st->mode) {
-	case PHASE_REPEAT:
-		by_repeat(st, tag, iter, false, loud);
-		break;
-	case PHASE_MATMUL_M:
-		by_matmul(st, tag, iter, loud, "");
-		break;
-	default:
-		if (!by_repeat(st, tag, iter, true, loud))
-			by_matmul(st, tag, iter, loud,
-			    "no signposts and no repeating op sequence; ");
-		break;
+	if (st->mode == PHASE_STEPS || (st->mode == PHASE_AUTO && st->nengine > 0)) {
+		by_steps(st, loud);
+		return;
 	}
-	replay(st, tag, iter);
+	tag = xmalloc(n ? n : 1);
+	iter = xreallocarray(NULL, n ? n : 1, sizeof(*iter));
+	if (st->mode == PHASE_REPEAT)
+		by_repeat(st, tag, iter, false, loud);
+	else if (st->mode == PHASE_MATMUL_M)
+		by_matmul(st, tag, iter, loud, "");
+	else if (is_guess(st->mode))
+		by_guess(st, tag, iter, loud, "");
+	else if (st->nkineto > 0)
+		by_guess(st, tag, iter, loud, "no step annotations; ");
+	else if (!by_repeat(st, tag, iter, true, loud))
+		by_matmul(st, tag, iter, loud, "no signposts and no repeating op sequence; ");
+	bt.tag = tag;
+	bt.iter = iter;
+	replay(st, basic_tag, &bt);
 	free(tag);
 	free(iter);
 }
@@ -500,12 +934,21 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 	st.out = out;
 	st.mode = o->by;
 	st.lastid = -1;
+	st.thr = o->threshold < 0 ? PHASE_THRESHOLD : o->threshold;
+	st.gthr = o->threshold < 0 ? GUESS_THRESHOLD : o->threshold;
+	st.guessing = is_guess(o->by) || o->by == PHASE_AUTO;
+	st.gm = is_guess(o->by) ? (enum guess_method)(o->by - PHASE_GEMM_PARAMS) :
+	    GM_GEMM_PARAMS;
 	while ((r = rec_next(rd)) != NULL) {
-		if (is_kind(r, "op") || is_kind(r, "signpost"))
+		bool kineto = is_kineto(r);
+
+		if (!kineto && (is_kind(r, "op") || is_kind(r, "signpost")))
 			check_order(&st, r);
-		if (st.mode == PHASE_AUTO && is_kind(r, "signpost")) {
+		if (st.mode == PHASE_AUTO && !kineto && is_kind(r, "signpost")) {
 			/* Signposts decide; what was held back is before the first one. */
-			replay(&st, NULL, NULL);
+			struct basic_tags bt = { NULL, NULL };
+
+			replay(&st, basic_tag, &bt);
 			st.mode = PHASE_SIGNPOST;
 		}
 		if (st.mode == PHASE_SIGNPOST)
@@ -524,6 +967,10 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 	names_free(&st.sps);
 	free(st.spiter);
 	buf_free(&st.line);
+	buf_free(&st.text);
 	free(st.ops);
+	free(st.host);
 	free(st.ids);
+	free(st.steps);
+	free(st.gpus);
 }
