@@ -11,8 +11,8 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN      = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
             -Wstrict-prototypes -Wpointer-arith -Wno-unused-parameter
-DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
-DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib 2>/dev/null || echo "-ljansson -lbsd -lz"
+DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
+DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-ljansson -lbsd -lz -lxlsxwriter"
 CSV_LIBS ?= -lcsv
 ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = $(WARN) $(CFLAGS)

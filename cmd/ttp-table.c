@@ -21,11 +21,15 @@
 #include "core/rec.h"
 #include "report/report.h"
 #include "report/summary.h"
+#include "report/tab.h"
+#include "report/tlsheets.h"
 
 enum {
 	OPT_CSV = 256, OPT_NO_ADVICE, OPT_RAW, OPT_NO_SUMMARY, OPT_GROUP_BY, OPT_CLASSIC,
 	OPT_SUMMARY_FILE, OPT_STACKED_CSV, OPT_MIN_PCT, OPT_COLOR, OPT_NO_COLOR,
-	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF
+	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF,
+	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
+	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT
 };
 
 static const struct option longopts[] = {
@@ -47,6 +51,17 @@ static const struct option longopts[] = {
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "percent-of", required_argument, NULL, OPT_PERCENT_OF },
+	{ "sheet", required_argument, NULL, OPT_SHEET },
+	{ "csv-dir", required_argument, NULL, OPT_CSV_DIR },
+	{ "xlsx", required_argument, NULL, OPT_XLSX },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "micro-idle-thresh-us", required_argument, NULL, OPT_MICRO_IDLE },
+	{ "include-unlinked-kernels", no_argument, NULL, OPT_UNLINKED },
+	{ "no-kernel-summary", no_argument, NULL, OPT_NO_KSUM },
+	{ "no-short-kernels", no_argument, NULL, OPT_NO_SHORT },
+	{ "short-kernel-threshold-us", required_argument, NULL, OPT_SHORT_THRESH },
+	{ "short-kernel-bins", required_argument, NULL, OPT_SHORT_BINS },
+	{ "topk-short-kernels", required_argument, NULL, OPT_TOPK_SHORT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -64,7 +79,13 @@ usage(FILE *fp)
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
 	    "                 [--format text|md] [--sort id|time|gap|total|op] [--top N]\n"
 	    "                 [--percent-of all|shown] [FILE ...]\n"
-	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report.\n"
+	    "       ttp-table [--sheet NAME]... [--csv-dir DIR] [--xlsx FILE] [--top N]\n"
+	    "                 [--width N] [--micro-idle-thresh-us X] [--include-unlinked-kernels]\n"
+	    "                 [--no-kernel-summary] [--no-short-kernels]\n"
+	    "                 [--short-kernel-threshold-us X] [--short-kernel-bins N]\n"
+	    "                 [--topk-short-kernels N] [--format text|md|csv] [FILE ...]\n"
+	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
+	    "records of a PyTorch trace as TraceLens's sheets.\n"
 	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
 	    "                        report, and the summary beside it (FILE minus its\n"
 	    "                        extension + \"_stacked\" .csv and .svg); FILE - is\n"
@@ -88,6 +109,20 @@ usage(FILE *fp)
 	    "  --top N               only the first N rows (after --sort)\n"
 	    "  --percent-of WHAT     with --top: Total %% and the totals line of all the\n"
 	    "                        ops (default) or of the shown ones\n"
+	    "PyTorch traces (TraceLens's sheets):\n"
+	    "  --sheet NAME          only this sheet (repeatable; default all)\n"
+	    "  --csv-dir DIR         write each sheet to DIR/NAME.csv, nothing on stdout\n"
+	    "  --xlsx FILE           write every sheet to one workbook, nothing on stdout\n"
+	    "  --format csv          the one --sheet as CSV on stdout\n"
+	    "  --top N               at most N rows of each sheet on the terminal\n"
+	    "  --width N             trim the widest text columns to fit N (0: never)\n"
+	    "  --micro-idle-thresh-us X  split idle time at gaps of X us\n"
+	    "  --include-unlinked-kernels  count kernels without a launcher in gpu_timeline\n"
+	    "  --no-kernel-summary   leave out kernel_summary\n"
+	    "  --no-short-kernels    leave out the short-kernel sheets\n"
+	    "  --short-kernel-threshold-us X  short means shorter than X us (default 10)\n"
+	    "  --short-kernel-bins N histogram bins (default 100)\n"
+	    "  --topk-short-kernels N  rows of short_kernels_summary (default all)\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
 	    "  -h, --help            show this help and exit\n"
@@ -101,7 +136,38 @@ struct opts {
 	long long	 top;		/* -1: all rows */
 	double		 min_pct;
 	unsigned	 given;		/* GIVEN_*: options that may conflict */
+	/* PyTorch sheets */
+	const char	*csv_dir, *xlsx;
+	char		**sheets;
+	size_t		 nsheets;
+	long long	 width;
+	int		 sheet_csv;
+	struct tl_opts	 tl;
 };
+
+static double
+num_arg(const char *opt, const char *s)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || d != d)
+		die_usage("%s: not a number: '%s'", opt, s);
+	return d;
+}
+
+static long long
+count_arg(const char *opt, const char *s)
+{
+	const char *e = NULL;
+	long long v = strtonum(s, 0, 1000000000, &e);
+
+	if (e != NULL)
+		die_usage("%s: %s: '%s'", opt, e, s);
+	return v;
+}
 
 #define GIVEN_MIN_PCT	0x01
 #define GIVEN_COLOUR	0x02
@@ -269,8 +335,10 @@ parse_args(int argc, char **argv, struct opts *o)
 				o->markdown = 0;
 			else if (strcmp(optarg, "md") == 0 || strcmp(optarg, "markdown") == 0)
 				o->markdown = 1;
+			else if (strcmp(optarg, "csv") == 0)
+				o->sheet_csv = 1;
 			else
-				die_usage("--format: expected text or md, not '%s'", optarg);
+				die_usage("--format: expected text, md or csv, not '%s'", optarg);
 			o->given |= GIVEN_FORMAT;
 			break;
 		case OPT_SORT:
@@ -293,6 +361,29 @@ parse_args(int argc, char **argv, struct opts *o)
 				    "'shown')", optarg);
 			o->given |= GIVEN_PERCENT;
 			break;
+		case OPT_SHEET:
+			o->sheets = xreallocarray(o->sheets, o->nsheets + 1, sizeof(*o->sheets));
+			o->sheets[o->nsheets++] = optarg;
+			break;
+		case OPT_CSV_DIR: o->csv_dir = optarg; break;
+		case OPT_XLSX: o->xlsx = optarg; break;
+		case OPT_WIDTH: o->width = count_arg("--width", optarg); break;
+		case OPT_MICRO_IDLE:
+			o->tl.micro_idle_us = num_arg("--micro-idle-thresh-us", optarg);
+			break;
+		case OPT_UNLINKED: o->tl.include_unlinked = 1; break;
+		case OPT_NO_KSUM: o->tl.kernel_summary = 0; break;
+		case OPT_NO_SHORT: o->tl.short_kernels = 0; break;
+		case OPT_SHORT_THRESH:
+			o->tl.short_thresh_us = num_arg("--short-kernel-threshold-us", optarg);
+			break;
+		case OPT_SHORT_BINS:
+			if ((o->tl.short_bins = (long)count_arg("--short-kernel-bins", optarg)) < 1)
+				die_usage("--short-kernel-bins: must be at least 1");
+			break;
+		case OPT_TOPK_SHORT:
+			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
+			break;
 		case 'q': diag_set_quiet(1); break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
@@ -304,17 +395,104 @@ parse_args(int argc, char **argv, struct opts *o)
 	check_args(o);
 }
 
+static int
+wanted(const struct opts *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsheets; i++)
+		if (strcmp(o->sheets[i], name) == 0)
+			return 1;
+	return o->nsheets == 0;
+}
+
+static void
+write_sheet_csv(const char *dir, const struct tab *t, int verbose)
+{
+	struct buf p = BUF_INIT;
+	FILE *fp;
+
+	buf_printf(&p, "%s/%s.csv", dir, t->name);
+	if (verbose)
+		say("Writing %s", p.p);
+	if ((fp = fopen(p.p, "w")) == NULL || tab_write_csv(t, fp) != 0 || fclose(fp) != 0)
+		die(EXIT_DATA, "%s: %s", p.p, strerror(errno));
+	buf_free(&p);
+}
+
+/* TraceLens's sheets of a PyTorch trace: CSV files, a workbook, or stdout. */
+static void
+sheets_output(const struct opts *o, struct tl *tl)
+{
+	struct tab **s;
+	size_t n = tl_sheets(tl, &o->tl, &s), i, j, shown = 0;
+	size_t width = o->width >= 0 ? (size_t)o->width : 200;
+	size_t top = o->top >= 0 ? (size_t)o->top : 0;
+
+	for (j = 0; j < o->nsheets; j++) {
+		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
+			;
+		if (i == n)
+			note("no sheet %s in this trace", o->sheets[j]);
+	}
+	for (i = 0; o->sheet_csv && o->csv_dir == NULL && o->xlsx == NULL && i < n; i++)
+		if (wanted(o, s[i]->name) && shown++)
+			die_usage("--format csv writes one sheet: name it with --sheet");
+	shown = 0;
+	if (o->csv_dir != NULL) {
+		if (mkdir(o->csv_dir, 0777) != 0 && errno != EEXIST)
+			die(EXIT_DATA, "%s: %s", o->csv_dir, strerror(errno));
+		for (i = 0; i < n; i++)
+			if (wanted(o, s[i]->name))
+				write_sheet_csv(o->csv_dir, s[i], o->verbose);
+	}
+	if (o->xlsx != NULL) {
+		struct tab_book *bk;
+
+		if (o->verbose)
+			say("Writing %s", o->xlsx);
+		if ((bk = tab_book_new(o->xlsx)) == NULL)
+			die(EXIT_DATA, "%s", tab_book_error());
+		for (i = 0; i < n; i++)
+			if (wanted(o, s[i]->name))
+				tab_book_add(bk, s[i]);
+		if (tab_book_close(bk) != 0)
+			die(EXIT_DATA, "%s", tab_book_error());
+	}
+	for (i = 0; o->csv_dir == NULL && o->xlsx == NULL && i < n; i++) {
+		if (!wanted(o, s[i]->name))
+			continue;
+		if (o->sheet_csv) {
+			tab_write_csv(s[i], stdout);
+			continue;
+		}
+		if (shown++)
+			fputc('\n', stdout);
+		if (o->markdown) {
+			printf("### %s\n\n", s[i]->name);
+			tab_write_md(s[i], stdout, top);
+		} else {
+			printf("%s\n", s[i]->name);
+			tab_write_text(s[i], stdout, top, width);
+		}
+		io_check_stdout();
+	}
+	tl_sheets_free(s, n);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
-	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0 };
+	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0,
+	    TL_OPTS_INIT };
 	struct rec_reader *rd;
 	struct rec *r;
 	/* Static: an error exit (a write error, a bad option combination) leaves them
 	 * reachable, so leak checkers report only real leaks. */
 	static struct table t;
 	static struct summary *s;
+	static struct tl *tl;
 	int colour;
 
 	io_init();
@@ -322,10 +500,18 @@ main(int argc, char **argv)
 	colour = !o.markdown && o.csv == NULL && colour_wanted(o.colour_mode, stdout);
 
 	table_init(&t);
+	tl = tl_new();
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL)
-		table_add(&t, r);
+		if (!tl_add(tl, r))
+			table_add(&t, r);
 	rec_close(rd);
+	if (tl_count(tl) > 0 || o.csv_dir != NULL || o.xlsx != NULL || o.nsheets > 0) {
+		if (t.nrows > 0)
+			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
+		sheets_output(&o, tl);
+		goto done;
+	}
 	table_finish(&t);
 	if (t.nnokind > 0)
 		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
@@ -380,6 +566,8 @@ main(int argc, char **argv)
 	}
 	write_summary_files(&o, s);
 done:
+	tl_free(tl);
+	free(o.sheets);
 	summary_free(s);
 	table_free(&t);
 	io_finish();

@@ -4,7 +4,7 @@
 #   --check-only  exit 1 when something is missing, install nothing
 #   --list        print what is missing, install nothing
 #   --fuzz        also what `make fuzz` needs (clang and its libFuzzer runtime)
-pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev pkg-config mandoc"
+pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev libxlsxwriter-dev pkg-config mandoc"
 check=
 list=
 fuzz=

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tab: the one column/group-by model of the reports. A tab is a named table of typed
+ * cells (empty, integer, number, string, boolean) under named columns; it is built row by
+ * row, grouped with the helpers below, sorted on any columns (stably), and rendered as
+ * CSV (pandas' to_csv: minimal quoting, Python float repr, True/False, empty for a
+ * missing value), as an aligned text table (numbers right-aligned, the widest columns
+ * trimmed to a width budget, the first N rows), as a Markdown table, or as one sheet of
+ * an .xlsx workbook (numbers as numbers, a bold header row, column widths from the
+ * content).
+ *
+ * Grouping: tab_group interns a key (any bytes, e.g. the columns of a group joined by
+ * '\x1f') and returns its group number in order of first appearance; struct vec collects
+ * the values of a group and the stat_* functions aggregate them as pandas does (std with
+ * ddof 1 or 0, NaN where pandas gives NaN).
+ */
+#ifndef TTP_TAB_H
+#define TTP_TAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/names.h"
+
+enum tab_kind { TAB_NONE, TAB_INT, TAB_NUM, TAB_STR, TAB_BOOL };
+
+struct tab_cell {
+	uint8_t		kind;
+	union {
+		long long	i;
+		double		d;
+		uint32_t	s;	/* index in the tab's string table */
+	} v;
+};
+
+struct tab {
+	char		*name;		/* sheet name: the CSV's basename, the xlsx sheet */
+	char		**cols;
+	size_t		 ncols, capcols;
+	struct tab_cell	*cells;		/* row-major, nrows x ncols */
+	size_t		 nrows, caprows;
+	struct names	 strs;
+};
+
+struct tab *tab_new(const char *name);
+void tab_free(struct tab *t);
+/* Add a column (also after rows: their cells in it are empty); returns its index. */
+size_t tab_col(struct tab *t, const char *name);
+/* The index of the column named name, or (size_t)-1. */
+size_t tab_find(const struct tab *t, const char *name);
+/* Append an empty row; returns its index. */
+size_t tab_row(struct tab *t);
+
+void tab_set_int(struct tab *t, size_t row, size_t col, long long v);
+/* A non-finite value is stored as empty (pandas' NaN is written empty). */
+void tab_set_num(struct tab *t, size_t row, size_t col, double v);
+void tab_set_str(struct tab *t, size_t row, size_t col, const char *s);
+void tab_set_strn(struct tab *t, size_t row, size_t col, const char *s, size_t n);
+void tab_set_bool(struct tab *t, size_t row, size_t col, int v);
+
+struct tab_cell *tab_cell(const struct tab *t, size_t row, size_t col);
+/* The cell as a double (NaN when empty or not a number). */
+double tab_num(const struct tab *t, size_t row, size_t col);
+const char *tab_str(const struct tab *t, size_t row, size_t col);	/* "" if none */
+
+/* Sort keys: a column and its direction. Stable: equal keys keep their order. Empty
+ * cells sort last; numbers before strings. */
+struct tab_key {
+	size_t	col;
+	int	desc;
+};
+void tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys);
+/* Keep the first n rows. */
+void tab_truncate(struct tab *t, size_t n);
+/* Add "Percentage (%)" and "Cumulative Percentage (%)" columns over column col. */
+void tab_percentages(struct tab *t, size_t col);
+
+/* Output. Each returns 0, or -1 with errno set by the failing write. */
+int tab_write_csv(const struct tab *t, FILE *fp);
+/* top: at most this many rows (0: all); width: the line budget (0: no trimming). */
+int tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width);
+int tab_write_md(const struct tab *t, FILE *fp, size_t top);
+
+/* An .xlsx workbook holding one sheet per tab. */
+struct tab_book;
+struct tab_book *tab_book_new(const char *path);	/* NULL: errno-free failure */
+void tab_book_add(struct tab_book *b, const struct tab *t);
+/* Write and close; returns 0, or -1 (the message is in tab_book_error). */
+int tab_book_close(struct tab_book *b);
+const char *tab_book_error(void);
+
+/* --- grouping and aggregation ------------------------------------------------------ */
+
+struct vec {
+	double	*v;
+	size_t	 n, cap;
+};
+#define VEC_INIT { NULL, 0, 0 }
+
+void vec_add(struct vec *v, double d);
+void vec_free(struct vec *v);
+
+/* pandas semantics over the values (NaN values are skipped, as pandas skips them). */
+double stat_sum(const struct vec *v);
+double stat_mean(const struct vec *v);
+double stat_median(const struct vec *v);	/* sorts a copy */
+double stat_std(const struct vec *v, int ddof);	/* NaN when n - ddof <= 0 */
+double stat_min(const struct vec *v);
+double stat_max(const struct vec *v);
+size_t stat_count(const struct vec *v);		/* non-NaN values */
+
+/* Group number of key (order of first appearance). */
+uint32_t tab_group(struct names *groups, const char *key, size_t len);
+
+#endif

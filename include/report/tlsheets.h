@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tlsheets: TraceLens's sheets (spec tracelens.md §2, §7) from the records of a PyTorch
+ * profiler trace: kind "gpu" (every GPU event), kind "op" (CPU ops and orphan launches,
+ * with ttp-roofline's category, flops, bytes, params and roofline keys when present).
+ *
+ * The sheets keep TraceLens's quirks: busy times are Σ(end − start) over intervals merged
+ * in double-precision microseconds on the absolute timestamps (redone from start_ns and
+ * ns); kernel_summary and the kernel details use the raw durations; percentages, sorts
+ * and column orders are the reference's. Each sheet is a tab (report/tab.h).
+ */
+#ifndef TTP_TLSHEETS_H
+#define TTP_TLSHEETS_H
+
+#include <math.h>
+#include <stddef.h>
+
+struct rec;
+struct tab;
+struct tl;
+
+struct tl_opts {
+	int	include_unlinked;	/* gpu_timeline counts kernels with no launcher */
+	double	micro_idle_us;		/* NAN: one idle_time row */
+	int	kernel_summary;		/* --enable_kernel_summary */
+	int	short_kernels;		/* --short_kernel_study */
+	double	short_thresh_us;	/* default 10 */
+	long	short_bins;		/* default 100 */
+	long	topk_short;		/* -1: all */
+	int	coll;			/* coll_analysis */
+};
+
+#define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1 }
+
+struct tl *tl_new(void);
+void tl_free(struct tl *tl);
+/* Take a record: 1 if it is a Kineto record (kind trace, op, gpu, signpost), else 0. */
+int tl_add(struct tl *tl, struct rec *r);
+/* Number of op and gpu records taken. */
+size_t tl_count(const struct tl *tl);
+
+/* Build the sheets in TraceLens's order (empty ones left out, except the short-kernel
+ * sheets when asked for). Returns their number; *out is an array the caller frees with
+ * tl_sheets_free. only: a sheet name, or NULL for all. */
+size_t tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out);
+void tl_sheets_free(struct tab **s, size_t n);
+/* The names of the sheets tl_sheets can build, NULL-terminated ("<family>" stands for
+ * the per-family roofline sheets). */
+extern const char *const tl_sheet_names[];
+
+#endif
