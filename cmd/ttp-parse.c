@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ttp-parse: TT-Metal ops perf CSV files to ttp records (NDJSON), one per row.
- * Options and usage here; the work is in lib/ttmetal.c and lib/csvread.c.
+ * ttp-parse: traces to ttp records (NDJSON). TT-Metal ops perf CSV files (lib/tt/ttmetal.c)
+ * or PyTorch profiler JSON traces (lib/torch/kineto.c), told apart by their content.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -9,23 +9,38 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "torch/kineto.h"
 #include "tt/ttmetal.h"
 
 static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-parse [-ahnqVv] [FILE ...]\n"
-	    "Read TT-Metal ops perf CSV files (none or \"-\": standard input; gzip is\n"
-	    "read transparently) and write one record per row as NDJSON.\n"
+	    "usage: ttp-parse [-ahnpqVv] [FILE ...]\n"
+	    "Read TT-Metal ops perf CSV files or PyTorch profiler traces (Kineto JSON),\n"
+	    "told apart by their content (none or \"-\": standard input; gzip is read\n"
+	    "transparently), and write records as NDJSON.\n"
 	    "\n"
-	    "  -a, --all          also keep every other column under its header name\n"
-	    "  -n, --no-sort      keep file order (do not sort by HOST START TS);\n"
+	    "  -a, --all          CSV: also keep every other column under its header name\n"
+	    "  -n, --no-sort      CSV: keep file order (do not sort by HOST START TS);\n"
 	    "      --tracing-mode same as --no-sort (tt-perf-report's name)\n"
+	    "  -p, --python       PyTorch: python functions join the call tree as op records\n"
 	    "  -q, --quiet        no advisory notes (warnings and errors still appear)\n"
-	    "  -v, --verbose      print tt-perf-report's informational messages\n"
+	    "  -v, --verbose      print informational messages\n"
 	    "  -h, --help         show this help and exit\n"
 	    "  -V, --version      show the version and exit\n");
+}
+
+/* Whether the input is a JSON document (a PyTorch trace) rather than a CSV file. */
+static int
+is_json(const char *path)
+{
+	FILE *fp = io_open(path);
+	int c = io_peek(fp);
+
+	if (path != NULL && !(path[0] == '-' && path[1] == '\0'))
+		io_close(fp);	/* standard input stays open for the reader */
+	return c == '{' || c == '[';
 }
 
 int
@@ -35,6 +50,7 @@ main(int argc, char *argv[])
 		{ "all",		no_argument,	NULL, 'a' },
 		{ "no-sort",		no_argument,	NULL, 'n' },
 		{ "tracing-mode",	no_argument,	NULL, 'n' },
+		{ "python",		no_argument,	NULL, 'p' },
 		{ "quiet",		no_argument,	NULL, 'q' },
 		{ "verbose",		no_argument,	NULL, 'v' },
 		{ "help",		no_argument,	NULL, 'h' },
@@ -42,11 +58,14 @@ main(int argc, char *argv[])
 		{ NULL,			0,		NULL, 0 }
 	};
 	struct ttm_opts o = { 0, 0, 0 };
-	int ch;
+	struct kineto_opts ko = { 0, 0 };
+	char *dash[] = { "-" };
+	char **paths;
+	int ch, i, npaths, json;
 
 	io_init();
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":anqvhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":anpqvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.all = 1;
@@ -54,11 +73,14 @@ main(int argc, char *argv[])
 		case 'n':
 			o.nosort = 1;
 			break;
+		case 'p':
+			ko.python = 1;
+			break;
 		case 'q':
 			diag_set_quiet(1);
 			break;
 		case 'v':
-			o.verbose = 1;
+			o.verbose = ko.verbose = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -70,7 +92,28 @@ main(int argc, char *argv[])
 			die_getopt(ch, argv);
 		}
 	}
-	ttm_parse(argv + optind, argc - optind, &o);
+	paths = argc > optind ? argv + optind : dash;
+	npaths = argc > optind ? argc - optind : 1;
+	for (i = 0, ch = 0; i < npaths; i++)
+		if (paths[i][0] == '-' && paths[i][1] == '\0' && ch++ > 0)
+			die_usage("standard input given more than once");
+	json = is_json(paths[0]);
+	for (i = 1; i < npaths; i++)
+		if (is_json(paths[i]) != json)
+			die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",
+			    io_name(paths[i]), json ? "CSV file" : "JSON trace",
+			    json ? "PyTorch traces" : "CSV files");
+	if (!json) {
+		ttm_parse(argv + optind, argc - optind, &o);
+		io_finish();
+		return 0;
+	}
+	for (i = 0; i < npaths; i++) {
+		FILE *fp = io_open(paths[i]);
+
+		kineto_parse(fp, io_name(paths[i]), npaths > 1 ? i : -1, &ko);
+		io_close(fp);
+	}
 	io_finish();
 	return 0;
 }

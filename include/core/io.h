@@ -15,6 +15,10 @@
 /* Open path for reading ("-" or NULL: stdin). Gzip is detected by its magic bytes.
  * On failure: message "prog: path: strerror", exit 1. */
 FILE *io_open(const char *path);
+/* The first byte of fp that is not white space (left unread, the white space before it
+ * consumed), or EOF. Standard input opened again with io_open before io_close is the
+ * same stream, so a program may peek at it and then hand "-" to a reader. */
+int io_peek(FILE *fp);
 /* Close what io_open returned (stdin is left open). */
 void io_close(FILE *fp);
 /* The name to show for path in messages ("-"/NULL → "<stdin>"). */

@@ -20,6 +20,7 @@
 
 static int finishing;
 static struct src *open_srcs;
+static FILE *stdin_fp;		/* standard input, once opened: opened again, it is the same */
 
 const char *
 io_name(const char *path)
@@ -120,6 +121,18 @@ src_close(void *cookie)
 	return 0;
 }
 
+int
+io_peek(FILE *fp)
+{
+	int c;
+
+	while ((c = getc(fp)) == ' ' || c == '\t' || c == '\r' || c == '\n')
+		;
+	if (c != EOF)
+		ungetc(c, fp);
+	return c;
+}
+
 FILE *
 io_open(const char *path)
 {
@@ -128,6 +141,8 @@ io_open(const char *path)
 	ssize_t m;
 	cookie_io_functions_t fns = { src_read, NULL, NULL, src_close };
 
+	if ((path == NULL || strcmp(path, "-") == 0) && stdin_fp != NULL)
+		return stdin_fp;
 	if (path != NULL && strcmp(path, "-") != 0) {
 		if ((fp = fopen(path, "r")) == NULL)
 			die(EXIT_DATA, "%s: %s", path, strerror(errno));
@@ -162,12 +177,16 @@ io_open(const char *path)
 	s->next = open_srcs;
 	open_srcs = s;
 	setvbuf(cfp, NULL, _IOFBF, 1 << 17);
+	if (fp == NULL)
+		stdin_fp = cfp;
 	return cfp;
 }
 
 void
 io_close(FILE *fp)
 {
+	if (fp != NULL && fp == stdin_fp)
+		stdin_fp = NULL;
 	if (fp != NULL && fp != stdin)
 		fclose(fp);
 }

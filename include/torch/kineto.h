@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * kineto: PyTorch profiler (Kineto chrome-trace JSON) traces to ttp records.
+ *
+ * The trace is read once, one event at a time through the core JSON tokenizer (never as
+ * a whole document); each event the records need is kept as a compact summary (about 120
+ * bytes) and the argument lists of CPU ops go to a spool. Then the host call tree and the
+ * CPU-to-GPU links are built exactly as TraceLens builds them (spec/tracelens.md §1.4,
+ * §1.5: the linking key, ac2g flows, graph launches, the "bleed" rule, launchers, the
+ * forward/backward link by Sequence number), and the records are written (ttp-record(5)):
+ * a leading "trace" record, then "op", "gpu" and "signpost" records in time order (a GPU
+ * event right after the op that launched it; unlinked ones at their own start).
+ *
+ * Times are exact integer nanoseconds: the trace's microseconds with three decimals are
+ * converted as decimal text, never through a double.
+ *
+ * Bad input (not JSON, not a trace, truncated, an event without ts or dur, a token over
+ * the tokenizer's limit, nesting too deep) is one message "prog: file: byte N: what"
+ * (with the event's index where there is one) and exit 1. What TraceLens skips (flows
+ * without a partner, events of unknown kinds) is counted in the trace record and, with
+ * verbose, noted on stderr.
+ */
+#ifndef TTP_KINETO_H
+#define TTP_KINETO_H
+
+#include <stdio.h>
+
+struct kineto_opts {
+	int	python;		/* python_function events join the tree and become op records */
+	int	verbose;	/* say what was skipped */
+};
+
+/* Read one trace from fp (named name in messages) and write its records to stdout. rank
+ * >= 0 adds "rank" to every record (several traces read at once). Errors: exit 1. */
+void kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o);
+
+#endif

@@ -1,0 +1,1511 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * kineto: PyTorch profiler traces to records (see torch/kineto.h). Three steps: read the
+ * events into compact summaries (read_trace), build the host tree and the GPU links
+ * (build_tree, link_gpu, find_launchers, link_fwd_bwd), write the records in time order
+ * (write_records). The rules are TraceLens's (spec/tracelens.md §1.4-1.5).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/json.h"
+#include "core/names.h"
+#include "core/rec.h"
+#include "core/spool.h"
+#include "torch/kineto.h"
+
+#define NOVAL	INT64_MIN		/* an absent integer */
+#define STRVAL	(INT64_MIN + 1)		/* pid/tid/ids that are strings: STRVAL + index */
+#define STRMAX	(STRVAL + (int64_t)UINT32_MAX)
+
+enum cat {
+	C_OTHER, C_CPU_OP, C_RUNTIME, C_DRIVER, C_PYTHON, C_KERNEL, C_MEMCPY, C_MEMSET,
+	C_AC2G, C_ANNOT, C_META
+};
+
+static const char *const catname[] = {
+	"other", "cpu_op", "cuda_runtime", "cuda_driver", "python_function", "kernel",
+	"gpu_memcpy", "gpu_memset", "ac2g", "user_annotation", "metadata"
+};
+
+#define IS_GPU(c)	((c) == C_KERNEL || (c) == C_MEMCPY || (c) == C_MEMSET)
+#define IS_LAUNCH(c)	((c) == C_RUNTIME || (c) == C_DRIVER)
+
+enum {
+	F_REC = 1,		/* written as an op record */
+	F_LAUNCHER = 2,		/* launches a non-communication GPU event (spec §1.5) */
+	F_COMM = 4,		/* GPU event: a communication kernel */
+	F_HASCORR = 8,		/* args had "correlation" */
+	F_DUR = 16		/* has a duration */
+};
+
+/* One kept event. */
+struct kev {
+	int64_t		 ts, dur;		/* ns */
+	int64_t		 pid, tid;
+	int64_t		 corr, ext, seq;
+	int64_t		 stream, device;
+	uint64_t	 in_off;		/* the spooled "in" array */
+	uint32_t	 in_len;
+	uint32_t	 idx;			/* index in traceEvents */
+	uint32_t	 name;
+	int32_t		 parent;		/* host tree parent (kev index) */
+	int32_t		 linker;		/* GPU: the launch event that linked it */
+	int32_t		 launcher;		/* GPU: the op it is charged to */
+	int32_t		 fwd;			/* backward op: its forward op */
+	int32_t		 gnext;			/* GPU: next with the same linking id */
+	uint8_t		 cat, flags;
+};
+
+/* An integer-keyed map over the interned-name table: keys are byte strings of int64s. */
+struct imap {
+	struct names	 nm;
+	int64_t		*val;
+	size_t		 cap;
+};
+
+/* An argument list captured element by element (Input Dims, Input type, ...). */
+struct arglist {
+	struct buf	 text;
+	size_t		*start, *len;
+	size_t		 n, cap;
+	bool		 present;
+};
+
+enum { A_DIMS, A_TYPE, A_STRIDES, A_CONCRETE, NARGS };
+static const char *const inkey[NARGS] = { "shape", "dtype", "strides", "value" };
+
+/* The event being read. */
+struct etmp {
+	int		 cat;
+	char		 ph;
+	struct buf	 name;
+	bool		 has_name, has_ts, has_dur;
+	int64_t		 ts, dur, pid, tid, id, corr, ext, seq, stream, device;
+	struct buf	 mname, labels;		/* metadata events' args */
+	bool		 has_mname, has_labels;
+	struct arglist	 arg[NARGS];
+	uint64_t	 off;			/* byte offset of the event */
+};
+
+struct kin {
+	const struct kineto_opts *o;
+	const char	*file;
+	int		 rank;
+	struct js_reader *rd;
+	struct kev	*ev;
+	size_t		 nev, capev;
+	uint32_t	 nevents;		/* events in traceEvents */
+	struct names	 names;			/* event names */
+	struct names	 strs;			/* string ids */
+	struct imap	 flow_s, flow_f;	/* ac2g flows by id; f: its (pid, tid) */
+	int64_t		*f_pid, *f_tid;
+	struct imap	 thread_name, process_name, process_label;
+	int		 key_decided, key_corr;	/* the linking key (spec §1.4.1) */
+	struct spool	*sp;
+	struct buf	 devices;		/* deviceProperties as records' JSON */
+	struct buf	 dist;			/* distributedInfo as written */
+	bool		 has_events, has_dist, has_cpu_op;
+	size_t		 n_ignored, n_flow_unpaired, n_gpu, n_unlinked, n_inexact;
+	struct etmp	 t;
+	struct buf	 tmp;
+};
+
+/* --- small helpers -------------------------------------------------------------------- */
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+kfail(struct kin *k, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die(EXIT_DATA, "%s: byte %llu: %s", k->file,
+	    (unsigned long long)js_offset(k->rd), msg);
+}
+
+static void __attribute__((noreturn))
+kfail_json(struct kin *k)
+{
+	kfail(k, "%s", js_error(k->rd));
+}
+
+static enum js_tok
+next(struct kin *k)
+{
+	enum js_tok t = js_next(k->rd);
+
+	if (t == JS_ERROR)
+		kfail_json(k);
+	return t;
+}
+
+static void
+skip(struct kin *k)
+{
+	if (js_skip(k->rd) == JS_ERROR)
+		kfail_json(k);
+}
+
+static uint32_t
+imap_slot(struct imap *m, const int64_t *key, int n)
+{
+	uint32_t i = names_intern(&m->nm, (const char *)key, (size_t)n * sizeof(*key));
+
+	if (i >= m->cap) {
+		size_t c = m->cap ? m->cap * 2 : 256;
+
+		while (c <= i)
+			c *= 2;
+		m->val = xreallocarray(m->val, c, sizeof(*m->val));
+		m->cap = c;
+	}
+	return i;
+}
+
+static void
+imap_put(struct imap *m, const int64_t *key, int n, int64_t v)
+{
+	uint32_t i = imap_slot(m, key, n);	/* may move m->val */
+
+	m->val[i] = v;
+}
+
+static bool
+imap_get(const struct imap *m, const int64_t *key, int n, int64_t *v)
+{
+	uint32_t i = names_lookup(&m->nm, (const char *)key, (size_t)n * sizeof(*key));
+
+	if (i == NAME_NONE)
+		return false;
+	*v = m->val[i];
+	return true;
+}
+
+static void
+imap_free(struct imap *m)
+{
+	names_free(&m->nm);
+	free(m->val);
+}
+
+/*
+ * Microseconds as JSON number text to exact nanoseconds. Returns 0 when exact, 1 when
+ * rounded (more than three decimals, or an exponent), -1 when out of range.
+ */
+static int
+us_to_ns(const char *p, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	int64_t v = 0;
+	int frac = 0, inexact = 0;
+
+	if (i < n && p[i] == '-') {
+		neg = true;
+		i++;
+	}
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+		if (v > (INT64_MAX / 1000 - 9) / 10)
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	v *= 1000;
+	if (i < n && p[i] == '.') {
+		for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+			if (frac < 3) {
+				static const int scale[3] = { 100, 10, 1 };
+
+				v += (p[i] - '0') * scale[frac++];
+			} else if (p[i] != '0')
+				inexact = 1;
+		}
+	}
+	if (i < n) {
+		/* an exponent: go through a double (rare; Kineto never writes one) */
+		double d = strtod(p, NULL) * 1000.0;
+
+		if (!(d > -9.2e18 && d < 9.2e18))
+			return -1;
+		*out = (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+		return 1;
+	}
+	*out = neg ? -v : v;
+	return inexact;
+}
+
+/* The current token as an id: an integer, or a string (or other number) interned. */
+static int64_t
+tok_id(struct kin *k, enum js_tok t)
+{
+	const char *s;
+	size_t n;
+	long long v;
+
+	if (t == JS_NUMBER) {
+		s = js_text(k->rd, &n);
+		if (js_number_int(s, n, &v) && v > STRMAX)
+			return v;
+		return STRVAL + names_intern(&k->strs, s, n);
+	}
+	if (t == JS_STRING) {
+		s = js_str(k->rd, &n);
+		return STRVAL + names_intern(&k->strs, s, n);
+	}
+	if (t == JS_OBJECT || t == JS_ARRAY)
+		skip(k);
+	return NOVAL;
+}
+
+static int64_t
+tok_int(struct kin *k, enum js_tok t)
+{
+	const char *s;
+	size_t n;
+	long long v;
+
+	if (t == JS_NUMBER) {
+		s = js_text(k->rd, &n);
+		if (js_number_int(s, n, &v) && v > STRMAX)
+			return v;
+		return NOVAL;
+	}
+	if (t == JS_OBJECT || t == JS_ARRAY)
+		skip(k);
+	return NOVAL;
+}
+
+static void
+tok_copy(struct kin *k, enum js_tok t, struct buf *b, bool *has)
+{
+	const char *s;
+	size_t n;
+
+	if (t != JS_STRING) {
+		if (t == JS_OBJECT || t == JS_ARRAY)
+			skip(k);
+		return;
+	}
+	s = js_str(k->rd, &n);
+	buf_reset(b);
+	buf_add(b, s, n);
+	*has = true;
+}
+
+static int64_t
+tok_time(struct kin *k, enum js_tok t, const char *what, uint32_t idx)
+{
+	const char *s;
+	size_t n;
+	int64_t v;
+	int rc;
+
+	if (t != JS_NUMBER)
+		kfail(k, "traceEvents[%u]: \"%s\" is not a number", idx, what);
+	s = js_text(k->rd, &n);
+	if ((rc = us_to_ns(s, n, &v)) < 0)
+		kfail(k, "traceEvents[%u]: \"%s\" out of range: %.*s", idx, what, (int)n, s);
+	if (rc > 0)
+		k->n_inexact++;
+	return v;
+}
+
+/* --- reading events --------------------------------------------------------------------- */
+
+static int
+cat_of(struct kin *k)
+{
+	size_t n;
+	const char *s = js_str(k->rd, &n);
+
+	switch (n) {
+	case 6:
+		if (memcmp(s, "cpu_op", 6) == 0)
+			return C_CPU_OP;
+		if (memcmp(s, "kernel", 6) == 0)
+			return C_KERNEL;
+		break;
+	case 4:
+		if (memcmp(s, "ac2g", 4) == 0)
+			return C_AC2G;
+		break;
+	case 10:
+		if (memcmp(s, "gpu_memcpy", 10) == 0)
+			return C_MEMCPY;
+		if (memcmp(s, "gpu_memset", 10) == 0)
+			return C_MEMSET;
+		break;
+	case 11:
+		if (memcmp(s, "cuda_driver", 11) == 0)
+			return C_DRIVER;
+		break;
+	case 12:
+		if (memcmp(s, "cuda_runtime", 12) == 0)
+			return C_RUNTIME;
+		break;
+	case 15:
+		if (memcmp(s, "python_function", 15) == 0)
+			return C_PYTHON;
+		if (memcmp(s, "user_annotation", 15) == 0)
+			return C_ANNOT;
+		break;
+	}
+	return C_OTHER;
+}
+
+/* An argument list: each element's compact text. */
+static void
+read_arglist(struct kin *k, struct arglist *a)
+{
+	enum js_tok t;
+
+	a->present = true;
+	buf_reset(&a->text);
+	a->n = 0;
+	if (js_tok(k->rd) != JS_ARRAY) {
+		skip(k);
+		return;
+	}
+	while ((t = next(k)) != JS_ARRAY_END) {
+		if (a->n == a->cap) {
+			a->cap = a->cap ? a->cap * 2 : 16;
+			a->start = xreallocarray(a->start, a->cap, sizeof(*a->start));
+			a->len = xreallocarray(a->len, a->cap, sizeof(*a->len));
+		}
+		a->start[a->n] = a->text.len;
+		if (js_capture(k->rd, &a->text) == JS_ERROR)
+			kfail_json(k);
+		(void)t;
+		a->len[a->n] = a->text.len - a->start[a->n];
+		a->n++;
+	}
+}
+
+/* The keys the reader looks at, in events and in their args. */
+enum key {
+	K_OTHER, K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
+	K_CORR, K_EXT, K_SEQ, K_STREAM, K_DEVICE, K_LABELS,
+	K_ARG0		/* K_ARG0 + A_DIMS ...: the argument lists */
+};
+
+static const char *const keyname[] = {
+	"", "ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "args",
+	"correlation", "External id", "Sequence number", "stream", "device", "labels",
+	"Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+};
+
+/* The current key's code; read before the value, which may move the key's text. */
+static int
+key_of(struct kin *k)
+{
+	size_t n, i;
+	const char *s = js_text(k->rd, &n);
+
+	for (i = 1; i < sizeof(keyname) / sizeof(keyname[0]); i++)
+		if (keyname[i][0] == s[0] && strlen(keyname[i]) == n &&
+		    memcmp(keyname[i], s, n) == 0)
+			return (int)i;
+	return K_OTHER;
+}
+
+static void
+read_args(struct kin *k)
+{
+	struct etmp *e = &k->t;
+	enum js_tok t;
+
+	if (js_tok(k->rd) != JS_OBJECT) {
+		skip(k);
+		return;
+	}
+	while ((t = next(k)) == JS_KEY) {
+		int key = key_of(k);
+
+		t = next(k);
+		switch (key) {
+		case K_CORR:
+			e->corr = tok_id(k, t);
+			break;
+		case K_EXT:
+			e->ext = tok_id(k, t);
+			break;
+		case K_SEQ:
+			e->seq = tok_int(k, t);
+			break;
+		case K_STREAM:
+			e->stream = tok_int(k, t);
+			break;
+		case K_DEVICE:
+			e->device = tok_int(k, t);
+			break;
+		case K_NAME:
+			tok_copy(k, t, &e->mname, &e->has_mname);
+			break;
+		case K_LABELS:
+			tok_copy(k, t, &e->labels, &e->has_labels);
+			break;
+		case K_ARG0 + A_DIMS: case K_ARG0 + A_TYPE: case K_ARG0 + A_STRIDES:
+		case K_ARG0 + A_CONCRETE:
+			read_arglist(k, &e->arg[key - K_ARG0]);
+			break;
+		default:
+			if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+		}
+	}
+}
+
+static void
+reset_tmp(struct etmp *e)
+{
+	int a;
+
+	e->cat = C_OTHER;
+	e->ph = 0;
+	e->has_name = e->has_ts = e->has_dur = false;
+	e->has_mname = e->has_labels = false;
+	e->ts = e->dur = 0;
+	e->pid = e->tid = e->id = e->corr = e->ext = e->seq = NOVAL;
+	e->stream = e->device = NOVAL;
+	for (a = 0; a < NARGS; a++)
+		e->arg[a].present = false;
+}
+
+/* The "in" array of a CPU op: one object per argument, zipped from the four lists. */
+static void
+spool_in(struct kin *k, struct kev *v)
+{
+	struct etmp *e = &k->t;
+	struct js_writer w;
+	size_t i, n = 0;
+	int a;
+
+	if (!e->arg[A_DIMS].present && !e->arg[A_TYPE].present)
+		return;
+	for (a = 0; a < NARGS; a++)
+		if (e->arg[a].present && e->arg[a].n > n)
+			n = e->arg[a].n;
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < n; i++) {
+		js_w_object(&w);
+		for (a = 0; a < NARGS; a++) {
+			struct arglist *l = &e->arg[a];
+
+			if (!l->present || i >= l->n)
+				continue;
+			js_w_key(&w, inkey[a]);
+			js_w_raw(&w, l->text.p + l->start[i], l->len[i]);
+		}
+		js_w_end_object(&w);
+	}
+	js_w_end_array(&w);
+	v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
+	v->in_len = (uint32_t)k->tmp.len;
+}
+
+static bool
+has_launch(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 6 <= n; i++)
+		if (tolower((unsigned char)s[i]) == 'l' && strncasecmp(s + i, "launch", 6) == 0)
+			return true;
+	return false;
+}
+
+/* The event just read: keep what the records need. */
+static void
+keep_event(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct kev *v;
+	int64_t key[3];
+
+	if (e->ph == 'M') {
+		if (!e->has_name || e->pid == NOVAL)
+			return;
+		key[0] = e->pid;
+		key[1] = e->tid;
+		if (e->name.len == 11 && memcmp(e->name.p, "thread_name", 11) == 0 &&
+		    e->has_mname)
+			imap_put(&k->thread_name, key, 2,
+			    names_intern(&k->names, e->mname.p, e->mname.len));
+		else if (e->name.len == 12 && memcmp(e->name.p, "process_name", 12) == 0 &&
+		    e->has_mname)
+			imap_put(&k->process_name, key, 1,
+			    names_intern(&k->names, e->mname.p, e->mname.len));
+		else if (e->name.len == 14 && memcmp(e->name.p, "process_labels", 14) == 0 &&
+		    e->has_labels)
+			imap_put(&k->process_label, key, 1,
+			    names_intern(&k->names, e->labels.p, e->labels.len));
+		return;
+	}
+	if (e->cat == C_AC2G) {
+		if (e->id == NOVAL || (e->ph != 's' && e->ph != 'f')) {
+			k->n_ignored++;
+			return;
+		}
+		key[0] = e->id;
+		if (e->ph == 's')
+			imap_put(&k->flow_s, key, 1, 1);
+		else {
+			uint32_t i = imap_slot(&k->flow_f, key, 1);
+
+			/* the finish's (pid, tid), beside the map */
+			k->f_pid = xreallocarray(k->f_pid, k->flow_f.cap, sizeof(*k->f_pid));
+			k->f_tid = xreallocarray(k->f_tid, k->flow_f.cap, sizeof(*k->f_tid));
+			k->f_pid[i] = e->pid;
+			k->f_tid[i] = e->tid;
+		}
+		return;
+	}
+	if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
+		k->n_ignored++;
+		return;
+	}
+	if (!e->has_ts)
+		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: %s event without \"ts\"",
+		    k->file, (unsigned long long)e->off, idx, catname[e->cat]);
+	if (!e->has_dur)
+		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: %s event without \"dur\"",
+		    k->file, (unsigned long long)e->off, idx, catname[e->cat]);
+	if (e->dur < 0)
+		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: negative \"dur\"",
+		    k->file, (unsigned long long)e->off, idx);
+	if (k->nev == k->capev) {
+		k->capev = k->capev ? k->capev * 2 : 4096;
+		k->ev = xreallocarray(k->ev, k->capev, sizeof(*k->ev));
+	}
+	v = &k->ev[k->nev++];
+	memset(v, 0, sizeof(*v));
+	v->ts = e->ts;
+	v->dur = e->dur;
+	v->pid = e->pid;
+	v->tid = e->tid;
+	v->corr = e->corr;
+	v->ext = e->ext;
+	v->seq = e->seq;
+	v->stream = e->stream;
+	v->device = e->device;
+	v->idx = idx;
+	v->name = names_intern(&k->names, e->has_name ? e->name.p : "", e->has_name ?
+	    e->name.len : 0);
+	v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+	v->cat = (uint8_t)e->cat;
+	if (e->corr != NOVAL)
+		v->flags |= F_HASCORR;
+	if (e->cat == C_CPU_OP) {
+		k->has_cpu_op = true;
+		spool_in(k, v);
+	}
+	if (IS_LAUNCH(e->cat) && !k->key_decided && e->has_name &&
+	    has_launch(e->name.p, e->name.len)) {
+		k->key_decided = 1;
+		k->key_corr = e->corr != NOVAL;
+	}
+}
+
+static void
+read_event(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	enum js_tok t;
+
+	reset_tmp(e);
+	e->off = js_offset(k->rd);
+	while ((t = next(k)) == JS_KEY) {
+		int key = key_of(k);
+
+		t = next(k);
+		switch (key) {
+		case K_PH:
+			if (t == JS_STRING) {
+				size_t n;
+				const char *p = js_str(k->rd, &n);
+
+				e->ph = n == 1 ? p[0] : '?';
+			} else if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+			break;
+		case K_CAT:
+			if (t == JS_STRING)
+				e->cat = cat_of(k);
+			else if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+			break;
+		case K_NAME:
+			tok_copy(k, t, &e->name, &e->has_name);
+			break;
+		case K_PID:
+			e->pid = tok_id(k, t);
+			break;
+		case K_TID:
+			e->tid = tok_id(k, t);
+			break;
+		case K_TS:
+			if (t == JS_NUMBER) {
+				e->ts = tok_time(k, t, "ts", idx);
+				e->has_ts = true;
+			} else if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+			break;
+		case K_DUR:
+			if (t == JS_NUMBER) {
+				e->dur = tok_time(k, t, "dur", idx);
+				e->has_dur = true;
+			} else if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+			break;
+		case K_ID:
+			e->id = tok_id(k, t);
+			break;
+		case K_ARGS:
+			read_args(k);
+			break;
+		default:
+			if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+		}
+	}
+	keep_event(k, idx);
+}
+
+static void
+read_events(struct kin *k)
+{
+	enum js_tok t;
+
+	if (js_tok(k->rd) != JS_ARRAY)
+		kfail(k, "\"traceEvents\" is not an array");
+	k->has_events = true;
+	while ((t = next(k)) != JS_ARRAY_END) {
+		if (t != JS_OBJECT)
+			kfail(k, "traceEvents[%u]: not an object", k->nevents);
+		if (k->nevents == UINT32_MAX - 1)
+			kfail(k, "more than %u events", UINT32_MAX - 1);
+		read_event(k, k->nevents++);
+	}
+}
+
+/* deviceProperties: [{"id": 0, "name": "NVIDIA H100 80GB HBM3", ...}, ...] */
+static void
+read_devices(struct kin *k)
+{
+	struct js_writer w;
+	enum js_tok t;
+
+	if (js_tok(k->rd) != JS_ARRAY) {
+		skip(k);
+		return;
+	}
+	buf_reset(&k->devices);
+	js_w_init(&w, &k->devices);
+	js_w_array(&w);
+	while ((t = next(k)) != JS_ARRAY_END) {
+		if (t != JS_OBJECT) {
+			skip(k);
+			continue;
+		}
+		js_w_object(&w);
+		while ((t = next(k)) == JS_KEY) {
+			bool id = js_is(k->rd, "id"), name = js_is(k->rd, "name");
+
+			t = next(k);
+			if (id && t == JS_NUMBER) {
+				size_t n;
+				const char *s = js_text(k->rd, &n);
+
+				js_w_key(&w, "id");
+				js_w_raw(&w, s, n);
+			} else if (name && t == JS_STRING) {
+				size_t n;
+				const char *s = js_str(k->rd, &n);
+
+				js_w_key(&w, "name");
+				js_w_str(&w, s, n);
+			} else if (t == JS_OBJECT || t == JS_ARRAY)
+				skip(k);
+		}
+		js_w_end_object(&w);
+	}
+	js_w_end_array(&w);
+}
+
+static void
+read_trace(struct kin *k)
+{
+	enum js_tok t = next(k);
+
+	if (t != JS_OBJECT)
+		kfail(k, "not a PyTorch profiler trace: the document is not a JSON object");
+	while ((t = next(k)) == JS_KEY) {
+		bool ev = js_is(k->rd, "traceEvents"), dev = js_is(k->rd, "deviceProperties");
+		bool dist = js_is(k->rd, "distributedInfo");
+
+		next(k);
+		if (ev)
+			read_events(k);
+		else if (dev)
+			read_devices(k);
+		else if (dist) {
+			buf_reset(&k->dist);
+			if (js_capture(k->rd, &k->dist) == JS_ERROR)
+				kfail_json(k);
+			k->has_dist = true;
+		} else
+			skip(k);
+	}
+	if (next(k) != JS_END)
+		kfail(k, "content after the trace");
+	if (!k->has_events)
+		die(EXIT_DATA, "%s: not a PyTorch profiler trace: no \"traceEvents\"", k->file);
+}
+
+/* --- the host tree (spec §1.4.3) ----------------------------------------------------------- */
+
+static double
+t0(const struct kev *v)
+{
+	return (double)v->ts / 1000.0;
+}
+
+/* TraceLens's t_end: ts + dur in double precision on the absolute microseconds. */
+static double
+t1(const struct kev *v)
+{
+	return (double)v->ts / 1000.0 + (double)v->dur / 1000.0;
+}
+
+static struct kev *cmp_ev;
+
+static int
+by_ts(const void *a, const void *b)
+{
+	const struct kev *x = &cmp_ev[*(const int32_t *)a], *y = &cmp_ev[*(const int32_t *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct stack {
+	int32_t	*v;
+	size_t	 n, cap;
+};
+
+static void
+build_tree(struct kin *k)
+{
+	int32_t *h = xreallocarray(NULL, k->nev + 1, sizeof(*h));
+	struct imap sm = { 0 };
+	struct stack *st = NULL;
+	size_t nh = 0, nst = 0, i;
+
+	for (i = 0; i < k->nev; i++) {
+		int c = k->ev[i].cat;
+
+		if (c == C_CPU_OP || IS_LAUNCH(c) || c == C_PYTHON)
+			h[nh++] = (int32_t)i;
+	}
+	cmp_ev = k->ev;
+	qsort(h, nh, sizeof(*h), by_ts);
+	for (i = 0; i < nh; i++) {
+		struct kev *e = &k->ev[h[i]];
+		int64_t key[2] = { e->pid, e->tid }, si;
+		struct stack *s;
+		double ts = t0(e), te = t1(e);
+
+		if (!imap_get(&sm, key, 2, &si)) {
+			si = (int64_t)nst++;
+			imap_put(&sm, key, 2, si);
+			st = xreallocarray(st, nst, sizeof(*st));
+			memset(&st[si], 0, sizeof(*st));
+		}
+		s = &st[si];
+		while (s->n > 0 && ts >= t1(&k->ev[s->v[s->n - 1]]))
+			s->n--;
+		if (s->n > 0 && te > t1(&k->ev[s->v[s->n - 1]])) {
+			/* the "bleed" rule: a small overlap moves the event up a level */
+			if (t1(&k->ev[s->v[s->n - 1]]) - ts < 1.0 && s->n >= 2)
+				s->n--;
+			else
+				continue;
+		}
+		if (s->n > 0)
+			e->parent = s->v[s->n - 1];
+		if (s->n == s->cap) {
+			s->cap = s->cap ? s->cap * 2 : 32;
+			s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+		}
+		s->v[s->n++] = h[i];
+	}
+	for (i = 0; i < nst; i++)
+		free(st[i].v);
+	free(st);
+	imap_free(&sm);
+	free(h);
+}
+
+/* --- GPU links (spec §1.4.4, §1.5) ------------------------------------------------------------ */
+
+static int64_t
+linkval(const struct kin *k, const struct kev *v)
+{
+	return k->key_corr ? v->corr : v->ext;
+}
+
+static bool
+is_comm(const char *s)
+{
+	static const char *const pat[] = { "rccl", "nccl", "cross_device_reduce" };
+	size_t i, j, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 3; j++)
+			if (strncasecmp(s + i, pat[j], strlen(pat[j])) == 0)
+				return true;
+	return false;
+}
+
+static bool
+is_graph_launch(const char *s)
+{
+	return strcmp(s, "cudaGraphLaunch") == 0 || strcmp(s, "hipGraphLaunch") == 0;
+}
+
+static void
+link(struct kin *k, int32_t g, int32_t r)
+{
+	if (k->ev[g].linker < 0)
+		k->n_unlinked--;
+	k->ev[g].linker = r;
+}
+
+static void
+link_gpu(struct kin *k)
+{
+	struct imap pt = { 0 }, graph = { 0 };
+	int32_t *gtail = NULL;
+	size_t i;
+
+	k->n_gpu = k->n_unlinked = 0;
+	for (i = 0; i < k->nev; i++) {
+		struct kev *v = &k->ev[i];
+		int64_t lv = linkval(k, v), key[3] = { v->pid, v->tid, lv };
+
+		if (IS_GPU(v->cat)) {
+			k->n_gpu++;
+			k->n_unlinked++;
+			if (is_comm(names_str(&k->names, v->name)))
+				v->flags |= F_COMM;
+			if (lv != NOVAL) {
+				size_t before = graph.nm.n;
+				uint32_t s = imap_slot(&graph, &lv, 1);
+
+				gtail = xreallocarray(gtail, graph.cap, sizeof(*gtail));
+				if (graph.nm.n > before)
+					graph.val[s] = (int64_t)i;	/* the first */
+				else
+					k->ev[gtail[s]].gnext = (int32_t)i;
+				gtail[s] = (int32_t)i;
+			}
+		}
+		if (lv != NOVAL && v->pid != NOVAL && v->tid != NOVAL)
+			imap_put(&pt, key, 3, (int64_t)i);
+	}
+	for (i = 0; i < k->nev; i++) {
+		struct kev *r = &k->ev[i];
+		int64_t lv = linkval(k, r), g;
+
+		if (!IS_LAUNCH(r->cat) || lv == NOVAL)
+			continue;
+		if (is_graph_launch(names_str(&k->names, r->name))) {
+			if (imap_get(&graph, &lv, 1, &g))
+				for (; g >= 0; g = k->ev[g].gnext)
+					link(k, (int32_t)g, (int32_t)i);
+			continue;
+		}
+		{
+			int64_t one, key[3];
+			uint32_t fi;
+
+			if (!imap_get(&k->flow_s, &lv, 1, &one))
+				continue;
+			fi = names_lookup(&k->flow_f.nm, (const char *)&lv, sizeof(lv));
+			if (fi == NAME_NONE) {
+				k->n_flow_unpaired++;
+				continue;
+			}
+			key[0] = k->f_pid[fi];
+			key[1] = k->f_tid[fi];
+			key[2] = lv;
+			if (imap_get(&pt, key, 3, &g) && IS_GPU(k->ev[g].cat))
+				link(k, (int32_t)g, (int32_t)i);
+		}
+	}
+	imap_free(&pt);
+	imap_free(&graph);
+	free(gtail);
+}
+
+/* The op a linked GPU event is charged to: the first CPU op above its launch, python
+ * functions skipped, "execute" passed through; else the launch itself (spec §1.5). */
+static void
+find_launchers(struct kin *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nev; i++) {
+		struct kev *v = &k->ev[i];
+		int32_t p, l = -1;
+
+		if (v->cat == C_CPU_OP || v->cat == C_PYTHON)
+			v->flags |= F_REC;
+		if (!IS_GPU(v->cat) || v->linker < 0)
+			continue;
+		for (p = k->ev[v->linker].parent; p >= 0; p = k->ev[p].parent) {
+			if (k->ev[p].cat != C_CPU_OP)
+				continue;
+			if (strcmp(names_str(&k->names, k->ev[p].name), "execute") == 0)
+				continue;
+			l = p;
+			break;
+		}
+		if (l < 0) {
+			l = v->linker;
+			k->ev[l].flags |= F_REC;
+		}
+		v->launcher = l;
+		if (!(v->flags & F_COMM))
+			k->ev[l].flags |= F_LAUNCHER;
+	}
+}
+
+/* spec §1.4.6: per Sequence number, the first autograd::engine::evaluate_function: event is
+ * the backward op; its forward op is the latest one with that number on another thread. */
+static const struct kev *cmp_seq;
+
+static int
+by_seq(const void *a, const void *b)
+{
+	const struct kev *x = &cmp_seq[*(const int32_t *)a], *y = &cmp_seq[*(const int32_t *)b];
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+link_fwd_bwd(struct kin *k)
+{
+	static const char pre[] = "autograd::engine::evaluate_function:";
+	int32_t *s = xreallocarray(NULL, k->nev + 1, sizeof(*s));
+	size_t n = 0, i, j, m;
+
+	for (i = 0; i < k->nev; i++)
+		if (k->ev[i].seq != NOVAL)
+			s[n++] = (int32_t)i;
+	cmp_seq = k->ev;
+	qsort(s, n, sizeof(*s), by_seq);
+	for (i = 0; i < n; i = j) {
+		struct kev *bwd = NULL;
+		int32_t fwd = -1;
+
+		for (j = i; j < n && k->ev[s[j]].seq == k->ev[s[i]].seq; j++)
+			;
+		for (m = i; m < j && bwd == NULL; m++)
+			if (strncmp(names_str(&k->names, k->ev[s[m]].name), pre,
+			    sizeof(pre) - 1) == 0)
+				bwd = &k->ev[s[m]];
+		if (bwd == NULL)
+			continue;
+		for (m = i; m < j; m++) {
+			struct kev *e = &k->ev[s[m]];
+
+			if (e->pid == bwd->pid && e->tid == bwd->tid)
+				continue;
+			if (fwd < 0 || e->ts > k->ev[fwd].ts)
+				fwd = s[m];
+		}
+		bwd->fwd = fwd;
+	}
+	free(s);
+}
+
+/* --- writing ------------------------------------------------------------------------------ */
+
+/* GPU events per op, as index lists: own (charged to it) and subtree (below it). */
+struct lists {
+	size_t	*own_at, *sub_at;	/* nev + 1 offsets */
+	int32_t	*own, *sub;
+};
+
+static void
+build_lists(struct kin *k, struct lists *L)
+{
+	size_t i, n = k->nev;
+	int pass;
+
+	L->own_at = xcalloc(n + 1, sizeof(size_t));
+	L->sub_at = xcalloc(n + 1, sizeof(size_t));
+	for (pass = 0; pass < 2; pass++) {
+		size_t *oc = NULL, *sc = NULL;
+
+		if (pass == 1) {
+			for (i = 0; i < n; i++) {
+				L->own_at[i + 1] += L->own_at[i];
+				L->sub_at[i + 1] += L->sub_at[i];
+			}
+			L->own = xreallocarray(NULL, L->own_at[n] + 1, sizeof(int32_t));
+			L->sub = xreallocarray(NULL, L->sub_at[n] + 1, sizeof(int32_t));
+			oc = xcalloc(n + 1, sizeof(size_t));
+			sc = xcalloc(n + 1, sizeof(size_t));
+		}
+		for (i = 0; i < n; i++) {
+			struct kev *g = &k->ev[i];
+			int32_t p;
+
+			if (!IS_GPU(g->cat) || g->launcher < 0)
+				continue;
+			if (pass == 0)
+				L->own_at[g->launcher + 1]++;
+			else
+				L->own[L->own_at[g->launcher] + oc[g->launcher]++] = (int32_t)i;
+			for (p = g->linker; p >= 0; p = k->ev[p].parent) {
+				if (!(k->ev[p].flags & F_REC))
+					continue;
+				if (pass == 0)
+					L->sub_at[p + 1]++;
+				else
+					L->sub[L->sub_at[p] + sc[p]++] = (int32_t)i;
+			}
+		}
+		free(oc);
+		free(sc);
+	}
+}
+
+static void
+free_lists(struct lists *L)
+{
+	free(L->own_at);
+	free(L->sub_at);
+	free(L->own);
+	free(L->sub);
+}
+
+struct span {
+	int64_t	a, b;
+};
+
+static int
+by_start(const void *x, const void *y)
+{
+	const struct span *p = x, *q = y;
+
+	return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* Busy time: the length of the union of the events' intervals (spec §2). */
+static int64_t
+busy_ns(struct kin *k, const int32_t *g, size_t n, struct span **tmp, size_t *cap)
+{
+	size_t i;
+	int64_t sum = 0, a, b;
+
+	if (n == 0)
+		return 0;
+	if (n > *cap) {
+		*cap = n * 2;
+		*tmp = xreallocarray(*tmp, *cap, sizeof(**tmp));
+	}
+	for (i = 0; i < n; i++) {
+		(*tmp)[i].a = k->ev[g[i]].ts;
+		(*tmp)[i].b = k->ev[g[i]].ts + k->ev[g[i]].dur;
+	}
+	qsort(*tmp, n, sizeof(**tmp), by_start);
+	a = (*tmp)[0].a;
+	b = (*tmp)[0].b;
+	for (i = 1; i < n; i++) {
+		if ((*tmp)[i].a <= b) {
+			if ((*tmp)[i].b > b)
+				b = (*tmp)[i].b;
+			continue;
+		}
+		sum += b - a;
+		a = (*tmp)[i].a;
+		b = (*tmp)[i].b;
+	}
+	return sum + (b - a);
+}
+
+static void
+set_id(struct kin *k, struct rec *r, const char *key, int64_t v)
+{
+	if (v == NOVAL)
+		return;
+	if (v >= STRVAL && v <= STRMAX) {
+		uint32_t i = (uint32_t)(v - STRVAL);
+
+		rec_set_strn(r, key, k->strs.str[i], k->strs.len[i]);
+	} else
+		rec_set_int(r, key, v);
+}
+
+static struct rec *
+new_rec(struct kin *k, const char *kind, const struct kev *v)
+{
+	struct rec *r = rec_new();
+
+	rec_set_str(r, "kind", kind);
+	rec_set_str(r, "trace", "kineto");
+	rec_set_int(r, "id", v->idx);
+	if (k->rank >= 0)
+		rec_set_int(r, "rank", k->rank);
+	return r;
+}
+
+static void
+set_name(struct kin *k, struct rec *r, const char *key, uint32_t name)
+{
+	rec_set_strn(r, key, k->names.str[name], k->names.len[name]);
+}
+
+static void
+set_thread(struct kin *k, struct rec *r, const struct kev *v)
+{
+	int64_t key[2] = { v->pid, v->tid }, x;
+
+	set_id(k, r, "pid", v->pid);
+	set_id(k, r, "tid", v->tid);
+	if (imap_get(&k->thread_name, key, 2, &x))
+		set_name(k, r, "thread", (uint32_t)x);
+	if (imap_get(&k->process_name, key, 1, &x))
+		set_name(k, r, "process", (uint32_t)x);
+	if (imap_get(&k->process_label, key, 1, &x))
+		set_name(k, r, "process_label", (uint32_t)x);
+}
+
+static const char *
+gpu_class(const struct kin *k, const struct kev *g)
+{
+	const char *s = names_str(&k->names, g->name);
+	size_t n = strlen(s);
+
+	if (g->cat == C_MEMCPY)
+		return "memcpy";
+	if (g->cat == C_KERNEL) {
+		/* ROCm's legacy copy and fill kernels (spec §2) */
+		if (n > 3 && strcmp(s + n - 3, ".kd") == 0)
+			n -= 3;
+		if (n > 12 && strncmp(s, "MEMORY_COPY_", 12) == 0 &&
+		    ((n - 12 == 14 && (strncmp(s + 12, "HOST_TO_DEVICE", 14) == 0 ||
+		    strncmp(s + 12, "DEVICE_TO_HOST", 14) == 0)) ||
+		    (n - 12 == 16 && strncmp(s + 12, "DEVICE_TO_DEVICE", 16) == 0)))
+			return "memcpy";
+		if (strncmp(s, "__amd_rocclr_copyBuffer", 23) == 0) {
+			size_t i = 23;
+
+			if (n - i >= 4 && strncmp(s + i, "Rect", 4) == 0)
+				i += 4;
+			if (n - i >= 7 && strncmp(s + i, "Aligned", 7) == 0)
+				i += 7;
+			if (i == n)
+				return "memcpy";
+		}
+		if (strncmp(s, "__amd_rocclr_fillBuffer", 23) == 0 &&
+		    (n == 23 || (n == 30 && strncmp(s + 23, "Aligned", 7) == 0)))
+			return "comp";
+	}
+	return (g->flags & F_COMM) ? "comm" : "comp";
+}
+
+static const char *
+gpu_kind(int cat)
+{
+	return cat == C_KERNEL ? "kernel" : cat == C_MEMCPY ? "memcpy" : "memset";
+}
+
+/* The nearest ancestor written as a record. */
+static int32_t
+rec_parent(const struct kin *k, const struct kev *v)
+{
+	int32_t p;
+
+	for (p = v->parent; p >= 0; p = k->ev[p].parent)
+		if (k->ev[p].flags & F_REC)
+			return p;
+	return -1;
+}
+
+static void
+write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span **tmp,
+    size_t *cap)
+{
+	size_t vi = (size_t)(v - k->ev), no = L->own_at[vi + 1] - L->own_at[vi];
+	size_t ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
+	struct rec *r = new_rec(k, "op", v);
+	int32_t p = rec_parent(k, v);
+
+	set_name(k, r, "op", v->name);
+	rec_set_str(r, "cat", catname[v->cat]);
+	if (p >= 0)
+		rec_set_int(r, "parent", k->ev[p].idx);
+	rec_set_bool(r, "launcher", (v->flags & F_LAUNCHER) != 0);
+	rec_set_int(r, "host_start_ns", v->ts);
+	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	if (no > 0)
+		rec_set_int(r, "device_ns", busy_ns(k, L->own + L->own_at[vi], no, tmp, cap));
+	if (ns > 0)
+		rec_set_int(r, "subtree_ns", busy_ns(k, L->sub + L->sub_at[vi], ns, tmp, cap));
+	if (no > 0) {
+		struct js_writer w;
+
+		buf_reset(&k->tmp);
+		js_w_init(&w, &k->tmp);
+		js_w_array(&w);
+		for (i = 0; i < no; i++) {
+			const struct kev *g = &k->ev[L->own[L->own_at[vi] + i]];
+
+			js_w_object(&w);
+			js_w_key(&w, "id");
+			js_w_int(&w, g->idx);
+			js_w_key(&w, "name");
+			js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
+			if (g->stream != NOVAL) {
+				js_w_key(&w, "stream");
+				js_w_int(&w, g->stream);
+			}
+			js_w_key(&w, "start_ns");
+			js_w_int(&w, g->ts);
+			js_w_key(&w, "ns");
+			js_w_int(&w, g->dur);
+			js_w_end_object(&w);
+		}
+		js_w_end_array(&w);
+		rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
+	}
+	if (v->in_len > 0)
+		rec_set_raw(r, "in", spool_get(k->sp, v->in_off, v->in_len), v->in_len);
+	set_thread(k, r, v);
+	if (v->seq != NOVAL)
+		rec_set_int(r, "seq", v->seq);
+	if (v->fwd >= 0)
+		rec_set_int(r, "fwd", k->ev[v->fwd].idx);
+	set_id(k, r, "ext", v->ext);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+static void
+write_gpu(struct kin *k, const struct kev *g)
+{
+	struct rec *r = new_rec(k, "gpu", g);
+
+	set_name(k, r, "name", g->name);
+	rec_set_str(r, "gpu", gpu_kind(g->cat));
+	rec_set_str(r, "class", gpu_class(k, g));
+	if (g->stream != NOVAL)
+		rec_set_int(r, "stream", g->stream);
+	if (g->device != NOVAL)
+		rec_set_int(r, "device", g->device);
+	rec_set_int(r, "start_ns", g->ts);
+	rec_set_int(r, "ns", g->dur);
+	if (g->launcher >= 0)
+		rec_set_int(r, "launched_by", k->ev[g->launcher].idx);
+	set_id(k, r, "correlation", g->corr);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+static void
+write_signpost(struct kin *k, const struct kev *v)
+{
+	struct rec *r = new_rec(k, "signpost", v);
+
+	set_name(k, r, "name", v->name);
+	rec_set_int(r, "host_start_ns", v->ts);
+	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	set_thread(k, r, v);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+/* Output order: by time; a linked GPU event right after the op it is charged to. */
+struct oitem {
+	int64_t		t, t2;
+	uint32_t	grp, idx;
+	int32_t		ev;
+	uint8_t		sub;
+};
+
+static int
+by_out(const void *a, const void *b)
+{
+	const struct oitem *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->grp != y->grp)
+		return x->grp < y->grp ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	if (x->t2 != y->t2)
+		return x->t2 < y->t2 ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
+{
+	struct rec *r = rec_new();
+	struct js_writer w;
+	size_t i;
+
+	rec_set_str(r, "kind", "trace");
+	rec_set_str(r, "trace", "kineto");
+	if (k->rank >= 0)
+		rec_set_int(r, "rank", k->rank);
+	rec_set_str(r, "file", k->file);
+	rec_set_str(r, "format", "kineto");
+	if (k->devices.len > 0)
+		rec_set_raw(r, "devices", k->devices.p, k->devices.len);
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < n; i++)
+		if (k->ev[o[i].ev].cat == C_ANNOT)
+			js_w_str(&w, k->names.str[k->ev[o[i].ev].name],
+			    k->names.len[k->ev[o[i].ev].name]);
+	js_w_end_array(&w);
+	rec_set_raw(r, "signposts", k->tmp.p, k->tmp.len);
+	if (k->has_dist)
+		rec_set_raw(r, "distributed", k->dist.p, k->dist.len);
+	rec_set_int(r, "events", k->nevents);
+	rec_set_str(r, "linking_key", k->key_corr ? "correlation" : "External id");
+	rec_set_int(r, "gpu_events", (long long)k->n_gpu);
+	rec_set_int(r, "unlinked", (long long)k->n_unlinked);
+	rec_set_bool(r, "gpu_only", !k->has_cpu_op);
+	rec_set_int(r, "ignored", (long long)k->n_ignored);
+	rec_set_int(r, "flows_unpaired", (long long)k->n_flow_unpaired);
+	if (k->n_inexact > 0)
+		rec_set_int(r, "times_rounded", (long long)k->n_inexact);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+static void
+write_records(struct kin *k)
+{
+	struct oitem *o = xreallocarray(NULL, k->nev + 1, sizeof(*o));
+	struct lists L;
+	struct span *tmp = NULL;
+	size_t n = 0, i, cap = 0;
+
+	build_lists(k, &L);
+	for (i = 0; i < k->nev; i++) {
+		struct kev *v = &k->ev[i];
+		struct oitem *x = &o[n];
+
+		if (!(v->flags & F_REC) && !IS_GPU(v->cat) && v->cat != C_ANNOT)
+			continue;
+		x->ev = (int32_t)i;
+		x->idx = v->idx;
+		x->sub = 0;
+		x->t = v->ts;
+		x->grp = v->idx;
+		x->t2 = 0;
+		if (IS_GPU(v->cat) && v->launcher >= 0) {
+			x->t = k->ev[v->launcher].ts;
+			x->grp = k->ev[v->launcher].idx;
+			x->sub = 1;
+			x->t2 = v->ts;
+		}
+		n++;
+	}
+	qsort(o, n, sizeof(*o), by_out);
+	write_trace_rec(k, o, n);
+	for (i = 0; i < n; i++) {
+		struct kev *v = &k->ev[o[i].ev];
+
+		if (IS_GPU(v->cat))
+			write_gpu(k, v);
+		else if (v->cat == C_ANNOT)
+			write_signpost(k, v);
+		else
+			write_op(k, v, &L, &tmp, &cap);
+	}
+	free(tmp);
+	free_lists(&L);
+	free(o);
+}
+
+/* --- the whole job ------------------------------------------------------------------------- */
+
+static void
+kin_free(struct kin *k)
+{
+	int a;
+
+	js_close(k->rd);
+	free(k->ev);
+	names_free(&k->names);
+	names_free(&k->strs);
+	imap_free(&k->flow_s);
+	imap_free(&k->flow_f);
+	free(k->f_pid);
+	free(k->f_tid);
+	imap_free(&k->thread_name);
+	imap_free(&k->process_name);
+	imap_free(&k->process_label);
+	spool_close(k->sp);
+	buf_free(&k->devices);
+	buf_free(&k->dist);
+	buf_free(&k->tmp);
+	buf_free(&k->t.name);
+	buf_free(&k->t.mname);
+	buf_free(&k->t.labels);
+	for (a = 0; a < NARGS; a++) {
+		buf_free(&k->t.arg[a].text);
+		free(k->t.arg[a].start);
+		free(k->t.arg[a].len);
+	}
+}
+
+void
+kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o)
+{
+	struct kin k;
+
+	memset(&k, 0, sizeof(k));
+	k.o = o;
+	k.file = name;
+	k.rank = rank;
+	k.rd = js_open_fp(fp);
+	k.sp = spool_open();
+	names_init(&k.names);
+	names_init(&k.strs);
+	read_trace(&k);
+	build_tree(&k);
+	link_gpu(&k);
+	find_launchers(&k);
+	link_fwd_bwd(&k);
+	write_records(&k);
+	if (o->verbose)
+		note("%s: %u events; %zu GPU events, %zu unlinked; %zu events of other kinds "
+		    "ignored; %zu flows without their finish", name, k.nevents, k.n_gpu,
+		    k.n_unlinked, k.n_ignored, k.n_flow_unpaired);
+	kin_free(&k);
+}
