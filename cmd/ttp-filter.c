@@ -14,10 +14,12 @@
 #include "tt/filter.h"
 #include "core/io.h"
 #include "core/rec.h"
+#include "phase/stepwin.h"
 
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
-	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP
+	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP,
+	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS
 };
 
 static const struct option longopts[] = {
@@ -40,6 +42,9 @@ static const struct option longopts[] = {
 	{ "input-layout-conversion-only", no_argument,	NULL, OPT_ILC_ONLY },
 	{ "program",		required_argument,	NULL, OPT_PROGRAM },
 	{ "loop",		required_argument,	NULL, OPT_LOOP },
+	{ "steps",		required_argument,	NULL, OPT_STEPS },
+	{ "steady-state",	no_argument,		NULL, OPT_STEADY },
+	{ "num-steps",		required_argument,	NULL, OPT_NUM_STEPS },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -59,6 +64,7 @@ usage(FILE *fp)
 	    "                  [--no-const-eval | --const-eval-only]\n"
 	    "                  [--no-input-layout-conversion | --input-layout-conversion-only]\n"
 	    "                  [--program N] [--loop N] [FILE ...]\n"
+	    "       ttp-filter [-hqVv] --steps FROM:TO | --steady-state [--num-steps N] [FILE ...]\n"
 	    "Select the ops tt-perf-report analyses from ttp records, in its order.\n"
 	    "  -s, --start-signpost NAME  ops after the first signpost NAME (also --signpost)\n"
 	    "  -e, --end-signpost NAME    ops before signpost NAME (the second one if it is\n"
@@ -82,11 +88,18 @@ usage(FILE *fp)
 	    "                             only input layout conversions\n"
 	    "      --program N            only ops of program N (program_index)\n"
 	    "      --loop N               only ops of ttrt's loop N (loop_number)\n"
+	    "PyTorch inference traces (step annotations of vLLM, SGLang, ATOM, the profiler):\n"
+	    "      --steps FROM:TO        only steps FROM to TO (from 1, both included; FROM:\n"
+	    "                             or :TO open; numbered as ttp-phase -b steps does)\n"
+	    "      --steady-state         only the largest steady-state region of each rank\n"
+	    "                             (TraceLens's rule)\n"
+	    "      --num-steps N          TraceLens's --num-steps for --steady-state (%d)\n"
 	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose              print the reference's informational messages\n"
 	    "  -h, --help                 show this help and exit\n"
 	    "  -V, --version              show the version and exit\n"
-	    "Without a window option the window starts after the last signpost's name.\n");
+	    "Without a window option the window starts after the last signpost's name.\n",
+	    STEPWIN_NUM_STEPS);
 }
 
 static void
@@ -100,6 +113,8 @@ int
 main(int argc, char *argv[])
 {
 	struct filter_opts o;
+	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false };
+	bool steps = false;
 	const char *err;
 	long long v;
 	int c;
@@ -165,6 +180,19 @@ main(int argc, char *argv[])
 				    err, optarg);
 			*(c == OPT_PROGRAM ? &o.program : &o.loop) = v;
 			break;
+		case OPT_STEPS:
+			if ((err = stepwin_parse(optarg, &sw)) != NULL)
+				die_usage("%s: '%s'", err, optarg);
+			steps = true;
+			break;
+		case OPT_STEADY:
+			sw.steady = true;
+			break;
+		case OPT_NUM_STEPS:
+			sw.num_steps = strtonum(optarg, 1, LLONG_MAX, &err);
+			if (err != NULL)
+				die_usage("--num-steps: %s: '%s'", err, optarg);
+			break;
 		case 'q':
 			diag_set_quiet(1);
 			break;
@@ -187,8 +215,21 @@ main(int argc, char *argv[])
 	/* --phase replaces the default last-signpost window (the phases are the windows). */
 	o.w.whole = o.phase != NULL;
 
+	if (steps && sw.steady)
+		die_usage("--steps and --steady-state: give one");
+	if ((steps || sw.steady) && (o.w.start || o.w.end || o.w.ignore || o.w.print ||
+	    o.no_merge || o.has_devices || o.has_idrange || o.no_host_ops || o.phase ||
+	    o.nops || o.nxops || o.const_eval || o.layout_conv || o.program >= 0 ||
+	    o.loop >= 0))
+		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
+		    "for the other selections", steps ? "steps" : "steady-state");
+	sw.verbose = o.verbose;
+
 	rd = rec_open_list(argv, argc);
-	filter_run(rd, stdout, &o);
+	if (steps || sw.steady)
+		stepwin_run(rd, stdout, &sw);
+	else
+		filter_run(rd, stdout, &o);
 	rec_close(rd);
 	devlist_free(&o.devices);
 	free(o.ops);

@@ -212,6 +212,7 @@ struct stepiv {
 	long long	rank, start, end;
 	long long	maxend;	/* the latest end among the steps of its group up to it */
 	long long	iter;
+	long long	number;	/* its "step" key (ttp-filter --steps), or -1 */
 	int		tier;
 	struct step	st;
 };
@@ -407,6 +408,8 @@ add_step(struct state *st, struct rec *r)
 		return;
 	if (!rec_int(r, "rank", &s.rank))
 		s.rank = 0;
+	if (!rec_int(r, "step", &s.number))
+		s.number = -1;
 	s.tier = step_tier(s.st.kind);
 	s.iter = s.maxend = 0;
 	if (st->nsteps == st->capsteps) {
@@ -856,7 +859,7 @@ by_steps(struct state *st, bool say_it)
 
 		s->maxend = same && s[-1].maxend > s->end ? s[-1].maxend : s->end;
 		s->iter = s->st.kind == STEP_PROFILER ? s->st.number :
-		    same ? s[-1].iter + 1 : 1;
+		    s->number > 0 ? s->number : same ? s[-1].iter + 1 : 1;
 	}
 	st->opstep = xreallocarray(NULL, n ? n : 1, sizeof(*st->opstep));
 	for (i = 0; i < n; i++) {

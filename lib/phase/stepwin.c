@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * stepwin: ttp-filter's window of inference steps (see stepwin.h). Per rank it keeps
+ * the step numbers the window selects (decided from the trace record), the host-time
+ * intervals of the selected steps seen so far, and the ids of the kept ops (for their
+ * gpu records); everything else streams.
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/diag.h"
+#include "core/names.h"
+#include "core/rec.h"
+#include "phase/step.h"
+#include "phase/stepwin.h"
+
+const char *
+stepwin_parse(const char *s, struct stepwin_opts *o)
+{
+	const char *colon = strchr(s, ':'), *err;
+	char a[32], b[32];
+	size_t la;
+
+	if (colon == NULL) {
+		o->from = o->to = strtonum(s, 1, LLONG_MAX, &err);
+		return err ? "--steps: a step number (from 1), or FROM:TO" : NULL;
+	}
+	la = (size_t)(colon - s);
+	if (la >= sizeof(a) || strlen(colon + 1) >= sizeof(b))
+		return "--steps: FROM:TO, step numbers from 1";
+	memcpy(a, s, la);
+	a[la] = '\0';
+	strlcpy(b, colon + 1, sizeof(b));
+	o->from = 1;
+	o->to = -1;
+	if (a[0] != '\0' && (o->from = strtonum(a, 1, LLONG_MAX, &err), err != NULL))
+		return "--steps: FROM:TO, step numbers from 1";
+	if (b[0] != '\0' && (o->to = strtonum(b, 1, LLONG_MAX, &err), err != NULL))
+		return "--steps: FROM:TO, step numbers from 1";
+	if (o->to != -1 && o->to < o->from)
+		return "--steps: FROM:TO with FROM > TO";
+	return NULL;
+}
+
+void
+stepwin_steady(const long long *nreq, size_t n, long long num_steps, size_t *start,
+    size_t *end, size_t *nregions)
+{
+	double thr = (long long)n >= num_steps ? 0.1 : 0.2, tol;
+	long long max = nreq[0], count = 0;
+	size_t i, s = 0, best_s = 0, best_e = 0, nreg = 0;
+	bool started = false;
+
+	for (i = 1; i < n; i++)
+		if (nreq[i] > max)
+			max = nreq[i];
+	tol = thr * (double)max > 1 ? thr * (double)max : 1;
+	for (i = 0; i < n; i++) {
+		long long d = nreq[i] > max ? nreq[i] - max : max - nreq[i];
+
+		if ((double)d <= tol) {
+			if (!started)
+				count++;
+		} else if (started)
+			count--;
+		if (count > 5 && !started) {
+			started = true;
+			s = i + 1 - (size_t)count;
+		}
+		if (count <= 0 && started) {
+			/* a region [s, i): TraceLens keeps the first of the largest */
+			if (nreg == 0 || i - s > best_e - best_s)
+				best_s = s, best_e = i;
+			nreg++;
+			started = false;
+			count = 0;
+		}
+	}
+	if (started) {
+		/* open at the end: [s, n - 1), the last step left out as TraceLens does */
+		if (nreg == 0 || n - 1 - s > best_e - best_s)
+			best_s = s, best_e = n - 1;
+		nreg++;
+	}
+	if (nreg == 0) {
+		long long delta = num_steps - (long long)n > 8 ? num_steps - (long long)n : 8;
+
+		if (delta > (long long)n)
+			delta = (long long)n;
+		best_s = (size_t)(delta / 2);
+		best_e = n - (size_t)(delta / 2);
+		if (best_e < best_s + 1)
+			best_e = best_s + 1;
+	}
+	*start = best_s;
+	*end = best_e;
+	*nregions = nreg;
+}
+
+/* --- the stream ---------------------------------------------------------------------- */
+
+struct interval {
+	long long	start, end;
+};
+
+struct rankwin {
+	long long	 rank;
+	int		 tier;		/* the tier whose annotations are the steps; 0: none */
+	long long	 nsteps;	/* steps in the trace record's list */
+	long long	 lo, hi;	/* the selected steps, from 1, both included */
+	long long	 seen;		/* step annotations of the tier seen so far */
+	struct interval	*iv;		/* the selected steps seen so far */
+	size_t		 niv, capiv;
+	size_t		 nops, ngpus;	/* kept */
+};
+
+struct win {
+	const struct stepwin_opts *o;
+	FILE		*out;
+	struct rankwin	*ranks;
+	size_t		 nranks;
+	struct names	 kept;		/* (rank, id) of the kept ops, as 16-byte keys */
+};
+
+static struct rankwin *
+rank_of(struct win *w, long long rank, bool create)
+{
+	size_t i;
+
+	for (i = 0; i < w->nranks; i++)
+		if (w->ranks[i].rank == rank)
+			return &w->ranks[i];
+	if (!create)
+		return NULL;
+	w->ranks = xreallocarray(w->ranks, w->nranks + 1, sizeof(*w->ranks));
+	memset(&w->ranks[w->nranks], 0, sizeof(w->ranks[0]));
+	w->ranks[w->nranks].rank = rank;
+	return &w->ranks[w->nranks++];
+}
+
+static long long
+rec_rank(struct rec *r)
+{
+	long long rank;
+
+	return rec_int(r, "rank", &rank) ? rank : 0;
+}
+
+/* The trace record: choose the tier and the selected steps of its rank. */
+static void
+plan(struct win *w, struct rec *r)
+{
+	struct rankwin *rw = rank_of(w, rec_rank(r), true);
+	json_t *names = rec_json(r, "signposts"), *v;
+	long long *nreq = NULL;
+	size_t i, k = 0;
+	int best = 0;
+
+	if (!json_is_array(names))
+		die_where(rec_where(r), "--%s: the trace record has no signpost list "
+		    "(ttp-parse writes one)", w->o->steady ? "steady-state" : "steps");
+	json_array_foreach(names, i, v) {
+		struct step st;
+
+		if (json_is_string(v) && step_parse(json_string_value(v),
+		    json_string_length(v), &st) && (st.kind != STEP_CAPTURE) &&
+		    (best == 0 || step_tier(st.kind) < best))
+			best = step_tier(st.kind);
+	}
+	rw->tier = best;
+	nreq = xreallocarray(NULL, json_array_size(names) + 1, sizeof(*nreq));
+	json_array_foreach(names, i, v) {
+		struct step st;
+
+		if (json_is_string(v) && step_parse(json_string_value(v),
+		    json_string_length(v), &st) && step_tier(st.kind) == best)
+			nreq[k++] = st.context_requests + st.generation_requests;
+	}
+	rw->nsteps = (long long)k;
+	rw->seen = 0;
+	rw->niv = 0;
+	if (w->o->steady) {
+		size_t s, e, nreg;
+
+		if (best != 1 && best != 2)
+			die_where(rec_where(r), "--steady-state: no engine step annotations "
+			    "(vLLM, SGLang or ATOM) in this trace");
+		stepwin_steady(nreq, k, w->o->num_steps, &s, &e, &nreg);
+		rw->lo = (long long)s + 1;
+		rw->hi = (long long)e;
+		if (nreg == 0)
+			note("rank %lld: no steady-state region in %zu step%s; steps %lld-%lld, "
+			    "the middle of the run", rw->rank, k, k == 1 ? "" : "s", rw->lo,
+			    rw->hi);
+		else if (w->o->verbose)
+			note("rank %lld: steady state: steps %lld-%lld of %zu (the largest of "
+			    "%zu region%s)", rw->rank, rw->lo, rw->hi, k, nreg,
+			    nreg == 1 ? "" : "s");
+	} else {
+		if (best == 0)
+			die_where(rec_where(r), "--steps: no step annotations in this trace");
+		rw->lo = w->o->from;
+		rw->hi = w->o->to < 0 || w->o->to > rw->nsteps ? rw->nsteps : w->o->to;
+		if (rw->lo > rw->nsteps)
+			note("rank %lld: --steps %lld: the trace has %lld step%s; nothing kept",
+			    rw->rank, rw->lo, rw->nsteps, rw->nsteps == 1 ? "" : "s");
+	}
+	free(nreq);
+	json_decref(names);
+}
+
+static bool
+inside(const struct rankwin *rw, long long t)
+{
+	size_t i;
+
+	for (i = 0; i < rw->niv; i++)
+		if (t >= rw->iv[i].start && t < rw->iv[i].end)
+			return true;
+	return false;
+}
+
+static struct rankwin *
+planned(struct win *w, struct rec *r)
+{
+	struct rankwin *rw = rank_of(w, rec_rank(r), false);
+
+	if (rw == NULL)
+		die_where(rec_where(r), "--%s: a %s record before its trace record (records "
+		    "of PyTorch traces from ttp-parse)", w->o->steady ? "steady-state" :
+		    "steps", rec_str(r, "kind", NULL));
+	return rw;
+}
+
+static void
+key(char k[16], long long rank, long long id)
+{
+	memcpy(k, &rank, 8);
+	memcpy(k + 8, &id, 8);
+}
+
+/* One record: write it if the window keeps it. */
+static bool
+keep(struct win *w, struct rec *r)
+{
+	const char *kind = rec_str(r, "kind", NULL), *name;
+	struct rankwin *rw;
+	long long t, id, end;
+	size_t len;
+	char k[16];
+
+	if (kind == NULL)
+		return true;
+	if (strcmp(kind, "trace") == 0) {
+		plan(w, r);
+		return true;
+	}
+	if (strcmp(kind, "signpost") == 0) {
+		struct step st;
+
+		rw = planned(w, r);
+		if (!rec_int(r, "host_start_ns", &t))
+			return false;
+		name = rec_str(r, "name", &len);
+		if (name != NULL && rec_int(r, "host_end_ns", &end) &&
+		    step_parse(name, len, &st) && step_tier(st.kind) == rw->tier) {
+			rw->seen++;
+			if (rw->seen < rw->lo || rw->seen > rw->hi)
+				return false;
+			if (rw->niv == rw->capiv) {
+				rw->capiv = rw->capiv ? 2 * rw->capiv : 16;
+				rw->iv = xreallocarray(rw->iv, rw->capiv, sizeof(*rw->iv));
+			}
+			rw->iv[rw->niv].start = t;
+			rw->iv[rw->niv++].end = end;
+			/* its number in the whole run, for ttp-phase's iter */
+			rec_set_int(r, "step", rw->seen);
+			return true;
+		}
+		return inside(rw, t);
+	}
+	if (strcmp(kind, "op") == 0) {
+		rw = planned(w, r);
+		if (!rec_int(r, "host_start_ns", &t) || !inside(rw, t))
+			return false;
+		if (rec_int(r, "id", &id)) {
+			key(k, rw->rank, id);
+			names_intern(&w->kept, k, sizeof(k));
+		}
+		rw->nops++;
+		return true;
+	}
+	if (strcmp(kind, "gpu") == 0) {
+		rw = planned(w, r);
+		if (!rec_int(r, "launched_by", &id))
+			return false;
+		key(k, rw->rank, id);
+		if (names_lookup(&w->kept, k, sizeof(k)) == NAME_NONE)
+			return false;
+		rw->ngpus++;
+		return true;
+	}
+	return true;
+}
+
+void
+stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
+{
+	struct win w;
+	struct rec *r;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.o = o;
+	w.out = out;
+	while ((r = rec_next(rd)) != NULL)
+		if (keep(&w, r))
+			rec_write(r, out);
+	for (i = 0; i < w.nranks; i++) {
+		struct rankwin *rw = &w.ranks[i];
+
+		if (o->verbose)
+			note("rank %lld: steps %lld-%lld of %lld: %zu op%s, %zu gpu record%s",
+			    rw->rank, rw->lo, rw->hi, rw->nsteps, rw->nops,
+			    rw->nops == 1 ? "" : "s", rw->ngpus, rw->ngpus == 1 ? "" : "s");
+		if (rw->seen != rw->nsteps)
+			warn_at(NULL, 0, "rank %lld: the trace record lists %lld step%s, the "
+			    "stream held %lld", rw->rank, rw->nsteps, rw->nsteps == 1 ? "" : "s",
+			    rw->seen);
+		free(rw->iv);
+	}
+	free(w.ranks);
+	names_free(&w.kept);
+}
