@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * names: interned strings (op and signpost names): each distinct string once, known by
- * a small index in order of first appearance; the text stays put while the table grows.
+ * names: the one intern table: each distinct string once, known by a small index in
+ * order of first appearance; the text stays put while the table grows (strings live in
+ * large blocks, not one allocation each). Used for op and signpost names, the report's
+ * strings and the keys of messages printed once.
  */
 #ifndef TTP_NAMES_H
 #define TTP_NAMES_H
@@ -11,17 +13,21 @@
 
 #define NAME_NONE	UINT32_MAX
 
-/* Interned strings: every distinct op and signpost name once. */
+struct names_block;
+
 struct names {
-	char	**str;
+	char	**str;		/* NUL-terminated, in the blocks */
 	size_t	 *len;
 	size_t	  n, cap;
 	uint32_t *tab;		/* open addressing: index + 1, 0 = empty */
 	size_t	  tabcap;
+	struct names_block *blocks;	/* the newest first */
 };
 
 void names_init(struct names *nm);
 uint32_t names_intern(struct names *nm, const char *s, size_t len);
+/* Like names_intern; *added tells whether s was new. */
+uint32_t names_add(struct names *nm, const char *s, size_t len, int *added);
 /* The index of s, or NAME_NONE when it was never interned. */
 uint32_t names_lookup(const struct names *nm, const char *s, size_t len);
 const char *names_str(const struct names *nm, uint32_t i);	/* "None" for NAME_NONE */

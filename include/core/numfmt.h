@@ -19,7 +19,9 @@
 /* Write into buf (at least NUM_BUFSZ bytes); return the length. */
 size_t num_shortest(char *buf, double d);
 size_t num_fixed(char *buf, double d, int decimals, int thousands);
-/* Integer with optional thousands separators. */
+/* Integer with optional thousands separators, into buf of at least NUM_INTSZ bytes
+ * (NUL-terminated); returns the length. The one integer-to-text writer. */
+#define NUM_INTSZ 28
 size_t num_int(char *buf, long long v, int thousands);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * spool: an append-only temporary file of record lines, read back by offset.
  *
- * A stage that must look ahead (ttp-filter's default signpost window, device merging)
- * writes every record line here and keeps only a compact summary per record in memory;
+ * A stage that must look ahead (ttp-filter's default signpost window, device merging,
+ * ttp-parse's sort, ttp-phase's look-ahead methods) writes every record line here and keeps only a compact summary per record in memory;
  * it then replays the lines it selects, in the order it chooses. The file is created in
  * $TMPDIR (default /tmp) and unlinked at once, so it vanishes when closed or at exit. Reads go
  * through a window buffer, so replaying in (nearly) file order costs one pass.
@@ -22,8 +22,14 @@ struct spool *spool_open(void);
 uint64_t spool_add(struct spool *sp, const char *p, size_t len);
 /* Total bytes appended so far. */
 uint64_t spool_size(const struct spool *sp);
-/* The len bytes at off, valid until the next spool call (not NUL-terminated). */
+/* The len bytes at off, valid until the next spool call (not NUL-terminated). A read
+ * that continues the last one fills the whole window; one elsewhere reads len bytes. */
 const char *spool_get(struct spool *sp, uint64_t off, size_t len);
+/* The line at *off (through its '\n', or to the end), its length in *len, *off moved
+ * past it; NULL at the end. Valid until the next spool call. */
+const char *spool_line(struct spool *sp, uint64_t *off, size_t *len);
+/* Empty the spool, for reuse. */
+void spool_reset(struct spool *sp);
 void spool_close(struct spool *sp);
 
 #endif

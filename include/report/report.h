@@ -5,7 +5,7 @@
  * plus the same table as Markdown.
  *
  * A table holds one compact row per record: numbers in fixed fields and every string
- * interned once in a pool (op names, datatypes, advice repeat a lot), so 136k ops fit
+ * interned once (names.h: op names, datatypes, advice repeat a lot), so 136k ops fit
  * in a few tens of megabytes. The records themselves are never kept.
  */
 #ifndef TTP_REPORT_H
@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "core/names.h"
 
 struct rec;
 
@@ -39,7 +41,7 @@ struct rec;
 #define ROW_DEV_INTNS	0x80000		/* device_ns was an integer: dev_ns holds it */
 #define ROW_GAP_INTNS	0x100000	/* gap_ns was an integer: gap_ns holds it */
 
-/* A string in the table's pool: 0 is "absent", anything else an offset. */
+/* A string of the table: 0 is "absent", anything else its names.h index + 1. */
 typedef uint32_t strid;
 
 struct row {
@@ -57,10 +59,7 @@ struct row {
 struct table {
 	struct row	*rows;
 	size_t		 nrows, caprows;
-	char		*pool;		/* interned strings, NUL-terminated */
-	size_t		 poollen, poolcap;
-	strid		*hash;		/* open addressing over the pool */
-	size_t		 hashcap, nstrings;
+	struct names	 strings;
 	long		 ndevice, nhost, nsignpost;	/* the totals-line counts */
 	long		 nnokind, nnoroof;	/* records without "kind"; ops without "label" */
 	char		*nokind_where;		/* where the first record without "kind" was */

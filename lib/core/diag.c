@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/names.h"
 
 static void
 vmsg(const char *file, long line, const char *where, const char *fmt, va_list ap)
@@ -143,53 +144,16 @@ note(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The keys note_once has seen: a small open-addressing set of strings. */
-static char	**seen;
-static size_t	  nseen, capseen;
-
-static size_t
-hash(const char *s)
-{
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
-static int
-seen_add(const char *key)
-{
-	size_t i;
-
-	if (2 * (nseen + 1) > capseen) {
-		char **old = seen;
-		size_t oldcap = capseen;
-
-		capseen = capseen ? 2 * capseen : 64;
-		seen = xcalloc(capseen, sizeof(*seen));
-		for (i = 0; i < oldcap; i++) {
-			if (old[i] != NULL) {
-				size_t j = hash(old[i]) & (capseen - 1);
-				while (seen[j] != NULL)
-					j = (j + 1) & (capseen - 1);
-				seen[j] = old[i];
-			}
-		}
-		free(old);
-	}
-	for (i = hash(key) & (capseen - 1); seen[i] != NULL; i = (i + 1) & (capseen - 1))
-		if (strcmp(seen[i], key) == 0)
-			return 0;
-	seen[i] = xstrdup(key);
-	nseen++;
-	return 1;
-}
+/* The keys note_once has seen. */
+static struct names seen;
 
 static int
 vonce(const char *key, const char *fmt, va_list ap)
 {
-	if (!seen_add(key))
+	int added;
+
+	names_add(&seen, key, strlen(key), &added);
+	if (!added)
 		return 0;
 	vmsg(NULL, 0, NULL, fmt, ap);
 	return 1;

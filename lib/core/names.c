@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * names: the interned-string table (see names.h): the strings in order of first
- * appearance, and an open-addressing hash table of their indexes (FNV-1a).
+ * appearance, kept in blocks of 64 KB (a longer string gets a block of its own), and an
+ * open-addressing hash table of their indexes (FNV-1a).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,14 @@
 
 #include "core/diag.h"
 #include "core/names.h"
+
+#define BLOCKSZ	65536
+
+struct names_block {
+	struct names_block *next;
+	size_t	 used, cap;
+	char	 text[];
+};
 
 void
 names_init(struct names *nm)
@@ -62,16 +71,49 @@ names_rehash(struct names *nm)
 	}
 }
 
+/* Room for n bytes that never move. */
+static char *
+names_room(struct names *nm, size_t n)
+{
+	struct names_block *b = nm->blocks;
+
+	if (b == NULL || b->cap - b->used < n) {
+		size_t cap = n > BLOCKSZ / 4 ? n : BLOCKSZ;
+
+		b = xmalloc(sizeof(*b) + cap);
+		b->used = 0;
+		b->cap = cap;
+		if (cap == n && nm->blocks != NULL) {	/* keep filling the current block */
+			b->next = nm->blocks->next;
+			nm->blocks->next = b;
+		} else {
+			b->next = nm->blocks;
+			nm->blocks = b;
+		}
+	}
+	b->used += n;
+	return b->text + b->used - n;
+}
+
 uint32_t
 names_intern(struct names *nm, const char *s, size_t len)
+{
+	int added;
+
+	return names_add(nm, s, len, &added);
+}
+
+uint32_t
+names_add(struct names *nm, const char *s, size_t len, int *added)
 {
 	size_t slot;
 	uint32_t k = names_find(nm, s, len, &slot);
 
+	*added = k == NAME_NONE;
 	if (k != NAME_NONE)
 		return k;
-	if (nm->n >= UINT32_MAX - 1)
-		die(EXIT_DATA, "too many distinct op names");
+	if (nm->n >= UINT32_MAX - 1 || len > SIZE_MAX / 2)
+		die(EXIT_DATA, "too many distinct names");
 	if (2 * (nm->n + 1) > nm->tabcap) {
 		names_rehash(nm);
 		(void)names_find(nm, s, len, &slot);
@@ -81,7 +123,7 @@ names_intern(struct names *nm, const char *s, size_t len)
 		nm->str = xreallocarray(nm->str, nm->cap, sizeof(*nm->str));
 		nm->len = xreallocarray(nm->len, nm->cap, sizeof(*nm->len));
 	}
-	nm->str[nm->n] = xmalloc(len + 1);
+	nm->str[nm->n] = names_room(nm, len + 1);
 	memcpy(nm->str[nm->n], s, len);
 	nm->str[nm->n][len] = '\0';
 	nm->len[nm->n] = len;
@@ -98,10 +140,12 @@ names_str(const struct names *nm, uint32_t i)
 void
 names_free(struct names *nm)
 {
-	size_t i;
+	struct names_block *b, *next;
 
-	for (i = 0; i < nm->n; i++)
-		free(nm->str[i]);
+	for (b = nm->blocks; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(nm->str);
 	free(nm->len);
 	free(nm->tab);

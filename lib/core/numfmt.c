@@ -251,16 +251,19 @@ num_fixed(char *buf, double d, int decimals, int thousands)
 size_t
 num_int(char *buf, long long v, int thousands)
 {
-	char tmp[32], *o = buf, *p = tmp;
+	char tmp[NUM_INTSZ], *p = tmp + sizeof(tmp), *o = buf;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
 
-	snprintf(tmp, sizeof(tmp), "%lld", v);
-	if (*p == '-')
-		*o++ = *p++;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*o++ = '-';
 	if (thousands)
-		o = group(o, p, strlen(p));
+		o = group(o, p, (size_t)(tmp + sizeof(tmp) - p));
 	else {
-		strcpy(o, p);
-		o += strlen(p);
+		memcpy(o, p, (size_t)(tmp + sizeof(tmp) - p));
+		o += tmp + sizeof(tmp) - p;
 	}
 	*o = '\0';
 	return (size_t)(o - buf);

@@ -222,26 +222,14 @@ rec_where(const struct rec *r)
 	if (r->wname == NULL)
 		return "-";
 	n = strlen(r->wname);
-	if (w->wcap < n + 24) {
-		w->wbuf = xrealloc(w->wbuf, n + 24);
-		w->wcap = n + 24;
+	if (w->wcap < n + 1 + NUM_INTSZ) {
+		w->wbuf = xrealloc(w->wbuf, n + 1 + NUM_INTSZ);
+		w->wcap = n + 1 + NUM_INTSZ;
 	}
 	/* "%s:%ld" without printf: this runs once a record in some programs */
-	{
-		char tmp[24], *o = tmp + sizeof(tmp);
-		unsigned long u = r->wline < 0 ? 0 - (unsigned long)r->wline :
-		    (unsigned long)r->wline;
-
-		do
-			*--o = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		if (r->wline < 0)
-			*--o = '-';
-		memcpy(w->wbuf, r->wname, n);
-		w->wbuf[n] = ':';
-		memcpy(w->wbuf + n + 1, o, (size_t)(tmp + sizeof(tmp) - o));
-		w->wbuf[n + 1 + (size_t)(tmp + sizeof(tmp) - o)] = '\0';
-	}
+	memcpy(w->wbuf, r->wname, n);
+	w->wbuf[n] = ':';
+	num_int(w->wbuf + n + 1, r->wline, 0);
 	return w->wbuf;
 }
 
@@ -1664,15 +1652,10 @@ rec_set_str(struct rec *r, const char *key, const char *s)
 void
 rec_set_int(struct rec *r, const char *key, long long v)
 {
-	char tmp[32], *o = tmp + sizeof(tmp);
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	char tmp[NUM_INTSZ];
+	size_t n = num_int(tmp, v, 0);
 
-	do
-		*--o = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--o = '-';
-	set_text(r, key, strlen(key), o, (size_t)(tmp + sizeof(tmp) - o), T_INT);
+	set_text(r, key, strlen(key), tmp, n, T_INT);
 }
 
 void

@@ -54,7 +54,7 @@ static void
 writeall(struct spool *sp, const char *p, size_t n)
 {
 	while (n > 0) {
-		ssize_t w = write(sp->fd, p, n);
+		ssize_t w = pwrite(sp->fd, p, n, (off_t)sp->flushed);
 
 		if (w < 0) {
 			if (errno == EINTR)
@@ -118,30 +118,77 @@ readat(struct spool *sp, char *dst, size_t n, uint64_t off)
 	}
 }
 
-const char *
-spool_get(struct spool *sp, uint64_t off, size_t len)
+/* Fill the window with the bytes from off: the whole window when the read continues the
+ * last one (a replay in file order), else only the len bytes asked for. */
+static void
+fill(struct spool *sp, uint64_t off, size_t len)
 {
 	size_t want;
 
-	if (off + len > sp->size)
-		die(EXIT_DATA, "temporary file: read beyond its end");
 	if (sp->wlen > 0)
 		flush(sp);
-	if (off >= sp->rbase && off + len <= sp->rbase + sp->rlen)
-		return sp->rbuf + (off - sp->rbase);
 	if (len > sp->rcap) {
 		sp->rcap = len;
 		free(sp->rbuf);
 		sp->rbuf = xmalloc(sp->rcap);
 	}
-	/* Refill the window from off: most replays move forward. */
-	want = sp->rcap;
+	want = len;
+	if (off >= sp->rbase && off <= sp->rbase + sp->rlen)
+		want = sp->rcap;
 	if (want > sp->flushed - off)
 		want = (size_t)(sp->flushed - off);
 	readat(sp, sp->rbuf, want, off);
 	sp->rbase = off;
 	sp->rlen = want;
-	return sp->rbuf;
+}
+
+const char *
+spool_get(struct spool *sp, uint64_t off, size_t len)
+{
+	if (off > sp->size || len > sp->size - off)
+		die(EXIT_DATA, "temporary file: read beyond its end");
+	if (!(off >= sp->rbase && off + len <= sp->rbase + sp->rlen))
+		fill(sp, off, len);
+	return sp->rbuf + (off - sp->rbase);
+}
+
+const char *
+spool_line(struct spool *sp, uint64_t *off, size_t *len)
+{
+	uint64_t o = *off;
+	size_t have;
+	const char *p, *nl;
+
+	if (o >= sp->size)
+		return NULL;
+	for (;;) {
+		if (!(o >= sp->rbase && o < sp->rbase + sp->rlen))
+			fill(sp, o, 1);
+		p = sp->rbuf + (o - sp->rbase);
+		have = (size_t)(sp->rbase + sp->rlen - o);
+		if ((nl = memchr(p, '\n', have)) != NULL) {
+			*len = (size_t)(nl - p) + 1;
+			break;
+		}
+		if (o + have == sp->size) {
+			*len = have;
+			break;
+		}
+		/* a line longer than what the window holds from o: a bigger window */
+		fill(sp, o, have < sp->rcap ? sp->rcap : 2 * have);
+	}
+	*off = o + *len;
+	return p;
+}
+
+void
+spool_reset(struct spool *sp)
+{
+	if (ftruncate(sp->fd, 0) != 0)
+		die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	sp->size = sp->flushed = 0;
+	sp->wlen = sp->rlen = 0;
+	sp->rbase = 0;
 }
 
 void

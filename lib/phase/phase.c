@@ -6,13 +6,12 @@
  * that lets the look-ahead methods tag a stream of any size in bounded memory: pass 1
  * keeps about 40 bytes of facts per op (a symbol for its name, its matmul class, its
  * own M class, its id, rank and host start, a heuristic label) and the step annotations,
- * and appends each record line to a tmpfile(3); pass 2 reads the lines back and appends
+ * and appends each record line to a spool; pass 2 reads the lines back and appends
  * the tags.
  *
  * Finding the repetition is lib/period.c: the periodic stretch that covers the most
  * ops, in O(n log n) time. The step grammar is lib/step.c, the heuristics lib/guess.c.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,6 +28,7 @@
 #include "phase/phase.h"
 #include "phase/step.h"
 #include "core/rec.h"
+#include "core/spool.h"
 #include "core/tensor.h"
 
 /* --- methods ------------------------------------------------------------------------ */
@@ -231,7 +231,7 @@ struct state {
 	enum guess_method gm;		/* the heuristic pass 1 labels launchers with */
 	bool		 guessing;	/* pass 1 labels launchers */
 	/* spool (look-ahead methods) */
-	FILE		*spool;
+	struct spool	*spool;
 	struct buf	 line, text;
 	struct opfacts	*ops;
 	struct hostfacts *host;
@@ -508,13 +508,9 @@ spool_one(struct state *st, struct rec *r)
 	} else if (is_kind(r, "signpost"))
 		add_step(st, r);
 	rec_format(r, &st->line);
-	if (st->spool == NULL) {
-		if ((st->spool = tmpfile()) == NULL)
-			die(EXIT_DATA, "tmpfile: %s", strerror(errno));
-		setvbuf(st->spool, NULL, _IOFBF, 1 << 20);
-	}
-	if (fwrite(st->line.p, 1, st->line.len, st->spool) != st->line.len)
-		die(EXIT_DATA, "spool file: %s", strerror(errno));
+	if (st->spool == NULL)
+		st->spool = spool_open();
+	spool_add(st->spool, st->line.p, st->line.len);
 }
 
 /* The tags of op i, appended to b as JSON members without a leading comma (nothing:
@@ -579,14 +575,12 @@ find_op(const struct state *st, const size_t *byid, long long rank, long long id
 static void
 replay(struct state *st, tagfn *fn, const void *ctx)
 {
-	char *p = NULL;
-	size_t cap = 0, i = 0, g = 0, *byid = NULL;
-	ssize_t n;
+	const char *p;
+	size_t len, i = 0, g = 0, *byid = NULL;
+	uint64_t off = 0;
 
 	if (st->spool == NULL)
 		return;
-	if (fflush(st->spool) == EOF || fseeko(st->spool, 0, SEEK_SET) == -1)
-		die(EXIT_DATA, "spool file: %s", strerror(errno));
 	if (st->ngpus > 0) {
 		byid = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*byid));
 		for (i = 0; i < st->nops; i++)
@@ -595,8 +589,8 @@ replay(struct state *st, tagfn *fn, const void *ctx)
 		qsort(byid, st->nops, sizeof(*byid), cmpopid);
 		i = 0;
 	}
-	while ((n = getline(&p, &cap, st->spool)) > 0) {
-		size_t len = (size_t)n, end, k;
+	while ((p = spool_line(st->spool, &off, &len)) != NULL) {
+		size_t end, k;
 
 		if (p[0] == '-') {
 			writeout(st, p + 1, len - 1);
@@ -624,11 +618,8 @@ replay(struct state *st, tagfn *fn, const void *ctx)
 		writeout(st, st->text.p, st->text.len);
 		writeout(st, "}\n", 2);
 	}
-	if (ferror(st->spool))
-		die(EXIT_DATA, "spool file: %s", strerror(errno));
-	free(p);
 	free(byid);
-	fclose(st->spool);
+	spool_close(st->spool);
 	st->spool = NULL;
 	st->nops = 0;
 	st->ngpus = 0;

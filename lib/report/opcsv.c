@@ -38,21 +38,6 @@ csv_field(FILE *fp, const char *s, size_t n)
 	putc_unlocked('"', fp);
 }
 
-/* v in decimal at the end of tmp[24]; returns the start. */
-static char *
-fmt_ll(char *end, long long v)
-{
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-	char *o = end;
-
-	do
-		*--o = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--o = '-';
-	return o;
-}
-
 static void
 put_num(FILE *fp, int present, double v)
 {
@@ -79,30 +64,27 @@ put_ns_us(FILE *fp, long long ns, double us)
 		return;
 	}
 	{
-		char *e = b + 32, *s;
 		long long f = ns % 1000;
 
-		e[-1] = (char)('0' + f % 10);
-		e[-2] = (char)('0' + f / 10 % 10);
-		e[-3] = (char)('0' + f / 100);
-		e[-4] = '.';
-		s = fmt_ll(e - 4, ns / 1000);
-		n = (int)(e - s);
-		while (s[n - 1] == '0' && s[n - 2] != '.')
+		n = (int)num_int(b, ns / 1000, 0);
+		b[n++] = '.';
+		b[n++] = (char)('0' + f / 100);
+		b[n++] = (char)('0' + f / 10 % 10);
+		b[n++] = (char)('0' + f % 10);
+		while (b[n - 1] == '0' && b[n - 2] != '.')
 			n--;
-		fwrite_unlocked(s, 1, (size_t)n, fp);
+		fwrite_unlocked(b, 1, (size_t)n, fp);
 	}
 }
 
 static void
 put_int(FILE *fp, int present, long long v, const char *missing)
 {
-	char b[24], *s;
+	char b[NUM_INTSZ];
 
-	if (present) {
-		s = fmt_ll(b + sizeof(b), v);
-		fwrite_unlocked(s, 1, (size_t)(b + sizeof(b) - s), fp);
-	} else
+	if (present)
+		fwrite_unlocked(b, 1, num_int(b, v, 0), fp);
+	else
 		fputs_unlocked(missing, fp);
 }
 

@@ -16,108 +16,39 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "tt/metrics.h"
+#include "core/names.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
 #include "report/report.h"
 #include "report/texttab.h"
 #include "core/tensor.h"
 
-/* --- the string pool ------------------------------------------------------------ */
-
-static uint32_t
-strhash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static void
-pool_rehash(struct table *t)
-{
-	size_t ncap = t->hashcap ? t->hashcap * 2 : 1024, i;
-	strid *nh = xcalloc(ncap, sizeof(*nh));
-
-	for (i = 0; i < t->hashcap; i++) {
-		strid id = t->hash[i];
-		const char *s;
-		size_t j;
-
-		if (id == 0)
-			continue;
-		s = t->pool + id;
-		j = strhash(s, strlen(s)) & (ncap - 1);
-		while (nh[j] != 0)
-			j = (j + 1) & (ncap - 1);
-		nh[j] = id;
-	}
-	free(t->hash);
-	t->hash = nh;
-	t->hashcap = ncap;
-}
+/* --- the strings ----------------------------------------------------------------- */
 
 strid
 table_intern(struct table *t, const char *s, size_t n)
 {
-	size_t j;
-	strid id;
-
-	if ((t->nstrings + 1) * 2 > t->hashcap)
-		pool_rehash(t);
-	j = strhash(s, n) & (t->hashcap - 1);
-	while ((id = t->hash[j]) != 0) {
-		const char *p = t->pool + id;
-
-		if (strncmp(p, s, n) == 0 && p[n] == '\0')
-			return id;
-		j = (j + 1) & (t->hashcap - 1);
-	}
-	if (t->poollen + n + 1 > t->poolcap) {
-		size_t ncap = t->poolcap ? t->poolcap : 65536;
-
-		while (t->poollen + n + 1 > ncap)
-			ncap *= 2;
-		if (ncap > UINT32_MAX)
-			die(EXIT_DATA, "too much text in the report (over 4 GB)");
-		t->pool = xrealloc(t->pool, ncap);
-		t->poolcap = ncap;
-	}
-	id = (strid)t->poollen;
-	memcpy(t->pool + t->poollen, s, n);
-	t->pool[t->poollen + n] = '\0';
-	t->poollen += n + 1;
-	t->hash[j] = id;
-	t->nstrings++;
-	return id;
+	return names_intern(&t->strings, s, n) + 1;
 }
 
 const char *
 table_str(const struct table *t, strid id)
 {
-	return id == 0 ? "" : t->pool + id;
+	return id == 0 ? "" : t->strings.str[id - 1];
 }
 
 void
 table_init(struct table *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->pool = xmalloc(65536);
-	t->poolcap = 65536;
-	t->pool[0] = '\0';
-	t->poollen = 1;		/* offset 0 means "absent" */
+	names_init(&t->strings);
 }
 
 void
 table_free(struct table *t)
 {
 	free(t->rows);
-	free(t->pool);
-	free(t->hash);
+	names_free(&t->strings);
 	free(t->nokind_where);
 	memset(t, 0, sizeof(*t));
 }
@@ -602,19 +533,7 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 
 	switch (col) {
 	case C_ID:
-		{
-			char *p = nb + sizeof(nb);
-			unsigned long long u = w->id < 0 ? 0ULL - (unsigned long long)w->id :
-			    (unsigned long long)w->id;
-
-			do {
-				*--p = (char)('0' + u % 10);
-				u /= 10;
-			} while (u > 0);
-			if (w->id < 0)
-				*--p = '-';
-			colour_add(b, on, c, p, (size_t)(nb + sizeof(nb) - p));
-		}
+		colour_add(b, on, c, nb, num_int(nb, w->id, 0));
 		break;
 	case C_PCT:
 		if (w->flags & ROW_PCT)

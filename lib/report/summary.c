@@ -72,7 +72,7 @@ row_category(struct table *t, const struct row *w)
 }
 
 /* The grouping label of a row. The table is logically const; interning new label
- * strings only appends to its pool. */
+ * strings only adds to its strings. */
 static strid
 group_label(struct table *t, const struct row *w, int by, struct buf *b)
 {

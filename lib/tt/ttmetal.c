@@ -28,6 +28,8 @@
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/numfmt.h"
+#include "core/spool.h"
 #include "tt/mlirloc.h"
 #include "tt/ttmetal.h"
 
@@ -87,13 +89,12 @@ struct st {
 	long long	 ndev;			/* device count of the first file */
 	long		 id;
 
-	/* spool */
-	FILE		*spool;
-	uint64_t	 spool_off;
+	/* records held back for the sort or for the arch pair */
+	struct spool	*spool;
 	struct ent	*ents;
 	size_t		 nents, capents;
 
-	struct buf	 head, tail, tmp;
+	struct buf	 head, tail;
 	unsigned long	 nout;
 
 	/* the tt-mlir columns */
@@ -166,16 +167,9 @@ jstr(struct buf *b, const char *s, size_t n)
 static void
 jint(struct buf *b, long long v)
 {
-	char t[24], *p = t + sizeof(t);
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	char t[NUM_INTSZ];
 
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		*--p = '-';
-	buf_add(b, p, (size_t)(t + sizeof(t) - p));
+	buf_add(b, t, num_int(t, v, 0));
 }
 
 #define KEY(b, lit) buf_add((b), lit, sizeof(lit) - 1)
@@ -916,20 +910,14 @@ mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
 }
 
 static void
-spool_add(struct st *st, int hasts, long long ts, int isop)
+hold(struct st *st, int hasts, long long ts, int isop)
 {
 	struct ent *e;
 
-	if (st->spool == NULL) {
-		st->spool = tmpfile();
-		if (st->spool == NULL)
-			die(EXIT_DATA, "temporary file: %s", strerror(errno));
-	}
+	if (st->spool == NULL)
+		st->spool = spool_open();
 	if (st->head.len > UINT32_MAX || st->tail.len > UINT32_MAX)
 		die(EXIT_DATA, "record too large");
-	if (fwrite(st->head.p, 1, st->head.len, st->spool) != st->head.len ||
-	    (st->tail.len && fwrite(st->tail.p, 1, st->tail.len, st->spool) != st->tail.len))
-		die(EXIT_DATA, "temporary file: %s", strerror(errno));
 	if (st->nents == st->capents) {
 		st->capents = st->capents ? st->capents * 2 : 1024;
 		st->ents = xreallocarray(st->ents, st->capents, sizeof(*st->ents));
@@ -938,10 +926,11 @@ spool_add(struct st *st, int hasts, long long ts, int isop)
 	e->ts = ts;
 	e->hasts = (unsigned char)hasts;
 	e->isop = (unsigned char)isop;
-	e->off = st->spool_off;
+	e->off = spool_add(st->spool, st->head.p, st->head.len);
+	if (st->tail.len)
+		spool_add(st->spool, st->tail.p, st->tail.len);
 	e->hlen = (uint32_t)st->head.len;
 	e->tlen = (uint32_t)st->tail.len;
-	st->spool_off += st->head.len + st->tail.len;
 }
 
 static void
@@ -974,39 +963,22 @@ ent_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Write the spooled records (sorted first if sort) and empty the spool. */
+/* Write the records held back (sorted first if sort) and empty the spool. */
 static void
-spool_flush(struct st *st, int sort)
+release(struct st *st, int sort)
 {
-	int fd;
-
 	if (st->nents == 0)
 		return;
-	if (fflush(st->spool) != 0)
-		die(EXIT_DATA, "temporary file: %s", strerror(errno));
-	fd = fileno(st->spool);
 	if (sort)
 		qsort(st->ents, st->nents, sizeof(*st->ents), ent_cmp);
 	for (size_t i = 0; i < st->nents; i++) {
 		struct ent *e = &st->ents[i];
-		size_t n = (size_t)e->hlen + e->tlen, got = 0;
+		const char *p = spool_get(st->spool, e->off, (size_t)e->hlen + e->tlen);
 
-		buf_reset(&st->tmp);
-		buf_grow(&st->tmp, n);
-		while (got < n) {
-			ssize_t m = pread(fd, st->tmp.p + got, n - got, (off_t)(e->off + got));
-
-			if (m <= 0)
-				die(EXIT_DATA, "temporary file: %s",
-				    m < 0 ? strerror(errno) : "short read");
-			got += (size_t)m;
-		}
-		emit(st, st->tmp.p, e->hlen, st->tmp.p + e->hlen, e->tlen, e->isop);
+		emit(st, p, e->hlen, p + e->hlen, e->tlen, e->isop);
 	}
 	st->nents = 0;
-	st->spool_off = 0;
-	if (ftruncate(fd, 0) != 0 || fseeko(st->spool, 0, SEEK_SET) != 0)
-		die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	spool_reset(st->spool);
 }
 
 static void
@@ -1107,10 +1079,10 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 	}
 	if (st->direct && st->resolved) {
 		if (st->nents)
-			spool_flush(st, 0);
+			release(st, 0);
 		emit(st, h->p, h->len, t->p, t->len, isop);
 	} else
-		spool_add(st, hasts, ts, isop);
+		hold(st, hasts, ts, isop);
 }
 
 /* --- first pass: is the input already in order? -------------------------------------- */
@@ -1372,7 +1344,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		set_mid(&st);
 	}
 	messages_end(&st);
-	spool_flush(&st, !st.direct && st.sorting);
+	release(&st, !st.direct && st.sorting);
 
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st.f[k];
@@ -1389,8 +1361,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		free(tf->jname);
 	}
 	free(st.f);
-	if (st.spool)
-		fclose(st.spool);
+	spool_close(st.spool);
 	free(st.ents);
 	free(st.arch);
 	for (int i = 0; i < st.narch_seen; i++)
@@ -1399,7 +1370,6 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 	free(st.wc_seen);
 	buf_free(&st.head);
 	buf_free(&st.tail);
-	buf_free(&st.tmp);
 	buf_free(&st.mid);
 	mlirloc_free(&st.loc);
 }
