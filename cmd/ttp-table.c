@@ -74,7 +74,8 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: ttp-table [-hqVv] [--csv FILE] [--no-advice] [--raw-op-codes] [--no-summary]\n"
-	    "                 [--group-by op|memory|category|device|phase] [--per-device]\n"
+	    "                 [--group-by op|memory|category|device|phase|line|KEY[,...]]\n"
+	    "                 [--per-device]\n"
 	    "                 [--summary-file BASE] [--stacked-csv BASE] [--classic-colors]\n"
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
 	    "                 [--format text|md] [--sort id|time|gap|total|op] [--top N]\n"
@@ -94,7 +95,10 @@ usage(FILE *fp)
 	    "  --raw-op-codes        add a Raw OP Code column to the CSV\n"
 	    "  --no-summary          no grouped summary (also --no-stacked-report)\n"
 	    "  --group-by KEY        summary groups: op, memory (default), category,\n"
-	    "                        device or phase\n"
+	    "                        device or phase; line (the model's source line,\n"
+	    "                        loc_file:loc_line); any other record key (loc_line,\n"
+	    "                        loc_name, iter, ...); or up to 4 of these, e.g.\n"
+	    "                        phase,iter\n"
 	    "  --per-device          one summary per device (the Device column)\n"
 	    "  --summary-file BASE   also write the summary to BASE.csv and BASE.svg\n"
 	    "  --stacked-csv BASE    the older name of --summary-file\n"
@@ -128,6 +132,9 @@ usage(FILE *fp)
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n");
 }
+
+/* --group-by, parsed (summary.h); the default is the reference's "memory". */
+static struct group_spec gspec;
 
 struct opts {
 	const char	*csv, *summary_file, *stacked_csv;
@@ -291,7 +298,7 @@ parse_args(int argc, char **argv, struct opts *o)
 {
 	int ch;
 	char *end;
-	const char *errstr;
+	const char *errstr, *err;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hqVv", longopts, NULL)) != -1) {
@@ -301,9 +308,9 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_RAW: o->raw = 1; break;
 		case OPT_NO_SUMMARY: o->summary = 0; break;
 		case OPT_GROUP_BY:
-			if ((o->group_by = summary_parse_group(optarg)) < 0)
-				die_usage("--group-by: invalid choice: '%s' (choose from 'op', "
-				    "'memory', 'category', 'device', 'phase')", optarg);
+			if (summary_parse_spec(optarg, &gspec, &err) != 0)
+				die_usage("--group-by: %s: '%s'", err, optarg);
+			o->group_by = gspec.by;
 			break;
 		case OPT_CLASSIC: o->classic = 1; break;
 		case OPT_SUMMARY_FILE:
@@ -493,14 +500,17 @@ main(int argc, char **argv)
 	static struct table t;
 	static struct summary *s;
 	static struct tl *tl;
+	const char *err;
 	int colour;
 
 	io_init();
+	(void)summary_parse_spec("memory", &gspec, &err);
 	parse_args(argc, argv, &o);
 	colour = !o.markdown && o.csv == NULL && colour_wanted(o.colour_mode, stdout);
 
 	table_init(&t);
 	tl = tl_new();
+	table_group_keys(&t, gspec.keys, gspec.nkeys);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL)
 		if (!tl_add(tl, r))
@@ -519,6 +529,8 @@ main(int argc, char **argv)
 	if (t.nnoroof > 0)
 		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
 		    "add ttp-roofline before ttp-table", t.nnoroof, t.nnoroof == 1 ? "" : "s");
+	if (o.summary)
+		summary_check_keys(&t, &gspec);
 	table_sort(&t, o.sort);
 	if (o.top >= 0)
 		table_top(&t, (size_t)o.top, o.percent_shown);
@@ -550,7 +562,7 @@ main(int argc, char **argv)
 	}
 	if (!o.summary)
 		goto done;
-	if ((s = summary_build(&t, o.group_by, o.per_device)) == NULL) {
+	if ((s = summary_build(&t, &gspec, o.per_device)) == NULL) {
 		note("No data available for stacked report generation.");
 		goto done;
 	}

@@ -54,7 +54,10 @@ struct row {
 	strid		label, op, math, bound, verdict, category, phase;
 	strid		dt_out, dt_in0, dt_in1, mem0;
 	strid		advice;		/* items separated by '\n'; absent for non-matmuls */
+	strid		gkey;		/* the values of the table's group keys, see below */
 };
+
+#define TABLE_MAXKEYS 4
 
 struct table {
 	struct row	*rows;
@@ -65,6 +68,12 @@ struct table {
 	char		*nokind_where;		/* where the first record without "kind" was */
 	size_t		 nall;			/* rows before table_top */
 	double		 sum_dev, sum_gap, total;	/* total = sum_dev + sum_gap */
+
+	/* record keys an op row keeps for grouping (table_group_keys) */
+	const char	*gkeys[TABLE_MAXKEYS];
+	size_t		 ngkeys;
+	long		 gkey_ops[TABLE_MAXKEYS];	/* ops that have each key */
+	char		*op_keys;	/* the first op record's keys, ", "-separated */
 };
 
 struct report_opts {
@@ -78,6 +87,11 @@ void table_free(struct table *t);
 /* Add a record: kind "op" and "signpost" become rows; other kinds are ignored (0
  * returned); 1 when added. Bad values are errors at the record's location. */
 int table_add(struct table *t, struct rec *r);
+/* Before the first table_add: op rows keep the values of these record keys (the
+ * strings are not copied) in gkey, as text separated by TABLE_KEYSEP, a key's value as
+ * its string or else its JSON text, "" when absent or null; gkey is 0 when all are. */
+#define TABLE_KEYSEP '\x1f'
+void table_group_keys(struct table *t, const char *const *keys, size_t n);
 /* After the last record: Total % of every row, the sums and the counts. */
 void table_finish(struct table *t);
 

@@ -3,6 +3,11 @@
  * summary: the grouped ("stacked") summary of tt-perf-report (spec 19): groups of ops
  * by op name, op name + input-0 memory, category (and, beyond the reference, by
  * device or phase), optionally per device; its text table, its CSV and its plot.
+ *
+ * Beyond the reference, a group can be any record key or a list of keys and report
+ * names ("loc_line", "phase,iter", "line" for loc_file,loc_line): the label joins the
+ * parts with ':', and the table shows Total %, Device Time Sum, Op Count and the op
+ * names in the group (the costliest first) instead of the FLOPs columns.
  */
 #ifndef TTP_SUMMARY_H
 #define TTP_SUMMARY_H
@@ -11,16 +16,39 @@
 
 struct table;
 
-enum group_by { GROUP_OP, GROUP_MEMORY, GROUP_CATEGORY, GROUP_DEVICE, GROUP_PHASE };
+enum group_by {
+	GROUP_OP, GROUP_MEMORY, GROUP_CATEGORY, GROUP_DEVICE, GROUP_PHASE,
+	GROUP_KEYS		/* record keys, or more than one part */
+};
+
+#define GROUP_MAXPARTS	4
+#define GROUP_KEY	(-1)	/* a part that is a record key */
+
+/* A --group-by value, parsed. */
+struct group_spec {
+	int		 by;			/* one report name, or GROUP_KEYS */
+	size_t		 nparts;
+	int		 part[GROUP_MAXPARTS];	/* GROUP_OP ... GROUP_PHASE or GROUP_KEY */
+	const char	*keys[GROUP_MAXPARTS];	/* the GROUP_KEY parts' keys, in order */
+	size_t		 nkeys;
+	char		 text[128];		/* the value as given: the label's header */
+	char		 copy[128];		/* the parts, NUL-separated */
+};
 
 struct summary;
 
-/* Parse a --group-by value; -1 if unknown. */
-int summary_parse_group(const char *s);
+/* Parse a --group-by value: a report name (op, memory, category, device, phase), a
+ * record key, "line" (loc_file,loc_line), or up to GROUP_MAXPARTS of these separated by
+ * commas. Returns 0, or -1 with *err set to a static message. */
+int summary_parse_spec(const char *s, struct group_spec *g, const char **err);
+/* Once the table is read (its group keys set from g->keys): an error (exit 1) naming
+ * the key when no op record has one of the spec's record keys. */
+void summary_check_keys(const struct table *t, const struct group_spec *g);
 /* Build the summary of the table's ops (signposts left out). per_device: one group
  * per label and device, with a Device column (reference --no-merge-devices). NULL
  * when there is no op to summarise. */
-struct summary *summary_build(const struct table *t, int group_by, int per_device);
+struct summary *summary_build(const struct table *t, const struct group_spec *g,
+    int per_device);
 void summary_free(struct summary *s);
 /* Number of distinct devices among the summary's groups (per-device mode). */
 size_t summary_ndevices(const struct summary *s);

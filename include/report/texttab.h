@@ -34,6 +34,7 @@ enum ttab_align { TTAB_LEFT, TTAB_RIGHT };
 #define TTAB_TEXT	0x0	/* aligned text */
 #define TTAB_MARKDOWN	0x1	/* a Markdown table */
 #define TTAB_HEADLEFT	0x2	/* text headers left-aligned whatever the column's alignment */
+#define TTAB_TRIM	0x4	/* text lines without trailing spaces (a wide last column) */
 
 struct ttab_col {
 	const char	*header;	/* not copied: must outlive the table */

@@ -50,7 +50,53 @@ table_free(struct table *t)
 	free(t->rows);
 	names_free(&t->strings);
 	free(t->nokind_where);
+	free(t->op_keys);
 	memset(t, 0, sizeof(*t));
+}
+
+void
+table_group_keys(struct table *t, const char *const *keys, size_t n)
+{
+	for (t->ngkeys = 0; t->ngkeys < n && t->ngkeys < TABLE_MAXKEYS; t->ngkeys++)
+		t->gkeys[t->ngkeys] = keys[t->ngkeys];
+}
+
+/* The op row's group-key values (table_group_keys). */
+static void
+group_keys(struct table *t, struct rec *r, struct row *w)
+{
+	struct buf b = BUF_INIT;
+	size_t k, n;
+	int any = 0;
+
+	if (t->op_keys == NULL) {
+		const char *key;
+
+		for (k = 0; (key = rec_key(r, k)) != NULL; k++)
+			buf_printf(&b, "%s%s", k ? ", " : "", key);
+		t->op_keys = xstrdup(b.p ? b.p : "");
+		buf_reset(&b);
+	}
+	for (k = 0; k < t->ngkeys; k++) {
+		const char *v;
+		enum rec_type ty = rec_type(r, t->gkeys[k]);
+
+		if (k > 0)
+			buf_addc(&b, TABLE_KEYSEP);
+		if (ty == REC_ABSENT || ty == REC_NULL)
+			continue;
+		t->gkey_ops[k]++;
+		if (ty == REC_STRING)
+			v = rec_str(r, t->gkeys[k], &n);
+		else
+			v = rec_raw(r, t->gkeys[k], &n);
+		if (n > 0)
+			any = 1;
+		buf_add(&b, v, n);
+	}
+	if (any)
+		w->gkey = table_intern(t, b.p, b.len);
+	buf_free(&b);
 }
 
 /* --- the tensors' datatypes and memory ------------------------------------------ */
@@ -277,6 +323,8 @@ table_add(struct table *t, struct rec *r)
 	else if (!(w->flags & ROW_HOST))
 		w->math = fallback_math(t, w);
 	w->advice = get_advice(t, r);
+	if (t->ngkeys > 0)
+		group_keys(t, r, w);
 	t->nrows++;
 	return 1;
 }

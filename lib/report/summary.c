@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * summary: the grouped summary (spec 19) and its outputs: text, CSV, SVG plot.
+ * summary: the grouped summary (spec 19) and its outputs: text, CSV, SVG plot; and the
+ * generic grouping by record keys (see summary.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,13 @@
 #include "report/summary.h"
 #include "report/texttab.h"
 
+/* An op name in a group, with its device time there. */
+struct gop {
+	strid	op;
+	double	time;
+	size_t	first;
+};
+
 struct group {
 	strid		label, category;
 	long long	device;		/* -1 when not per device */
@@ -30,6 +38,8 @@ struct group {
 	int		has_wmean;
 	double		wmean;
 	size_t		first;		/* alphabetical rank, for stable ties */
+	struct gop	*ops;		/* GROUP_KEYS: the op names in the group */
+	size_t		 nops, capops;
 };
 
 struct summary {
@@ -37,26 +47,78 @@ struct summary {
 	struct group	*g;
 	size_t		 ng;
 	int		 group_by, per_device;
+	const struct group_spec *spec;
 	size_t		*print_order;	/* indices into g in printed order */
 	/* spec 19 "Integer zeros": the CSV columns pandas holds as integers */
 	int		 int_time;	/* no op has a duration: Device Time Sum prints 0 */
 	int		 int_pct;	/* merged mode, grand total 0: Total % prints 0 */
 };
 
+static const char *const report_names[] = { "op", "memory", "category", "device", "phase" };
+
 int
-summary_parse_group(const char *s)
+summary_parse_spec(const char *s, struct group_spec *g, const char **err)
 {
-	if (strcmp(s, "op") == 0)
-		return GROUP_OP;
-	if (strcmp(s, "memory") == 0)
-		return GROUP_MEMORY;
-	if (strcmp(s, "category") == 0)
-		return GROUP_CATEGORY;
-	if (strcmp(s, "device") == 0)
-		return GROUP_DEVICE;
-	if (strcmp(s, "phase") == 0)
-		return GROUP_PHASE;
-	return -1;
+	char *p, *next;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	if (strlen(s) >= sizeof(g->copy)) {
+		*err = "too long";
+		return -1;
+	}
+	strcpy(g->text, s);
+	strcpy(g->copy, s);
+	for (p = g->copy; p != NULL; p = next) {
+		if ((next = strchr(p, ',')) != NULL)
+			*next++ = '\0';
+		if (*p == '\0') {
+			*err = "an empty name";
+			return -1;
+		}
+		for (i = 0; i < 5 && strcmp(p, report_names[i]) != 0; i++)
+			;
+		if (g->nparts + (i == 5 && strcmp(p, "line") == 0 ? 2 : 1) > GROUP_MAXPARTS) {
+			*err = "more than 4 parts";
+			return -1;
+		}
+		if (i < 5) {
+			g->part[g->nparts++] = (int)i;
+		} else if (strcmp(p, "line") == 0) {
+			/* the source line of tt-mlir and tt-torch traces */
+			g->part[g->nparts++] = GROUP_KEY;
+			g->keys[g->nkeys++] = "loc_file";
+			g->part[g->nparts++] = GROUP_KEY;
+			g->keys[g->nkeys++] = "loc_line";
+		} else {
+			g->part[g->nparts++] = GROUP_KEY;
+			g->keys[g->nkeys++] = p;
+		}
+	}
+	g->by = g->nparts == 1 && g->part[0] != GROUP_KEY ? g->part[0] : GROUP_KEYS;
+	return 0;
+}
+
+void
+summary_check_keys(const struct table *t, const struct group_spec *g)
+{
+	size_t k;
+
+	for (k = 0; k < g->nkeys && k < t->ngkeys; k++) {
+		const char *key = g->keys[k];
+
+		if (t->gkey_ops[k] > 0 || t->ndevice + t->nhost == 0)
+			continue;
+		if (strncmp(key, "loc", 3) == 0)
+			die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key: source locations "
+			    "come from the LOC column of tt-mlir (ttrt perf) and tt-torch traces, "
+			    "which this trace does not have", g->text, key);
+		if (strcmp(key, "iter") == 0)
+			die(EXIT_DATA, "--group-by %s: no op has an \"iter\" key: add ttp-phase "
+			    "before ttp-table", g->text);
+		die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key (the first op has: %s)",
+		    g->text, key, t->op_keys ? t->op_keys : "");
+	}
 }
 
 /* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */
@@ -131,6 +193,78 @@ kahan_add(double *sum, double *comp, double v)
 	*sum = t;
 }
 
+/* GROUP_KEYS: the parts' texts joined by ':' (a missing key '?'); "(no TEXT)" when
+ * every part is a record key and all are missing. */
+static strid
+keys_label(struct table *t, const struct row *w, const struct group_spec *g, struct buf *b,
+    struct buf *tmp)
+{
+	const char *kv, *e;
+	size_t i, k = 0, missing = 0;
+
+	buf_reset(b);
+	for (i = 0; i < g->nparts; i++) {
+		size_t j;
+
+		if (i > 0)
+			buf_addc(b, ':');
+		if (g->part[i] != GROUP_KEY) {
+			strid id = group_label(t, w, g->part[i], tmp);
+
+			buf_adds(b, table_str(t, id));
+			continue;
+		}
+		/* field k of the row's key values (the pool may have moved: look again) */
+		kv = table_str(t, w->gkey);
+		for (j = 0; j < k; j++)
+			kv = (e = strchr(kv, TABLE_KEYSEP)) != NULL ? e + 1 : kv + strlen(kv);
+		k++;
+		if ((e = strchr(kv, TABLE_KEYSEP)) == NULL)
+			e = kv + strlen(kv);
+		if (e == kv) {
+			buf_addc(b, '?');
+			missing++;
+		} else
+			buf_add(b, kv, (size_t)(e - kv));
+	}
+	if (missing == g->nparts) {
+		buf_reset(b);
+		buf_printf(b, "(no %s)", g->text);
+	}
+	return table_intern(t, b->p ? b->p : "", b->len);
+}
+
+/* GROUP_KEYS: count dt for op in the group's list of op names. */
+static void
+group_op(struct group *g, strid op, double dt)
+{
+	size_t i;
+
+	for (i = 0; i < g->nops && g->ops[i].op != op; i++)
+		;
+	if (i == g->nops) {
+		if (g->nops == g->capops) {
+			g->capops = g->capops ? 2 * g->capops : 4;
+			g->ops = xreallocarray(g->ops, g->capops, sizeof(*g->ops));
+		}
+		g->ops[i].op = op;
+		g->ops[i].time = 0;
+		g->ops[i].first = i;
+		g->nops++;
+	}
+	g->ops[i].time += dt;
+}
+
+static int
+cmp_gop(const void *a, const void *b)
+{
+	const struct gop *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
 static const struct table *sort_t;
 
 static int
@@ -175,11 +309,12 @@ struct wacc {
 };
 
 struct summary *
-summary_build(const struct table *ct, int group_by, int per_device)
+summary_build(const struct table *ct, const struct group_spec *spec, int per_device)
 {
 	struct table *t = (struct table *)ct;
 	struct summary *s;
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, tmp = BUF_INIT;
+	int group_by = spec->by;
 	size_t *hash, hcap = 64, i, j, nw = 0, wcap = 0;
 	struct wacc *wa = NULL;
 	size_t ndev = 0, k, gcap = 0;
@@ -189,6 +324,7 @@ summary_build(const struct table *ct, int group_by, int per_device)
 	s = xcalloc(1, sizeof(*s));
 	s->t = ct;
 	s->group_by = group_by;
+	s->spec = spec;
 	s->per_device = per_device;
 	s->int_time = 1;
 	while (hcap < ct->nrows * 2)
@@ -204,7 +340,10 @@ summary_build(const struct table *ct, int group_by, int per_device)
 
 		if (w->flags & ROW_SIGNPOST)
 			continue;
-		lab = group_label(t, w, group_by, &b);
+		if (group_by == GROUP_KEYS)
+			lab = keys_label(t, w, spec, &b, &tmp);
+		else
+			lab = group_label(t, w, group_by, &b);
 		if (per_device)
 			dev = (w->flags & ROW_DEVICE) ? w->device : -1;
 		h = ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
@@ -225,7 +364,7 @@ summary_build(const struct table *ct, int group_by, int per_device)
 			g->device = dev;
 			if (group_by == GROUP_CATEGORY)
 				g->category = lab;
-			else
+			else if (group_by != GROUP_KEYS)	/* not shown */
 				g->category = row_category(t, w);
 			hash[h] = s->ng;
 		}
@@ -236,6 +375,8 @@ summary_build(const struct table *ct, int group_by, int per_device)
 			s->int_time = 0;
 		kahan_add(&g->time, &g->tcomp, dt);
 		g->count++;
+		if (group_by == GROUP_KEYS)
+			group_op(g, w->op, dt);
 		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
 		if ((w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct)) {
 			double x = w->flops_pct, d;
@@ -269,6 +410,7 @@ summary_build(const struct table *ct, int group_by, int per_device)
 	}
 	free(hash);
 	buf_free(&b);
+	buf_free(&tmp);
 	if (s->ng == 0) {
 		free(wa);
 		summary_free(s);
@@ -285,6 +427,8 @@ summary_build(const struct table *ct, int group_by, int per_device)
 		}
 		if (g->nf > 0)
 			g->fmean = g->fsum / (double)g->nf;
+		if (g->nops > 1)
+			qsort(g->ops, g->nops, sizeof(*g->ops), cmp_gop);
 	}
 	free(wa);
 
@@ -331,6 +475,8 @@ summary_free(struct summary *s)
 {
 	if (s == NULL)
 		return;
+	for (size_t i = 0; i < s->ng; i++)
+		free(s->g[i].ops);
 	free(s->g);
 	free(s->print_order);
 	free(s);
@@ -356,12 +502,12 @@ summary_ndevices(const struct summary *s)
 
 enum scol {
 	S_PCT, S_OPCODE, S_DEVICE, S_TIME, S_COUNT, S_CAT, S_MIN, S_MAX, S_MEAN, S_STD,
-	S_WMEAN, NSCOLS
+	S_WMEAN, S_OPS, NSCOLS
 };
 
 static const char *const sheaders[NSCOLS] = {
 	"Total %", "Op Code", "Device", "Device Time Sum", "Op Count", "Op Category",
-	"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs"
+	"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs", "Ops"
 };
 
 static int
@@ -369,6 +515,11 @@ col_shown(const struct summary *s, int col)
 {
 	if (col == S_DEVICE)
 		return s->per_device;
+	if (s->group_by == GROUP_KEYS)
+		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
+		    col == S_OPS;
+	if (col == S_OPS)
+		return 0;
 	if (s->group_by == GROUP_CATEGORY)
 		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
 		    col == S_DEVICE;
@@ -386,6 +537,17 @@ pct_cell(struct buf *b, int has, double v)
 	buf_printf(b, "%s %%", nb);
 }
 
+/* The op names of a group, the costliest first. */
+static void
+ops_cell(struct buf *b, const struct table *t, const struct group *g)
+{
+	for (size_t i = 0; i < g->nops; i++) {
+		if (i > 0)
+			buf_adds(b, ", ");
+		buf_adds(b, table_str(t, g->ops[i].op));
+	}
+}
+
 static void
 scell(struct buf *b, const struct summary *s, const struct group *g, int col, int on)
 {
@@ -399,7 +561,10 @@ scell(struct buf *b, const struct summary *s, const struct group *g, int col, in
 		break;
 	case S_OPCODE:
 		lab = table_str(t, g->label);
-		colour_add(b, on, colour_for_op(lab), lab, strlen(lab));
+		if (s->group_by == GROUP_KEYS)
+			buf_adds(b, lab);
+		else
+			colour_add(b, on, colour_for_op(lab), lab, strlen(lab));
 		break;
 	case S_DEVICE:
 		if (g->device >= 0)
@@ -430,6 +595,9 @@ scell(struct buf *b, const struct summary *s, const struct group *g, int col, in
 	case S_WMEAN:
 		pct_cell(b, g->has_wmean, g->wmean);
 		break;
+	case S_OPS:
+		ops_cell(b, t, g);
+		break;
 	}
 }
 
@@ -439,10 +607,13 @@ scolumns(struct ttab *tb, const struct summary *s, int flags)
 {
 	int col;
 
-	ttab_init(tb, NSCOLS, flags);
+	ttab_init(tb, NSCOLS, flags | (s->group_by == GROUP_KEYS ? TTAB_TRIM : 0));
 	for (col = 0; col < NSCOLS; col++) {
-		ttab_column(tb, col, sheaders[col], col == S_OPCODE ? TTAB_LEFT : TTAB_RIGHT,
-		    col == S_OPCODE || col == S_CAT ? TTAB_LEFT : TTAB_RIGHT);
+		int left = col == S_OPCODE || col == S_OPS;
+
+		ttab_column(tb, col, col == S_OPCODE && s->group_by == GROUP_KEYS ?
+		    s->spec->text : sheaders[col], left ? TTAB_LEFT : TTAB_RIGHT,
+		    left || col == S_CAT ? TTAB_LEFT : TTAB_RIGHT);
 		ttab_hide(tb, col, !col_shown(s, col));
 	}
 }
@@ -510,15 +681,23 @@ summary_write_csv(const char *path, const struct summary *s)
 {
 	FILE *fp;
 	size_t i;
-	int cat = s->group_by == GROUP_CATEGORY, e;
+	int cat = s->group_by == GROUP_CATEGORY, keys = s->group_by == GROUP_KEYS, e;
+	struct buf cb = BUF_INIT;
 
 	if ((fp = fopen(path, "w")) == NULL)
 		return -1;
-	fputs("Total % [%],Op Code,", fp);
+	fputs("Total % [%],", fp);
+	if (keys) {
+		csv_field(fp, s->spec->text, strlen(s->spec->text));
+		fputc(',', fp);
+	} else
+		fputs("Op Code,", fp);
 	if (s->per_device)
 		fputs("Device,", fp);
 	fputs("Device Time Sum [\xce\xbcs],Op Count", fp);
-	if (!cat)
+	if (keys)
+		fputs(",Ops", fp);
+	else if (!cat)
 		fputs(",Op Category,Min FLOPs [%],Max FLOPs [%],Mean FLOPs [%],Std FLOPs [%],"
 		    "Weighted Mean FLOPs [%]", fp);
 	fputc('\n', fp);
@@ -540,7 +719,12 @@ summary_write_csv(const char *path, const struct summary *s)
 			fprintf(fp, ",0,%ld", g->count);
 		else
 			fprintf(fp, ",%.2f,%ld", g->time, g->count);
-		if (!cat) {
+		if (keys) {
+			buf_reset(&cb);
+			ops_cell(&cb, s->t, g);
+			fputc(',', fp);
+			csv_field(fp, cb.p ? cb.p : "", cb.len);
+		} else if (!cat) {
 			const char *c = table_str(s->t, g->category);
 
 			fputc(',', fp);
@@ -553,6 +737,7 @@ summary_write_csv(const char *path, const struct summary *s)
 		}
 		fputc('\n', fp);
 	}
+	buf_free(&cb);
 	if (ferror(fp)) {
 		e = errno ? errno : EIO;
 		fclose(fp);

@@ -120,6 +120,9 @@ put(struct ttab *t, size_t col, const char *s, size_t n, int align)
 static void
 endline(struct ttab *t, FILE *fp)
 {
+	if (t->flags & TTAB_TRIM)
+		while (t->line.len > 0 && t->line.p[t->line.len - 1] == ' ')
+			t->line.len--;
 	buf_addc(&t->line, '\n');
 	fwrite(t->line.p, 1, t->line.len, fp);
 	buf_reset(&t->line);

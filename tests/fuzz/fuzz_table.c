@@ -25,9 +25,17 @@ run(void *arg)
 	struct table t;
 	struct report_opts ro = { jb->opt & 1, (jb->opt >> 1) & 1, (jb->opt & 4) ? 0.5 : 0 };
 	struct summary *s;
+	static const char *const specs[] = {
+		"op", "memory", "category", "device", "phase", "loc_line,phase,iter", "line"
+	};
+	struct group_spec gs[7];
+	const char *err;
 	int g;
 
+	for (g = 0; g < 7; g++)
+		(void)summary_parse_spec(specs[g], &gs[g], &err);
 	table_init(&t);
+	table_group_keys(&t, gs[5].keys, gs[5].nkeys);
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
 	while ((r = rec_next(rd)) != NULL)
 		table_add(&t, r);
@@ -36,8 +44,8 @@ run(void *arg)
 	report_text(fuzz_null, &t, &ro);
 	report_markdown(fuzz_null, &t);
 	(void)opcsv_write(fuzz_null, &t, (jb->opt >> 3) & 3);
-	for (g = GROUP_OP; g <= GROUP_PHASE; g++) {
-		if ((s = summary_build(&t, g, (jb->opt >> 5) & 1)) == NULL)
+	for (g = 0; g < 6; g++) {
+		if ((s = summary_build(&t, &gs[g], (jb->opt >> 5) & 1)) == NULL)
 			continue;
 		(void)summary_ndevices(s);
 		summary_print(fuzz_null, s, jb->opt & 1);

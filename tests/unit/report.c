@@ -101,6 +101,79 @@ test_colour(void)
 	buf_free(&b);
 }
 
+/* --group-by values, and a summary by record keys. */
+static void
+test_spec(void)
+{
+	struct group_spec g;
+	struct table t;
+	struct summary *sm;
+	const char *err = NULL;
+	FILE *fp;
+	char *s;
+
+	ok(summary_parse_spec("phase", &g, &err) == 0 && g.by == GROUP_PHASE && g.nkeys == 0,
+	    "a report name alone");
+	ok(summary_parse_spec("loc_line", &g, &err) == 0 && g.by == GROUP_KEYS &&
+	    g.nkeys == 1 && strcmp(g.keys[0], "loc_line") == 0, "a record key");
+	ok(summary_parse_spec("phase,iter", &g, &err) == 0 && g.by == GROUP_KEYS &&
+	    g.nparts == 2 && g.part[0] == GROUP_PHASE && g.part[1] == GROUP_KEY &&
+	    g.nkeys == 1 && strcmp(g.keys[0], "iter") == 0, "a report name and a key");
+	ok(summary_parse_spec("line", &g, &err) == 0 && g.nkeys == 2 &&
+	    strcmp(g.keys[0], "loc_file") == 0 && strcmp(g.keys[1], "loc_line") == 0 &&
+	    strcmp(g.text, "line") == 0, "line is loc_file,loc_line");
+	ok(summary_parse_spec("a,,b", &g, &err) != 0 && strcmp(err, "an empty name") == 0,
+	    "an empty part is an error");
+	ok(summary_parse_spec("a,b,c,line", &g, &err) != 0 &&
+	    strcmp(err, "more than 4 parts") == 0, "at most four parts");
+	ok(summary_parse_spec("", &g, &err) != 0, "an empty value is an error");
+
+	ok(summary_parse_spec("op,k,n", &g, &err) == 0, "op,k,n");
+	table_init(&t);
+	table_group_keys(&t, g.keys, g.nkeys);
+	add(&t, "{\"kind\":\"op\",\"id\":2,\"op\":\"A\",\"device_ns\":3000,\"k\":\"x\",\"n\":1}");
+	add(&t, "{\"kind\":\"op\",\"id\":3,\"op\":\"B\",\"device_ns\":1000,\"k\":\"x\"}");
+	add(&t, "{\"kind\":\"op\",\"id\":4,\"op\":\"A\",\"device_ns\":5000,\"k\":\"x\",\"n\":1}");
+	add(&t, "{\"kind\":\"op\",\"id\":5,\"op\":\"A\",\"device_ns\":500,\"n\":true}");
+	table_finish(&t);
+	ok(t.gkey_ops[0] == 3 && t.gkey_ops[1] == 3, "ops with each key counted");
+	sm = summary_build(&t, &g, 0);
+	fp = tmpfile();
+	summary_markdown(fp, sm);
+	s = slurp(fp);
+	is_str(s, "| Total % | op,k,n | Device Time Sum | Op Count | Ops |\n"
+	    "| ---: | :--- | ---: | ---: | :--- |\n"
+	    "| 84.21 % | A:x:1 | 8.00 \xce\xbcs | 2 | A |\n"
+	    "| 10.53 % | B:x:? | 1.00 \xce\xbcs | 1 | B |\n"
+	    "| 5.26 % | A:?:true | 0.50 \xce\xbcs | 1 | A |\n", "labels join the parts");
+	free(s);
+	fclose(fp);
+	summary_free(sm);
+	table_free(&t);
+
+	ok(summary_parse_spec("k", &g, &err) == 0, "k");
+	table_init(&t);
+	table_group_keys(&t, g.keys, g.nkeys);
+	add(&t, "{\"kind\":\"op\",\"id\":2,\"op\":\"A\",\"device_ns\":1000,\"k\":\"x\"}");
+	add(&t, "{\"kind\":\"op\",\"id\":3,\"op\":\"B\",\"device_ns\":3000}");
+	add(&t, "{\"kind\":\"op\",\"id\":4,\"op\":\"C\",\"device_ns\":4000,\"k\":null}");
+	add(&t, "{\"kind\":\"op\",\"id\":5,\"op\":\"D\",\"device_ns\":2000,\"k\":\"x\"}");
+	table_finish(&t);
+	sm = summary_build(&t, &g, 0);
+	fp = tmpfile();
+	summary_markdown(fp, sm);
+	s = slurp(fp);
+	is_str(s, "| Total % | k | Device Time Sum | Op Count | Ops |\n"
+	    "| ---: | :--- | ---: | ---: | :--- |\n"
+	    "| 70.00 % | (no k) | 7.00 \xce\xbcs | 2 | C, B |\n"
+	    "| 30.00 % | x | 3.00 \xce\xbcs | 2 | D, A |\n",
+	    "absent and null alike; op names the costliest first");
+	free(s);
+	fclose(fp);
+	summary_free(sm);
+	table_free(&t);
+}
+
 static void
 test_table(void)
 {
@@ -108,6 +181,8 @@ test_table(void)
 	FILE *fp = tmpfile();
 	char *s;
 	struct summary *sm;
+	struct group_spec gs;
+	const char *err;
 
 	table_init(&t);
 	add(&t, "{\"kind\":\"signpost\",\"id\":2,\"name\":\"start\"}");
@@ -143,7 +218,9 @@ test_table(void)
 	free(s);
 	fclose(fp);
 
-	sm = summary_build(&t, GROUP_MEMORY, 0);
+	ok(summary_parse_spec("memory", &gs, &err) == 0 && gs.by == GROUP_MEMORY,
+	    "memory is the report's own grouping");
+	sm = summary_build(&t, &gs, 0);
 	ok(sm != NULL, "summary built");
 	fp = tmpfile();
 	summary_print(fp, sm, 0);
@@ -206,5 +283,6 @@ main(void)
 	test_fixed();
 	test_colour();
 	test_table();
+	test_spec();
 	return tap_done();
 }
