@@ -67,8 +67,13 @@ void js_set_limits(struct js_reader *rd, size_t max_token, int max_depth);
 
 enum js_tok js_next(struct js_reader *rd);
 /* After JS_OBJECT or JS_ARRAY: consume the rest of that container, up to and including its
- * end; returns its end token, or JS_ERROR. After any other token: nothing, returns it. */
+ * end; returns its end token, or JS_ERROR. After any other token: nothing, returns it.
+ * Skipped text is checked only for matching brackets and well-formed strings. */
 enum js_tok js_skip(struct js_reader *rd);
+/* Inside a container: consume the rest of it, up to and including its end (after a key,
+ * its value too); returns the end token, or JS_ERROR. Skipped text is checked only for
+ * matching brackets and well-formed strings, not for the rest of the grammar. */
+enum js_tok js_skip_rest(struct js_reader *rd);
 /* After any token that starts a value (JS_OBJECT, JS_ARRAY or a scalar): append the value as
  * compact JSON text (white space dropped, strings and numbers as written) to out; returns
  * the token that ended it (its last token), or JS_ERROR. */

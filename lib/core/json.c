@@ -631,21 +631,97 @@ js_next(struct js_reader *rd)
 	}
 }
 
+/*
+ * Skip bytes until the container open at depth target + 1 closes: brackets are matched
+ * and strings are scanned (escapes, control characters), nothing else is looked at, so
+ * skipping costs little more than reading.
+ */
+static enum js_tok
+raw_skip(struct js_reader *rd, int target)
+{
+	size_t i = rd->pos, keep;
+	const unsigned char *p;
+	int r, instr = 0;
+	char want;
+
+	for (;;) {
+		p = (const unsigned char *)rd->buf;
+		if (instr) {
+			while (sclass[p[i]] == 0 || sclass[p[i]] == 4)
+				i++;
+			if (i >= rd->end)
+				goto refill;
+			if (p[i] == '"') {
+				instr = 0;
+				i++;
+			} else if (p[i] == '\\') {
+				keep = i;
+				if ((r = need_bytes(rd, &i, &keep, 2)) < 0)
+					return JS_ERROR;
+				if (r == 0)
+					return fail(rd, i, "unterminated string");
+				i += 2;
+			} else
+				return fail(rd, i, "control character 0x%02x in string", p[i]);
+			continue;
+		}
+		while (p[i] != '"' && p[i] != '{' && p[i] != '}' && p[i] != '[' &&
+		    p[i] != ']' && p[i] != '\0')
+			i++;
+		switch (p[i]) {
+		case '"':
+			instr = 1;
+			i++;
+			continue;
+		case '{':
+		case '[':
+			if (rd->depth >= rd->max_depth)
+				return fail(rd, i, "nesting deeper than %d", rd->max_depth);
+			rd->stack[rd->depth++] = p[i] == '{' ? 'o' : 'a';
+			i++;
+			continue;
+		case '}':
+		case ']':
+			want = rd->stack[rd->depth - 1] == 'o' ? '}' : ']';
+			if (p[i] != want)
+				return unexpected(rd, i, want == '}' ? "'}'" : "']'");
+			if (rd->depth - 1 == target)
+				return close_container(rd, i);
+			rd->depth--;
+			i++;
+			continue;
+		}
+		if (i < rd->end)
+			return fail(rd, i, "NUL byte outside a string");
+refill:
+		keep = i;
+		if ((r = avail(rd, &i, &keep)) < 0)
+			return JS_ERROR;
+		if (r == 0)
+			return unexpected(rd, i, instr ? "'\"'" : rd->stack[rd->depth - 1] == 'o' ?
+			    "'}'" : "']'");
+	}
+}
+
 enum js_tok
 js_skip(struct js_reader *rd)
 {
-	int d;
 	enum js_tok t = rd->tok;
 
 	if (t != JS_OBJECT && t != JS_ARRAY)
 		return t;
-	d = rd->depth - 1;
-	do {
-		t = js_next(rd);
-		if (t == JS_ERROR || t == JS_END)
-			return t == JS_END ? JS_ERROR : t;
-	} while (rd->depth > d);
-	return t;
+	return raw_skip(rd, rd->depth - 1);
+}
+
+enum js_tok
+js_skip_rest(struct js_reader *rd)
+{
+	if (rd->tok == JS_ERROR)
+		return JS_ERROR;
+	if (rd->depth == 0)
+		return fail(rd, rd->pos, "js_skip_rest outside a container");
+	/* after a key, its value is skipped with the rest */
+	return raw_skip(rd, rd->depth - 1);
 }
 
 /* Append the current scalar's JSON text (a string with its quotes). */

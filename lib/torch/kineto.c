@@ -410,9 +410,11 @@ key_of(struct kin *k)
 	size_t n, i;
 	const char *s = js_text(k->rd, &n);
 
+	if (n > 15 || n < 2)
+		return K_OTHER;
 	for (i = 1; i < sizeof(keyname) / sizeof(keyname[0]); i++)
-		if (keyname[i][0] == s[0] && strlen(keyname[i]) == n &&
-		    memcmp(keyname[i], s, n) == 0)
+		if (keyname[i][0] == s[0] && keyname[i][1] == s[1] &&
+		    strlen(keyname[i]) == n && memcmp(keyname[i], s, n) == 0)
 			return (int)i;
 	return K_OTHER;
 }
@@ -644,6 +646,13 @@ read_event(struct kin *k, uint32_t idx)
 				e->cat = cat_of(k);
 			else if (t == JS_OBJECT || t == JS_ARRAY)
 				skip(k);
+			if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
+				/* not wanted: the rest of the event is only read past */
+				if (js_skip_rest(k->rd) == JS_ERROR)
+					kfail_json(k);
+				k->n_ignored++;
+				return;
+			}
 			break;
 		case K_NAME:
 			tok_copy(k, t, &e->name, &e->has_name);
@@ -866,16 +875,20 @@ linkval(const struct kin *k, const struct kev *v)
 	return k->key_corr ? v->corr : v->ext;
 }
 
+/* The name matches rccl|nccl|cross_device_reduce, case-insensitively (spec §1.5). */
 static bool
 is_comm(const char *s)
 {
-	static const char *const pat[] = { "rccl", "nccl", "cross_device_reduce" };
-	size_t i, j, n = strlen(s);
+	for (; *s != '\0'; s++) {
+		int c = tolower((unsigned char)*s);
 
-	for (i = 0; i < n; i++)
-		for (j = 0; j < 3; j++)
-			if (strncasecmp(s + i, pat[j], strlen(pat[j])) == 0)
-				return true;
+		if (c == 'r' && strncasecmp(s, "rccl", 4) == 0)
+			return true;
+		if (c == 'n' && strncasecmp(s, "nccl", 4) == 0)
+			return true;
+		if (c == 'c' && strncasecmp(s, "cross_device_reduce", 19) == 0)
+			return true;
+	}
 	return false;
 }
 
