@@ -116,6 +116,7 @@ struct kin {
 	size_t		 n_ignored, n_flow_unpaired, n_gpu, n_unlinked, n_inexact;
 	struct etmp	 t;
 	struct buf	 tmp;
+	int32_t		*own_tmp;		/* an op's non-communication GPU events */
 };
 
 /* --- small helpers -------------------------------------------------------------------- */
@@ -225,9 +226,13 @@ us_to_ns(const char *p, size_t n, int64_t *out)
 			if (frac < 3) {
 				static const int scale[3] = { 100, 10, 1 };
 
-				v += (p[i] - '0') * scale[frac++];
-			} else if (p[i] != '0')
+				v += (p[i] - '0') * scale[frac];
+			} else if (p[i] != '0') {
+				if (frac == 3 && p[i] >= '5')
+					v++;	/* to the nearest ns, halves away from zero */
 				inexact = 1;
+			}
+			frac++;
 		}
 	}
 	if (i < n) {
@@ -664,18 +669,12 @@ read_event(struct kin *k, uint32_t idx)
 			e->tid = tok_id(k, t);
 			break;
 		case K_TS:
-			if (t == JS_NUMBER) {
-				e->ts = tok_time(k, t, "ts", idx);
-				e->has_ts = true;
-			} else if (t == JS_OBJECT || t == JS_ARRAY)
-				skip(k);
+			e->ts = tok_time(k, t, "ts", idx);
+			e->has_ts = true;
 			break;
 		case K_DUR:
-			if (t == JS_NUMBER) {
-				e->dur = tok_time(k, t, "dur", idx);
-				e->has_dur = true;
-			} else if (t == JS_OBJECT || t == JS_ARRAY)
-				skip(k);
+			e->dur = tok_time(k, t, "dur", idx);
+			e->has_dur = true;
 			break;
 		case K_ID:
 			e->id = tok_id(k, t);
@@ -1279,8 +1278,16 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 	rec_set_bool(r, "launcher", (v->flags & F_LAUNCHER) != 0);
 	rec_set_int(r, "host_start_ns", v->ts);
 	rec_set_int(r, "host_end_ns", v->ts + v->dur);
-	if (no > 0)
-		rec_set_int(r, "device_ns", busy_ns(k, L->own + L->own_at[vi], no, tmp, cap));
+	if (no > 0) {
+		/* TraceLens's direct kernel time: communication kernels are not counted */
+		size_t nc = 0;
+
+		for (i = 0; i < no; i++)
+			if (!(k->ev[L->own[L->own_at[vi] + i]].flags & F_COMM))
+				k->own_tmp[nc++] = L->own[L->own_at[vi] + i];
+		if (nc > 0)
+			rec_set_int(r, "device_ns", busy_ns(k, k->own_tmp, nc, tmp, cap));
+	}
 	if (ns > 0)
 		rec_set_int(r, "subtree_ns", busy_ns(k, L->sub + L->sub_at[vi], ns, tmp, cap));
 	if (no > 0) {
@@ -1305,6 +1312,8 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 			js_w_int(&w, g->ts);
 			js_w_key(&w, "ns");
 			js_w_int(&w, g->dur);
+			js_w_key(&w, "class");
+			js_w_strz(&w, gpu_class(k, g));
 			js_w_end_object(&w);
 		}
 		js_w_end_array(&w);
@@ -1414,7 +1423,7 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 	rec_set_int(r, "ignored", (long long)k->n_ignored);
 	rec_set_int(r, "flows_unpaired", (long long)k->n_flow_unpaired);
 	if (k->n_inexact > 0)
-		rec_set_int(r, "times_rounded", (long long)k->n_inexact);
+		rec_set_int(r, "times_rounded", (long long)k->n_inexact);	/* to whole ns */
 	rec_write(r, stdout);
 	rec_free(r);
 }
@@ -1428,6 +1437,7 @@ write_records(struct kin *k)
 	size_t n = 0, i, cap = 0;
 
 	build_lists(k, &L);
+	k->own_tmp = xreallocarray(NULL, k->nev + 1, sizeof(*k->own_tmp));
 	for (i = 0; i < k->nev; i++) {
 		struct kev *v = &k->ev[i];
 		struct oitem *x = &o[n];
@@ -1461,6 +1471,7 @@ write_records(struct kin *k)
 			write_op(k, v, &L, &tmp, &cap);
 	}
 	free(tmp);
+	free(k->own_tmp);
 	free_lists(&L);
 	free(o);
 }
