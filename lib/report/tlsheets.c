@@ -1357,7 +1357,7 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 
 /* --- the workbook ------------------------------------------------------------------- */
 
-static struct tab *sheet_unified(struct tl *tl, const struct launchers *L);
+static struct tab *sheet_unified(struct tl *tl);
 static size_t sheets_roofline(struct tl *tl, struct tab ***out, size_t n);
 
 static size_t
@@ -1391,7 +1391,7 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		n = push(out, n, sheet_by_category(tl, &L, ls));
 		n = push(out, n, sheet_ops_summary(tl, &L, ls));
 		n = push(out, n, sheet_unique_args(tl, &L, ls));
-		n = push(out, n, sheet_unified(tl, &L));
+		n = push(out, n, sheet_unified(tl));
 		n = sheets_roofline(tl, out, n);
 		free(ls);
 		launchers_free(&L);
@@ -1415,18 +1415,600 @@ tl_sheets_free(struct tab **s, size_t n)
 	free(s);
 }
 
-static struct tab *
-sheet_unified(struct tl *tl, const struct launchers *L)
+
+/* --- per-op perf rows (§5) ---------------------------------------------------------- */
+
+/* One row of unified_perf_summary or of a roofline sheet before grouping. */
+struct prow {
+	size_t		 op;		/* the op the row describes (or the synthetic's parent) */
+	long long	 uid;
+	uint32_t	 name, cat;
+	int		 model, synth;
+	double		 dur_us, ktime, flops, bytes;
+	size_t		*ev;		/* its GPU events, sorted by ts */
+	size_t		 nev;
+};
+
+static void
+prow_metrics(const struct prow *p, double *tflops, double *tbps)
 {
-	(void)tl;
-	(void)L;
-	return tab_new("unified_perf_summary");
+	double t = p->ktime;
+
+	*tflops = t > 0 ? (p->flops / 1e9 / 1e3) / (t / 1e6) : NAN;
+	*tbps = t > 0 ? (p->bytes / 1e12) / (t / 1e6) : NAN;
+}
+
+static void
+prow_events(struct tl *tl, struct prow *p, size_t i)
+{
+	size_t cap = 0;
+
+	p->ev = NULL;
+	p->nev = 0;
+	subtree_events(tl, i, &p->ev, &p->nev, &cap);
+	sort_events(tl, p->ev, p->nev);
+	p->ktime = busy(tl, p->ev, p->nev);
+}
+
+static void
+prow_free(struct prow *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(p[i].ev);
+	free(p);
+}
+
+/* The statistic columns shared by unified_perf_summary and the roofline sheets. */
+enum { ST_MEAN, ST_MEDIAN, ST_STD, ST_MIN, ST_MAX, ST_SUM };
+
+static double
+stat_of(const struct vec *v, int which)
+{
+	switch (which) {
+	case ST_MEAN: return stat_mean(v);
+	case ST_MEDIAN: return stat_median(v);
+	case ST_STD: return stat_std(v, 1);
+	case ST_MIN: return stat_min(v);
+	case ST_MAX: return stat_max(v);
+	default: return stat_sum(v);
+	}
+}
+
+static double
+first_num(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			return v[i];
+	return NAN;
+}
+
+/* --- unified_perf_summary (§7.4) ---------------------------------------------------- */
+
+struct ucoll {
+	struct prow	*r;
+	size_t		 n, cap;
+	char		*covered;	/* per GPU event */
+	int		*submodel;	/* per op: a descendant has a model */
+	size_t		*subn;		/* per op: GPU events in the subtree */
+};
+
+static struct prow *
+ucoll_add(struct ucoll *u)
+{
+	if (u->n == u->cap) {
+		u->cap = u->cap ? 2 * u->cap : 64;
+		u->r = xreallocarray(u->r, u->cap, sizeof(*u->r));
+	}
+	memset(&u->r[u->n], 0, sizeof(u->r[0]));
+	return &u->r[u->n++];
+}
+
+static void
+subtree_facts(const struct tl *tl, struct ucoll *u, size_t i)
+{
+	const struct top *o = &tl->op[i];
+	size_t j, k;
+
+	u->subn[i] = o->nev;
+	u->submodel[i] = 0;
+	for (j = 0; j < o->nkid; j++) {
+		k = tl->kids[o->kid0 + j];
+		subtree_facts(tl, u, k);
+		u->subn[i] += u->subn[k];
+		u->submodel[i] |= u->submodel[k] || tl->op[k].model;
+	}
+}
+
+static int
+has_own_compute(const struct tl *tl, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < tl->op[i].nev; j++)
+		if (tl->k[tl->op[i].ev[j]].cls != CLS_COMM)
+			return 1;
+	return 0;
+}
+
+static void
+ucollect(struct tl *tl, struct ucoll *u, size_t i)
+{
+	const struct top *o = &tl->op[i];
+	struct prow *p;
+	size_t j;
+
+	if (u->subn[i] == 0)
+		return;
+	if (!o->model && (u->submodel[i] || !has_own_compute(tl, i))) {
+		for (j = 0; j < o->nkid; j++)
+			ucollect(tl, u, tl->kids[o->kid0 + j]);
+		return;
+	}
+	p = ucoll_add(u);
+	p->op = i;
+	p->uid = o->id;
+	p->name = o->name;
+	p->cat = op_category(tl, i);
+	p->model = o->model;
+	p->dur_us = (double)(o->he - o->hs) / 1000.0;
+	p->flops = o->flops;
+	p->bytes = o->bytes;
+	prow_events(tl, p, i);
+	for (j = 0; j < p->nev; j++)
+		u->covered[p->ev[j]] = 1;
+}
+
+/* A synthetic row for GPU event k that no collected op covers. */
+static void
+usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
+{
+	const struct kev *e = &tl->k[k];
+	const struct top *o = &tl->op[e->op];
+	struct prow *p = ucoll_add(u);
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s->%s (Synthetic Op)", S(tl, o->name), S(tl, e->name));
+	p->op = e->op;
+	p->uid = uid;
+	p->name = intern_buf(tl, &b);
+	p->cat = o->runtime && o->cat == NAME_NONE ? intern(tl, "other") : op_category(tl, e->op);
+	p->synth = 1;
+	p->dur_us = (double)(o->he - o->hs) / 1000.0;
+	p->flops = p->bytes = NAN;
+	p->ev = xmalloc(sizeof(*p->ev));
+	p->ev[0] = k;
+	p->nev = 1;
+	p->ktime = busy(tl, p->ev, 1);
+	buf_free(&b);
+}
+
+static const char *const unified_cols[] = {
+	"name", "op category", "process_name", "process_label", "thread_name", "Input Dims",
+	"Input type", "Input Strides", "Concrete Inputs", "ex_UID", "operation_count",
+	"total_duration_us", "mean_duration_us", "std_duration_us", "GFLOPS",
+	"Data Moved (MB)", "FLOPS/Byte", "Compute Spec", "TB/s_mean", "TB/s_std",
+	"TFLOPS/s_mean", "TFLOPS/s_std", "Kernel Time (\u00b5s)_mean",
+	"Kernel Time (\u00b5s)_std", "Kernel Time (\u00b5s)_sum", "duration_us_median",
+	"duration_us_min", "duration_us_max", "TB/s_median", "TB/s_min", "TB/s_max",
+	"TFLOPS/s_median", "TFLOPS/s_min", "TFLOPS/s_max", "Kernel Time (\u00b5s)_median",
+	"Kernel Time (\u00b5s)_min", "Kernel Time (\u00b5s)_max", "kernel_details_summary",
+	"trunc_kernel_details", "perf_params", "has_perf_model", NULL
+};
+
+static void
+unified_row(struct tl *tl, struct tab *t, size_t r, const struct prow *p, const size_t *m,
+    size_t nm)
+{
+	const struct top *o = &tl->op[p[m[0]].op];
+	struct vec dur = VEC_INIT, kt = VEC_INIT, tb = VEC_INIT, tf = VEC_INIT;
+	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
+	double *gf = xreallocarray(NULL, nm, sizeof(double));
+	double *mb = xreallocarray(NULL, nm, sizeof(double));
+	double *fb = xreallocarray(NULL, nm, sizeof(double));
+	struct buf sum = BUF_INIT, trunc = BUF_INIT;
+	long long uid = p[m[0]].uid;
+	size_t i, spec = NONE, model = NONE;
+	int synth = p[m[0]].synth;
+
+	for (i = 0; i < nm; i++) {
+		const struct prow *q = &p[m[i]];
+		double tflops, tbps;
+
+		prow_metrics(q, &tflops, &tbps);
+		vec_add(&dur, q->dur_us);
+		vec_add(&kt, q->ktime);
+		vec_add(&tb, tbps);
+		vec_add(&tf, tflops);
+		gf[i] = q->flops / 1e9;
+		mb[i] = q->bytes / 1048576;
+		fb[i] = q->bytes != 0 ? q->flops / q->bytes : NAN;
+		kl[i] = (struct klist){ q->ev, q->nev };
+		if (spec == NONE && q->model && tl->op[q->op].spec != NAME_NONE)
+			spec = q->op;
+		if (model == NONE && q->model)
+			model = q->op;
+	}
+	tab_set_str(t, r, 0, S(tl, p[m[0]].name));
+	tab_set_str(t, r, 1, S(tl, p[m[0]].cat));
+	tab_set_str(t, r, 2, S(tl, o->process));
+	tab_set_str(t, r, 3, S(tl, o->label));
+	tab_set_str(t, r, 4, S(tl, o->thread));
+	if (!(synth && o->runtime)) {
+		set_name(t, r, 5, tl, o->tdims);
+		set_name(t, r, 6, tl, o->ttypes);
+		set_name(t, r, 7, tl, o->tstrides);
+		set_name(t, r, 8, tl, o->tconc);
+	}
+	tab_set_int(t, r, 9, uid);
+	tab_set_int(t, r, 10, (long long)nm);
+	tab_set_num(t, r, 11, stat_sum(&dur));
+	tab_set_num(t, r, 12, stat_mean(&dur));
+	tab_set_num(t, r, 13, stat_std(&dur, 1));
+	tab_set_num(t, r, 14, first_num(gf, nm));
+	tab_set_num(t, r, 15, first_num(mb, nm));
+	tab_set_num(t, r, 16, first_num(fb, nm));
+	if (spec != NONE)
+		tab_set_str(t, r, 17, S(tl, tl->op[spec].spec));
+	tab_set_num(t, r, 18, stat_mean(&tb));
+	tab_set_num(t, r, 19, stat_std(&tb, 1));
+	tab_set_num(t, r, 20, stat_mean(&tf));
+	tab_set_num(t, r, 21, stat_std(&tf, 1));
+	tab_set_num(t, r, 22, stat_mean(&kt));
+	tab_set_num(t, r, 23, stat_std(&kt, 1));
+	tab_set_num(t, r, 24, stat_sum(&kt));
+	tab_set_num(t, r, 25, stat_median(&dur));
+	tab_set_num(t, r, 26, stat_min(&dur));
+	tab_set_num(t, r, 27, stat_max(&dur));
+	tab_set_num(t, r, 28, stat_median(&tb));
+	tab_set_num(t, r, 29, stat_min(&tb));
+	tab_set_num(t, r, 30, stat_max(&tb));
+	tab_set_num(t, r, 31, stat_median(&tf));
+	tab_set_num(t, r, 32, stat_min(&tf));
+	tab_set_num(t, r, 33, stat_max(&tf));
+	tab_set_num(t, r, 34, stat_median(&kt));
+	tab_set_num(t, r, 35, stat_min(&kt));
+	tab_set_num(t, r, 36, stat_max(&kt));
+	kernel_details(tl, kl, nm, &sum, &trunc);
+	tab_set_str(t, r, 37, sum.p);
+	tab_set_str(t, r, 38, trunc.p);
+	if (model != NONE && tl->op[model].params != NAME_NONE)
+		tab_set_str(t, r, 39, S(tl, tl->op[model].params));
+	tab_set_bool(t, r, 40, model != NONE);
+	vec_free(&dur);
+	vec_free(&kt);
+	vec_free(&tb);
+	vec_free(&tf);
+	free(kl);
+	free(gf);
+	free(mb);
+	free(fb);
+	buf_free(&sum);
+	buf_free(&trunc);
+}
+
+/* Rows grouped by the repr of their name, category, process, thread and arguments, in
+ * order of first appearance: the members of each group. */
+static size_t
+group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **start,
+    size_t **members)
+{
+	struct names groups;
+	struct buf key = BUF_INIT;
+	size_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), *cnt, ng, i, j;
+
+	names_init(&groups);
+	for (i = 0; i < n; i++) {
+		const struct top *o = &tl->op[p[i].op];
+
+		buf_reset(&key);
+		if (roof) {
+			buf_printf(&key, "%u", o->name);
+			for (j = 0; j < o->np; j++)
+				buf_printf(&key, "\x1f%u=%u", o->pk[j], o->pv[j]);
+		} else if (p[i].synth && o->runtime)
+			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
+		else
+			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
+			    p[i].name, p[i].cat, o->process, o->label, o->thread, o->tdims,
+			    o->ttypes, o->tstrides, o->tconc);
+		g[i] = tab_group(&groups, key.p, key.len);
+	}
+	ng = groups.n;
+	cnt = xcalloc(ng + 1, sizeof(*cnt));
+	*start = xcalloc(ng + 1, sizeof(**start));
+	*members = xreallocarray(NULL, n + 1, sizeof(**members));
+	for (i = 0; i < n; i++)
+		cnt[g[i]]++;
+	for (i = 0; i < ng; i++)
+		(*start)[i + 1] = (*start)[i] + cnt[i];
+	memset(cnt, 0, (ng + 1) * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		(*members)[(*start)[g[i]] + cnt[g[i]]++] = i;
+	free(cnt);
+	free(g);
+	names_free(&groups);
+	buf_free(&key);
+	return ng;
+}
+
+static struct tab *
+sheet_unified(struct tl *tl)
+{
+	struct tab *t = tab_new("unified_perf_summary");
+	struct ucoll u;
+	size_t i, j, ng, *start, *mem;
+	long long uid = tl->maxid + 1;
+	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
+
+	memset(&u, 0, sizeof(u));
+	u.covered = xcalloc(tl->nk + 1, 1);
+	u.submodel = xcalloc(tl->nop + 1, sizeof(int));
+	u.subn = xcalloc(tl->nop + 1, sizeof(size_t));
+	for (i = 0; i < tl->nop; i++)
+		if (tl->op[i].up == NONE) {
+			subtree_facts(tl, &u, i);
+			if (!tl->op[i].runtime)
+				ucollect(tl, &u, i);
+		}
+	/* synthetic rows: orphan launches' kernels first, then those under a cpu_op */
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < tl->nk; i++) {
+			const struct kev *k = &tl->k[i];
+
+			if (k->op == NONE || u.covered[i] || k->cls == CLS_COMM ||
+			    (tl->op[k->op].runtime && tl->op[k->op].up == NONE) != (j == 0))
+				continue;
+			usynth(tl, &u, i, uid++);
+		}
+	for (i = 0; unified_cols[i]; i++)
+		tab_col(t, unified_cols[i]);
+	ng = group_rows(tl, u.r, u.n, 0, &start, &mem);
+	for (i = 0; i < ng; i++)
+		unified_row(tl, t, tab_row(t), u.r, mem + start[i], start[i + 1] - start[i]);
+	tab_sort(t, keys, 2);
+	tab_percentages(t, 24);
+	free(start);
+	free(mem);
+	prow_free(u.r, u.n);
+	free(u.covered);
+	free(u.submodel);
+	free(u.subn);
+	return t;
+}
+
+/* --- per-family roofline sheets (§3.3, §7.5) ---------------------------------------- */
+
+static const char *const binary_ops[] = {
+	"aten::div", "aten::div_", "aten::mul", "aten::mul_", "aten::add", "aten::add_",
+	"aten::sigmoid_backward", "aten::threshold_backward", "LigerSiLUMulFunction", NULL
+};
+
+/* Sheet families in TraceLens's registry order; each fwd before its bwd. */
+static const char *const families[] = {
+	"GEMM", "SDPA_fwd", "SDPA_bwd", "CONV_fwd", "CONV_bwd", "InferenceAttention_fwd",
+	"BinaryElementwise", "UnaryElementwise", "GroupedGEMM_fwd", "GroupedGEMM_bwd",
+	"MoE_comm_fwd", "MoE_comm_bwd", "SSM_fwd", "SSM_bwd", "RoPE_fwd", "RoPE_bwd",
+	"CrossEntropy_fwd", "CrossEntropy_bwd", "MoE_fused_fwd", "MoE_unfused_fwd",
+	"MoE_aux_fwd", "RMSNorm_fwd", "elementwise_fwd", "GroupQuant_fwd", "FusedRoPE_fwd",
+	"CustomCollective_fwd", "mHC_fwd", "Normalization", "Reduce_fwd", "Reduce_bwd", NULL
+};
+
+/* The roofline sheet of a modelled op: ttp-roofline's "sheet" key, or else derived from
+ * its category as TraceLens names its sheets. */
+static uint32_t
+op_sheet(struct tl *tl, size_t i)
+{
+	struct top *o = &tl->op[i];
+	const char *c, *n = S(tl, o->name);
+	struct buf b = BUF_INIT;
+	size_t j, len;
+	uint32_t id;
+
+	if (o->sheet != NAME_NONE)
+		return o->sheet;
+	c = S(tl, op_category(tl, i));
+	len = strlen(c);
+	if (strcmp(c, "elementwise") == 0) {
+		for (j = 0; binary_ops[j] && strcmp(binary_ops[j], n) != 0; j++)
+			;
+		return o->sheet = intern(tl, binary_ops[j] ? "BinaryElementwise" :
+		    "UnaryElementwise");
+	}
+	if (strncmp(c, "NORM_", 5) == 0)
+		return o->sheet = intern(tl, "Normalization");
+	if (strcmp(c, "reduce") == 0)
+		return o->sheet = intern(tl, "Reduce_fwd");
+	if (strcmp(c, "GEMM") == 0 || (len > 4 && (strcmp(c + len - 4, "_fwd") == 0 ||
+	    strcmp(c + len - 4, "_bwd") == 0)))
+		return o->sheet = o->cat;
+	buf_printf(&b, "%s_fwd", c);
+	id = intern_buf(tl, &b);
+	buf_free(&b);
+	return o->sheet = id;
+}
+
+static struct tab *
+sheet_family(struct tl *tl, uint32_t fam)
+{
+	struct tab *t = tab_new(S(tl, fam));
+	struct prow *p = NULL;
+	uint32_t *pk = NULL;
+	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c;
+	static const char *const st[] = { "mean", "median", "std", "min", "max" };
+	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
+
+	/* every modelled op of the family, in id order (TraceLens's event order) */
+	for (i = 0; i < tl->nop; i++) {
+		size_t k = tl->byid[i];
+		const struct top *o = &tl->op[k];
+
+		if (!o->model || o->runtime || op_sheet(tl, k) != fam)
+			continue;
+		p = xreallocarray(p, n + 1, sizeof(*p));
+		memset(&p[n], 0, sizeof(*p));
+		p[n].op = k;
+		p[n].uid = o->id;
+		p[n].flops = o->flops;
+		p[n].bytes = o->bytes;
+		prow_events(tl, &p[n], k);
+		for (j = 0; j < o->np; j++) {
+			for (c = 0; c < npk && pk[c] != o->pk[j]; c++)
+				;
+			if (c == npk) {
+				pk = xreallocarray(pk, npk + 1, sizeof(*pk));
+				pk[npk++] = o->pk[j];
+			}
+		}
+		n++;
+	}
+	tab_col(t, "name");
+	for (j = 0; j < npk; j++) {
+		buf_reset(&name);
+		buf_printf(&name, "param: %s", S(tl, pk[j]));
+		tab_col(t, name.p);
+	}
+	c0 = tab_col(t, "GFLOPS_first");
+	tab_col(t, "Data Moved (MB)_first");
+	tab_col(t, "FLOPS/Byte_first");
+	for (j = 0; j < 5; j++) {
+		buf_reset(&name);
+		buf_printf(&name, "TB/s_%s", st[j]);
+		tab_col(t, name.p);
+	}
+	for (j = 0; j < 5; j++) {
+		buf_reset(&name);
+		buf_printf(&name, "TFLOPS/s_%s", st[j]);
+		tab_col(t, name.p);
+	}
+	tab_col(t, "process_name_first");
+	tab_col(t, "process_label_first");
+	tab_col(t, "thread_name_first");
+	tab_col(t, "Compute Spec");
+	tab_col(t, "kernel_details__summarize_kernel_stats");
+	tab_col(t, "trunc_kernel_details");
+	tab_col(t, "Input Dims_first");
+	tab_col(t, "Input type_first");
+	tab_col(t, "Input Strides_first");
+	tab_col(t, "Concrete Inputs_first");
+	for (j = 0; j < 6; j++) {
+		buf_reset(&name);
+		buf_printf(&name, "Kernel Time (\u00b5s)_%s", j < 5 ? st[j] : "sum");
+		tab_col(t, name.p);
+	}
+	tab_col(t, "name_count");
+	tab_col(t, "UID_first");
+	ng = group_rows(tl, p, n, 1, &start, &mem);
+	c = c0 + 13;
+	for (r = 0; r < ng; r++) {
+		size_t nm = start[r + 1] - start[r], *m = mem + start[r];
+		const struct top *o = &tl->op[p[m[0]].op];
+		struct vec tb = VEC_INIT, tf = VEC_INIT, kt = VEC_INIT;
+		struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
+		double gf = NAN, mb = NAN, fb = NAN;
+		uint32_t spec = NAME_NONE;
+
+		tab_row(t);
+		for (i = 0; i < nm; i++) {
+			const struct prow *q = &p[m[i]];
+			double tflops, tbps;
+
+			prow_metrics(q, &tflops, &tbps);
+			vec_add(&tb, tbps);
+			vec_add(&tf, tflops);
+			vec_add(&kt, q->ktime);
+			kl[i] = (struct klist){ q->ev, q->nev };
+			if (isnan(gf))
+				gf = q->flops / 1e9;
+			if (isnan(mb))
+				mb = q->bytes / 1048576;
+			if (isnan(fb) && q->bytes != 0)
+				fb = q->flops / q->bytes;
+			if (spec == NAME_NONE)
+				spec = tl->op[q->op].spec;
+		}
+		tab_set_str(t, r, 0, S(tl, o->name));
+		for (j = 0; j < npk; j++)
+			for (i = 0; i < o->np; i++)
+				if (o->pk[i] == pk[j])
+					tab_set_str(t, r, 1 + j, S(tl, o->pv[i]));
+		tab_set_num(t, r, c0, gf);
+		tab_set_num(t, r, c0 + 1, mb);
+		tab_set_num(t, r, c0 + 2, fb);
+		for (j = 0; j < 5; j++) {
+			tab_set_num(t, r, c0 + 3 + j, stat_of(&tb, (int)j));
+			tab_set_num(t, r, c0 + 8 + j, stat_of(&tf, (int)j));
+		}
+		tab_set_str(t, r, c, S(tl, o->process));
+		tab_set_str(t, r, c + 1, S(tl, o->label));
+		tab_set_str(t, r, c + 2, S(tl, o->thread));
+		set_name(t, r, c + 3, tl, spec);
+		kernel_details(tl, kl, nm, &sum, &trunc);
+		if (sum.len > 2) {	/* pandas leaves an op with no kernels empty */
+			tab_set_str(t, r, c + 4, sum.p);
+			tab_set_str(t, r, c + 5, trunc.p);
+		}
+		set_name(t, r, c + 6, tl, o->ldims);
+		set_name(t, r, c + 7, tl, o->ltypes);
+		set_name(t, r, c + 8, tl, o->lstrides);
+		set_name(t, r, c + 9, tl, o->lconc);
+		for (j = 0; j < 6; j++)
+			tab_set_num(t, r, c + 10 + j, stat_of(&kt, (int)j));
+		tab_set_int(t, r, c + 16, (long long)nm);
+		tab_set_int(t, r, c + 17, p[m[0]].uid);
+		vec_free(&tb);
+		vec_free(&tf);
+		vec_free(&kt);
+		free(kl);
+	}
+	{
+		struct tab_key keys[] = { { c + 15, 1 }, { c + 17, 0 } };
+
+		tab_sort(t, keys, 2);
+	}
+	free(start);
+	free(mem);
+	free(pk);
+	prow_free(p, n);
+	buf_free(&name);
+	buf_free(&sum);
+	buf_free(&trunc);
+	return t;
 }
 
 static size_t
 sheets_roofline(struct tl *tl, struct tab ***out, size_t n)
 {
-	(void)tl;
-	(void)out;
+	uint32_t *fam = NULL;
+	size_t nf = 0, i, j;
+
+	for (i = 0; i < tl->nop; i++) {
+		uint32_t f;
+
+		if (!tl->op[i].model || tl->op[i].runtime)
+			continue;
+		f = op_sheet(tl, i);
+		for (j = 0; j < nf && fam[j] != f; j++)
+			;
+		if (j == nf) {
+			fam = xreallocarray(fam, nf + 1, sizeof(*fam));
+			fam[nf++] = f;
+		}
+	}
+	/* registry order first, then any other family in order of appearance */
+	for (i = 0; families[i]; i++)
+		for (j = 0; j < nf; j++)
+			if (fam[j] != NAME_NONE && strcmp(S(tl, fam[j]), families[i]) == 0) {
+				n = push(out, n, sheet_family(tl, fam[j]));
+				fam[j] = NAME_NONE;
+			}
+	for (j = 0; j < nf; j++)
+		if (fam[j] != NAME_NONE)
+			n = push(out, n, sheet_family(tl, fam[j]));
+	free(fam);
 	return n;
 }
