@@ -29,7 +29,8 @@ enum {
 	OPT_SUMMARY_FILE, OPT_STACKED_CSV, OPT_MIN_PCT, OPT_COLOR, OPT_NO_COLOR,
 	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF,
 	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
-	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT
+	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
+	OPT_SUMMARY_ONLY
 };
 
 static const struct option longopts[] = {
@@ -50,6 +51,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "percent-of", required_argument, NULL, OPT_PERCENT_OF },
 	{ "sheet", required_argument, NULL, OPT_SHEET },
 	{ "csv-dir", required_argument, NULL, OPT_CSV_DIR },
@@ -110,7 +112,9 @@ usage(FILE *fp)
 	    "  --sort KEY            row order: id (input order, default), time (Device\n"
 	    "                        Time), gap (Op-to-Op Gap), total (both), op (name);\n"
 	    "                        largest first, equal keys in input order\n"
-	    "  --top N               only the first N rows (after --sort)\n"
+	    "  --top N               only the first N rows (after --sort); with\n"
+	    "                        --summary-only the first N groups\n"
+	    "  --summary-only        only the grouped summary, not the op table\n"
 	    "  --percent-of WHAT     with --top: Total %% and the totals line of all the\n"
 	    "                        ops (default) or of the shown ones\n"
 	    "PyTorch traces (TraceLens's sheets):\n"
@@ -135,6 +139,8 @@ usage(FILE *fp)
 
 /* --group-by, parsed (summary.h); the default is the reference's "memory". */
 static struct group_spec gspec;
+/* --summary-only: the summary without the op table (--top counts its groups) */
+static int summary_only;
 
 struct opts {
 	const char	*csv, *summary_file, *stacked_csv;
@@ -289,6 +295,13 @@ check_args(const struct opts *o)
 		warning("warning: %s has no effect with --no-summary", sname);
 	if (o->raw && o->csv == NULL)
 		warning("warning: --raw-op-codes has no effect without --csv");
+	if (summary_only && !o->summary)
+		die_usage("--summary-only and --no-summary together leave nothing to show");
+	if (summary_only && o->csv != NULL)
+		die_usage("--summary-only: not with --csv (the op CSV is the op table); "
+		    "--summary-file writes the summary's CSV");
+	if (summary_only && (o->given & GIVEN_PERCENT))
+		warning("warning: --percent-of has no effect with --summary-only");
 	if ((o->given & GIVEN_PERCENT) && o->top < 0)
 		warning("warning: --percent-of has no effect without --top");
 }
@@ -357,6 +370,9 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->top = strtonum(optarg, 0, LLONG_MAX, &errstr);
 			if (errstr != NULL)
 				die_usage("--top: %s: '%s'", errstr, optarg);
+			break;
+		case OPT_SUMMARY_ONLY:
+			summary_only = 1;
 			break;
 		case OPT_PERCENT_OF:
 			if (strcmp(optarg, "all") == 0)
@@ -532,7 +548,7 @@ main(int argc, char **argv)
 	if (o.summary)
 		summary_check_keys(&t, &gspec);
 	table_sort(&t, o.sort);
-	if (o.top >= 0)
+	if (o.top >= 0 && !summary_only)
 		table_top(&t, (size_t)o.top, o.percent_shown);
 
 	if (o.csv != NULL) {
@@ -551,6 +567,8 @@ main(int argc, char **argv)
 	} else if (t.nrows == 0) {
 		note("No operations to display after applying filters.");
 		goto done;
+	} else if (summary_only) {
+		;
 	} else if (o.markdown) {
 		report_markdown(stdout, &t);
 		if (o.advice)
@@ -569,9 +587,12 @@ main(int argc, char **argv)
 	if (o.per_device && o.group_by == GROUP_CATEGORY && summary_ndevices(s) > 1)
 		die(EXIT_DATA, "--group-by category cannot be combined with a per-device "
 		    "summary of %zu devices", summary_ndevices(s));
+	if (summary_only && o.top >= 0)
+		summary_top(s, (size_t)o.top);
 	if (o.csv == NULL) {
 		if (o.markdown) {
-			fputc('\n', stdout);
+			if (!summary_only)
+				fputc('\n', stdout);
 			summary_markdown(stdout, s);
 		} else
 			summary_print(stdout, s, colour);

@@ -50,6 +50,8 @@ void summary_check_keys(const struct table *t, const struct group_spec *g);
 struct summary *summary_build(const struct table *t, const struct group_spec *g,
     int per_device);
 void summary_free(struct summary *s);
+/* Keep only the first n groups as they print (Total % stays that of all). */
+void summary_top(struct summary *s, size_t n);
 /* Number of distinct devices among the summary's groups (per-device mode). */
 size_t summary_ndevices(const struct summary *s);
 

@@ -482,6 +482,33 @@ summary_free(struct summary *s)
 	free(s);
 }
 
+void
+summary_top(struct summary *s, size_t n)
+{
+	unsigned char *keep;
+	size_t i, k = 0;
+
+	if (n >= s->ng)
+		return;
+	keep = xcalloc(s->ng, 1);
+	for (i = 0; i < n; i++)
+		keep[s->print_order[i]] = 1;
+	for (i = 0; i < s->ng; i++) {
+		if (keep[i])
+			s->g[k++] = s->g[i];
+		else
+			free(s->g[i].ops);
+	}
+	free(keep);
+	s->ng = k;
+	for (i = 0; i < s->ng; i++)
+		s->print_order[i] = i;
+	if (s->per_device) {
+		sort_g = s->g;
+		qsort(s->print_order, s->ng, sizeof(size_t), cmp_print);
+	}
+}
+
 size_t
 summary_ndevices(const struct summary *s)
 {
