@@ -102,6 +102,9 @@ struct filter {
 	/* what the tt-mlir selections saw, for a clear message when they keep nothing */
 	struct seen	 progs, loops;
 	bool		 any_ce, any_ilc;
+
+	/* PyTorch records: no device merging (a TT concept); --device picks GPU records */
+	bool		 kineto;
 };
 
 static void
@@ -205,8 +208,14 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 	x->name = NAME_NONE;
 	x->dur = NAN;
 	kind = rec_str(r, "kind", NULL);
+	if (!f->kineto && (s = rec_str(r, "trace", NULL)) != NULL && strcmp(s, "kineto") == 0)
+		f->kineto = true;
 	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
 		x->kind = FK_OTHER;
+		/* a PyTorch GPU event on a device not asked for */
+		if (o->has_devices && kind != NULL && strcmp(kind, "gpu") == 0 &&
+		    rec_int(r, "device", &v) && !devlist_has(&o->devices, v))
+			return false;
 		return true;
 	}
 	x->kind = strcmp(kind, "op") == 0 ? FK_OP : FK_SIGNPOST;
@@ -310,7 +319,11 @@ finish(struct filter *f)
 	sel = xreallocarray(NULL, f->n ? f->n : 1, sizeof(*sel));
 	k = window_select(f->e, f->n, &f->nm, &o->w, sel);
 	seq = xreallocarray(NULL, k ? k : 1, sizeof(*seq));
-	m = merge_devices(f->e, sel, k, &f->nm, o->no_merge, o->verbose, seq);
+	if (f->kineto) {
+		memcpy(seq, sel, k * sizeof(*seq));
+		m = k;
+	} else
+		m = merge_devices(f->e, sel, k, &f->nm, o->no_merge, o->verbose, seq);
 	free(sel);
 	range_message(o);
 	for (i = 0; i < m; i++) {
