@@ -2,8 +2,10 @@
 /*
  * ttp-roofline: adds tt-perf-report's per-op figures (label, math, DRAM, FLOPs, bound,
  * program config, fidelity verdict, advice, category) and ttp's roofline extras to
- * every op record; other records pass through unchanged. The record loop and option
- * parsing live here; the analysis is lib/metrics.c and lib/roofline.c.
+ * every TT op record, and TraceLens's op categories, perf-model figures and GPU
+ * roofline to every PyTorch op record ("trace":"kineto"); other records pass through
+ * unchanged. The record loop and option parsing live here; the analysis is
+ * lib/tt/metrics.c and lib/tt/roofline.c for TT, lib/torch/roofline.c for PyTorch.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include "tt/metrics.h"
 #include "core/rec.h"
 #include "tt/roofline.h"
+#include "torch/roofline.h"
 
 static struct roofline_opts opt;
 
@@ -26,17 +29,20 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: %s [-hnqVv] [--arch NAME] [--override-arch NAME] [--spec FILE]\n"
 	    "       [--no-extras] [FILE ...]\n"
-	    "Adds tt-perf-report's per-op figures and a roofline to ttp op records.\n"
-	    "  -a, --arch NAME           architecture for records that do not name one\n"
-	    "                            (default wormhole; known: %s)\n"
-	    "  -o, --override-arch NAME  use NAME for every record, whatever it says\n"
-	    "  -s, --spec FILE           load more architectures or overrides (JSON)\n"
+	    "Adds tt-perf-report's per-op figures and a roofline to ttp op records, and\n"
+	    "TraceLens's perf models and a GPU roofline to PyTorch op records.\n"
+	    "  -a, --arch NAME           TT architecture for records that do not name one\n"
+	    "                            (default wormhole; known: %s), or the GPU\n"
+	    "                            of PyTorch records (known: %s)\n"
+	    "  -o, --override-arch NAME  use NAME for every TT record, whatever it says\n"
+	    "  -s, --spec FILE           load more architectures or overrides (JSON), or\n"
+	    "                            a GPU from TraceLens's arch JSON\n"
 	    "  -n, --no-extras           only the tt-perf-report compatible keys\n"
 	    "  -q, --quiet               no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose             print the reference's informational messages\n"
 	    "  -h, --help                show this help and exit\n"
 	    "  -V, --version             show the version and exit\n",
-	    getprogname(), hwspec_names());
+	    getprogname(), hwspec_names(), hwspec_gpu_names());
 }
 
 static const struct hwspec *
@@ -64,6 +70,8 @@ main(int argc, char *argv[])
 		{ NULL,			0,			NULL, 0 }
 	};
 	const char *archname = "wormhole", *override = NULL;
+	const struct hwspec *gpu = NULL, *gpuspec = NULL;
+	struct troof *torch;
 	struct rec_reader *rd;
 	struct mresult m;
 	struct rec *r;
@@ -83,6 +91,7 @@ main(int argc, char *argv[])
 			break;
 		case 's':
 			hwspec_load(optarg);
+			gpuspec = hwspec_gpu_loaded();
 			break;
 		case 'n':
 			opt.extras = false;
@@ -109,12 +118,23 @@ main(int argc, char *argv[])
 	 * ignore --arch with a warning, as tt-perf-report does (its quirk Q24).
 	 */
 	opt.arch = hwspec_find(archname);
+	/* A GPU name serves PyTorch records; TT records that need --arch then fail. */
+	if (opt.arch_arg != NULL && opt.arch == NULL)
+		gpu = hwspec_gpu_find(opt.arch_arg);
 	if (override != NULL)
 		opt.override = arch_arg(override);
 
 	metrics_init(&m);
+	torch = troof_new(gpu, gpuspec);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL) {
+		const char *trace = rec_str(r, "trace", NULL);
+
+		if (trace != NULL && strcmp(trace, "kineto") == 0) {
+			troof_record(torch, r);
+			rec_write(r, stdout);
+			continue;
+		}
 		/* A record of a trace that does not name its architecture (v1, v2) needs
 		 * --arch; v2.1 traces name theirs. */
 		if (opt.arch == NULL && override == NULL &&
@@ -128,6 +148,7 @@ main(int argc, char *argv[])
 		rec_write(r, stdout);
 	}
 	rec_close(rd);
+	troof_free(torch);
 	metrics_free(&m);
 	io_finish();
 	return 0;

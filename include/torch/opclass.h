@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * opclass: TraceLens's op registry for PyTorch ops (spec/tracelens.md section 3): for
+ * each op name it knows, the op category ("GEMM", "CONV_fwd", "elementwise", ...),
+ * the perf-model class that models it (TraceLens's class name, or NULL for the
+ * category-only ops) and the family of its roofline sheet ("GEMM", "SDPA",
+ * "UnaryElementwise", "Normalization", ...). The one table of PyTorch op classes.
+ */
+#ifndef TTP_TORCH_OPCLASS_H
+#define TTP_TORCH_OPCLASS_H
+
+struct opclass {
+	const char	*name;		/* op name, exact: "aten::addmm" */
+	const char	*category;	/* op category */
+	const char	*model;		/* TraceLens's perf-model class, or NULL */
+	const char	*family;	/* roofline-sheet family, or NULL without a model */
+};
+
+/* The registry entry of an op name, or NULL when the name is not registered. */
+const struct opclass *opclass_find(const char *name);
+
+/*
+ * The op category of spec section 3: the registry's, else "triton" or
+ * "record_param_comms" by name prefix, else from the name of the op's first kernel
+ * (by start time; NULL when it has none): "void at::native..." containing
+ * "elementwise", "reduce" or "multi_tensor_apply"; else "other".
+ */
+const char *opclass_category(const char *name, const char *first_kernel);
+
+#endif

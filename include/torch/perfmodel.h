@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * perfmodel: TraceLens's perf models of PyTorch ops (spec/tracelens.md section 4):
+ * from an op's arguments (Kineto's Input Dims, Input type, Input Strides and Concrete
+ * Inputs, one struct targ per argument), the FLOPs and bytes moved it implies, its
+ * compute spec ("matrix_bf16", "vector_fp32", ...) and the parameters the model read,
+ * with TraceLens's key names, order and value types. Forward models, the backward
+ * formulas of forward ops (measured on their linked backward ops) and the backward ops
+ * that have models of their own. The models keep TraceLens's quirks, so the figures
+ * are the ones its sheets show; perf_quirk says where a figure is knowingly rough.
+ */
+#ifndef TTP_TORCH_PERFMODEL_H
+#define TTP_TORCH_PERFMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define TARG_MAXRANK 16
+
+enum tshape { TSHAPE_NONE, TSHAPE_FLAT, TSHAPE_LIST };
+
+/* One argument of an op: an entry of the record's "in" array. */
+struct targ {
+	enum tshape	 shape;		/* NONE: no shape; FLAT: dims[0..rank); LIST: a
+					 * TensorList (a list of shapes) */
+	int		 rank;
+	long long	 dims[TARG_MAXRANK];
+	const char	*dtype;		/* Input type; "" when absent, never NULL */
+	bool		 has_strides;	/* strides is a flat list of integers */
+	int		 nstrides;
+	long long	 strides[TARG_MAXRANK];
+	const char	*value;		/* Concrete Inputs; "" when absent, never NULL */
+};
+
+struct targs {
+	size_t		 n;
+	struct targ	*a;
+	bool		 strides_known;	/* some argument has strides (else: None) */
+};
+
+/* A number as Python has it: an exact integer or a double. */
+struct pynum {
+	bool		 isint;
+	long long	 i;
+	double		 d;
+};
+
+double pynum_double(struct pynum v);
+
+struct tperf {
+	struct pynum	 flops;
+	bool		 has_bytes;	/* false: TraceLens's None (unknown bytes) */
+	struct pynum	 bytes;
+	const char	*maf;		/* "matrix" or "vector" */
+	const char	*prec;		/* "bf16", "fp32", ..., or NULL when unknown */
+	json_t		*params;	/* the model's parameters, in TraceLens's order */
+	const char	*quirk;		/* a known roughness of these figures, or NULL */
+	char		 err[200];	/* why the model failed (PERF_ERROR) */
+};
+
+enum perf_status {
+	PERF_OK,
+	PERF_NONE,		/* no model for this op (or TraceLens's NotImplemented) */
+	PERF_ERROR		/* the model failed on these arguments: err says why */
+};
+
+/*
+ * Apply the model class named model (an opclass's) of the op called name to its
+ * arguments; kernels are the names of its own kernels by start time (GEMMs read the
+ * transpose flags from them). bwd: the backward formulas of a forward model, for the
+ * op's linked backward pass. On PERF_OK the caller frees out->params (perf_free).
+ */
+enum perf_status perf_apply(const char *model, const char *name, const struct targs *a,
+    const char *const *kernels, size_t nkernels, bool bwd, struct tperf *out);
+void perf_free(struct tperf *p);
+
+/* Whether ttp implements the model class (TraceLens has more, mostly extensions). */
+bool perf_implemented(const char *model);
+/* Whether the model class has backward formulas that TraceLens applies. */
+bool perf_has_bwd(const char *model);
+/* The category of the backward rows of a forward model ("CONV_bwd"), or NULL. */
+const char *perf_bwd_category(const char *model);
+
+/* TraceLens's bytes per element of a dtype name (name2bpe), or 0 when unknown. */
+int perf_bpe(const char *dtype);
+/* TraceLens's precision of a dtype name (torch_dtype_map): "bf16", ..., or NULL. */
+const char *perf_precision(const char *dtype);
+
+#endif

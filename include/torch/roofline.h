@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * roofline (torch): ttp-roofline for PyTorch records ("trace":"kineto"): the op
+ * category of every op (opclass), the perf model's figures where TraceLens has one
+ * (perfmodel), the achieved TFLOP/s and TB/s over the busy time of the op's whole
+ * subtree, and, when the GPU is known, the roofline of spec/tracelens.md section 6.
+ * Backward ops linked to a modelled forward op ("fwd") get that model's backward
+ * figures. The GPU comes from --arch, else a TraceLens arch file (--spec), else the
+ * trace record's device names. The keys are documented in ttp-record(5).
+ */
+#ifndef TTP_TORCH_ROOFLINE_H
+#define TTP_TORCH_ROOFLINE_H
+
+struct hwspec;
+struct rec;
+struct troof;
+
+/* arch: a GPU named by --arch, or NULL; spec: a GPU from a TraceLens arch file, or
+ * NULL. Either wins over the trace's devices (arch first). */
+struct troof *troof_new(const struct hwspec *arch, const struct hwspec *spec);
+/* One record of a Kineto trace: a "trace" record sets the GPU; an "op" record gets its
+ * keys. Other records are left alone. */
+void troof_record(struct troof *t, struct rec *r);
+/* Notes on what was not modelled (once, on stderr), then free. */
+void troof_free(struct troof *t);
+
+#endif

@@ -1,0 +1,1820 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * perfmodel: TraceLens's FLOP and byte models (TraceLens 171dd747, PerfModel/
+ * perf_model.py), with its arithmetic: integers stay exact integers and divisions
+ * give doubles where Python's do (struct pynum), so GFLOPS and Data Moved come out as
+ * the same doubles. An argument TraceLens would index past, or a string it could not
+ * parse, is PERF_ERROR with the reason (TraceLens drops such rows with a warning);
+ * TraceLens's NotImplementedError is PERF_NONE.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "torch/perfmodel.h"
+
+/* --- Python numbers ------------------------------------------------------------------ */
+
+static struct pynum
+I(long long v)
+{
+	struct pynum n = { true, v, (double)v };
+
+	return n;
+}
+
+static struct pynum
+F(double d)
+{
+	struct pynum n = { false, 0, d };
+
+	return n;
+}
+
+double
+pynum_double(struct pynum v)
+{
+	return v.isint ? (double)v.i : v.d;
+}
+
+static struct pynum
+py_add(struct pynum a, struct pynum b)
+{
+	long long r;
+
+	if (a.isint && b.isint && !__builtin_add_overflow(a.i, b.i, &r))
+		return I(r);
+	return F(pynum_double(a) + pynum_double(b));
+}
+
+static struct pynum
+py_sub(struct pynum a, struct pynum b)
+{
+	long long r;
+
+	if (a.isint && b.isint && !__builtin_sub_overflow(a.i, b.i, &r))
+		return I(r);
+	return F(pynum_double(a) - pynum_double(b));
+}
+
+static struct pynum
+py_mul(struct pynum a, struct pynum b)
+{
+	long long r;
+
+	if (a.isint && b.isint && !__builtin_mul_overflow(a.i, b.i, &r))
+		return I(r);
+	return F(pynum_double(a) * pynum_double(b));
+}
+
+/* Python's a / b: a double, correctly rounded for integers below 2^53. */
+static struct pynum
+py_tdiv(struct pynum a, struct pynum b)
+{
+	return F(pynum_double(a) / pynum_double(b));
+}
+
+/* Python's a // b on integers (floor); on doubles, floor of the quotient. */
+static struct pynum
+py_fdiv(struct pynum a, struct pynum b)
+{
+	if (a.isint && b.isint && b.i != 0) {
+		long long q = a.i / b.i;
+
+		if ((a.i % b.i != 0) && ((a.i < 0) != (b.i < 0)))
+			q--;
+		return I(q);
+	}
+	return F(floor(pynum_double(a) / pynum_double(b)));
+}
+
+static struct pynum
+py_muli(struct pynum a, long long k)
+{
+	return py_mul(a, I(k));
+}
+
+/* --- dtypes ---------------------------------------------------------------------------- */
+
+int
+perf_bpe(const char *dtype)
+{
+	static const struct { const char *name; int bpe; } t[] = {
+		{ "double", 8 }, { "long int", 8 },
+		{ "float", 4 }, { "scalar", 4 }, { "int", 4 },
+		{ "c10::half", 2 }, { "c10::bfloat16", 2 },
+		{ "c10::float8_e4m3fnuz", 1 }, { "c10::float8_e4m3fn", 1 },
+		{ "c10::float8_e5m2", 1 }, { "c10::float8_e8m0fnu", 1 },
+		{ "unsigned char", 1 }, { "signed char", 1 }, { "fp8", 1 },
+		{ "c10::float4_e2m1fn_x2", 1 }, { "fp4", 1 },
+	};
+	size_t i;
+
+	if (dtype == NULL)
+		return 0;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcasecmp(dtype, t[i].name) == 0)
+			return t[i].bpe;
+	return 0;
+}
+
+const char *
+perf_precision(const char *dtype)
+{
+	static const struct { const char *name, *prec; } t[] = {
+		{ "float", "fp32" }, { "double", "fp64" }, { "c10::half", "fp16" },
+		{ "c10::bfloat16", "bf16" }, { "c10::float8_e4m3fnuz", "fp8" },
+		{ "unsigned char", "fp8" }, { "fp8", "fp8" }, { "fp4", "fp4" },
+		{ "mxfp4", "fp4" }, { "c10::float4_e2m1fn_x2", "fp4" },
+		{ "c10::float8_e4m3fn", "fp8" },
+	};
+	size_t i;
+
+	if (dtype == NULL || *dtype == '\0')
+		return NULL;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcasecmp(dtype, t[i].name) == 0)
+			return t[i].prec;
+	return NULL;
+}
+
+/* --- arguments --------------------------------------------------------------------------- */
+
+struct ctx {
+	const char		*name;
+	const struct targs	*a;
+	const char *const	*kernels;
+	size_t			 nkernels;
+	struct tperf		*o;
+	bool			 failed;
+};
+
+static void
+fail(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->failed)
+		return;
+	c->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(c->o->err, sizeof(c->o->err), fmt, ap);
+	va_end(ap);
+}
+
+static const struct targ *
+arg(struct ctx *c, size_t i)
+{
+	static const struct targ none = { TSHAPE_NONE, 0, { 0 }, "", false, 0, { 0 }, "" };
+
+	if (i >= c->a->n) {
+		fail(c, "argument %zu missing (the op has %zu)", i, c->a->n);
+		return &none;
+	}
+	return &c->a->a[i];
+}
+
+/* The shape of argument i as a flat list (Python: tuple(Input Dims[i])). */
+static const struct targ *
+shape(struct ctx *c, size_t i)
+{
+	const struct targ *t = arg(c, i);
+
+	if (!c->failed && t->shape != TSHAPE_FLAT)
+		fail(c, "argument %zu: %s", i, t->shape == TSHAPE_LIST ?
+		    "a tensor list, not one shape" : "no shape");
+	return t;
+}
+
+/* Python: Input Dims[i] is not None (a missing tensor is [] in Kineto traces). */
+static bool
+present(struct ctx *c, size_t i)
+{
+	(void)arg(c, i);
+	return !c->failed;
+}
+
+/* Python: `Input Dims[i]` is non-empty (truthy). */
+static bool
+nonempty(struct ctx *c, size_t i)
+{
+	if (i >= c->a->n)
+		return false;
+	return c->a->a[i].shape == TSHAPE_LIST ||
+	    (c->a->a[i].shape == TSHAPE_FLAT && c->a->a[i].rank > 0);
+}
+
+static struct pynum
+prod(struct ctx *c, const long long *d, int n)
+{
+	struct pynum p = I(1);
+	int i;
+
+	(void)c;
+	for (i = 0; i < n; i++)
+		p = py_mul(p, I(d[i]));
+	return p;
+}
+
+static struct pynum
+dim(struct ctx *c, const struct targ *t, int i)
+{
+	if (c->failed)
+		return I(0);
+	if (i < 0)
+		i += t->rank;
+	if (i < 0 || i >= t->rank) {
+		fail(c, "a shape of rank %d has no dimension %d", t->rank, i);
+		return I(0);
+	}
+	return I(t->dims[i]);
+}
+
+/* --- params ------------------------------------------------------------------------------ */
+
+static json_t *
+jtuple(const long long *d, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(d[i]));
+	return a;
+}
+
+static json_t *
+jshape(const struct targ *t)
+{
+	return jtuple(t->dims, t->shape == TSHAPE_FLAT ? t->rank : 0);
+}
+
+/* Python: tuple(Input Strides[i]), None when the trace has no strides at all. */
+static json_t *
+jstrides(struct ctx *c, size_t i, bool none_ok)
+{
+	const struct targ *t;
+
+	if (!c->a->strides_known && none_ok)
+		return json_null();
+	t = arg(c, i);
+	if (c->failed)
+		return json_null();
+	if (!t->has_strides) {
+		if (none_ok)
+			return json_null();
+		fail(c, "argument %zu: no strides", i);
+		return json_null();
+	}
+	return jtuple(t->strides, t->nstrides);
+}
+
+static json_t *
+jstr(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+jnum(struct pynum v)
+{
+	return v.isint ? json_integer(v.i) : json_real(v.d);
+}
+
+static void
+param(struct ctx *c, const char *key, json_t *v)
+{
+	if (v == NULL)
+		v = json_null();
+	json_object_set_new(c->o->params, key, v);
+}
+
+/* --- Concrete Inputs --------------------------------------------------------------------- */
+
+/* Python's int() (integer) or float() of a string: the number and surrounding blanks,
+ * nothing else. */
+static bool
+pyparse(const char *s, bool integer, long long *iv, double *dv)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return false;
+	errno = 0;
+	if (integer)
+		*iv = strtoll(s, &end, 10);
+	else
+		*dv = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end == '\0' && (!integer || errno == 0);
+}
+
+static bool
+pyfloat(const char *s, double *v)
+{
+	return pyparse(s, false, NULL, v);
+}
+
+static bool
+pyint(const char *s, long long *v)
+{
+	return pyparse(s, true, v, NULL);
+}
+
+/* TraceLens's optional_float: "", "None" or junk give the default 0.0. */
+static double
+optional_float(const char *s)
+{
+	double v;
+
+	if (strcmp(s, "") == 0 || strcmp(s, "None") == 0 || !pyfloat(s, &v))
+		return 0.0;
+	return v;
+}
+
+/* The "causal" strings of the SDPA models: "" and "None" are False, else "true". */
+static bool
+causal_str(const char *s)
+{
+	if (strcmp(s, "") == 0 || strcmp(s, "None") == 0)
+		return false;
+	return strcasecmp(s, "true") == 0;
+}
+
+/* Python's eval() of a Concrete Input that must be a bool ("True", "False"). */
+static bool
+eval_bool(struct ctx *c, const char *s)
+{
+	if (strcmp(s, "True") == 0)
+		return true;
+	if (strcmp(s, "False") == 0)
+		return false;
+	fail(c, "cannot evaluate \"%s\" as a bool", s);
+	return false;
+}
+
+/* A list literal of integers or bools: "[16, 16]", "(1,)", "[True, False]". */
+static int
+parse_list(struct ctx *c, const char *s, long long *out, int max)
+{
+	const char *p = s;
+	char close;
+	int n = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '[' && *p != '(') {
+		fail(c, "cannot read \"%s\" as a list", s);
+		return 0;
+	}
+	close = *p == '[' ? ']' : ')';
+	p++;
+	for (;;) {
+		char *end;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == close)
+			break;
+		if (n == max) {
+			fail(c, "list \"%s\" too long", s);
+			return 0;
+		}
+		if (strncmp(p, "True", 4) == 0) {
+			out[n++] = 1;
+			p += 4;
+		} else if (strncmp(p, "False", 5) == 0) {
+			out[n++] = 0;
+			p += 5;
+		} else {
+			errno = 0;
+			out[n++] = strtoll(p, &end, 10);
+			if (end == p || errno != 0) {
+				fail(c, "cannot read \"%s\" as a list of integers", s);
+				return 0;
+			}
+			p = end;
+		}
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p != close) {
+			fail(c, "cannot read \"%s\" as a list", s);
+			return 0;
+		}
+	}
+	p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '\0')
+		fail(c, "cannot read \"%s\" as a list", s);
+	return n;
+}
+
+/* TraceLens's aten_conv.str_to_tuple: int() of each comma-separated piece of s[1:-1]. */
+static int
+str_to_tuple(struct ctx *c, const char *s, long long *out, int max)
+{
+	char buf[256], *p, *q;
+	size_t len = strlen(s);
+	int n = 0;
+
+	if (len < 2 || len - 2 >= sizeof(buf)) {
+		fail(c, "cannot read \"%s\" as a tuple", s);
+		return 0;
+	}
+	memcpy(buf, s + 1, len - 2);
+	buf[len - 2] = '\0';
+	for (p = buf;; p = q + 1) {
+		if ((q = strchr(p, ',')) != NULL)
+			*q = '\0';
+		if (n == max || !pyint(p, &out[n])) {
+			fail(c, "cannot read \"%s\" as a tuple of integers", s);
+			return 0;
+		}
+		n++;
+		if (q == NULL)
+			break;
+	}
+	return n;
+}
+
+static const char *
+concrete(struct ctx *c, size_t i)
+{
+	return arg(c, i)->value;
+}
+
+static const char *
+dtype(struct ctx *c, size_t i)
+{
+	return arg(c, i)->dtype;
+}
+
+/* --- GEMM ---------------------------------------------------------------------------------- */
+
+struct gemm {
+	struct pynum	 B, M, N, K;
+	bool		 bias;
+	int		 batched;	/* flops and bytes times B (bmm, baddbmm) */
+	const char	*dt[4];		/* dtypes named in dtype_A_B */
+	int		 ndt;
+};
+
+/* The transpose flags from the first kernel name that parses (kernel_name_parser). */
+static void
+gemm_transpose(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkernels; i++) {
+		const char *k = c->kernels[i], *p;
+		json_t *t;
+		int ta = -1, tb = -1;
+
+		for (p = k; (p = strchr(p, 'C')) != NULL; p++) {
+			/* C[a-z]{3}_A[a-z]{3}_B[a-z]{3} anywhere in the name (ROCm Tensile) */
+			int j, okp = 1;
+			static const char pat[] = "CxxxxAxxxxBxxx";
+
+			for (j = 0; j < 14 && okp; j++) {
+				char ch = p[j];
+
+				if (j == 0 || j == 5 || j == 10)
+					okp = ch == pat[j];
+				else if (j == 4 || j == 9)
+					okp = ch == '_';
+				else
+					okp = ch >= 'a' && ch <= 'z';
+			}
+			if (okp)
+				break;
+		}
+		if (p != NULL) {
+			if (strstr(k, "_Ailk_") != NULL)
+				ta = 0;
+			else if (strstr(k, "_Alik_") != NULL)
+				ta = 1;
+			if (strstr(k, "_Bljk_") != NULL)
+				tb = 0;
+			else if (strstr(k, "_Bjlk_") != NULL)
+				tb = 1;
+		} else if (strncmp(k, "nvjet", 5) == 0) {
+			const char *last = strrchr(k, '_');
+
+			last = last != NULL ? last + 1 : k;
+			if (strlen(last) < 2) {
+				fail(c, "kernel \"%s\": no transpose flags", k);
+				return;
+			}
+			ta = last[0] == 'T';
+			tb = last[1] == 'T';
+		} else
+			continue;
+		t = json_array();
+		json_array_append_new(t, ta < 0 ? json_null() : json_boolean(ta));
+		json_array_append_new(t, tb < 0 ? json_null() : json_boolean(tb));
+		param(c, "transpose", t);
+		return;
+	}
+}
+
+static void
+gemm_params(struct ctx *c, struct gemm *g, size_t ia, size_t ib)
+{
+	json_t *dt = json_array();
+	int i;
+
+	if (g->batched)
+		param(c, "B", jnum(g->B));
+	param(c, "M", jnum(g->M));
+	param(c, "N", jnum(g->N));
+	param(c, "K", jnum(g->K));
+	param(c, "bias", json_boolean(g->bias));
+	param(c, "stride_A", jstrides(c, ia, true));
+	param(c, "stride_B", jstrides(c, ib, true));
+	for (i = 0; i < g->ndt; i++)
+		json_array_append_new(dt, jstr(g->dt[i]));
+	param(c, "dtype_A_B", dt);
+	if (!g->batched)
+		param(c, "B", json_integer(1));
+	gemm_transpose(c);
+}
+
+static void
+gemm_figures(struct ctx *c, struct gemm *g, int bpe_a, int bpe_b, int bpe_bias, int bpe_out)
+{
+	struct tperf *o = c->o;
+	struct pynum f, by;
+
+	f = py_muli(py_mul(py_mul(g->M, g->N), g->K), 2);
+	if (g->bias)
+		f = py_add(f, py_mul(g->M, g->N));
+	if (g->batched)
+		f = py_mul(g->B, f);
+	o->flops = f;
+	o->maf = "matrix";
+	o->prec = perf_precision(g->dt[0]);
+	if (bpe_a == 0 || bpe_b == 0 || bpe_bias == 0 || bpe_out == 0)
+		return;
+	by = py_add(py_add(py_muli(py_mul(g->M, g->K), bpe_a), py_muli(py_mul(g->K, g->N), bpe_b)),
+	    py_muli(py_mul(g->M, g->N), bpe_out));
+	by = py_add(by, py_muli(g->bias ? g->N : I(0), bpe_bias));
+	if (g->batched)
+		by = py_mul(g->B, by);
+	o->has_bytes = true;
+	o->bytes = by;
+}
+
+/* aten::mm, addmm, bmm, baddbmm, _scaled_mm and the TEv2 pseudo GEMMs. */
+static void
+m_gemm(struct ctx *c, const char *model)
+{
+	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
+	const struct targ *A, *Bm;
+	size_t ia = 0, ib = 1;
+	int bpe, out;
+
+	if (strcmp(model, "aten_addmm") == 0 || strcmp(model, "aten_baddbmm") == 0) {
+		ia = 1;
+		ib = 2;
+		g.bias = true;
+	}
+	A = shape(c, ia);
+	Bm = shape(c, ib);
+	if (strcmp(model, "aten_bmm") == 0 || strcmp(model, "aten_baddbmm") == 0) {
+		if (!c->failed && (A->rank != 3 || Bm->rank != 3))
+			fail(c, "batched GEMM operands must have rank 3");
+		g.batched = 1;
+		g.B = dim(c, A, 0);
+		g.M = dim(c, A, 1);
+		g.K = dim(c, A, 2);
+		g.N = dim(c, Bm, 2);
+	} else {
+		g.M = dim(c, A, 0);
+		g.K = dim(c, A, 1);
+		g.N = dim(c, Bm, 1);
+	}
+	if (strcmp(model, "aten_scaled_mm") == 0)
+		g.bias = c->a->n == 3;
+	g.dt[0] = dtype(c, ia);
+	g.dt[1] = dtype(c, ib);
+	g.ndt = 2;
+	if (c->failed)
+		return;
+	gemm_params(c, &g, ia, ib);
+	bpe = perf_bpe(g.dt[0]);
+	out = bpe;
+	if (strcmp(model, "aten_scaled_mm") == 0) {
+		if (bpe == 0 || perf_bpe(g.dt[1]) == 0) {
+			fail(c, "data types of A and B not supported: %s, %s", g.dt[0],
+			    g.dt[1]);
+			return;
+		}
+		out = bpe == 1 ? 2 : (bpe == 2 || bpe == 4) ? bpe : 0;
+	} else if (strcmp(model, "tev2_pseudo_gemm") == 0) {
+		if (strcmp(g.dt[0], g.dt[1]) != 0) {
+			fail(c, "data types of A and B are different: %s, %s", g.dt[0],
+			    g.dt[1]);
+			return;
+		}
+		out = 2;
+	}
+	gemm_figures(c, &g, bpe, bpe, bpe, out);
+}
+
+/* vllm::gemm_with_dynamic_quant: the first two 2-D shapes are A[M, K] and W[N, K]. */
+static void
+m_gemm_dq(struct ctx *c)
+{
+	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
+	const struct targ *A = NULL, *W = NULL;
+	size_t i;
+	int bpe;
+
+	for (i = 0; i < c->a->n && W == NULL; i++) {
+		const struct targ *t = &c->a->a[i];
+
+		if (t->shape != TSHAPE_FLAT || t->rank != 2)
+			continue;
+		if (A == NULL)
+			A = t;
+		else
+			W = t;
+	}
+	if (A == NULL || W == NULL) {
+		fail(c, "missing 2D A, B shapes in Input Dims");
+		return;
+	}
+	if (c->a->n < 2) {
+		fail(c, "missing A, B dtypes in Input type");
+		return;
+	}
+	g.M = I(A->dims[0]);
+	g.K = I(A->dims[1]);
+	g.N = I(W->dims[0]);
+	g.dt[0] = dtype(c, 0);
+	g.dt[1] = dtype(c, 1);
+	g.ndt = 2;
+	gemm_params(c, &g, 0, 1);
+	bpe = perf_bpe(g.dt[0]);
+	gemm_figures(c, &g, bpe, bpe, bpe, bpe);
+}
+
+/* tex_ts::te_gemm_ts: A = dims[0], B = dims[5], transa/transb from Concrete 4 and 9. */
+static void
+m_te_gemm(struct ctx *c)
+{
+	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
+	const struct targ *A, *Bm;
+	bool ta, tb;
+
+	(void)arg(c, 10);
+	A = shape(c, 0);
+	Bm = shape(c, 5);
+	ta = strcmp(concrete(c, 4), "1") == 0;
+	tb = strcmp(concrete(c, 9), "1") == 0;
+	g.M = dim(c, A, ta ? 0 : 1);
+	g.K = dim(c, A, ta ? 1 : 0);
+	g.N = dim(c, Bm, tb ? 1 : 0);
+	g.bias = strcmp(concrete(c, 14), "") != 0;
+	g.dt[0] = dtype(c, 0);
+	g.dt[1] = dtype(c, 5);
+	g.dt[2] = dtype(c, 10);
+	g.dt[3] = dtype(c, 18);
+	g.ndt = 4;
+	if (c->failed)
+		return;
+	gemm_params(c, &g, 0, 5);
+	gemm_figures(c, &g, perf_bpe(g.dt[0]), perf_bpe(g.dt[1]), perf_bpe(g.dt[3]),
+	    perf_bpe(g.dt[2]));
+}
+
+/* --- convolution ------------------------------------------------------------------------- */
+
+#define CONV_MAXD 8
+
+struct conv {
+	long long	 x[TARG_MAXRANK], w[TARG_MAXRANK], out[TARG_MAXRANK];
+	int		 xr, wr, nd;
+	bool		 bias, transposed;
+	const char	*dt;
+};
+
+static struct pynum
+conv_flops(struct ctx *c, const long long *x, int xr, const long long *w, int wr,
+    const long long *out, int outr, bool bias, bool transposed)
+{
+	struct pynum per = py_muli(prod(c, w + 1, wr - 1), 2), f;
+
+	f = py_mul(transposed ? prod(c, x, xr) : prod(c, out, outr), per);
+	if (bias)
+		f = py_add(f, prod(c, out, outr));
+	return f;
+}
+
+static struct pynum
+conv_elems(struct ctx *c, const long long *x, int xr, const long long *w, int wr,
+    const long long *out, int outr, bool bias)
+{
+	struct pynum e = py_add(prod(c, x, xr), prod(c, w, wr));
+
+	if (bias)
+		e = py_add(e, I(out[1]));
+	return py_add(e, prod(c, out, outr));
+}
+
+/* (shape[1], shape[0]) + shape[2:] */
+static void
+conv_t(const long long *s, int r, long long *t)
+{
+	memcpy(t, s, (size_t)r * sizeof(*s));
+	if (r >= 2) {
+		t[0] = s[1];
+		t[1] = s[0];
+	}
+}
+
+/* Parameters and output shape of aten::convolution (x at 0) and
+ * aten::convolution_backward (x at 1): Concrete Inputs from index k0 = 3 or 4. */
+static void
+conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
+{
+	const struct targ *x, *w;
+	long long st[CONV_MAXD], pad[CONV_MAXD], dil[CONV_MAXD], op[CONV_MAXD], groups;
+	long long *lists[4] = { st, pad, dil, op };
+	static const long long dflt[4] = { 1, 0, 1, 0 };
+	static const char *names[4] = { "stride", "padding", "dilation", "output_padding" };
+	int n[4], i, j;
+	json_t *dt;
+
+	x = shape(c, ix);
+	w = shape(c, ix + 1);
+	if (c->failed)
+		return;
+	v->xr = x->rank;
+	v->wr = w->rank;
+	memcpy(v->x, x->dims, sizeof(v->x));
+	memcpy(v->w, w->dims, sizeof(v->w));
+	v->nd = x->rank - 2;
+	if (v->nd < 1 || v->nd > 3 || w->rank != x->rank) {
+		fail(c, "unknown convolution dimension: input rank %d, weight rank %d",
+		    x->rank, w->rank);
+		return;
+	}
+	if (bwd)
+		v->bias = c->a->n > 3 && nonempty(c, 3);
+	else
+		v->bias = c->a->n == 3;
+	for (i = 0; i < 4; i++) {
+		const char *s = concrete(c, k0 + (size_t)(i < 3 ? i : i + 1));
+
+		if (c->failed)
+			return;
+		if (*s == '\0') {
+			n[i] = v->nd;
+			for (j = 0; j < v->nd; j++)
+				lists[i][j] = dflt[i];
+		} else
+			n[i] = str_to_tuple(c, s, lists[i], CONV_MAXD);
+		if (c->failed)
+			return;
+		if (n[i] == 1)
+			for (j = n[i] = v->nd; j-- > 1;)
+				lists[i][j] = lists[i][0];
+	}
+	v->transposed = eval_bool(c, concrete(c, k0 + 3));
+	if (!pyint(concrete(c, k0 + 5), &groups))
+		fail(c, "groups \"%s\" is not an integer", concrete(c, k0 + 5));
+	v->dt = dtype(c, ix);
+	if (!c->failed && strcmp(v->dt, dtype(c, ix + 1)) != 0)
+		fail(c, "data types of input and weight are different: %s, %s", v->dt,
+		    dtype(c, ix + 1));
+	for (i = 0; i < 4 && !c->failed; i++)
+		if (n[i] < v->nd)
+			fail(c, "%s has %d values for %d spatial dimensions", names[i], n[i],
+			    v->nd);
+	if (c->failed)
+		return;
+
+	/* output shape */
+	v->out[0] = v->x[0];
+	v->out[1] = v->transposed ? v->w[1] : v->w[0];
+	for (j = 0; j < v->nd; j++) {
+		long long in = v->x[2 + j], k = v->w[2 + j];
+
+		if (v->transposed)
+			v->out[2 + j] = (in - 1) * st[j] - 2 * pad[j] + dil[j] * (k - 1) +
+			    op[j] + 1;
+		else if (st[j] == 0) {
+			fail(c, "stride 0");
+			return;
+		} else	/* Python: int(float quotient + 1), truncated toward zero */
+			v->out[2 + j] = (long long)(((double)(in + 2 * pad[j] -
+			    dil[j] * (k - 1) - 1) / (double)st[j]) + 1);
+	}
+
+	param(c, "convNd", json_string(v->nd == 1 ? "conv1d" : v->nd == 2 ? "conv2d" :
+	    "conv3d"));
+	param(c, "input_shape", jshape(x));
+	param(c, "filter_shape", jshape(w));
+	dt = json_array();
+	json_array_append_new(dt, json_string(v->dt));
+	json_array_append_new(dt, json_string(dtype(c, ix + 1)));
+	param(c, "dtype_input_weight", dt);
+	param(c, "input_stride", jstrides(c, ix, true));
+	param(c, "weight_stride", jstrides(c, ix + 1, true));
+	if (bwd && c->a->n > 3 && !nonempty(c, 3))
+		param(c, "bias", json_array());	/* Python: `... and Input Dims[3]` is [] */
+	else
+		param(c, "bias", json_boolean(v->bias));
+	param(c, "stride", jtuple(st, n[0]));
+	param(c, "padding", jtuple(pad, n[1]));
+	param(c, "dilation", jtuple(dil, n[2]));
+	param(c, "transposed_conv", json_boolean(v->transposed));
+	param(c, "output_padding", jtuple(op, n[3]));
+	param(c, "groups", json_integer(groups));
+}
+
+static void
+conv_fwd_figures(struct ctx *c, struct conv *v)
+{
+	int bpe = perf_bpe(v->dt), outr = v->xr;
+
+	c->o->flops = conv_flops(c, v->x, v->xr, v->w, v->wr, v->out, outr, v->bias,
+	    v->transposed);
+	if (bpe != 0) {
+		c->o->has_bytes = true;
+		c->o->bytes = py_muli(conv_elems(c, v->x, v->xr, v->w, v->wr, v->out, outr,
+		    v->bias), bpe);
+	}
+}
+
+static void
+conv_bwd_figures(struct ctx *c, struct conv *v)
+{
+	long long tx[TARG_MAXRANK], tout[TARG_MAXRANK], tw[TARG_MAXRANK];
+	int r = v->xr, bpe = perf_bpe(v->dt);
+	struct pynum f, by;
+
+	conv_t(v->x, r, tx);
+	conv_t(v->out, r, tout);
+	conv_t(v->w, r, tw);
+	f = conv_flops(c, v->out, r, v->w, r, v->x, r, false, !v->transposed);
+	if (!v->transposed)
+		f = py_add(f, conv_flops(c, tx, r, tout, r, tw, r, false, false));
+	else
+		f = py_add(f, conv_flops(c, tout, r, tx, r, tw, r, false, false));
+	if (v->bias)
+		f = py_add(f, prod(c, v->out, r));
+	c->o->flops = f;
+	if (bpe == 0)
+		return;
+	by = py_add(py_muli(conv_elems(c, v->out, r, v->w, r, v->x, r, false), bpe),
+	    py_muli(conv_elems(c, v->out, r, v->x, r, v->w, r, false), bpe));
+	if (v->bias)	/* QUIRK: not times bytes per element */
+		by = py_add(by, py_add(prod(c, v->out, r), I(v->out[1])));
+	c->o->has_bytes = true;
+	c->o->bytes = by;
+}
+
+static void
+m_conv(struct ctx *c, bool bwd_model, bool bwd_pass)
+{
+	struct conv v;
+
+	memset(&v, 0, sizeof(v));
+	conv_read(c, &v, bwd_model ? 1 : 0, bwd_model ? 4 : 3, bwd_model);
+	if (c->failed)
+		return;
+	c->o->maf = "matrix";
+	c->o->prec = perf_precision(v.dt);
+	if (!bwd_model)
+		c->o->quirk = "conv bias is never counted (Kineto lists all 9 arguments)";
+	if (bwd_model || bwd_pass)
+		conv_bwd_figures(c, &v);
+	else
+		conv_fwd_figures(c, &v);
+}
+
+/* --- SDPA ---------------------------------------------------------------------------------- */
+
+struct sdpa {
+	struct pynum	 B, NQ, HQ, NKV, HKV, dqk, dv;
+	bool		 causal, flash;
+};
+
+/* B, H, N, d of q, k, v at argument indices iq.., in layout bhnd (positions of B, H,
+ * N, d in the shapes), with TraceLens's consistency checks. */
+static void
+sdpa_cfg(struct ctx *c, struct sdpa *s, size_t iq, const int bhnd[4], bool varlen)
+{
+	const struct targ *q = shape(c, iq), *k = shape(c, iq + 1), *v = shape(c, iq + 2);
+	struct pynum qb, kb, vb, kh, vh, kn, vn, kd;
+
+	if (c->failed)
+		return;
+	if (varlen) {
+		s->B = I(1);
+		qb = kb = vb = I(1);
+	} else {
+		s->B = qb = dim(c, q, bhnd[0]);
+		kb = dim(c, k, bhnd[0]);
+		vb = dim(c, v, bhnd[0]);
+	}
+	s->HQ = dim(c, q, bhnd[1]);
+	s->NQ = dim(c, q, bhnd[2]);
+	s->dqk = dim(c, q, bhnd[3]);
+	kh = dim(c, k, bhnd[1]);
+	kn = dim(c, k, bhnd[2]);
+	kd = dim(c, k, bhnd[3]);
+	vh = dim(c, v, bhnd[1]);
+	vn = dim(c, v, bhnd[2]);
+	s->dv = dim(c, v, bhnd[3]);
+	s->HKV = kh;
+	s->NKV = kn;
+	if (c->failed)
+		return;
+	if (qb.i != kb.i || qb.i != vb.i)
+		fail(c, "batch sizes do not match: %lld, %lld, %lld", qb.i, kb.i, vb.i);
+	else if (kh.i != vh.i)
+		fail(c, "head sizes do not match for K and V: %lld, %lld", kh.i, vh.i);
+	else if (kn.i != vn.i)
+		fail(c, "length sizes do not match for K and V: %lld, %lld", kn.i, vn.i);
+	else if (s->dqk.i != kd.i)
+		fail(c, "head dimensions do not match for Q and K: %lld, %lld", s->dqk.i,
+		    kd.i);
+}
+
+static void
+sdpa_params(struct ctx *c, struct sdpa *s)
+{
+	param(c, "B", jnum(s->B));
+	param(c, "N_Q", jnum(s->NQ));
+	param(c, "H_Q", jnum(s->HQ));
+	param(c, "N_KV", jnum(s->NKV));
+	param(c, "H_KV", jnum(s->HKV));
+	param(c, "d_h_qk", jnum(s->dqk));
+	param(c, "d_h_v", jnum(s->dv));
+}
+
+static struct pynum
+sdpa_flops(struct ctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
+{
+	struct pynum bh = py_mul(s->B, s->HQ), f;
+
+	f = py_add(py_mul(bh, py_mul(py_muli(nq, 2), py_mul(nkv, s->dqk))),
+	    py_mul(bh, py_mul(py_mul(py_muli(nq, 2), s->dv), nkv)));
+	if (s->causal) {
+		if (nq.isint && nkv.isint ? nq.i != nkv.i : pynum_double(nq) !=
+		    pynum_double(nkv)) {
+			fail(c, "causal=True but N_Q != N_K: %g != %g", pynum_double(nq),
+			    pynum_double(nkv));
+			return I(0);
+		}
+		f = py_tdiv(f, I(2));
+	}
+	return f;
+}
+
+static struct pynum
+sdpa_flops_bwd(struct ctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
+{
+	struct pynum bh = py_mul(s->B, s->HQ), f = I(0), gqa;
+
+	gqa = py_sub(py_fdiv(s->HQ, s->HKV), I(1));
+	if (s->flash)
+		f = py_mul(bh, py_mul(py_muli(nq, 2), py_mul(nkv, s->dqk)));
+	f = py_add(f, py_add(py_mul(bh, py_mul(py_muli(nkv, 2), py_mul(nq, s->dv))),
+	    py_mul(py_mul(py_mul(s->B, nkv), s->dv), gqa)));
+	f = py_add(f, py_mul(bh, py_mul(py_muli(nq, 2), py_mul(nkv, s->dv))));
+	f = py_add(f, py_mul(bh, py_mul(py_muli(nq, 2), py_mul(nkv, s->dqk))));
+	f = py_add(f, py_add(py_mul(bh, py_mul(py_muli(nkv, 2), py_mul(nq, s->dqk))),
+	    py_mul(py_mul(py_mul(s->B, nkv), s->dqk), gqa)));
+	if (s->causal) {
+		if (pynum_double(nq) != pynum_double(nkv)) {
+			fail(c, "causal=True but N_Q != N_K");
+			return I(0);
+		}
+		f = py_tdiv(f, I(2));
+	}
+	return f;
+}
+
+static struct pynum
+sdpa_bytes(const struct sdpa *s, int bpe, bool bwd)
+{
+	struct pynum q = py_mul(py_mul(s->B, s->NQ), py_mul(s->HQ, s->dqk));
+	struct pynum k = py_mul(py_mul(s->B, s->NKV), py_mul(s->HKV, s->dqk));
+	struct pynum v = py_mul(py_mul(s->B, s->NKV), py_mul(s->HKV, s->dv));
+	struct pynum o = py_mul(py_mul(s->B, s->NQ), py_mul(s->HQ, s->dv));
+	struct pynum e = py_add(py_add(q, k), py_add(v, o));
+
+	if (bwd)
+		e = py_add(e, py_add(py_add(q, k), v));
+	return py_muli(e, bpe);
+}
+
+/* The SDPA classes: where q, k, v are, their layout, and where dropout and causal are
+ * in Concrete Inputs. */
+struct sdpa_kind {
+	const char	*model;
+	size_t		 iq;
+	int		 layout;	/* 0: [B, H, N, d]; 1: [B, N, H, d]; 2: varlen [T, H, d] */
+	int		 idrop, icausal;
+	int		 how;		/* 0: optional_float + "true"; 1: float + eval;
+					 * 2: flash bwd (defaults); 3: fa3 (dropout 0) */
+	bool		 flash, dtype, strides, bwd_model, varlen;
+};
+
+static const struct sdpa_kind sdpa_kinds[] = {
+	{ "flash_attention", 0, 1, 3, 5, 1, true, true, true, false, false },
+	{ "flash_attention_backward", 1, 1, 8, 10, 2, true, true, true, true, false },
+	{ "flash_attention_varlen_forward", 0, 2, 7, 9, 1, true, true, true, false, true },
+	{ "flash_attention_varlen_backward", 1, 2, 13, 15, 1, true, true, true, true,
+	    true },
+	{ "aten__scaled_dot_product_cudnn_attention", 0, 0, 5, 6, 0, false, true, false,
+	    false, false },
+	{ "aten__scaled_dot_product_efficient_attention", 0, 0, 5, 6, 0, false, true,
+	    false, false, false },
+	{ "aten__scaled_dot_product_flash_attention", 0, 0, 3, 4, 0, true, true, false,
+	    false, false },
+	{ "aiter__flash_attn_forward", 0, 1, 3, 5, 0, true, false, false, false, false },
+	{ "aiter__flash_attn_backward", 0, 1, 10, 12, 0, true, false, false, true, false },
+	{ "flash_attn_v3_forward", 0, 1, -1, 24, 3, true, false, false, false, false },
+	{ "aiter__fmha_v3_forward", 1, 1, 4, 6, 0, true, false, false, false, false },
+	{ "aiter__fmha_v3_backward", 1, 1, 7, 9, 0, true, false, false, true, false },
+	{ "aiter__mha_fwd", 0, 1, 3, 5, 0, true, false, false, false, false },
+	{ "aiter__fmha_v3_fwd", 0, 1, 3, 5, 0, true, false, false, false, false },
+	{ "aiter__mha_bwd", 1, 1, 6, 8, 0, true, false, false, true, false },
+};
+
+static const struct sdpa_kind *
+sdpa_kind(const char *model)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sdpa_kinds) / sizeof(sdpa_kinds[0]); i++)
+		if (strcmp(sdpa_kinds[i].model, model) == 0)
+			return &sdpa_kinds[i];
+	return NULL;
+}
+
+static void
+m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
+{
+	static const int bhnd[3][4] = { { 0, 1, 2, 3 }, { 0, 2, 1, 3 }, { 0, 1, 0, 2 } };
+	struct sdpa s;
+	double dropout = 0, d;
+	long long nsq = 0, nskv = 0;
+	double maxq = 0, maxkv = 0;
+	bool bwd = k->bwd_model || bwd_pass;
+	struct pynum f;
+	json_t *dt;
+
+	memset(&s, 0, sizeof(s));
+	/* varlen: shapes [T, H, d]: H at 1, N (T) at 0, d at 2 */
+	sdpa_cfg(c, &s, k->iq, bhnd[k->layout], k->varlen);
+	if (c->failed)
+		return;
+	s.flash = k->flash;
+	switch (k->how) {
+	case 0:
+		dropout = optional_float(concrete(c, (size_t)k->idrop));
+		s.causal = causal_str(concrete(c, (size_t)k->icausal));
+		break;
+	case 1:
+		if (!pyfloat(concrete(c, (size_t)k->idrop), &dropout))
+			fail(c, "dropout \"%s\" is not a number",
+			    concrete(c, (size_t)k->idrop));
+		s.causal = eval_bool(c, concrete(c, (size_t)k->icausal));
+		break;
+	case 2:	/* flash_attn::_flash_attn_backward: defaults when missing or empty */
+		dropout = 0.0;
+		s.causal = true;
+		if (c->a->n > 8 && *c->a->a[8].value != '\0') {
+			if (!pyfloat(c->a->a[8].value, &dropout))
+				fail(c, "dropout \"%s\" is not a number", c->a->a[8].value);
+		}
+		if (c->a->n > 10 && *c->a->a[10].value != '\0')
+			s.causal = eval_bool(c, c->a->a[10].value);
+		break;
+	case 3:
+		dropout = 0.0;
+		s.causal = causal_str(concrete(c, (size_t)k->icausal));
+		break;
+	}
+	if (k->varlen) {
+		size_t icu = k->bwd_model ? 9 : 3, imax = k->bwd_model ? 11 : 5;
+		const struct targ *cq = shape(c, icu), *ck = shape(c, icu + 1);
+
+		nsq = dim(c, cq, 0).i - 1;
+		nskv = dim(c, ck, 0).i - 1;
+		if (!c->failed && !pyfloat(concrete(c, imax), &maxq))
+			fail(c, "max_seqlen_q \"%s\" is not a number", concrete(c, imax));
+		if (!c->failed && !pyfloat(concrete(c, imax + 1), &maxkv))
+			fail(c, "max_seqlen_k \"%s\" is not a number", concrete(c, imax + 1));
+	}
+	if (c->failed)
+		return;
+	sdpa_params(c, &s);
+	if (k->strides) {
+		param(c, "q_stride", jstrides(c, k->iq, false));
+		param(c, "k_stride", jstrides(c, k->iq + 1, false));
+		param(c, "v_stride", jstrides(c, k->iq + 2, false));
+	}
+	param(c, "dropout", json_real(dropout));
+	param(c, "causal", json_boolean(s.causal));
+	param(c, "flash_impl", json_boolean(s.flash));
+	if (k->dtype) {
+		dt = json_array();
+		json_array_append_new(dt, json_string(dtype(c, 0)));
+		json_array_append_new(dt, json_string(dtype(c, 1)));
+		param(c, "dtype_A_B", dt);
+		c->o->prec = perf_precision(dtype(c, 0));
+	}
+	if (k->varlen) {
+		param(c, "num_seqs_q", json_integer(nsq));
+		param(c, "num_seqs_kv", json_integer(nskv));
+		param(c, "max_seqlen_q", json_real(maxq));
+		param(c, "max_seqlen_kv", json_real(maxkv));
+	}
+	c->o->maf = "matrix";
+
+	if (k->varlen && !(bwd_pass && !k->bwd_model)) {
+		struct pynum (*fn)(struct ctx *, const struct sdpa *, struct pynum,
+		    struct pynum) = bwd ? sdpa_flops_bwd : sdpa_flops;
+
+		f = fn(c, &s, F(maxq), F(maxkv));
+		if (nsq > 1) {
+			struct pynum rq, rkv;
+
+			if (nskv == 1) {
+				fail(c, "float division by zero (num_seqs_kv = 1)");
+				return;
+			}
+			rq = py_fdiv(py_sub(s.NQ, F(maxq)), I(nsq - 1));
+			rkv = py_fdiv(py_sub(s.NKV, F(maxkv)), I(nskv - 1));
+			f = py_add(f, py_muli(fn(c, &s, rq, rkv), nsq - 1));
+		}
+	} else
+		f = bwd ? sdpa_flops_bwd(c, &s, s.NQ, s.NKV) : sdpa_flops(c, &s, s.NQ, s.NKV);
+	if (c->failed)
+		return;
+	c->o->flops = f;
+	/* Forward bytes at a fixed 2 bytes per element (QUIRK); flash_attn backward reads
+	 * the dtype's. */
+	d = 2;
+	if (strcmp(k->model, "flash_attention_backward") == 0 && !bwd_pass) {
+		d = perf_bpe(dtype(c, 0));
+		if (d == 0) {
+			fail(c, "unsupported dtype %s", dtype(c, 0));
+			return;
+		}
+	}
+	c->o->has_bytes = true;
+	c->o->bytes = sdpa_bytes(&s, (int)d, bwd);
+	if (perf_bpe(dtype(c, k->iq)) != 2)
+		c->o->quirk = "SDPA bytes assume 2 bytes per element";
+}
+
+/* EvoformerAttention: Q [Batch, N_seq, N_res, Head, Dim]. */
+static void
+m_evoformer(struct ctx *c)
+{
+	const struct targ *q = shape(c, 0);
+	struct sdpa s;
+	json_t *dt;
+
+	if (!c->failed && q->rank != 5)
+		fail(c, "Q must have rank 5");
+	if (c->failed)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.B = py_mul(I(q->dims[0]), I(q->dims[1]));
+	s.NQ = s.NKV = I(q->dims[2]);
+	s.HQ = s.HKV = I(q->dims[3]);
+	s.dqk = s.dv = I(q->dims[4]);
+	sdpa_params(c, &s);
+	param(c, "causal", json_false());
+	param(c, "flash_impl", json_false());
+	dt = json_array();
+	json_array_append_new(dt, c->a->n > 0 ? json_string(dtype(c, 0)) : json_null());
+	param(c, "dtype_A_B", dt);
+	c->o->maf = "matrix";
+	c->o->prec = perf_precision(dtype(c, 0));
+	c->o->flops = sdpa_flops(c, &s, s.NQ, s.NKV);
+	c->o->has_bytes = true;
+	c->o->bytes = sdpa_bytes(&s, 2, false);
+	c->o->quirk = "SDPA bytes assume 2 bytes per element";
+}
+
+/* --- element-wise -------------------------------------------------------------------------- */
+
+static void
+dtypes_param(struct ctx *c, const char *key, const char *const *dt, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, jstr(dt[i]));
+	param(c, key, a);
+}
+
+static void
+unary_figures(struct ctx *c, struct pynum nin, struct pynum nout, const char *din,
+    const char *dout)
+{
+	int bi = perf_bpe(din), bo = dout != NULL ? perf_bpe(dout) : bi;
+
+	c->o->flops = nout;
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(din);
+	if (bi != 0 && bo != 0) {
+		c->o->has_bytes = true;
+		c->o->bytes = py_add(py_muli(nin, bi), py_muli(nout, bo));
+	}
+}
+
+static void
+m_unary(struct ctx *c)
+{
+	const struct targ *x = shape(c, 0);
+	const char *dt[2] = { NULL, NULL };
+	json_t *so = NULL;
+
+	if (c->failed)
+		return;
+	dt[0] = dtype(c, 0);
+	param(c, "op_shape", jshape(x));
+	if (c->a->n > 1 && nonempty(c, 1)) {
+		dt[1] = dtype(c, 1);
+		so = jstrides(c, 1, false);
+	}
+	dtypes_param(c, "dtype_in_out", dt, 2);
+	param(c, "stride_input", jstrides(c, 0, false));
+	param(c, "stride_output", so);
+	unary_figures(c, prod(c, x->dims, x->rank), prod(c, x->dims, x->rank), dt[0], dt[1]);
+}
+
+/* replication_pad: padding pairs from Concrete[1], innermost dimension first. */
+static void
+m_pad(struct ctx *c, bool upsample)
+{
+	const struct targ *x = shape(c, 0);
+	long long out[TARG_MAXRANK], pad[2 * TARG_MAXRANK];
+	const char *dt[2];
+	int n = 0, i, outr;
+
+	if (c->failed)
+		return;
+	memcpy(out, x->dims, sizeof(out));
+	outr = x->rank;
+	if (upsample) {
+		long long sp[TARG_MAXRANK];
+
+		n = parse_list(c, concrete(c, 1), sp, TARG_MAXRANK - 2);
+		if (c->failed)
+			return;
+		if (x->rank < 2) {
+			fail(c, "input rank %d below 2", x->rank);
+			return;
+		}
+		outr = 2 + n;
+		for (i = 0; i < n; i++)
+			out[2 + i] = sp[i];
+	} else {
+		n = parse_list(c, concrete(c, 1), pad, 2 * TARG_MAXRANK);
+		if (c->failed)
+			return;
+		for (i = 0; i < n / 2; i++) {
+			int d = x->rank - 1 - i;
+
+			if (d < 0) {
+				fail(c, "more padding than dimensions");
+				return;
+			}
+			out[d] += pad[2 * i] + pad[2 * i + 1];
+		}
+	}
+	dt[0] = dt[1] = dtype(c, 0);
+	param(c, "input_shape", jshape(x));
+	param(c, "output_shape", jtuple(out, outr));
+	if (!upsample) {
+		json_t *p = json_array();
+
+		for (i = 0; i < n; i++)
+			json_array_append_new(p, json_integer(pad[i]));
+		param(c, "padding", p);
+	}
+	param(c, "op_shape", jtuple(out, outr));
+	dtypes_param(c, "dtype_in_out", dt, 2);
+	param(c, "stride_input", jstrides(c, 0, false));
+	param(c, "stride_output", NULL);
+	unary_figures(c, prod(c, x->dims, x->rank), prod(c, out, outr), dt[0], dt[1]);
+}
+
+static void
+m_binary(struct ctx *c, bool liger)
+{
+	const struct targ *a = shape(c, 0), *b = shape(c, 1);
+	const char *dt[3] = { NULL, NULL, NULL };
+	long long out[TARG_MAXRANK];
+	int nd, i, b1, b2, bo;
+	json_t *so = NULL;
+
+	if (c->failed)
+		return;
+	dt[0] = dtype(c, 0);
+	dt[1] = dtype(c, 1);
+	if (!liger && c->a->n > 2 && nonempty(c, 2)) {
+		dt[2] = dtype(c, 2);
+		so = jstrides(c, 2, false);
+	}
+	param(c, "shape_in1", jshape(a));
+	param(c, "shape_in2", jshape(b));
+	dtypes_param(c, "dtype_in1_in2_out", dt, 3);
+	param(c, "stride_input1", jstrides(c, 0, false));
+	param(c, "stride_input2", jstrides(c, 1, false));
+	param(c, "stride_output", so);
+	if (c->failed)
+		return;
+	/* numpy broadcasting, right-aligned */
+	nd = a->rank > b->rank ? a->rank : b->rank;
+	for (i = 0; i < nd; i++) {
+		long long d1 = i - (nd - a->rank) >= 0 ? a->dims[i - (nd - a->rank)] : 1;
+		long long d2 = i - (nd - b->rank) >= 0 ? b->dims[i - (nd - b->rank)] : 1;
+
+		if (d1 != d2 && d1 != 1 && d2 != 1) {
+			fail(c, "shapes not broadcastable");
+			return;
+		}
+		out[i] = d1 > d2 ? d1 : d2;
+	}
+	b1 = perf_bpe(dt[0]);
+	b2 = perf_bpe(dt[1]);
+	if (dt[2] != NULL)
+		bo = perf_bpe(dt[2]);
+	else if (b1 != 0 && b2 != 0)
+		bo = a->rank > 0 && b->rank > 0 ? (b1 > b2 ? b1 : b2) : b1;
+	else
+		bo = 0;
+	c->o->flops = prod(c, out, nd);
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(dt[0]);
+	if (b1 != 0 && b2 != 0 && bo != 0) {
+		c->o->has_bytes = true;
+		c->o->bytes = py_add(py_add(py_muli(prod(c, a->dims, a->rank), b1),
+		    py_muli(prod(c, b->dims, b->rank), b2)), py_muli(c->o->flops, bo));
+	}
+}
+
+/* --- reduce -------------------------------------------------------------------------------- */
+
+static void
+m_reduce(struct ctx *c, bool bwd_pass)
+{
+	const char *din = NULL, *rt = "sum";
+	struct pynum nin = I(0), nout = I(0);
+	bool typed = false;
+	int bi, bo;
+
+	if (c->a->n == 0) {
+		param(c, "num_input_elems", json_integer(0));
+		param(c, "num_output_elems", json_integer(0));
+		dtypes_param(c, "dtype_in_out", (const char *const[]){ NULL, NULL }, 2);
+	} else {
+		const struct targ *x = shape(c, 0);
+
+		if (c->failed)
+			return;
+		nin = prod(c, x->dims, x->rank);
+		din = c->a->a[0].dtype;
+		/* QUIRK: the dim parser takes only Python ints and lists, and Concrete
+		 * Inputs are strings, so the output is one element (cumsum, cumprod:
+		 * all of them). */
+		if (strstr(c->name, "cumsum") != NULL || strstr(c->name, "cumprod") != NULL)
+			nout = nin;
+		else
+			nout = I(1);
+		if (strstr(c->name, "mean") != NULL)
+			rt = "mean";
+		else if (strstr(c->name, "max") != NULL)
+			rt = "max";
+		else if (strstr(c->name, "min") != NULL)
+			rt = "min";
+		else if (strstr(c->name, "norm") != NULL)
+			rt = "norm";
+		param(c, "num_input_elems", jnum(nin));
+		param(c, "num_output_elems", jnum(nout));
+		dtypes_param(c, "dtype_in_out", (const char *const[]){ din, NULL }, 2);
+		param(c, "reduce_type", json_string(rt));
+		typed = true;
+		c->o->quirk = "reduce output is always one element (TraceLens's dim parser)";
+	}
+	bi = typed && din != NULL && *din != '\0' ? perf_bpe(din) : 0;
+	bo = bi;
+	c->o->flops = nin;
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(din);
+	if (bi != 0 && bo != 0) {
+		c->o->has_bytes = true;
+		c->o->bytes = bwd_pass ? py_add(py_muli(nout, bo), py_muli(nin, bi)) :
+		    py_add(py_muli(nin, bi), py_muli(nout, bo));
+	}
+}
+
+/* --- normalization ------------------------------------------------------------------------- */
+
+struct norm {
+	struct pynum	 E, C;		/* elements, channels */
+	bool		 bias, affine, training;
+	bool		 mask[3];
+	int		 nmask;
+	const char	*din;
+};
+
+static void
+norm_params(struct ctx *c, struct norm *n, const struct targ *x, size_t ix, bool mask)
+{
+	int i;
+
+	param(c, "op_shape", jshape(x));
+	dtypes_param(c, "dtype_in_out", (const char *const[]){ n->din, NULL }, 2);
+	param(c, "stride_input", jstrides(c, ix, false));
+	param(c, "stride_output", NULL);
+	param(c, "num_channels", jnum(n->C));
+	param(c, "has_bias", json_boolean(n->bias));
+	param(c, "is_affine", json_boolean(n->affine));
+	param(c, "is_training", json_boolean(n->training));
+	if (mask) {
+		json_t *m = json_array();
+
+		for (i = 0; i < n->nmask; i++)
+			json_array_append_new(m, json_boolean(n->mask[i]));
+		param(c, "output_mask", m);
+	}
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(n->din);
+}
+
+static void
+norm_fwd_figures(struct ctx *c, struct norm *n)
+{
+	struct pynum f, w;
+	int bpe = perf_bpe(n->din), nw = 2;
+
+	f = py_muli(n->C, 3);
+	if (n->training)
+		f = py_add(f, py_muli(n->E, 3));
+	f = py_add(f, py_muli(n->C, 3));
+	c->o->flops = py_add(f, py_muli(n->E, 2));
+	if (bpe == 0)
+		return;
+	if (n->affine)
+		nw += n->bias ? 2 : 1;
+	if (n->training)
+		nw += 2;
+	w = py_muli(py_mul(I(nw), n->C), bpe);
+	c->o->has_bytes = true;
+	c->o->bytes = py_add(py_add(py_muli(n->E, bpe), py_muli(n->E, bpe)), w);
+}
+
+static void
+norm_bwd_figures(struct ctx *c, struct norm *n)
+{
+	struct pynum epc = py_tdiv(n->E, n->C), f, by;
+	int bpe = perf_bpe(n->din);
+
+	f = I(n->training ? 0 : 3);
+	f = py_add(f, py_muli(epc, 4));
+	if (n->mask[0]) {
+		if (n->training)
+			f = py_add(f, py_muli(epc, 5));
+	} else
+		f = py_add(f, py_muli(epc, 2));
+	c->o->flops = py_mul(n->C, f);
+	if (bpe == 0)
+		return;
+	by = py_add(py_muli(n->E, bpe), py_muli(py_muli(n->E, bpe), n->mask[0] && n->training ? 2 : 1));
+	if (n->training)
+		by = py_add(by, py_muli(n->C, bpe));
+	if (n->affine) {
+		by = py_add(by, py_muli(n->C, bpe));
+		if (n->training)
+			by = py_add(by, py_muli(py_muli(n->C, bpe), n->bias ? 2 : 1));
+	}
+	c->o->has_bytes = true;
+	c->o->bytes = by;
+}
+
+static struct pynum
+list_prod(struct ctx *c, const char *s)
+{
+	long long v[TARG_MAXRANK];
+	int n = parse_list(c, s, v, TARG_MAXRANK);
+
+	return c->failed ? I(1) : prod(c, v, n);
+}
+
+/* Python's bool() of a Concrete Input string: any non-empty string is True. */
+static bool
+pybool_str(const char *s)
+{
+	return *s != '\0';
+}
+
+static void
+m_norm(struct ctx *c, const char *model)
+{
+	struct norm n;
+	const struct targ *x;
+	size_t ix = 0;
+	bool bwd = false, rms = false;
+
+	memset(&n, 0, sizeof(n));
+	n.bias = true;
+	n.training = true;
+	if (strcmp(model, "BatchNorm") == 0) {
+		x = shape(c, 0);
+		n.affine = present(c, 2);
+		n.training = pybool_str(concrete(c, 5));
+		n.C = dim(c, x, 1);
+	} else if (strcmp(model, "LayerNorm") == 0) {
+		x = shape(c, 0);
+		n.C = list_prod(c, concrete(c, 1));
+		n.bias = present(c, 3);
+		n.affine = present(c, 2);
+		c->o->quirk = "norm weight and bias are always counted (Kineto writes [])";
+	} else if (strcmp(model, "GroupNorm") == 0) {
+		x = shape(c, 0);
+		n.affine = present(c, 2);
+		n.C = dim(c, x, 1);
+	} else if (strcmp(model, "InstanceNorm") == 0) {
+		x = shape(c, 0);
+		n.affine = present(c, 2);
+		n.training = pybool_str(concrete(c, 5));
+		n.C = dim(c, x, 1);
+	} else if (strcmp(model, "RMSNorm") == 0) {
+		x = shape(c, 0);
+		n.affine = present(c, 2);
+		n.C = list_prod(c, concrete(c, 1));
+		n.bias = false;
+		n.training = false;
+		rms = true;
+	} else if (strcmp(model, "BatchNormBwd") == 0) {
+		bool plain = strcmp(c->name, "aten::cudnn_batch_norm_backward") != 0 &&
+		    strcmp(c->name, "aten::miopen_batch_norm_backward") != 0;
+
+		bwd = true;
+		ix = plain ? 1 : 0;
+		n.mask[0] = plain ? present(c, 0) : true;
+		n.nmask = 1;
+		n.training = plain ? pybool_str(concrete(c, 7)) : false;
+		x = shape(c, ix);
+		n.C = dim(c, x, 1);
+		n.affine = present(c, 2);
+	} else if (strcmp(model, "LayerNormBwd") == 0) {
+		long long m[8];
+
+		bwd = true;
+		ix = 1;
+		x = shape(c, 1);
+		n.C = list_prod(c, concrete(c, 2));
+		n.nmask = parse_list(c, concrete(c, 7), m, 8);
+		if (!c->failed && n.nmask < 3)
+			fail(c, "output_mask \"%s\" has fewer than 3 values", concrete(c, 7));
+		if (c->failed)
+			return;
+		n.mask[0] = m[0];
+		n.mask[1] = m[1];
+		n.mask[2] = m[2];
+		n.affine = m[1];
+		n.bias = m[2];
+	} else if (strcmp(model, "GroupNormBwd") == 0) {
+		long long m[8], g;
+
+		bwd = true;
+		ix = 1;
+		x = shape(c, 1);
+		n.affine = present(c, 5);
+		n.nmask = parse_list(c, concrete(c, 9), m, 8);
+		if (!c->failed && !pyint(concrete(c, 8), &g))
+			fail(c, "groups \"%s\" is not an integer", concrete(c, 8));
+		if (!c->failed && (n.nmask < 1 || g == 0))
+			fail(c, "bad output_mask or groups");
+		if (c->failed)
+			return;
+		n.mask[0] = m[0];
+		if (n.nmask > 1)
+			n.mask[1] = m[1];
+		if (n.nmask > 2)
+			n.mask[2] = m[2];
+		n.C = py_tdiv(dim(c, x, 1), I(g));
+	} else if (strcmp(model, "RMSNormBwd") == 0) {
+		long long m[8];
+
+		bwd = true;
+		ix = 1;
+		x = shape(c, 1);
+		n.affine = present(c, 4);
+		n.C = list_prod(c, concrete(c, 2));
+		n.nmask = parse_list(c, concrete(c, 5), m, 8);
+		if (!c->failed && n.nmask < 2)
+			fail(c, "output_mask \"%s\" has fewer than 2 values", concrete(c, 5));
+		if (c->failed)
+			return;
+		n.mask[0] = m[0];
+		n.mask[1] = m[1];
+		n.bias = false;
+		n.training = false;
+		rms = true;
+	} else
+		return;
+	n.din = dtype(c, ix);
+	if (c->failed)
+		return;
+	n.E = prod(c, x->dims, x->rank);
+	norm_params(c, &n, x, ix, bwd);
+	if (!c->failed && perf_bpe(n.din) == 0)	/* Python: int * None */
+		fail(c, "no bytes per element for dtype \"%s\"", n.din);
+	if (c->failed)
+		return;
+	if (rms && !bwd) {
+		struct pynum nn = py_tdiv(n.E, n.C);
+		int bpe = perf_bpe(n.din);
+
+		c->o->flops = py_add(py_mul(nn, py_add(py_muli(n.C, 2), I(2))),
+		    py_muli(n.E, n.affine ? 2 : 1));
+		if (bpe != 0) {
+			c->o->has_bytes = true;
+			c->o->bytes = py_add(py_add(py_muli(n.E, bpe), py_muli(n.E, bpe)),
+			    n.affine ? py_muli(n.C, bpe) : I(0));
+		}
+	} else if (rms) {
+		struct pynum f = n.affine ? n.E : I(0);
+		int bpe = perf_bpe(n.din);
+
+		f = py_add(f, n.E);
+		if (n.mask[0])
+			f = py_add(py_add(f, py_muli(n.E, 2)), py_muli(n.E, 4));
+		if (n.mask[1] && n.affine) {
+			f = py_add(f, n.E);
+			if (pynum_double(py_tdiv(n.E, n.C)) > 1)
+				f = py_add(f, n.E);
+		}
+		c->o->flops = f;
+		if (bpe != 0) {
+			c->o->has_bytes = true;
+			c->o->bytes = py_add(py_add(py_muli(n.E, bpe), py_muli(py_muli(n.E, bpe), 2)),
+			    n.affine ? py_muli(py_muli(n.C, bpe), 2) : I(0));
+		}
+	} else if (bwd)
+		norm_bwd_figures(c, &n);
+	else
+		norm_fwd_figures(c, &n);
+}
+
+/* --- dispatch ------------------------------------------------------------------------------ */
+
+/* The classes ttp implements; InstanceNormBwd is TraceLens's NotImplemented. */
+static const char *implemented[] = {
+	"aten_mm", "aten_addmm", "aten_scaled_mm", "aten_bmm", "aten_baddbmm",
+	"tev2_pseudo_gemm", "vllm_gemm_with_dynamic_quant", "tex_ts_te_gemm_ts",
+	"aten_conv", "aten_conv_bwd", "evoformer_attention", "aten_unary_elementwise",
+	"aten_replication_pad", "aten_upsample_nearest", "aten_binary_elementwise",
+	"liger_silu_mul_function", "aten_reduce", "BatchNorm", "LayerNorm", "GroupNorm",
+	"InstanceNorm", "RMSNorm", "BatchNormBwd", "LayerNormBwd", "GroupNormBwd",
+	"RMSNormBwd", "InstanceNormBwd",
+};
+
+bool
+perf_implemented(const char *model)
+{
+	size_t i;
+
+	if (model == NULL)
+		return false;
+	if (sdpa_kind(model) != NULL)
+		return true;
+	for (i = 0; i < sizeof(implemented) / sizeof(implemented[0]); i++)
+		if (strcmp(model, implemented[i]) == 0)
+			return true;
+	return false;
+}
+
+bool
+perf_has_bwd(const char *model)
+{
+	const struct sdpa_kind *k;
+
+	if (model == NULL)
+		return false;
+	if (strcmp(model, "aten_conv") == 0 || strcmp(model, "aten_reduce") == 0)
+		return true;
+	k = sdpa_kind(model);
+	return k != NULL && !k->bwd_model;
+}
+
+const char *
+perf_bwd_category(const char *model)
+{
+	if (!perf_has_bwd(model))
+		return NULL;
+	if (strcmp(model, "aten_conv") == 0)
+		return "CONV_bwd";
+	if (strcmp(model, "aten_reduce") == 0)
+		return NULL;	/* Reduce has no bwd_category: its rows keep "reduce" */
+	return "SDPA_bwd";
+}
+
+enum perf_status
+perf_apply(const char *model, const char *name, const struct targs *a,
+    const char *const *kernels, size_t nkernels, bool bwd, struct tperf *out)
+{
+	static const char *gemms[] = { "aten_mm", "aten_addmm", "aten_scaled_mm", "aten_bmm",
+	    "aten_baddbmm", "tev2_pseudo_gemm" };
+	static const char *norms[] = { "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm",
+	    "RMSNorm", "BatchNormBwd", "LayerNormBwd", "GroupNormBwd", "RMSNormBwd" };
+	struct ctx c;
+	const struct sdpa_kind *k;
+	size_t i;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (model == NULL || (bwd && !perf_has_bwd(model)))
+		return PERF_NONE;
+	c.name = name != NULL ? name : "";
+	c.a = a;
+	c.kernels = kernels;
+	c.nkernels = nkernels;
+	c.o = out;
+	c.failed = false;
+	out->params = json_object();
+	out->flops = I(0);
+
+	for (i = 0; i < sizeof(gemms) / sizeof(gemms[0]); i++)
+		if (strcmp(model, gemms[i]) == 0) {
+			m_gemm(&c, model);
+			found = 1;
+		}
+	for (i = 0; i < sizeof(norms) / sizeof(norms[0]); i++)
+		if (strcmp(model, norms[i]) == 0) {
+			m_norm(&c, model);
+			found = 1;
+		}
+	if (found)
+		;
+	else if (strcmp(model, "vllm_gemm_with_dynamic_quant") == 0)
+		m_gemm_dq(&c);
+	else if (strcmp(model, "tex_ts_te_gemm_ts") == 0)
+		m_te_gemm(&c);
+	else if (strcmp(model, "aten_conv") == 0)
+		m_conv(&c, false, bwd);
+	else if (strcmp(model, "aten_conv_bwd") == 0)
+		m_conv(&c, true, false);
+	else if ((k = sdpa_kind(model)) != NULL)
+		m_sdpa(&c, k, bwd);
+	else if (strcmp(model, "evoformer_attention") == 0)
+		m_evoformer(&c);
+	else if (strcmp(model, "aten_unary_elementwise") == 0)
+		m_unary(&c);
+	else if (strcmp(model, "aten_replication_pad") == 0)
+		m_pad(&c, false);
+	else if (strcmp(model, "aten_upsample_nearest") == 0)
+		m_pad(&c, true);
+	else if (strcmp(model, "aten_binary_elementwise") == 0)
+		m_binary(&c, false);
+	else if (strcmp(model, "liger_silu_mul_function") == 0)
+		m_binary(&c, true);
+	else if (strcmp(model, "aten_reduce") == 0)
+		m_reduce(&c, bwd);
+	else {
+		perf_free(out);
+		return PERF_NONE;
+	}
+	if (c.failed) {
+		perf_free(out);
+		return PERF_ERROR;
+	}
+	return PERF_OK;
+}
+
+void
+perf_free(struct tperf *p)
+{
+	if (p->params != NULL)
+		json_decref(p->params);
+	p->params = NULL;
+}

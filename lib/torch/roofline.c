@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * roofline (torch): the record side of ttp-roofline for Kineto records: reading an
+ * op's arguments and kernels, choosing the GPU, applying the perf model, writing the
+ * keys, and remembering the modelled forward ops that a later backward op links to.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/diag.h"
+#include "core/hwspec.h"
+#include "core/names.h"
+#include "core/rec.h"
+#include "torch/opclass.h"
+#include "torch/perfmodel.h"
+#include "torch/roofline.h"
+
+#define MAXKERNELS 4096
+#define MAXDEPTH 256
+
+/* A forward op whose model has backward formulas, kept for its backward op. */
+struct fwdop {
+	const struct opclass	*oc;
+	char			*in;	/* its "in" array, as JSON text */
+	long long		 id;
+};
+
+struct troof {
+	const struct hwspec	*arch, *spec, *dev;	/* --arch, --spec, the trace's */
+	struct names		 ids;		/* op ids (as text) seen, by first appearance */
+	long long		*parent;	/* per id: its parent's id, or -1 */
+	long			*fwd;		/* per id: index into fwds, or -1 */
+	size_t			 cap;
+	struct fwdop		*fwds;
+	size_t			 nfwds;
+	struct names		 unmodelled;	/* names with a TraceLens model ttp lacks */
+	size_t			 nunmodelled, nfailed, nlate;
+};
+
+struct troof *
+troof_new(const struct hwspec *arch, const struct hwspec *spec)
+{
+	struct troof *t = xcalloc(1, sizeof(*t));
+
+	t->arch = arch;
+	t->spec = spec;
+	names_init(&t->ids);
+	names_init(&t->unmodelled);
+	return t;
+}
+
+void
+troof_free(struct troof *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	if (t->nunmodelled > 0) {
+		char list[512] = "";
+
+		for (i = 0; i < t->unmodelled.n; i++) {
+			if (i > 0)
+				strlcat(list, ", ", sizeof(list));
+			if (strlcat(list, t->unmodelled.str[i], sizeof(list)) >= sizeof(list))
+				break;
+		}
+		note("%zu ops have TraceLens perf models ttp does not implement (no figures): "
+		    "%s", t->nunmodelled, list);
+	}
+	if (t->nlate > 0)
+		note("%zu backward ops came before their forward op in the stream: no "
+		    "backward figures for them", t->nlate);
+	for (i = 0; i < t->nfwds; i++)
+		free(t->fwds[i].in);
+	free(t->fwds);
+	free(t->parent);
+	free(t->fwd);
+	names_free(&t->ids);
+	names_free(&t->unmodelled);
+	free(t);
+}
+
+/* --- the GPU ------------------------------------------------------------------------- */
+
+static void
+trace_record(struct troof *t, struct rec *r)
+{
+	json_t *devs = rec_json(r, "devices"), *d;
+	size_t i;
+
+	t->dev = NULL;
+	if (!json_is_array(devs)) {
+		json_decref(devs);
+		return;
+	}
+	json_array_foreach(devs, i, d) {
+		const char *name = json_string_value(json_is_object(d) ?
+		    json_object_get(d, "name") : d);
+
+		if ((t->dev = hwspec_gpu_match(name)) != NULL)
+			break;
+	}
+	json_decref(devs);
+}
+
+static const struct hwspec *
+gpu(const struct troof *t)
+{
+	return t->arch != NULL ? t->arch : t->spec != NULL ? t->spec : t->dev;
+}
+
+/* --- arguments ----------------------------------------------------------------------- */
+
+static bool
+int_list(const json_t *a, long long *out, int *n)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(a) || json_array_size(a) > TARG_MAXRANK)
+		return false;
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v))
+			return false;
+		out[i] = json_integer_value(v);
+	}
+	*n = (int)json_array_size(a);
+	return true;
+}
+
+/* The record's "in" array (see ttp-record(5)) as arguments; false when it is not an
+ * array of objects. Strings point into root. */
+static bool
+read_args(json_t *root, struct targs *a)
+{
+	json_t *e;
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (root == NULL)
+		return true;
+	if (!json_is_array(root))
+		return false;
+	a->n = json_array_size(root);
+	a->a = xcalloc(a->n + 1, sizeof(*a->a));
+	json_array_foreach(root, i, e) {
+		struct targ *t = &a->a[i];
+		json_t *sh, *st;
+		const char *s;
+
+		t->dtype = t->value = "";
+		if (!json_is_object(e))
+			return false;
+		sh = json_object_get(e, "shape");
+		if (int_list(sh, t->dims, &t->rank))
+			t->shape = TSHAPE_FLAT;
+		else if (json_is_array(sh))
+			t->shape = TSHAPE_LIST;
+		if ((s = json_string_value(json_object_get(e, "dtype"))) != NULL)
+			t->dtype = s;
+		if ((s = json_string_value(json_object_get(e, "value"))) != NULL)
+			t->value = s;
+		st = json_object_get(e, "strides");
+		if (st != NULL && !json_is_null(st))
+			a->strides_known = true;
+		t->has_strides = int_list(st, t->strides, &t->nstrides);
+	}
+	return true;
+}
+
+struct kern {
+	const char	*name;
+	long long	 start;
+};
+
+static int
+by_start(const void *a, const void *b)
+{
+	const struct kern *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The names of the op's own kernels by start time (a stable order for equal starts). */
+static size_t
+read_kernels(json_t *ks, const char **names)
+{
+	struct kern k[MAXKERNELS];
+	json_t *e;
+	size_t i, n = 0;
+
+	if (!json_is_array(ks))
+		return 0;
+	json_array_foreach(ks, i, e) {
+		const char *s = json_string_value(json_object_get(e, "name"));
+		json_t *st = json_object_get(e, "start_ns");
+
+		if (s == NULL || n == MAXKERNELS)
+			continue;
+		k[n].name = s;
+		k[n].start = json_is_integer(st) ? json_integer_value(st) : 0;
+		n++;
+	}
+	/* insertion sort keeps equal starts in record order; lists are short */
+	for (i = 1; i < n; i++) {
+		struct kern x = k[i];
+		size_t j = i;
+
+		while (j > 0 && by_start(&k[j - 1], &x) > 0) {
+			k[j] = k[j - 1];
+			j--;
+		}
+		k[j] = x;
+	}
+	for (i = 0; i < n; i++)
+		names[i] = k[i].name;
+	return n;
+}
+
+/* --- ids: parents and the forward ops kept for their backward ops ------------------- */
+
+static long
+id_index(struct troof *t, long long id, bool add)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%lld", id);
+	uint32_t i;
+
+	if (!add)
+		return (i = names_lookup(&t->ids, buf, (size_t)n)) == NAME_NONE ? -1 : (long)i;
+	i = names_intern(&t->ids, buf, (size_t)n);
+	if (i >= t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024, j;
+
+		t->parent = xreallocarray(t->parent, cap, sizeof(*t->parent));
+		t->fwd = xreallocarray(t->fwd, cap, sizeof(*t->fwd));
+		for (j = t->cap; j < cap; j++) {
+			t->parent[j] = -1;
+			t->fwd[j] = -1;
+		}
+		t->cap = cap;
+	}
+	return (long)i;
+}
+
+/* The nearest op at or above id whose model has backward formulas, or NULL. */
+static const struct fwdop *
+find_fwd(struct troof *t, long long id)
+{
+	long i;
+	int depth;
+
+	for (depth = 0; depth < MAXDEPTH && id >= 0; depth++) {
+		if ((i = id_index(t, id, false)) < 0)
+			return NULL;
+		if (t->fwd[i] >= 0)
+			return &t->fwds[t->fwd[i]];
+		id = t->parent[i];
+	}
+	return NULL;
+}
+
+/* --- keys ------------------------------------------------------------------------------ */
+
+static void
+set_pynum(struct rec *r, const char *key, struct pynum v)
+{
+	if (v.isint)
+		rec_set_int(r, key, v.i);
+	else
+		rec_set_num(r, key, v.d);
+}
+
+/* The figures of a model on r, measured over ns nanoseconds of kernel time. */
+static void
+write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long ns)
+{
+	const struct hwspec *hw = gpu(t);
+	double flops = pynum_double(p->flops), bytes = pynum_double(p->bytes);
+	double gflops = flops / 1e9, us = (double)ns / 1000.0, peak = 0, pct = 0;
+	char spec[64];
+	const char *over = NULL;
+
+	rec_set_json(r, "params", p->params);
+	set_pynum(r, "flops", p->flops);
+	if (p->has_bytes) {
+		set_pynum(r, "bytes", p->bytes);
+		if (bytes > 0)
+			rec_set_num(r, "intensity", gflops * 1e9 / bytes);
+	} else
+		rec_set_null(r, "bytes");
+	if (p->prec != NULL)
+		snprintf(spec, sizeof(spec), "%s_%s", p->maf, p->prec);
+	else
+		spec[0] = '\0';
+	rec_set_str(r, "compute_spec", spec);
+	if (ns > 0) {
+		rec_set_num(r, "tflops", (gflops / 1e3) / (us / 1e6));
+		if (p->has_bytes)
+			rec_set_num(r, "tbps", (bytes / 1e12) / (us / 1e6));
+	}
+	if (hw == NULL)
+		return;
+	rec_set_str(r, "hw", hw->name);
+	rec_set_str(r, "hw_src", hw->source);
+	if (spec[0] == '\0' || (peak = hwspec_peak(hw, spec)) <= 0 || !p->has_bytes ||
+	    gflops <= 0)
+		return;
+	{
+		/* TraceLens's expressions, in its order */
+		double compute_us = (gflops * 1e9 / (peak * 1e12)) * 1e6;
+		double memory_us = (bytes / (hw->dram_gbps * 1e9)) * 1e6;
+		double roof_us = compute_us > memory_us ? compute_us : memory_us;
+		double attain = bytes > 0 ? flops / bytes * hw->dram_gbps / 1e3 : peak;
+
+		rec_set_num(r, "peak_tflops", peak);
+		rec_set_num(r, "roof_tflops", attain < peak ? attain : peak);
+		rec_set_str(r, "roof", compute_us >= memory_us ? "compute" : "memory");
+		rec_set_num(r, "roof_us", roof_us);
+		if (ns > 0) {
+			pct = roof_us / us * 100;
+			rec_set_num(r, "roof_pct", pct);
+		}
+	}
+	if (pct > 100)
+		over = p->quirk != NULL ? p->quirk : "the kernels did less work than the model "
+		    "counts, or the op's time is not all in its subtree's kernels";
+	if (over != NULL)
+		rec_set_str(r, "model_unsure", over);
+}
+
+static void
+model_failed(struct troof *t, struct rec *r, const char *name, const char *err)
+{
+	char key[300];
+
+	t->nfailed++;
+	rec_set_str(r, "model_error", err);
+	snprintf(key, sizeof(key), "troof:%s", name);
+	(void)note_once(key, "%s: %s: no figures: %s (further such ops of this name "
+	    "are not reported)", rec_where(r), name, err);
+}
+
+/* The backward figures of the forward op this backward op is linked to. */
+static void
+backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
+{
+	const struct fwdop *f;
+	struct targs a;
+	struct tperf p;
+	json_error_t e;
+	json_t *in;
+
+	if (id_index(t, fwdid, false) < 0) {
+		t->nlate++;
+		return;
+	}
+	if ((f = find_fwd(t, fwdid)) == NULL)
+		return;
+	in = json_loads(f->in, 0, &e);
+	if (!read_args(in, &a)) {
+		json_decref(in);
+		free(a.a);
+		return;
+	}
+	switch (perf_apply(f->oc->model, f->oc->name, &a, NULL, 0, true, &p)) {
+	case PERF_OK:
+		rec_set_int(r, "bwd_of", f->id);
+		rec_set_str(r, "family", f->oc->family);
+		write_figures(t, r, &p, ns);
+		perf_free(&p);
+		break;
+	case PERF_ERROR:
+		rec_set_int(r, "bwd_of", f->id);
+		model_failed(t, r, f->oc->name, p.err);
+		break;
+	case PERF_NONE:
+		break;
+	}
+	free(a.a);
+	json_decref(in);
+}
+
+static void
+op_record(struct troof *t, struct rec *r)
+{
+	const char *name = rec_str(r, "op", NULL), *kn[MAXKERNELS];
+	const struct opclass *oc;
+	long long id = -1, parent = -1, fwdid, ns = 0;
+	json_t *in, *ks;
+	struct targs a;
+	struct tperf p;
+	size_t nk;
+	long idx = -1;
+
+	if (name == NULL)
+		name = "";
+	(void)rec_int(r, "id", &id);
+	(void)rec_int(r, "parent", &parent);
+	if (!rec_int(r, "subtree_ns", &ns))
+		ns = 0;
+	if (id >= 0) {
+		idx = id_index(t, id, true);
+		t->parent[idx] = parent;
+	}
+	ks = rec_json(r, "kernels");
+	nk = read_kernels(ks, kn);
+	rec_set_str(r, "category", opclass_category(name, nk > 0 ? kn[0] : NULL));
+	oc = opclass_find(name);
+
+	if (rec_int(r, "fwd", &fwdid) && (oc == NULL || oc->model == NULL))
+		backward(t, r, fwdid, ns);
+	if (oc == NULL || oc->model == NULL) {
+		json_decref(ks);
+		return;
+	}
+	in = rec_json(r, "in");
+	if (!read_args(in, &a))
+		die_where(rec_where(r), "key \"in\": expected an array of objects");
+	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
+	case PERF_OK:
+		rec_set_str(r, "family", oc->family);
+		write_figures(t, r, &p, ns);
+		perf_free(&p);
+		break;
+	case PERF_ERROR:
+		model_failed(t, r, name, p.err);
+		break;
+	case PERF_NONE:
+		if (!perf_implemented(oc->model)) {
+			size_t len = strlen(name);
+
+			t->nunmodelled++;
+			(void)names_intern(&t->unmodelled, name, len);
+		}
+		break;
+	}
+	if (idx >= 0 && in != NULL && perf_has_bwd(oc->model)) {
+		t->fwds = xreallocarray(t->fwds, t->nfwds + 1, sizeof(*t->fwds));
+		t->fwds[t->nfwds].oc = oc;
+		t->fwds[t->nfwds].in = json_dumps(in, JSON_COMPACT);
+		t->fwds[t->nfwds].id = id;
+		t->fwd[idx] = (long)t->nfwds++;
+	}
+	free(a.a);
+	json_decref(in);
+	json_decref(ks);
+}
+
+void
+troof_record(struct troof *t, struct rec *r)
+{
+	const char *kind = rec_str(r, "kind", NULL);
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "trace") == 0)
+		trace_record(t, r);
+	else if (strcmp(kind, "op") == 0)
+		op_record(t, r);
+}

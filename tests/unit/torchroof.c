@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Unit tests for the PyTorch perf models and roofline (torch/opclass, torch/perfmodel,
+ * torch/roofline): every model family on shapes whose FLOPs and bytes are worked out
+ * by hand here, categories, GPUs, the roofline and backward links.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hwspec.h"
+#include "core/numfmt.h"
+#include "core/rec.h"
+#include "torch/opclass.h"
+#include "torch/roofline.h"
+#include "tap.h"
+
+static struct troof *tr;
+
+/* One op record: name, its "in" entries as JSON, subtree busy time in ns. */
+static struct rec *
+op(const char *name, const char *in, long long ns)
+{
+	static char line[8192];
+	static int id = 100;
+	struct rec *r;
+
+	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":%d,"
+	    "\"op\":\"%s\",\"subtree_ns\":%lld,\"in\":[%s]}", id++, name, ns, in);
+	r = rec_parse(line, strlen(line), "t:1");
+	troof_record(tr, r);
+	return r;
+}
+
+static void
+num_is(struct rec *r, const char *key, double want, const char *what)
+{
+	double got = NAN;
+
+	if (!ok(rec_num(r, key, &got) && fabs(got - want) <= 1e-9 * fabs(want), "%s: %s",
+	    what, key))
+		printf("#   got %.17g, want %.17g\n", got, want);
+}
+
+static void
+raw_is(struct rec *r, const char *key, const char *want, const char *what)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s: %s", what, key);
+	is_str(rec_raw(r, key, NULL), want, name);
+}
+
+#define T(shape, dtype, strides, value) \
+	"{\"shape\":" shape ",\"dtype\":\"" dtype "\",\"strides\":" strides \
+	",\"value\":\"" value "\"}"
+#define S(value) T("[]", "Scalar", "[]", value)
+#define BF "c10::BFloat16"
+
+static void
+test_gemm(void)
+{
+	struct rec *r;
+
+	/* 2 * 4096^3 = 137438953472 FLOPs (137.4 GFLOPs); 3 * 4096^2 * 2 bytes */
+	r = op("aten::mm", T("[4096,4096]", BF, "[4096,1]", "") ","
+	    T("[4096,4096]", BF, "[4096,1]", ""), 1000000);
+	raw_is(r, "flops", "137438953472", "mm 4096^3 bf16");
+	raw_is(r, "bytes", "100663296", "mm 4096^3 bf16");
+	raw_is(r, "category", "\"GEMM\"", "mm");
+	raw_is(r, "compute_spec", "\"matrix_bf16\"", "mm");
+	raw_is(r, "params", "{\"M\":4096,\"N\":4096,\"K\":4096,\"bias\":false,"
+	    "\"stride_A\":[4096,1],\"stride_B\":[4096,1],\"dtype_A_B\":[\"c10::BFloat16\","
+	    "\"c10::BFloat16\"],\"B\":1}", "mm");
+	num_is(r, "tflops", 137.438953472, "mm in 1 ms");
+	rec_free(r);
+
+	/* addmm: bias [4] + A [2,3] x B [3,4]: 2*2*4*3 + 2*4 = 56; (6+12+8+4)*2 = 60 */
+	r = op("aten::addmm", T("[4]", BF, "[1]", "") "," T("[2,3]", BF, "[3,1]", "") ","
+	    T("[3,4]", BF, "[4,1]", "") "," S("1") "," S("1"), 0);
+	raw_is(r, "flops", "56", "addmm");
+	raw_is(r, "bytes", "60", "addmm");
+	ok(!rec_has(r, "tflops"), "addmm: no time, no tflops");
+	rec_free(r);
+
+	/* bmm fp32 [2,3,4] x [2,4,5]: 2 * (2*3*5*4) = 240; 2 * (12+20+15) * 4 = 376 */
+	r = op("aten::bmm", T("[2,3,4]", "float", "[12,4,1]", "") ","
+	    T("[2,4,5]", "float", "[20,5,1]", ""), 0);
+	raw_is(r, "flops", "240", "bmm");
+	raw_is(r, "bytes", "376", "bmm");
+	raw_is(r, "compute_spec", "\"matrix_fp32\"", "bmm");
+	rec_free(r);
+
+	/* _scaled_mm fp8 16x32x8: 8192 FLOPs; output at 2 bytes: 512+256+256 */
+	r = op("aten::_scaled_mm", T("[16,32]", "c10::Float8_e4m3fn", "[32,1]", "") ","
+	    T("[32,8]", "c10::Float8_e4m3fn", "[1,32]", ""), 0);
+	raw_is(r, "flops", "8192", "scaled_mm fp8");
+	raw_is(r, "bytes", "1024", "scaled_mm fp8");
+	raw_is(r, "compute_spec", "\"matrix_fp8\"", "scaled_mm fp8");
+	rec_free(r);
+
+	/* an unknown dtype: bytes unknown (null), no intensity */
+	r = op("aten::mm", T("[2,2]", "bool", "[2,1]", "") "," T("[2,2]", "bool", "[2,1]", ""),
+	    0);
+	raw_is(r, "bytes", "null", "mm bool");
+	ok(!rec_has(r, "intensity"), "mm bool: no intensity");
+	raw_is(r, "compute_spec", "\"\"", "mm bool");
+	rec_free(r);
+}
+
+static void
+test_conv(void)
+{
+	struct rec *r;
+	const char *args = T("[1,1,4,4]", "float", "[16,16,4,1]", "") ","
+	    T("[1,1,3,3]", "float", "[9,9,3,1]", "") "," T("[]", "", "[]", "") ","
+	    S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") "," S("False") "," S("[0, 0]") ","
+	    S("1");
+
+	/* out [1,1,2,2]: 2 * 9 * 4 = 72 FLOPs; (16 + 9 + 4) * 4 = 116 bytes */
+	r = op("aten::convolution", args, 0);
+	raw_is(r, "flops", "72", "conv 3x3 on 4x4");
+	raw_is(r, "bytes", "116", "conv 3x3 on 4x4");
+	raw_is(r, "category", "\"CONV_fwd\"", "conv");
+	rec_free(r);
+
+	/* stride given once is broadcast; padding 1 keeps 4x4: 2*9*16 = 288 */
+	r = op("aten::convolution", T("[1,1,4,4]", "float", "[16,16,4,1]", "") ","
+	    T("[1,1,3,3]", "float", "[9,9,3,1]", "") "," T("[]", "", "[]", "") ","
+	    S("[1]") "," S("[1]") "," S("[1]") "," S("False") "," S("[0]") "," S("1"), 0);
+	raw_is(r, "flops", "288", "conv padded");
+	rec_free(r);
+
+	/* convolution_backward, x at 1: input grad 72 + weight grad 2*9*1*4 = 144;
+	 * bytes 2 * (4 + 9 + 16) * 4 = 232 */
+	r = op("aten::convolution_backward", T("[1,1,2,2]", "float", "[4,4,2,1]", "") ","
+	    T("[1,1,4,4]", "float", "[16,16,4,1]", "") ","
+	    T("[1,1,3,3]", "float", "[9,9,3,1]", "") "," T("[]", "", "[]", "") ","
+	    S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") "," S("False") "," S("[0, 0]") ","
+	    S("1") "," S("[True, True, False]"), 0);
+	raw_is(r, "flops", "144", "conv bwd");
+	raw_is(r, "bytes", "232", "conv bwd");
+	raw_is(r, "category", "\"CONV_bwd\"", "conv bwd");
+	rec_free(r);
+
+	/* mixed input and weight dtypes: TraceLens drops the row; ttp says why */
+	r = op("aten::convolution", T("[1,1,4,4]", "float", "[16,16,4,1]", "") ","
+	    T("[1,1,3,3]", BF, "[9,9,3,1]", "") "," T("[]", "", "[]", "") ","
+	    S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") "," S("False") "," S("[0, 0]") ","
+	    S("1"), 0);
+	ok(rec_has(r, "model_error") && !rec_has(r, "flops"), "conv mixed dtypes: error");
+	rec_free(r);
+}
+
+static void
+test_sdpa(void)
+{
+	struct rec *r;
+	const char *q8 = T("[1,1,8,4]", BF, "[32,32,4,1]", "");
+
+	/* Falcon: B=4, N=197, H=12, d=64: 0.476884992 GFLOPs, 4.6171875 MB */
+	r = op("aten::_scaled_dot_product_flash_attention",
+	    T("[4,12,197,64]", BF, "[151296,64,768,1]", "") ","
+	    T("[4,12,197,64]", BF, "[151296,64,768,1]", "") ","
+	    T("[4,12,197,64]", BF, "[151296,64,768,1]", "") "," S("0.") "," S("False") ","
+	    S("False") "," S("0.125"), 0);
+	raw_is(r, "flops", "476884992", "sdpa flash");
+	raw_is(r, "bytes", "4841472", "sdpa flash");
+	raw_is(r, "category", "\"SDPA_fwd\"", "sdpa flash");
+	rec_free(r);
+
+	/* causal B=H=1, N=8, d=4: 2 * (2*8*8*4) / 2 = 512 (a float in Python) */
+	r = op("aten::_scaled_dot_product_flash_attention", "" T("[1,1,8,4]", BF,
+	    "[32,32,4,1]", "") "," T("[1,1,8,4]", BF, "[32,32,4,1]", "") ","
+	    T("[1,1,8,4]", BF, "[32,32,4,1]", "") "," S("0.") "," S("True"), 0);
+	raw_is(r, "flops", "512.0", "sdpa causal");
+	rec_free(r);
+
+	/* flash_attn [B, N, H, d] with fp32 inputs: bytes still at 2 bytes (QUIRK) */
+	r = op("flash_attn::_flash_attn_forward", T("[1,8,1,4]", "float", "[32,4,4,1]", "")
+	    "," T("[1,8,1,4]", "float", "[32,4,4,1]", "") ","
+	    T("[1,8,1,4]", "float", "[32,4,4,1]", "") "," S("0.0") "," S("0.5") ","
+	    S("False"), 0);
+	raw_is(r, "flops", "1024", "flash_attn");
+	raw_is(r, "bytes", "256", "flash_attn: 4 tensors * 32 elements * 2");
+	rec_free(r);
+
+	/* K and V disagree: dropped with a reason */
+	r = op("aten::_scaled_dot_product_efficient_attention", "" T("[1,1,8,4]", BF,
+	    "[32,32,4,1]", "") "," T("[1,1,8,4]", BF, "[32,32,4,1]", "") ","
+	    T("[1,2,8,4]", BF, "[64,32,4,1]", "") "," S("") "," S("False") "," S("0.0") ","
+	    S("False"), 0);
+	ok(rec_has(r, "model_error"), "sdpa heads of K and V differ: error");
+	rec_free(r);
+	(void)q8;
+}
+
+static void
+test_elementwise(void)
+{
+	struct rec *r;
+
+	/* Falcon add_ (4,768,14,14) + (1,768,1,1) bf16: 602112 FLOPs, 2.29833984375 MB */
+	r = op("aten::add_", T("[4,768,14,14]", BF, "[150528,196,14,1]", "") ","
+	    T("[1,768,1,1]", BF, "[768,1,1,1]", "") "," S("1"), 0);
+	raw_is(r, "flops", "602112", "add_ broadcast");
+	num_is(r, "bytes", 2.29833984375 * 1048576, "add_ broadcast");
+	raw_is(r, "compute_spec", "\"vector_bf16\"", "add_");
+	raw_is(r, "category", "\"elementwise\"", "add_");
+	rec_free(r);
+
+	/* a tensor times a scalar (shape ()): out at the tensor's bytes: 6*4 + 1*4 + 6*4 */
+	r = op("aten::mul", T("[2,3]", "float", "[3,1]", "") "," T("[]", "Scalar", "[]", "2"),
+	    0);
+	raw_is(r, "flops", "6", "mul scalar");
+	raw_is(r, "bytes", "52", "mul scalar");
+	rec_free(r);
+
+	/* shapes that do not broadcast */
+	r = op("aten::add", T("[2,3]", "float", "[3,1]", "") "," T("[4]", "float", "[1]", ""),
+	    0);
+	ok(rec_has(r, "model_error"), "add (2,3)+(4): error");
+	rec_free(r);
+
+	/* unary copy_ long -> int: 32 elements, 32*8 + 32*4 */
+	r = op("aten::copy_", T("[32]", "long int", "[1]", "") "," T("[32]", "int", "[1]", "")
+	    "," S("False"), 0);
+	raw_is(r, "flops", "32", "copy_");
+	raw_is(r, "bytes", "384", "copy_");
+	raw_is(r, "compute_spec", "\"\"", "copy_ of integers");
+	rec_free(r);
+
+	/* replication_pad2d (1,1,4,4) by [1,1,2,2]: out (1,1,8,6): 48 FLOPs, (16+48)*2 */
+	r = op("aten::replication_pad2d", T("[1,1,4,4]", BF, "[16,16,4,1]", "") ","
+	    S("[1, 1, 2, 2]"), 0);
+	raw_is(r, "flops", "48", "replication_pad2d");
+	raw_is(r, "bytes", "128", "replication_pad2d");
+	rec_free(r);
+}
+
+static void
+test_reduce_norm(void)
+{
+	struct rec *r;
+
+	/* Qwen aten::mean (16,559,1024) fp32: one output element (QUIRK): 34.9375038 MB */
+	r = op("aten::mean", T("[16,559,1024]", "float", "[572416,1024,1]", "") ","
+	    S("[-1]") "," S("True") "," S(""), 0);
+	raw_is(r, "flops", "9158656", "mean");
+	raw_is(r, "bytes", "36634628", "mean");
+	rec_free(r);
+
+	r = op("aten::cumsum", T("[32]", "int", "[1]", "") "," S("0") "," T("[]", "", "[]", ""),
+	    0);
+	raw_is(r, "bytes", "256", "cumsum: out = in");
+	rec_free(r);
+
+	/* Falcon layer_norm (4,197,768), C=768: 0.003030528 GFLOPs, 2.3173828125 MB */
+	r = op("aten::layer_norm", T("[4,197,768]", BF, "[151296,768,1]", "") ","
+	    T("[]", "ScalarList", "[]", "[768]") "," T("[768]", BF, "[1]", "") ","
+	    T("[768]", BF, "[1]", "") "," S("1e-12") "," S("True"), 0);
+	raw_is(r, "flops", "3030528", "layer_norm");
+	num_is(r, "bytes", 2.3173828125 * 1048576, "layer_norm");
+	raw_is(r, "category", "\"NORM_fwd\"", "layer_norm");
+	raw_is(r, "family", "\"Normalization\"", "layer_norm");
+	rec_free(r);
+
+	/* _fused_rms_norm (2,8), C=8, affine: (16/8)*(2*8+2) + 16*2 = 68.0; 32+32+16 */
+	r = op("aten::_fused_rms_norm", T("[2,8]", BF, "[8,1]", "") ","
+	    T("[]", "ScalarList", "[]", "[8]") "," T("[8]", BF, "[1]", "") "," S("1e-6"), 0);
+	raw_is(r, "flops", "68.0", "rms_norm");
+	raw_is(r, "bytes", "80", "rms_norm");
+	rec_free(r);
+
+	/* native_layer_norm_backward (2,8), C=8, mask all True, bf16:
+	 * 8 * (4*2 + 5*2) = 144.0 FLOPs; 32 + 64 + 16 + 16 + 32 = 160 bytes */
+	r = op("aten::native_layer_norm_backward", T("[2,8]", BF, "[8,1]", "") ","
+	    T("[2,8]", BF, "[8,1]", "") "," T("[]", "ScalarList", "[]", "[8]") ","
+	    T("[2,1]", "float", "[1,1]", "") "," T("[2,1]", "float", "[1,1]", "") ","
+	    T("[8]", BF, "[1]", "") "," T("[8]", BF, "[1]", "") ","
+	    T("[]", "ScalarList", "[]", "[True, True, True]"), 0);
+	raw_is(r, "flops", "144.0", "layer_norm_backward");
+	raw_is(r, "bytes", "160", "layer_norm_backward");
+	raw_is(r, "category", "\"NORM_bwd\"", "layer_norm_backward");
+	rec_free(r);
+}
+
+static void
+test_categories(void)
+{
+	is_str(opclass_category("aten::gelu", "void at::native::vectorized_elementwise_kernel"
+	    "<4, at::native::GeluCUDAKernelImpl>"), "elementwise", "gelu by its kernel");
+	is_str(opclass_category("aten::sum_x", "void at::native::reduce_kernel<512>"), "reduce",
+	    "reduce by kernel");
+	is_str(opclass_category("aten::_softmax", "cunn_SoftMaxForward"), "other", "softmax");
+	is_str(opclass_category("triton_poi_fused_add_0", NULL), "triton", "triton prefix");
+	is_str(opclass_category("record_param_comms", NULL), "record_param_comms",
+	    "record_param_comms");
+	is_str(opclass_category("aten::cudnn_convolution", NULL), "CONV_fwd",
+	    "category-only op");
+	is_str(opclass_category("aiter::rms_norm", NULL), "RMSNorm", "extension op");
+	is_str(opclass_category("vllm::unified_attention_with_output", NULL),
+	    "InferenceAttention", "an extension that overrides a core model");
+	ok(opclass_find("aten::linear") == NULL, "aten::linear is not registered");
+}
+
+static void
+test_gpus(void)
+{
+	const struct hwspec *h;
+
+	ok((h = hwspec_gpu_match("NVIDIA H100 80GB HBM3")) != NULL &&
+	    strcmp(h->name, "h100") == 0, "H100 80GB HBM3 is the SXM part");
+	ok((h = hwspec_gpu_match("NVIDIA H100 PCIe")) != NULL &&
+	    strcmp(h->name, "h100-pcie") == 0, "H100 PCIe");
+	ok((h = hwspec_gpu_match("AMD Instinct MI300X VF")) != NULL &&
+	    strcmp(h->name, "mi300x") == 0, "MI300X VF");
+	ok(hwspec_gpu_match("NVIDIA B200") == hwspec_gpu_find("B200"), "B200");
+	ok(hwspec_gpu_match("NVIDIA GeForce RTX 4090") == NULL, "unknown GPU");
+	ok(hwspec_gpu_find("wormhole") == NULL && hwspec_find("h100") == NULL,
+	    "TT and GPU names apart");
+	h = hwspec_gpu_find("h100");
+	ok(hwspec_peak(h, "matrix_bf16") == 989.4 && hwspec_peak(h, "vector_fp32") == 66.9 &&
+	    h->dram_gbps == 3350, "H100 datasheet peaks");
+	ok(hwspec_peak(hwspec_gpu_find("a100"), "matrix_fp8") == 0, "no FP8 on A100");
+	ok(hwspec_peak(h, "vector_bf16") == 0, "no vector bf16 peak in the datasheet table");
+}
+
+static void
+test_roofline(void)
+{
+	struct troof *save = tr;
+	struct rec *r;
+	const char *trace = "{\"kind\":\"trace\",\"trace\":\"kineto\",\"devices\":"
+	    "[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\"}]}";
+
+	tr = troof_new(NULL, NULL);
+	r = rec_parse(trace, strlen(trace), "t:1");
+	troof_record(tr, r);
+	rec_free(r);
+	/* 4096^3 bf16 in 1 ms on H100: compute 137.4389/989.4 = 138.91 us; memory
+	 * 100663296/3350e9 = 30.05 us; compute bound, 13.891 % */
+	r = op("aten::mm", T("[4096,4096]", BF, "[4096,1]", "") ","
+	    T("[4096,4096]", BF, "[4096,1]", ""), 1000000);
+	raw_is(r, "hw", "\"h100\"", "mm on H100");
+	raw_is(r, "roof", "\"compute\"", "mm on H100");
+	num_is(r, "roof_us", 137.438953472e9 / 989.4e12 * 1e6, "mm on H100");
+	num_is(r, "roof_pct", 137.438953472e9 / 989.4e12 * 1e6 / 1000 * 100, "mm on H100");
+	num_is(r, "roof_tflops", 989.4, "mm on H100: attainable is the peak");
+	ok(!rec_has(r, "model_unsure"), "mm on H100: below the roof");
+	rec_free(r);
+
+	/* the same GEMM in 100 ns: above the roof, flagged */
+	r = op("aten::mm", T("[4096,4096]", BF, "[4096,1]", "") ","
+	    T("[4096,4096]", BF, "[4096,1]", ""), 100);
+	ok(rec_has(r, "model_unsure"), "over 100 %%: model_unsure");
+	rec_free(r);
+
+	/* bf16 element-wise: no vector_bf16 peak on H100's datasheet row: no roofline */
+	r = op("aten::add", T("[8]", BF, "[1]", "") "," T("[8]", BF, "[1]", ""), 1000);
+	ok(!rec_has(r, "roof_pct") && rec_has(r, "tbps"), "add bf16 on H100: no roof");
+	rec_free(r);
+	troof_free(tr);
+
+	/* --arch mi300x wins over the trace's devices */
+	tr = troof_new(hwspec_gpu_find("mi300x"), NULL);
+	r = rec_parse(trace, strlen(trace), "t:1");
+	troof_record(tr, r);
+	rec_free(r);
+	r = op("aten::add", T("[8]", "float", "[1]", "") "," T("[8]", "float", "[1]", ""), 1000);
+	raw_is(r, "hw", "\"mi300x\"", "--arch over devices");
+	raw_is(r, "roof", "\"memory\"", "add fp32 on MI300X");
+	num_is(r, "roof_us", 96 / 5300e9 * 1e6, "add fp32 on MI300X");
+	rec_free(r);
+	troof_free(tr);
+	tr = save;
+}
+
+static void
+test_backward(void)
+{
+	struct rec *r;
+	char line[2048];
+
+	/* a conv forward op (id 5000) with a child (5001); the backward op links to the
+	 * child and gets the conv's backward figures on its own time */
+	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":5000,"
+	    "\"op\":\"aten::convolution\",\"in\":[%s]}", T("[1,1,4,4]", "float",
+	    "[16,16,4,1]", "") "," T("[1,1,3,3]", "float", "[9,9,3,1]", "") ","
+	    T("[]", "", "[]", "") "," S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") ","
+	    S("False") "," S("[0, 0]") "," S("1"));
+	r = rec_parse(line, strlen(line), "t:1");
+	troof_record(tr, r);
+	rec_free(r);
+	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":5001,"
+	    "\"parent\":5000,\"op\":\"aten::_convolution\"}");
+	r = rec_parse(line, strlen(line), "t:2");
+	troof_record(tr, r);
+	rec_free(r);
+	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":6000,"
+	    "\"op\":\"autograd::engine::evaluate_function: ConvolutionBackward0\","
+	    "\"fwd\":5001,\"subtree_ns\":2000}");
+	r = rec_parse(line, strlen(line), "t:3");
+	troof_record(tr, r);
+	raw_is(r, "bwd_of", "5000", "conv backward");
+	raw_is(r, "flops", "144", "conv backward");
+	raw_is(r, "bytes", "232", "conv backward");
+	raw_is(r, "family", "\"CONV\"", "conv backward");
+	raw_is(r, "category", "\"other\"", "conv backward: its own category");
+	rec_free(r);
+}
+
+int
+main(void)
+{
+	tr = troof_new(NULL, NULL);
+	test_gemm();
+	test_conv();
+	test_sdpa();
+	test_elementwise();
+	test_reduce_norm();
+	test_categories();
+	test_gpus();
+	test_roofline();
+	test_backward();
+	troof_free(tr);
+	return tap_done();
+}
