@@ -1,9 +1,9 @@
 # Compares ttp-roofline's params, GFLOPs, data moved and compute spec with TraceLens's
-# roofline sheets. Usage: check.py ORACLE_DIR [RECORDS]
-# Without RECORDS, records are made from each sheet row's own arguments (Input
+# roofline sheets. Usage: check.py ORACLE_DIR [DATA_DIR]
+# Without DATA_DIR, records are made from each sheet row's own arguments (Input
 # Dims_first, Input type_first, Input Strides_first, Concrete Inputs_first, the kernel
-# names); with RECORDS (ttp-parse | ttp-roofline of the trace), every row's ops are
-# looked up by UID_first.
+# names); with it, each run's trace goes through ttp-parse | ttp-roofline and every
+# row's op is looked up by UID_first.
 import ast, csv, glob, json, os, subprocess, sys
 
 csv.field_size_limit(sys.maxsize)
@@ -21,6 +21,28 @@ def norm(v):
 
 def close(a, b):
     return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+def trace_of(oracle, data, run):
+    args = json.loads(open(os.path.join(oracle, run, 'cmd.txt')).read().splitlines()[1])
+    name = args[args.index('--profile_json_path') + 1]
+    prefix = run.split('_')[0]
+    for sub in (prefix, 'inference', '*'):
+        hits = glob.glob(os.path.join(data, 'pytorch', sub, name))
+        if hits:
+            return hits[0]
+    return None
+
+def parsed(trace):
+    p = subprocess.run('ttp-parse "%s" | ttp-roofline' % trace, shell=True,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    recs = {}
+    for line in p.stdout.splitlines():
+        r = json.loads(line)
+        if r.get('kind') == 'op':
+            recs[r['id']] = r
+    return recs
 
 def rows_of(oracle):
     for f in sorted(glob.glob(os.path.join(oracle, '*', '*.csv'))):
@@ -79,16 +101,20 @@ def compare(sheet, i, row, rec, bad):
 
 def main():
     oracle = sys.argv[1]
-    recs = None
-    if len(sys.argv) > 2:
-        recs = {}
-        for line in open(sys.argv[2]):
-            r = json.loads(line)
-            if r.get('kind') == 'op':
-                recs[r['id']] = r
+    data = sys.argv[2] if len(sys.argv) > 2 else None
+    traces = {}
     bad = []
     for sheet, rows in rows_of(oracle):
-        if recs is None:
+        if data is not None:
+            run = sheet.split('/')[0]
+            if run not in traces:
+                t = trace_of(oracle, data, run)
+                traces[run] = parsed(t) if t else None
+            recs = traces[run]
+            if recs is None:
+                bad.append('%s: no trace, or ttp-parse | ttp-roofline failed' % sheet)
+                continue
+        if data is None:
             inp = ''.join(json.dumps(record_from_row(r)) + '\n' for r in rows)
             out = subprocess.run(['ttp-roofline'], input=inp, capture_output=True,
                                  text=True)
