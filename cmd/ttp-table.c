@@ -369,7 +369,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_TOP:
 			o->top = strtonum(optarg, 0, LLONG_MAX, &errstr);
 			if (errstr != NULL)
-				die_usage("--top: %s: '%s'", errstr, optarg);
+				die_usage("--top: expected a count, not '%s'", optarg);
 			break;
 		case OPT_SUMMARY_ONLY:
 			summary_only = 1;

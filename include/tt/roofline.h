@@ -28,6 +28,7 @@ struct rextra {
 	bool		 has_bytes;
 	double		 bytes;		/* DRAM bytes read and written */
 	double		 l1_bytes;	/* bytes of L1-resident tensors */
+	const char	*bytes_model;	/* "tensors", "gather", "slice", "slice-write" */
 	bool		 has_flops;
 	double		 flops;		/* floating-point operations (model below) */
 	const char	*flops_model;	/* "matmul", "conv", "sdpa", "elementwise", "none" */
@@ -43,6 +44,11 @@ struct rextra {
 	double		 bw_gbps, bw_pct;	/* achieved DRAM bandwidth, % of the arch's */
 	bool		 has_pm_eff;
 	double		 pm_eff_pct;	/* PM IDEAL / device time * 100 */
+	/* Efficiencies over 100 %: the model does not fit the op (caching, broadcast,
+	 * partial access it cannot see, or a PM IDEAL above the real cost): the names of
+	 * the keys concerned, written as the "unsure" array. */
+	const char	*unsure[2];
+	size_t		 nunsure;
 	bool		 has_grid;
 	char		 grid_advice[128];	/* FLOP-bound matmul on part of the real grid */
 };

@@ -849,6 +849,13 @@ high_gap(const struct row *w)
 	return (w->flags & ROW_GAP) && w->gap_us > 6.5;
 }
 
+/* A matmul with ttp-roofline's advice (none without it: no verdict without figures). */
+static bool
+has_mm_advice(const struct row *w)
+{
+	return (w->flags & ROW_MATMUL) && w->advice != 0;
+}
+
 static void
 advice_sums(const struct table *t, struct advice_sums *a)
 {
@@ -864,7 +871,7 @@ advice_sums(const struct table *t, struct advice_sums *a)
 			a->ngap++;
 			a->save += w->gap_us - 6;
 		}
-		if (w->flags & ROW_MATMUL)
+		if (has_mm_advice(w))
 			a->nmm++;
 	}
 }
@@ -914,14 +921,13 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 			const char *a, *nl;
 			int c;
 
-			if (!(w->flags & ROW_MATMUL))
+			if (!has_mm_advice(w))
 				continue;
 			print_row(fp, tb, &cb, t, w, o);
 			c = row_grey(w, o) ? COL_GREY : COL_WHITE;
 			a = table_str(t, w->advice);
 			buf_reset(&cb);
-			/* no advice key: no ttp-roofline figures, so no verdict either */
-			if (w->advice != 0 && *a == '\0') {
+			if (*a == '\0') {
 				cell_str(&cb, o->colour, c, "\xe2\x9c\x85 Optimized");
 				buf_addc(&cb, '\n');
 			}
@@ -1053,13 +1059,9 @@ report_markdown_advice(FILE *fp, const struct table *t)
 			const struct row *w = &t->rows[i];
 			const char *a, *nl;
 
-			if (!(w->flags & ROW_MATMUL))
+			if (!has_mm_advice(w))
 				continue;
 			a = table_str(t, w->advice);
-			if (w->advice == 0) {
-				md_item(fp, t, w, "no figures (run ttp-roofline)");
-				continue;
-			}
 			if (*a == '\0') {
 				md_item(fp, t, w, "\xe2\x9c\x85 Optimized");
 				continue;

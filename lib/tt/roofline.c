@@ -30,24 +30,91 @@ elements(const struct mtensor *t)
 	return (double)(t->shape[0] * t->shape[1] * t->shape[2] * t->shape[3]);
 }
 
+/*
+ * How an op touches its tensors. Most read and write every element of each; these do
+ * not, and counting whole tensors made them claim many times the DRAM bandwidth:
+ *   gather       embeddings: the indices, then one table row per output row; the
+ *                table is read only as much as the output holds
+ *   slice        slices and interleaved-to-sharded-partial: the output-sized part of
+ *                the input is read
+ *   slice-write  slice writes and sharded-to-interleaved-partial: the input is written
+ *                into part of an output that is also an input (updated in place), so
+ *                the output moves only as many elements as the first input has
+ */
+enum access { ACC_TENSORS, ACC_GATHER, ACC_SLICE, ACC_SLICE_WRITE };
+
+static const char *const access_names[] = { "tensors", "gather", "slice", "slice-write" };
+
+static enum access
+op_access(const char *op)
+{
+	if (op == NULL)
+		return ACC_TENSORS;
+	if (strstr(op, "Embedding") != NULL && strstr(op, "Backward") == NULL)
+		return ACC_GATHER;
+	if (strstr(op, "SliceWrite") != NULL || strstr(op, "ShardedToInterleavedPartial") != NULL)
+		return ACC_SLICE_WRITE;
+	if (strstr(op, "Slice") != NULL || strstr(op, "InterleavedToShardedPartial") != NULL)
+		return ACC_SLICE;
+	return ACC_TENSORS;
+}
+
+static void
+add_bytes(struct rextra *x, const struct mtensor *t, double elems)
+{
+	double b = elems * metrics_dtype_size(t->dtype);
+
+	x->has_bytes = true;
+	if (strstr(t->mem, "DRAM") != NULL)
+		x->bytes += b;
+	else if (strstr(t->mem, "L1") != NULL)
+		x->l1_bytes += b;
+}
+
+static bool
+usable(const struct mtensor *t)
+{
+	return t->present && t->has_shape && t->dtype != NULL && t->mem != NULL;
+}
+
 static void
 count_bytes(const struct rop *r, struct rextra *x)
 {
+	const struct mop *op = r->mop;
+	enum access acc = op_access(op->op);
+	const struct mtensor *in0 = &op->in0, *in1 = &op->in1, *out = &op->out0;
 	size_t i;
 
-	for (i = 0; i < r->ntensors; i++) {
-		const struct mtensor *t = &r->tensors[i];
-		double b;
-
-		if (!t->present || !t->has_shape || t->dtype == NULL || t->mem == NULL)
-			continue;
-		b = elements(t) * metrics_dtype_size(t->dtype);
-		x->has_bytes = true;
-		if (strstr(t->mem, "DRAM") != NULL)
-			x->bytes += b;
-		else if (strstr(t->mem, "L1") != NULL)
-			x->l1_bytes += b;
+	x->bytes_model = access_names[ACC_TENSORS];
+	switch (acc) {
+	case ACC_GATHER:	/* indices, rows of the table, output */
+		if (!usable(in0) || !usable(in1) || !usable(out))
+			break;
+		add_bytes(x, in0, elements(in0));
+		add_bytes(x, in1, elements(out));
+		add_bytes(x, out, elements(out));
+		x->bytes_model = access_names[acc];
+		return;
+	case ACC_SLICE:		/* the output-sized part of the input, the output */
+		if (!usable(in0) || !usable(out))
+			break;
+		add_bytes(x, in0, elements(out) < elements(in0) ? elements(out) : elements(in0));
+		add_bytes(x, out, elements(out));
+		x->bytes_model = access_names[acc];
+		return;
+	case ACC_SLICE_WRITE:	/* the input, and as much of the output */
+		if (!usable(in0) || !usable(out))
+			break;
+		add_bytes(x, in0, elements(in0));
+		add_bytes(x, out, elements(in0) < elements(out) ? elements(in0) : elements(out));
+		x->bytes_model = access_names[acc];
+		return;
+	case ACC_TENSORS:
+		break;
 	}
+	for (i = 0; i < r->ntensors; i++)
+		if (usable(&r->tensors[i]))
+			add_bytes(x, &r->tensors[i], elements(&r->tensors[i]));
 }
 
 static void
@@ -84,7 +151,9 @@ count_flops(const struct rop *r, const struct mresult *m, struct rextra *x)
 		}
 		return;
 	}
-	if (strcmp(m->category, "DM") == 0 || strcmp(m->category, "TM") == 0) {
+	/* gathers and slices move data and compute nothing, whatever their category */
+	if (strcmp(m->category, "DM") == 0 || strcmp(m->category, "TM") == 0 ||
+	    op_access(op->op) != ACC_TENSORS) {
 		x->flops = 0;
 		x->has_flops = true;
 		x->flops_model = "none";
@@ -122,6 +191,8 @@ roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x)
 	if (r->has_pm_ideal && r->pm_ideal_ns > 1 && timed) {
 		x->has_pm_eff = true;
 		x->pm_eff_pct = r->pm_ideal_ns / op->dur_ns * 100;
+		if (x->pm_eff_pct > 100)
+			x->unsure[x->nunsure++] = "pm_eff_pct";
 	}
 	count_bytes(r, x);
 	if (!x->has_bytes)
@@ -176,6 +247,8 @@ roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x)
 		x->has_roof_pct = true;
 		x->roof_pct = x->bw_pct;
 	}
+	if (x->has_roof_pct && x->roof_pct > 100)
+		x->unsure[x->nunsure++] = "roof_pct";
 
 	if (m->is_matmul && m->bound == BOUND_FLOP && m->has_mm_cores &&
 	    m->mm_cores < op->worker_cores) {
@@ -343,6 +416,10 @@ write_extras(struct rec *r, const struct rextra *x, const struct mop *op, bool h
 	}
 	set_count(r, "bytes", x->has_bytes, x->bytes);
 	set_count(r, "l1_bytes", x->has_bytes, x->l1_bytes);
+	if (x->has_bytes)
+		rec_set_str(r, "bytes_model", x->bytes_model);
+	else
+		rec_del(r, "bytes_model");
 	set_count(r, "flops", x->has_flops, x->flops);
 	if (x->has_flops)
 		rec_set_str(r, "flops_model", x->flops_model);
@@ -357,6 +434,16 @@ write_extras(struct rec *r, const struct rextra *x, const struct mop *op, bool h
 	set_opt_num(r, "roof_pct", x->has_roof_pct, x->roof_pct);
 	set_opt_num(r, "bw_gbps", x->has_bw, x->bw_gbps);
 	set_opt_num(r, "pm_eff_pct", x->has_pm_eff, x->pm_eff_pct);
+	if (x->nunsure > 0) {
+		json_t *a = json_array();
+		size_t i;
+
+		for (i = 0; i < x->nunsure; i++)
+			json_array_append_new(a, json_string(x->unsure[i]));
+		rec_set_json(r, "unsure", a);
+		json_decref(a);
+	} else
+		rec_del(r, "unsure");
 	if (x->has_grid)
 		rec_set_str(r, "grid_advice", x->grid_advice);
 	else
