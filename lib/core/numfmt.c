@@ -9,7 +9,9 @@
  * For normal values from about 1e-11 to 1e15 this is done exactly in 128-bit
  * integer arithmetic (fast_digits); other values take the printf/strtod route
  * (slow_digits), which defines the result: both give the same digits.
- * The digits are then laid out as Python's repr(float) lays them out.
+ * Where d is a power of two, its rounding interval is narrower below than above, and
+ * the decimal one unit above the nearest may read back when the nearest does not (Python
+ * picks it too). The digits are then laid out as Python's repr(float) lays them out.
  */
 #include <float.h>
 #include <math.h>
@@ -103,6 +105,13 @@ fast_digits(double d, char *digits, int *decpt)
 			diff = x4 - vv;
 			if (diff < lo || (diff == lo && !(m & 1)))
 				break;
+			/* below a power of two the interval is narrower below than above:
+			 * the next candidate up may read back when the nearest does not */
+			diff = ((u128)pow10_u64[j] << (s + 2)) - diff;
+			if (lo != hi && (diff < hi || (diff == hi && !(m & 1)))) {
+				c++;
+				break;
+			}
 		}
 	}
 	carry = c == pow10_u64[p];
@@ -119,6 +128,41 @@ fast_digits(double d, char *digits, int *decpt)
 	return p;
 }
 
+/*
+ * tmp is "D.DDDe[+-]XX", the nearest decimal of its length to d, which does not read back
+ * as d. Below a power of two the rounding interval is half as wide below d as above, so
+ * the next decimal up may read back: if so, tmp becomes it and 1 is returned.
+ */
+static int
+next_up(char *tmp, double d)
+{
+	char up[64], *e = strchr(tmp, 'e'), *p;
+	int x;
+
+	if (e == NULL || (size_t)(e - tmp) >= sizeof(up) - 8 || strtod(tmp, NULL) > d)
+		return 0;
+	memcpy(up, tmp, (size_t)(e - tmp));
+	x = atoi(e + 1);
+	for (p = up + (e - tmp) - 1; p >= up; p--) {
+		if (*p == '.')
+			continue;
+		if (*p != '9') {
+			(*p)++;
+			break;
+		}
+		*p = '0';
+	}
+	if (p < up) {		/* 9.99e5 + 1 unit = 1.00e6 */
+		up[0] = '1';
+		x++;
+	}
+	snprintf(up + (e - tmp), sizeof(up) - (size_t)(e - tmp), "e%+03d", x);
+	if (strtod(up, NULL) != d)
+		return 0;
+	strcpy(tmp, up);
+	return 1;
+}
+
 /* Digits and decimal exponent of d (> 0, finite): d = 0.D × 10^decpt. */
 static int
 slow_digits(double d, char *digits, int *decpt)
@@ -130,6 +174,8 @@ slow_digits(double d, char *digits, int *decpt)
 	for (prec = d < DBL_MIN ? 0 : 14; prec <= 16; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*e", prec, d);
 		if (prec == 16 || strtod(tmp, NULL) == d)
+			break;
+		if (next_up(tmp, d))	/* the asymmetric interval of a power of two */
 			break;
 	}
 	/* tmp is "D.DDDDe[+-]XX" */
