@@ -4,14 +4,22 @@
 #   in      (optional) its standard input; otherwise /dev/null
 #   expout, experr, rc   expected stdout, stderr and exit status
 # The script sees PATH with bin/ first, $CASE (the case directory), $TOP (the project),
-# $DATA (../shared/data, the real traces) and $TESTDATA (tests/data). A case that uses
-# $DATA is skipped, with a notice, when ../shared is absent.
+# $DATA ($SHARED/data, the real traces; SHARED defaults to ../shared, relative to the
+# project, or absolute) and $TESTDATA (tests/data). A case that uses $DATA is skipped,
+# with a notice, when the default ../shared is absent; a SHARED given explicitly
+# (SHARED_REQUIRED=1, as make passes it) that has no data/ is an error.
 # Usage: run-golden.sh [PATTERN...]   (substrings of case paths); BLESS=1 rewrites the
 # expected files from the actual output.
 LC_ALL=C
 export LC_ALL
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-DATA=$(cd "$TOP/${SHARED:-../shared}/data" 2>/dev/null && pwd)
+SHARED=${SHARED:-../shared}
+case $SHARED in /*) ;; *) SHARED=$TOP/$SHARED;; esac
+DATA=$(cd "$SHARED/data" 2>/dev/null && pwd)
+if [ -z "$DATA" ] && [ -n "$SHARED_REQUIRED" ]; then
+	echo "golden: $SHARED/data: no such directory (SHARED=$SHARED)" >&2
+	exit 1
+fi
 TESTDATA=$TOP/tests/data
 PATH=$TOP/bin:$PATH
 export TOP DATA TESTDATA PATH
@@ -29,7 +37,7 @@ for c in $(find "$TOP/tests/golden" -name cmd -type f | sort); do
 	fi
 	n=$((n + 1))
 	if [ -z "$DATA" ] && grep -q 'DATA' "$c" && ! grep -q 'TESTDATA' "$c"; then
-		echo "ok $n - $name # SKIP ../shared/data absent"; skip=$((skip + 1)); continue
+		echo "ok $n - $name # SKIP $SHARED/data absent"; skip=$((skip + 1)); continue
 	fi
 	work=$tmp/work.$n; mkdir -p "$work"
 	input=/dev/null; [ -f "$case_dir/in" ] && input=$case_dir/in
