@@ -277,6 +277,29 @@ set_pynum(struct rec *r, const char *key, struct pynum v)
 		rec_set_num(r, key, v.d);
 }
 
+/* The family and the training report's roofline sheet of a modelled op (spec section
+ * 3.3): GEMM, the element-wise and Normalization families are one sheet each; the
+ * others are split into FAMILY_fwd and FAMILY_bwd. */
+static void
+write_sheet(struct rec *r, const struct opclass *oc, bool bwd)
+{
+	static const char *single[] = { "GEMM", "UnaryElementwise", "BinaryElementwise",
+	    "Normalization" };
+	size_t i, n = strlen(oc->category);
+	char sheet[64];
+
+	rec_set_str(r, "family", oc->family);
+	for (i = 0; i < sizeof(single) / sizeof(single[0]); i++)
+		if (strcmp(oc->family, single[i]) == 0) {
+			rec_set_str(r, "sheet", oc->family);
+			return;
+		}
+	if (n > 4 && strcmp(oc->category + n - 4, "_bwd") == 0)
+		bwd = true;
+	snprintf(sheet, sizeof(sheet), "%s_%s", oc->family, bwd ? "bwd" : "fwd");
+	rec_set_str(r, "sheet", sheet);
+}
+
 /* The figures of a model on r, measured over ns nanoseconds of kernel time. */
 static void
 write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long ns)
@@ -372,7 +395,7 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 	switch (perf_apply(f->oc->model, f->oc->name, &a, NULL, 0, true, &p)) {
 	case PERF_OK:
 		rec_set_int(r, "bwd_of", f->id);
-		rec_set_str(r, "family", f->oc->family);
+		write_sheet(r, f->oc, true);
 		write_figures(t, r, &p, ns);
 		perf_free(&p);
 		break;
@@ -425,7 +448,7 @@ op_record(struct troof *t, struct rec *r)
 		die_where(rec_where(r), "key \"in\": expected an array of objects");
 	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
 	case PERF_OK:
-		rec_set_str(r, "family", oc->family);
+		write_sheet(r, oc, false);
 		write_figures(t, r, &p, ns);
 		perf_free(&p);
 		break;

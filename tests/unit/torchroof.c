@@ -264,6 +264,7 @@ test_reduce_norm(void)
 	num_is(r, "bytes", 2.3173828125 * 1048576, "layer_norm");
 	raw_is(r, "category", "\"NORM_fwd\"", "layer_norm");
 	raw_is(r, "family", "\"Normalization\"", "layer_norm");
+	raw_is(r, "sheet", "\"Normalization\"", "layer_norm: one sheet");
 	rec_free(r);
 
 	/* _fused_rms_norm (2,8), C=8, affine: (16/8)*(2*8+2) + 16*2 = 68.0; 32+32+16 */
@@ -407,6 +408,7 @@ test_backward(void)
 	raw_is(r, "flops", "144", "conv backward");
 	raw_is(r, "bytes", "232", "conv backward");
 	raw_is(r, "family", "\"CONV\"", "conv backward");
+	raw_is(r, "sheet", "\"CONV_bwd\"", "conv backward");
 	raw_is(r, "category", "\"other\"", "conv backward: its own category");
 	rec_free(r);
 }
