@@ -16,6 +16,7 @@
 #include "report/pyrepr.h"
 #include "report/tab.h"
 #include "report/tlsheets.h"
+#include "torch/kcat.h"
 
 #define NONE SIZE_MAX
 
@@ -36,6 +37,7 @@ struct top {
 	long long	id, parent, hs, he;
 	size_t		up;			/* parent index, or NONE */
 	uint32_t	name, cat, process, label, thread, spec, sheet, params;
+	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
 	uint32_t	tdims, ttypes, tstrides, tconc;	/* tuple reprs (ops_unique_args) */
 	uint32_t	ldims, ltypes, lstrides, lconc;	/* list reprs (roofline sheets) */
 	uint32_t	*pk, *pv;		/* param names and value reprs */
@@ -61,7 +63,8 @@ struct tl {
 };
 
 const char *const tl_sheet_names[] = {
-	"gpu_timeline", "ops_summary_by_category", "ops_summary", "ops_unique_args",
+	"gpu_timeline", "ops_summary_by_category", "ops_summary", "ops_summary_prefill",
+	"ops_summary_decode", "ops_unique_args",
 	"unified_perf_summary", "<family>", "kernel_summary", "short_kernel_histogram",
 	"short_kernels_summary", NULL
 };
@@ -299,6 +302,7 @@ add_op(struct tl *tl, struct rec *r)
 	o->thread = intern(tl, rec_str(r, "thread", NULL) ? rec_str(r, "thread", NULL) : "Unknown");
 	o->spec = rec_str(r, "compute_spec", NULL) ? intern(tl, rec_str(r, "compute_spec", NULL)) : NAME_NONE;
 	o->sheet = rec_str(r, "sheet", NULL) ? intern(tl, rec_str(r, "sheet", NULL)) : NAME_NONE;
+	o->phase = rec_str(r, "phase", NULL) ? intern(tl, rec_str(r, "phase", NULL)) : NAME_NONE;
 	o->params = NAME_NONE;
 	o->flops = rec_num(r, "flops", &o->flops) ? o->flops : NAN;
 	o->bytes = rec_num(r, "bytes", &o->bytes) ? o->bytes : NAN;
@@ -1264,6 +1268,95 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 	return t;
 }
 
+/* --- ops_summary_prefill, ops_summary_decode (§9.2) ------------------------------------ */
+
+/* The launcher's kernel categories (torch/kcat.h): the distinct ones, sorted, joined
+ * with ", " into b. */
+static void
+kernel_categories(struct tl *tl, const struct launchers *L, size_t i, struct buf *b)
+{
+	const char **c = NULL;
+	size_t nc = 0, j, k;
+
+	for (j = 0; j < L->nk[i]; j++) {
+		const char *name = S(tl, tl->k[L->ev[L->k0[i] + j]].name);
+		const char *cat = kcat_name(name, strlen(name));
+
+		for (k = 0; k < nc && strcmp(c[k], cat) != 0; k++)
+			;
+		if (k == nc) {
+			c = xreallocarray(c, nc + 1, sizeof(*c));
+			c[nc++] = cat;
+		}
+	}
+	qsort(c, nc, sizeof(*c), str_cmp);
+	buf_reset(b);
+	for (k = 0; k < nc; k++) {
+		if (k)
+			buf_adds(b, ", ");
+		buf_adds(b, c[k]);
+	}
+	free(c);
+}
+
+/* The launchers ttp-phase tagged phase, grouped by name, as the branch's
+ * get_df_kernel_launchers_summary_by_inference_phase: percentages within the phase;
+ * Kernel categories of each name from its first launcher (by trace order). Empty (so
+ * left out) when no launcher has the phase. */
+static struct tab *
+sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
+    const char *phase)
+{
+	struct tab *t;
+	struct names groups;
+	struct buf b = BUF_INIT;
+	struct tab_key keys[] = { { 2, 1 }, { 1, 0 } };
+	uint32_t ph = names_lookup(&tl->str, phase, strlen(phase));
+	long long *first = NULL;
+	size_t i, r;
+
+	buf_printf(&b, "ops_summary_%s", phase);
+	t = tab_new(b.p);
+	tab_col(t, "Kernel categories");
+	tab_col(t, "name");
+	tab_col(t, "total_direct_kernel_time_sum");
+	tab_col(t, "Count");
+	tab_col(t, "total_direct_kernel_time_ms");
+	names_init(&groups);
+	for (i = 0; i < L->n && ph != NAME_NONE; i++) {
+		const struct top *o = &tl->op[L->op[i]];
+		const char *name = S(tl, o->name);
+
+		if (o->phase != ph)
+			continue;
+		r = tab_group(&groups, name, strlen(name));
+		if (r == t->nrows) {
+			tab_row(t);
+			tab_set_str(t, r, 1, name);
+			tab_set_num(t, r, 2, 0);
+			tab_set_int(t, r, 3, 0);
+			first = xreallocarray(first, r + 1, sizeof(*first));
+			first[r] = -1;
+		}
+		tab_cell(t, r, 2)->v.d += ls[i].direct;
+		tab_cell(t, r, 3)->v.i++;
+		if (first[r] < 0 || o->id < first[r]) {
+			first[r] = o->id;
+			kernel_categories(tl, L, i, &b);
+			if (b.len > 0)
+				tab_set_str(t, r, 0, b.p);
+		}
+	}
+	for (r = 0; r < t->nrows; r++)
+		tab_set_num(t, r, 4, tab_num(t, r, 2) / 1000);
+	tab_sort(t, keys, 2);
+	tab_percentages(t, 4);
+	names_free(&groups);
+	buf_free(&b);
+	free(first);
+	return t;
+}
+
 /* The six statistics pandas' agg gives, in the order of ops_unique_args. */
 static void
 set_stats(struct tab *t, size_t r, size_t c, const struct vec *v, int which)
@@ -1390,6 +1483,8 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		launcher_times(tl, &L, ls);
 		n = push(out, n, sheet_by_category(tl, &L, ls));
 		n = push(out, n, sheet_ops_summary(tl, &L, ls));
+		n = push(out, n, sheet_phase(tl, &L, ls, "prefill"));
+		n = push(out, n, sheet_phase(tl, &L, ls, "decode"));
 		n = push(out, n, sheet_unique_args(tl, &L, ls));
 		n = push(out, n, sheet_unified(tl));
 		n = sheets_roofline(tl, out, n);
