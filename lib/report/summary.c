@@ -308,6 +308,29 @@ struct wacc {
 	int	any;
 };
 
+/* The weighted mean is per label across devices (Q30), over every op of the label. */
+static void
+wacc_add(struct wacc **wa, size_t *nw, size_t *wcap, strid lab, double x, double dt)
+{
+	size_t j;
+
+	for (j = 0; j < *nw && (*wa)[j].label != lab; j++)
+		;
+	if (j == *nw) {
+		if (*nw == *wcap) {
+			*wcap = *wcap ? *wcap * 2 : 64;
+			*wa = xreallocarray(*wa, *wcap, sizeof(**wa));
+		}
+		(*wa)[j].label = lab;
+		(*wa)[j].num = (*wa)[j].den = 0;
+		(*wa)[j].any = 0;
+		(*nw)++;
+	}
+	(*wa)[j].num += x * dt;
+	(*wa)[j].den += dt;
+	(*wa)[j].any = 1;
+}
+
 struct summary *
 summary_build(const struct table *ct, const struct group_spec *spec, int per_device)
 {
@@ -337,6 +360,7 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 		size_t h;
 		struct group *g;
 		double dt;
+		int has_f;
 
 		if (w->flags & ROW_SIGNPOST)
 			continue;
@@ -344,8 +368,20 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 			lab = keys_label(t, w, spec, &b, &tmp);
 		else
 			lab = group_label(t, w, group_by, &b);
-		if (per_device)
-			dev = (w->flags & ROW_DEVICE) ? w->device : -1;
+		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+		/* host ops and ops without a duration have the integer Device Time 0 */
+		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
+			s->int_time = 0;
+		has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
+		if (has_f)
+			wacc_add(&wa, &nw, &wcap, lab, w->flops_pct, dt);
+		if (per_device) {
+			/* pandas' groupby drops a group key that is NaN: per device,
+			 * ops without a device (host ops) are left out */
+			if (!(w->flags & ROW_DEVICE))
+				continue;
+			dev = w->device;
+		}
 		h = ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
 		while (hash[h] != 0) {
 			g = &s->g[hash[h] - 1];
@@ -369,16 +405,12 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 			hash[h] = s->ng;
 		}
 		g = &s->g[hash[h] - 1];
-		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-		/* host ops and ops without a duration have the integer Device Time 0 */
-		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
-			s->int_time = 0;
 		kahan_add(&g->time, &g->tcomp, dt);
 		g->count++;
 		if (group_by == GROUP_KEYS)
 			group_op(g, w->op, dt);
 		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
-		if ((w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct)) {
+		if (has_f) {
 			double x = w->flops_pct, d;
 
 			if (g->nf == 0 || x < g->fmin)
@@ -390,22 +422,6 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 			d = x - g->fmean;
 			g->fmean += d / (double)g->nf;
 			g->fm2 += d * (x - g->fmean);
-			/* the weighted mean is per label across devices (Q30) */
-			for (j = 0; j < nw && wa[j].label != lab; j++)
-				;
-			if (j == nw) {
-				if (nw == wcap) {
-					wcap = wcap ? wcap * 2 : 64;
-					wa = xreallocarray(wa, wcap, sizeof(*wa));
-				}
-				wa[nw].label = lab;
-				wa[nw].num = wa[nw].den = 0;
-				wa[nw].any = 0;
-				nw++;
-			}
-			wa[j].num += x * dt;
-			wa[j].den += dt;
-			wa[j].any = 1;
 		}
 	}
 	free(hash);
