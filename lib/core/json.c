@@ -438,6 +438,8 @@ scan_number(struct js_reader *rd, size_t start)
 		if ((r = avail(rd, &i, &keep)) < 0)
 			return JS_ERROR;
 	}
+	if (i - keep > 4096)
+		return fail(rd, keep, "number longer than 4096 bytes");
 	n = js_number_len(rd->buf + keep, i - keep);
 	if (n != i - keep)
 		return fail(rd, keep + n, "bad number");

@@ -5,7 +5,7 @@
 shared=$1 out=$2
 set -e
 mkdir -p "$out"
-for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table; do
+for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto; do
 	mkdir -p "$out/$t"
 done
 seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
@@ -65,4 +65,15 @@ for f in tests/fuzz/regress/*; do
 	[ -f "$f" ] || continue
 	t=${f##*/}; t=${t%%-*}
 	[ -d "$out/$t" ] && cp "$f" "$out/$t/"
+done
+# PyTorch traces: the project's small ones whole (options: none, python, two ranks, the
+# tokenizer's skips and captures), and a piece of a real one (truncated: the error paths).
+for f in tests/data/kineto/*.json; do
+	[ -f "$f" ] || continue
+	for o in 0 1 4 115 240; do
+		seed fuzz_kineto $o <"$f"
+	done
+done
+for f in "$shared"/data/pytorch/h100/gaunernst_bert-small-uncased__1016001.json.gz; do
+	[ -f "$f" ] && gzip -dc "$f" | head -c 60000 | seed fuzz_kineto 0
 done
