@@ -196,6 +196,40 @@ test_skip_capture(void)
 }
 
 static void
+test_skip_rest(void)
+{
+	const char *doc = "[{\"cat\": \"x\", \"args\": {\"s\": \"a]}\\\"\", \"v\": [[{}]]}}, "
+	    "{\"cat\": \"y\"}, 3]";
+	struct js_reader *rd = js_open_mem(doc, strlen(doc));
+
+	js_next(rd);
+	js_next(rd);
+	js_next(rd);
+	ok(js_is(rd, "cat") && js_next(rd) == JS_STRING, "in the first object");
+	ok(js_skip_rest(rd) == JS_OBJECT_END && js_depth(rd) == 1,
+	    "js_skip_rest past brackets inside strings and escaped quotes");
+	ok(js_offset(rd) == 49, "js_skip_rest ends on the object's '}' (%llu)",
+	    (unsigned long long)js_offset(rd));
+	ok(js_next(rd) == JS_OBJECT && js_next(rd) == JS_KEY && js_skip_rest(rd) == JS_OBJECT_END,
+	    "js_skip_rest right after a key skips its value too");
+	ok(js_next(rd) == JS_NUMBER && js_next(rd) == JS_ARRAY_END && js_next(rd) == JS_END,
+	    "the grammar goes on after a skip");
+	js_close(rd);
+	rd = js_open_mem("{\"a\": [1, 2}", 12);
+	js_next(rd);
+	js_next(rd);
+	js_next(rd);
+	ok(js_skip(rd) == JS_ERROR && strcmp(js_error(rd), "expected ']', got '}'") == 0 &&
+	    js_offset(rd) == 11, "js_skip: a mismatched bracket is an error at its offset");
+	js_close(rd);
+	rd = js_open_mem("[1, \"ab", 7);
+	js_next(rd);
+	js_next(rd);
+	ok(js_skip_rest(rd) == JS_ERROR && js_offset(rd) == 7, "js_skip_rest: truncated");
+	js_close(rd);
+}
+
+static void
 test_text(void)
 {
 	struct buf b = BUF_INIT;
@@ -256,6 +290,7 @@ main(void)
 	test_tokens();
 	test_limits();
 	test_skip_capture();
+	test_skip_rest();
 	test_text();
 	test_writer();
 	return tap_done();
