@@ -1,5 +1,6 @@
 #!/bin/sh
-# Benchmark of ttp-parse and the pipeline on a 201 MB trace (make bench).
+# Benchmark of ttp-parse and the pipeline on a 201 MB trace, and of ttp-parse on a
+# 55.6 MB PyTorch trace (make bench).
 # Usage: tests/bench/bench.sh SHARED
 # Builds once, cached under build/bench/: big.csv = the data rows of
 # SHARED/data/ttmetal/wh_clip_encoder_2.csv repeated 73 times, copy c with HOST START/END
@@ -94,4 +95,19 @@ run "  ttp-table --no-advice --csv" "cd '$OUT' && ttp-table --no-advice --csv t.
 run "  ttp-table (text report)" "ttp-table --color=never < '$OUT/r.ndjson'"
 run "  ttp-phase --by repeat" "ttp-phase -q --by repeat < '$OUT/p.ndjson'"
 rm -f "$OUT/p.ndjson" "$OUT/f.ndjson" "$OUT/r.ndjson" "$OUT/t.csv" "$OUT/t_stacked.csv" "$OUT/t_stacked.svg"
+
+# PyTorch: the owlv2 trace (55.6 MB of JSON, 132,152 events; issue 14's target for
+# ttp-parse alone: 0.3 s and 30 MB), gzip as shipped and plain; given twice, as two ranks,
+# the time must double, not more (linear), and the memory stay per trace.
+OWL=$SHARED/data/pytorch/h100/google_owlv2-large-patch14-ensemble__1016001.json.gz
+if [ -f "$OWL" ]; then
+	[ -s "$OUT/owlv2.json" ] && [ "$OUT/owlv2.json" -nt "$OWL" ] ||
+	    gzip -dc "$OWL" > "$OUT/owlv2.json"
+	echo "PyTorch: $OWL ($(wc -c < "$OUT/owlv2.json") bytes of JSON)"
+	SCAN=
+	run "gzip -dc (the floor for .json.gz)" "gzip -dc '$OWL'"
+	run "ttp-parse owlv2.json.gz" "ttp-parse '$OWL'"
+	run "ttp-parse owlv2.json" "ttp-parse '$OUT/owlv2.json'"
+	run "ttp-parse owlv2.json owlv2.json (2 ranks)" "ttp-parse '$OUT/owlv2.json' '$OUT/owlv2.json'"
+fi
 exit 0
