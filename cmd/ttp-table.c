@@ -30,7 +30,7 @@ enum {
 	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF,
 	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
-	OPT_SUMMARY_ONLY
+	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY
 };
 
 static const struct option longopts[] = {
@@ -64,6 +64,7 @@ static const struct option longopts[] = {
 	{ "short-kernel-threshold-us", required_argument, NULL, OPT_SHORT_THRESH },
 	{ "short-kernel-bins", required_argument, NULL, OPT_SHORT_BINS },
 	{ "topk-short-kernels", required_argument, NULL, OPT_TOPK_SHORT },
+	{ "print-summary", no_argument, NULL, OPT_PRINT_SUMMARY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -86,7 +87,8 @@ usage(FILE *fp)
 	    "                 [--width N] [--micro-idle-thresh-us X] [--include-unlinked-kernels]\n"
 	    "                 [--no-kernel-summary] [--no-short-kernels]\n"
 	    "                 [--short-kernel-threshold-us X] [--short-kernel-bins N]\n"
-	    "                 [--topk-short-kernels N] [--format text|md|csv] [FILE ...]\n"
+	    "                 [--topk-short-kernels N] [--print-summary]\n"
+	    "                 [--format text|md|csv] [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
 	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
@@ -131,6 +133,8 @@ usage(FILE *fp)
 	    "  --short-kernel-threshold-us X  short means shorter than X us (default 10)\n"
 	    "  --short-kernel-bins N histogram bins (default 100)\n"
 	    "  --topk-short-kernels N  rows of short_kernels_summary (default all)\n"
+	    "  --print-summary       with --csv-dir or --xlsx: the GPU timeline and the top\n"
+	    "                        ops (--top, default 10) on stdout as well\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
 	    "  -h, --help            show this help and exit\n"
@@ -154,7 +158,7 @@ struct opts {
 	char		**sheets;
 	size_t		 nsheets;
 	long long	 width;
-	int		 sheet_csv;
+	int		 sheet_csv, print_summary;
 	struct tl_opts	 tl;
 };
 
@@ -404,6 +408,7 @@ parse_args(int argc, char **argv, struct opts *o)
 			if ((o->tl.short_bins = (long)count_arg("--short-kernel-bins", optarg)) < 1)
 				die_usage("--short-kernel-bins: must be at least 1");
 			break;
+		case OPT_PRINT_SUMMARY: o->print_summary = 1; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -443,6 +448,48 @@ write_sheet_csv(const char *dir, const struct tab *t, int verbose)
 	buf_free(&p);
 }
 
+/* mkdir -p, as TraceLens's os.makedirs(exist_ok=True). */
+static void
+make_dirs(const char *dir)
+{
+	char *p = xstrdup(dir), *s = p;
+
+	while ((s = strchr(s + 1, '/')) != NULL) {
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			die(EXIT_DATA, "%s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		die(EXIT_DATA, "%s: %s", p, strerror(errno));
+	free(p);
+}
+
+/* The terminal summary beside the files: the GPU timeline and the ops that take the
+ * most GPU time, with their category, throughput and share of the roofline. */
+static void
+print_summary(struct tab **s, size_t n, size_t top, size_t width)
+{
+	static const char *const cols[] = { "name", "op category", "operation_count",
+	    "Kernel Time (\u00b5s)_sum", "Percentage (%)", "TFLOPS/s_mean", "TB/s_mean",
+	    "Pct Roofline_mean", NULL };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(s[i]->name, "gpu_timeline") == 0) {
+			printf("GPU timeline\n");
+			tab_write_text(s[i], stdout, 0, width);
+		} else if (strcmp(s[i]->name, "unified_perf_summary") == 0) {
+			struct tab *p = tab_project(s[i], "top ops", cols);
+
+			printf("\nTop ops by GPU kernel time\n");
+			tab_write_text(p, stdout, top, width);
+			tab_free(p);
+		}
+	}
+	io_check_stdout();
+}
+
 /* TraceLens's sheets of a PyTorch trace: CSV files, a workbook, or stdout. */
 static void
 sheets_output(const struct opts *o, struct tl *tl)
@@ -463,8 +510,7 @@ sheets_output(const struct opts *o, struct tl *tl)
 			die_usage("--format csv writes one sheet: name it with --sheet");
 	shown = 0;
 	if (o->csv_dir != NULL) {
-		if (mkdir(o->csv_dir, 0777) != 0 && errno != EEXIST)
-			die(EXIT_DATA, "%s: %s", o->csv_dir, strerror(errno));
+		make_dirs(o->csv_dir);
 		for (i = 0; i < n; i++)
 			if (wanted(o, s[i]->name))
 				write_sheet_csv(o->csv_dir, s[i], o->verbose);
@@ -482,6 +528,8 @@ sheets_output(const struct opts *o, struct tl *tl)
 		if (tab_book_close(bk) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
 	}
+	if (o->print_summary && (o->csv_dir != NULL || o->xlsx != NULL))
+		print_summary(s, n, o->top >= 0 ? (size_t)o->top : 10, width);
 	for (i = 0; o->csv_dir == NULL && o->xlsx == NULL && i < n; i++) {
 		if (!wanted(o, s[i]->name))
 			continue;
@@ -507,7 +555,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
-	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0,
+	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
 	    TL_OPTS_INIT };
 	struct rec_reader *rd;
 	struct rec *r;

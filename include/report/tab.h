@@ -71,6 +71,9 @@ struct tab_key {
 	int	desc;
 };
 void tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys);
+/* A new tab named name holding the columns of t named in cols (NULL-terminated), in
+ * that order; names t lacks are left out. */
+struct tab *tab_project(const struct tab *t, const char *name, const char *const *cols);
 /* Keep the first n rows. */
 void tab_truncate(struct tab *t, size_t n);
 /* Add "Percentage (%)" and "Cumulative Percentage (%)" columns over column col. */

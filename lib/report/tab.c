@@ -226,6 +226,34 @@ tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys)
 	free(idx);
 }
 
+struct tab *
+tab_project(const struct tab *t, const char *name, const char *const *cols)
+{
+	struct tab *p = tab_new(name);
+	size_t *src = NULL, n = 0, i, j, c;
+
+	for (i = 0; cols[i]; i++)
+		if ((c = tab_find(t, cols[i])) != (size_t)-1) {
+			src = xreallocarray(src, n + 1, sizeof(*src));
+			src[n++] = c;
+			tab_col(p, cols[i]);
+		}
+	for (i = 0; i < t->nrows; i++) {
+		size_t r = tab_row(p);
+
+		for (j = 0; j < n; j++) {
+			const struct tab_cell *x = tab_cell(t, i, src[j]);
+
+			if (x->kind == TAB_STR)
+				tab_set_str(p, r, j, names_str(&t->strs, x->v.s));
+			else
+				*tab_cell(p, r, j) = *x;
+		}
+	}
+	free(src);
+	return p;
+}
+
 void
 tab_truncate(struct tab *t, size_t n)
 {
@@ -334,7 +362,12 @@ cell_show(const struct tab *t, const struct tab_cell *c, struct buf *b)
 	if (c->kind == TAB_NUM) {
 		double a = fabs(c->v.d);
 
-		n = a == 0 || a >= 0.001 ? num_fixed(nb, c->v.d, 3, 0) : num_shortest(nb, c->v.d);
+		/* three decimals; tiny values with three significant digits (no locale is
+		 * ever set, so the decimal point stays a point) */
+		if (a == 0 || a >= 0.001)
+			n = num_fixed(nb, c->v.d, 3, 0);
+		else
+			n = (size_t)snprintf(nb, sizeof(nb), "%.3g", c->v.d);
 		buf_add(b, nb, n);
 		return;
 	}

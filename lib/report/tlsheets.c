@@ -320,6 +320,10 @@ tl_add(struct tl *tl, struct rec *r)
 	if (kind == NULL)
 		return 0;
 	if (strcmp(kind, "gpu") == 0) {
+		long long id;
+
+		if (rec_int(r, "id", &id) && id > tl->maxid)
+			tl->maxid = id;
 		add_gpu(tl, r);
 		return 1;
 	}
@@ -327,6 +331,13 @@ tl_add(struct tl *tl, struct rec *r)
 		return 0;
 	if (strcmp(kind, "op") == 0)
 		add_op(tl, r);
+	else if (strcmp(kind, "trace") == 0) {
+		long long n;
+
+		/* synthetic rows number on from the trace's last event index */
+		if (rec_int(r, "events", &n) && n - 1 > tl->maxid)
+			tl->maxid = n - 1;
+	}
 	return 1;
 }
 

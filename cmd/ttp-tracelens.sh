@@ -1,0 +1,282 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# ttp-tracelens: the drop-in driver for TraceLens_generate_perf_report_pytorch's command
+# line. It parses that command line (argparse's rules: --opt value, --opt=value, unique
+# prefixes) and runs
+#   ttp-parse TRACE | ttp-roofline | ttp-table --xlsx FILE | --csv-dir DIR
+# The stages are looked up next to this script first, then in PATH. Exit status: that of
+# the first stage that failed (0 when all succeeded), 2 for a bad command line.
+
+prog=ttp-tracelens
+version=@VERSION@
+
+usage() {
+	cat <<'EOF'
+usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
+                     [--output_xlsx_path OUTPUT_XLSX_PATH]
+                     [--output_csvs_dir OUTPUT_CSVS_DIR]
+                     [--include_unlinked_kernels]
+                     [--micro_idle_thresh_us MICRO_IDLE_THRESH_US]
+                     [--disable_coll_analysis] [--enable_kernel_summary]
+                     [--short_kernel_study]
+                     [--short_kernel_threshold_us SHORT_KERNEL_THRESHOLD_US]
+                     [--short_kernel_histogram_bins SHORT_KERNEL_HISTOGRAM_BINS]
+                     [--topk_short_kernels TOPK_SHORT_KERNELS]
+                     [--topk_ops TOPK_OPS] [--topk_roofline_ops TOPK_ROOFLINE_OPS]
+                     [--gpu_arch_json_path GPU_ARCH_JSON_PATH] [-q]
+
+TraceLens's performance report of a PyTorch profiler trace (.json or .json.gz), as
+TraceLens_generate_perf_report_pytorch writes it. Runs ttp-parse | ttp-roofline |
+ttp-table; prints the GPU timeline and the top ops on the standard output.
+
+options:
+  -h, --help               show this help and exit
+  -V, --version            show the version and exit
+  -q, --quiet              no informational messages on stderr
+  --profile_json_path P    the trace (.json or .json.gz)
+  --output_xlsx_path F     the workbook (default: the trace's name up to its last
+                           ".json" + "_perf_report.xlsx")
+  --output_csvs_dir D      one CSV per sheet in D instead of the workbook
+  --include_unlinked_kernels
+                           count kernels without a launch in gpu_timeline
+  --micro_idle_thresh_us X split idle time at gaps of X us
+  --disable_coll_analysis  no coll_analysis sheet
+  --enable_kernel_summary  add the kernel_summary sheet
+  --short_kernel_study     add short_kernel_histogram and short_kernels_summary
+  --short_kernel_threshold_us X
+                           short means under X us (default 10)
+  --short_kernel_histogram_bins N
+                           histogram bins (default 100)
+  --topk_short_kernels N   rows of short_kernels_summary
+  --topk_ops N, --topk_roofline_ops N
+                           accepted; as in TraceLens they change no sheet
+  --gpu_arch_json_path F   TraceLens's arch JSON: the roofline's peaks
+
+TraceLens options ttp does not implement (--extension_file, --python_path,
+--gpu_arch_platform, --include_call_stack, --detect_recompute, --include_overlap_info,
+--comparison_json_path, ...) are errors, never silently ignored.
+EOF
+}
+
+bad() {
+	printf '%s: %s\n' "$prog" "$1" >&2
+	printf "Try '%s --help' for more information.\n" "$prog" >&2
+	exit 2
+}
+
+longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
+micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
+short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk_ops=
+topk_roofline_ops= gpu_arch_json_path= help version quiet inference'
+# TraceLens's options that ttp does not implement: a clear error each.
+unimpl='extension_file= python_path= gpu_arch_platform= include_call_stack detect_recompute
+include_overlap_info comparison_json_path= comparison_capture_folder= capture_folder=
+include_first_occurrence_time enable-origami enable_pseudo_ops group_by_parent_module
+group_by_num_kernels inference_phase_analysis phase_detection_method= disable_plots'
+
+quote() {
+	_s=$1 _r=
+	while :; do
+		case $_s in
+		*\'*)
+			_r="$_r${_s%%\'*}'\\''"
+			_s=${_s#*\'}
+			;;
+		*)
+			_r="$_r$_s"
+			break
+			;;
+		esac
+	done
+	qv="'$_r'"
+}
+
+trace='' xlsx='' csvdir='' targs='' rargs='' verbose=1 trace_set=''
+
+# A number argparse's int() accepts (TraceLens's options are typed int).
+int_arg() {
+	case $2 in
+	''|*[!0-9+-]*|?*[+-]*) bad "argument --$1: invalid int value: '$2'" ;;
+	esac
+}
+
+while [ $# -gt 0 ]; do
+	arg=$1
+	shift
+	case $arg in
+	--?*)
+		name=${arg#--}
+		hasval=
+		case $name in
+		*=*)
+			val=${name#*=}
+			name=${name%%=*}
+			hasval=1
+			;;
+		esac
+		match=
+		for o in $longopts $unimpl; do
+			if [ "${o%=}" = "$name" ]; then
+				match=$o
+				break
+			fi
+		done
+		if [ -z "$match" ]; then
+			n=0 cands=
+			for o in $longopts $unimpl; do
+				case ${o%=} in
+				"$name"*)
+					n=$((n + 1))
+					match=$o
+					cands="$cands${cands:+, }--${o%=}"
+					;;
+				esac
+			done
+			[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
+			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
+		fi
+		opt=${match%=}
+		for o in $unimpl; do
+			[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
+		done
+		case $match in
+		*=)
+			if [ -z "$hasval" ]; then
+				[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
+				val=$1
+				case $val in
+				-[0-9]*) ;;
+				-*) bad "argument --$opt: expected one argument" ;;
+				esac
+				shift
+			fi
+			;;
+		*)
+			[ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'"
+			;;
+		esac
+		quote "$val"
+		case $opt in
+		profile_json_path) trace=$val; trace_set=1 ;;
+		output_xlsx_path) xlsx=$val ;;
+		output_csvs_dir) csvdir=$val ;;
+		include_unlinked_kernels) targs="$targs --include-unlinked-kernels" ;;
+		micro_idle_thresh_us)
+			int_arg "$opt" "$val"
+			targs="$targs --micro-idle-thresh-us=$qv"
+			;;
+		disable_coll_analysis) ;;
+		enable_kernel_summary) ksum=1 ;;
+		short_kernel_study) short=1 ;;
+		short_kernel_threshold_us)
+			int_arg "$opt" "$val"
+			targs="$targs --short-kernel-threshold-us=$qv"
+			;;
+		short_kernel_histogram_bins)
+			int_arg "$opt" "$val"
+			targs="$targs --short-kernel-bins=$qv"
+			;;
+		topk_short_kernels)
+			int_arg "$opt" "$val"
+			targs="$targs --topk-short-kernels=$qv"
+			;;
+		topk_ops|topk_roofline_ops)
+			int_arg "$opt" "$val"
+			notes="$notes--$opt changes no sheet (TraceLens parses it and never uses it)
+"
+			;;
+		gpu_arch_json_path) rargs="$rargs --spec=$qv" ;;
+		inference) bad "--inference: the inference report is not implemented yet" ;;
+		help) usage; exit 0 ;;
+		version) echo "$prog $version"; exit 0 ;;
+		quiet) verbose= ;;
+		esac
+		;;
+	-h) usage; exit 0 ;;
+	-V) echo "$prog $version"; exit 0 ;;
+	-q) verbose= ;;
+	*) bad "unrecognized arguments: $arg" ;;
+	esac
+done
+
+[ -n "$trace_set" ] || bad "the following arguments are required: --profile_json_path"
+[ -n "${ksum:-}" ] || targs="$targs --no-kernel-summary"
+[ -n "${short:-}" ] || targs="$targs --no-short-kernels"
+if [ -n "$csvdir" ]; then
+	quote "$csvdir"
+	targs="$targs --csv-dir=$qv"
+	out=$csvdir
+else
+	# TraceLens: the trace's path up to its last ".json", plus "_perf_report.xlsx"
+	if [ -z "$xlsx" ]; then
+		case $trace in
+		*.json*) xlsx=${trace%.json*}_perf_report.xlsx ;;
+		*) xlsx=${trace}_perf_report.xlsx ;;
+		esac
+	fi
+	quote "$xlsx"
+	targs="$targs --xlsx=$qv"
+	out=$xlsx
+fi
+[ -n "$verbose" ] && [ -n "${notes:-}" ] && printf '%s: %s' "$prog" "$notes" >&2
+
+if [ ! -r "$trace" ]; then
+	if [ -e "$trace" ]; then
+		printf '%s: %s: Permission denied\n' "$prog" "$trace" >&2
+	else
+		printf '%s: %s: No such file or directory\n' "$prog" "$trace" >&2
+	fi
+	exit 1
+fi
+
+here=$(dirname -- "$0")
+stage() {
+	if [ -x "$here/$1" ] && [ ! -d "$here/$1" ]; then
+		quote "$here/$1"
+	elif command -v "$1" >/dev/null 2>&1; then
+		quote "$(command -v "$1")"
+	else
+		printf '%s: cannot find %s (looked in %s and PATH)\n' "$prog" "$1" "$here" >&2
+		exit 1
+	fi
+}
+stage ttp-parse; parse=$qv
+stage ttp-roofline; roofline=$qv
+stage ttp-table; table=$qv
+quote "$trace"
+trace_q=$qv
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
+trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
+
+# Each stage leaves its exit status in a file (dash has no pipefail); a stage that fails
+# sends a line that is not a record down the pipe, so that ttp-table writes nothing.
+poison="$prog: an earlier stage failed"
+eval "{ $parse -q -- $trace_q 2>\"\$tmp/e1\"; s=\$?; echo \$s >\"\$tmp/1\";
+	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
+    { $roofline$rargs 2>\"\$tmp/e2\"; s=\$?; echo \$s >\"\$tmp/2\";
+	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
+    { $table$targs --print-summary 2>\"\$tmp/e3\"; echo \$? >\"\$tmp/3\"; }"
+
+# The first stage that failed on its own: one killed by SIGPIPE (141) failed only because
+# a later one stopped reading. Its messages, and those of the stages before it.
+rc=0 piped=0 failed=3 i=0
+while [ $i -lt 3 ]; do
+	i=$((i + 1))
+	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
+	case $s in
+	0) ;;
+	141) [ "$piped" -eq 0 ] && piped=141 ;;
+	*) rc=$s; failed=$i; break ;;
+	esac
+done
+[ "$rc" -eq 0 ] && rc=$piped
+i=0
+while [ $i -lt "$failed" ]; do
+	i=$((i + 1))
+	cat "$tmp/e$i" >&2
+done
+[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
+exit "$rc"
