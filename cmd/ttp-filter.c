@@ -19,7 +19,7 @@
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
 	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP,
-	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS
+	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER
 };
 
 static const struct option longopts[] = {
@@ -35,6 +35,7 @@ static const struct option longopts[] = {
 	{ "op",			required_argument,	NULL, OPT_OP },
 	{ "exclude-op",		required_argument,	NULL, OPT_XOP },
 	{ "phase",		required_argument,	NULL, OPT_PHASE },
+	{ "iter",		required_argument,	NULL, OPT_ITER },
 	{ "no-const-eval",	no_argument,		NULL, OPT_NO_CONST },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "const-eval-only",	no_argument,		NULL, OPT_CONST_ONLY },
@@ -60,7 +61,7 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: ttp-filter [-hqVv] [-s NAME] [-e NAME] [--ignore-signposts] [--print-signposts]\n"
 	    "                  [--no-merge-devices] [-d LIST] [-i RANGE] [--no-host-ops]\n"
-	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME]\n"
+	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME] [--iter N]\n"
 	    "                  [--no-const-eval | --const-eval-only]\n"
 	    "                  [--no-input-layout-conversion | --input-layout-conversion-only]\n"
 	    "                  [--program N] [--loop N] [FILE ...]\n"
@@ -79,6 +80,7 @@ usage(FILE *fp)
 	    "      --op GLOB              only ops whose name matches GLOB (repeatable)\n"
 	    "      --exclude-op GLOB      drop ops whose name matches GLOB (repeatable)\n"
 	    "      --phase NAME           only ops tagged phase NAME (by ttp-phase)\n"
+	    "      --iter N               only ops of iteration N (by ttp-phase)\n"
 	    "      --no-const-eval        drop const-eval ops (tt-mlir traces), as ttrt's\n"
 	    "                             *_minus_const_eval.csv\n"
 	    "      --const-eval-only      only const-eval ops\n"
@@ -122,7 +124,7 @@ main(int argc, char *argv[])
 
 	io_init();
 	memset(&o, 0, sizeof(o));
-	o.program = o.loop = -1;
+	o.program = o.loop = o.iter = -1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:e:d:i:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -175,11 +177,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_PROGRAM:
 		case OPT_LOOP:
+		case OPT_ITER:
 			v = strtonum(optarg, 0, LLONG_MAX, &err);
 			if (err != NULL)
-				die_usage("--%s: %s: '%s'", c == OPT_PROGRAM ? "program" : "loop",
-				    err, optarg);
-			*(c == OPT_PROGRAM ? &o.program : &o.loop) = v;
+				die_usage("--%s: %s: '%s'", c == OPT_PROGRAM ? "program" :
+				    c == OPT_LOOP ? "loop" : "iter", err, optarg);
+			*(c == OPT_PROGRAM ? &o.program : c == OPT_LOOP ? &o.loop : &o.iter) = v;
 			break;
 		case OPT_STEPS:
 			if ((err = stepwin_parse(optarg, &sw)) != NULL)
@@ -213,15 +216,16 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	o.w.verbose = o.verbose;
-	/* --phase replaces the default last-signpost window (the phases are the windows). */
-	o.w.whole = o.phase != NULL;
+	/* --phase and --iter replace the default last-signpost window (the phases are the
+	 * windows). */
+	o.w.whole = o.phase != NULL || o.iter >= 0;
 
 	if (steps && sw.steady)
 		die_usage("--steps and --steady-state: give one");
 	if ((steps || sw.steady) && (o.w.start || o.w.end || o.w.ignore || o.w.print ||
 	    o.no_merge || o.has_devices || o.has_idrange || o.no_host_ops || o.phase ||
 	    o.nops || o.nxops || o.const_eval || o.layout_conv || o.program >= 0 ||
-	    o.loop >= 0))
+	    o.loop >= 0 || o.iter >= 0))
 		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
 		    "for the other selections", steps ? "steps" : "steady-state");
 	sw.verbose = o.verbose;

@@ -31,6 +31,7 @@ struct filter_opts {
 	int		 layout_conv;	/* --no-input-layout-conversion, --...-only */
 	long long	 program, loop;	/* --program, --loop: -1 for any */
 	const char	*phase;		/* --phase: ops whose phase is this */
+	long long	 iter;		/* --iter: ops whose iter is this; -1 for any */
 	char		**ops;		/* --op GLOB (any of them) */
 	size_t		 nops;
 	char		**xops;		/* --exclude-op GLOB */

@@ -29,12 +29,12 @@ struct seen {
 };
 
 static void
-seen_add(struct seen *s, long long v, long long want)
+seen_note(struct seen *s, long long v, bool match)
 {
 	size_t i;
 
 	s->any = true;
-	if (v == want)
+	if (match)
 		s->matched = true;
 	for (i = 0; i < s->n && s->v[i] < v; i++)
 		;
@@ -49,23 +49,72 @@ seen_add(struct seen *s, long long v, long long want)
 	s->n++;
 }
 
+static void
+seen_add(struct seen *s, long long v, long long want)
+{
+	seen_note(s, v, v == want);
+}
+
+/* The values present, for a message. */
+static void
+seen_list(const struct seen *s, struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		buf_printf(b, "%s%lld", i ? ", " : "", s->v[i]);
+	if (s->more)
+		buf_adds(b, ", ...");
+}
+
 /* --program/--loop N that no op has: one message naming the values present. */
 static void
 seen_check(const struct seen *s, const char *opt, const char *key, long long want)
 {
 	struct buf b = BUF_INIT;
-	size_t i;
 
 	if (want < 0 || s->matched)
 		return;
 	if (!s->any)
-		die(EXIT_DATA, "%s %lld: no op has a \"%s\" key (PROGRAM_METADATA of tt-mlir "
-		    "and tt-torch traces)", opt, want, key);
-	for (i = 0; i < s->n; i++)
-		buf_printf(&b, "%s%lld", i ? ", " : "", s->v[i]);
-	if (s->more)
-		buf_adds(&b, ", ...");
+		die(EXIT_DATA, "%s %lld: no op has the \"%s\" key (%s)", opt, want, key,
+		    strcmp(key, "iter") == 0 ? "ttp-phase writes it: add ttp-phase before "
+		    "ttp-filter" : "PROGRAM_METADATA of tt-mlir and tt-torch traces");
+	seen_list(s, &b);
 	die(EXIT_DATA, "%s %lld: no op has %s %lld (present: %s)", opt, want, key, want, b.p);
+}
+
+/* The distinct values of a string key (the first SEEN_MAX), for --phase. */
+struct seen_str {
+	char		*v[SEEN_MAX];
+	size_t		 n;
+	bool		 any, more, matched;
+};
+
+static void
+seen_str_add(struct seen_str *s, const char *v, size_t len, const char *want)
+{
+	size_t i;
+
+	s->any = true;
+	if (strlen(want) == len && memcmp(v, want, len) == 0)
+		s->matched = true;
+	for (i = 0; i < s->n; i++)
+		if (strlen(s->v[i]) == len && memcmp(s->v[i], v, len) == 0)
+			return;
+	if (s->n == SEEN_MAX) {
+		s->more = true;
+		return;
+	}
+	s->v[s->n++] = xstrndup(v, len);
+}
+
+static void
+seen_str_free(struct seen_str *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
 }
 
 /* A boolean tt-mlir key under --no-X / --X-only. */
@@ -102,6 +151,12 @@ struct filter {
 	/* what the tt-mlir selections saw, for a clear message when they keep nothing */
 	struct seen	 progs, loops;
 	bool		 any_ce, any_ilc;
+	/* and what the other selections saw (a typo must not give a silent empty output) */
+	struct seen	 iters, devsel;
+	struct seen_str	 phases;
+	bool		*op_matched;		/* per --op glob */
+	char		*op_casefold;		/* an op name a glob matches if case is ignored */
+	bool		 any_named_op;
 
 	/* PyTorch records: no device merging (a TT concept); --device picks GPU records */
 	bool		 kineto;
@@ -169,6 +224,65 @@ matches_any(char **globs, size_t n, const char *s)
 	return false;
 }
 
+/* --op: whether any glob matches name, noting which globs ever matched. */
+static bool
+op_selected(struct filter *f, const char *name)
+{
+	const struct filter_opts *o = f->o;
+	bool any = false;
+	size_t i;
+
+	f->any_named_op = true;
+	for (i = 0; i < o->nops; i++) {
+		if (fnmatch(o->ops[i], name, 0) == 0) {
+			f->op_matched[i] = true;
+			any = true;
+		} else if (!f->op_matched[i] && f->op_casefold == NULL &&
+		    fnmatch(o->ops[i], name, FNM_CASEFOLD) == 0)
+			f->op_casefold = xstrdup(name);
+	}
+	return any;
+}
+
+/* Selections that kept nothing because of a typo: one error naming what is present. */
+static void
+check_selections(struct filter *f)
+{
+	const struct filter_opts *o = f->o;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	seen_check(&f->iters, "--iter", "iter", o->iter);
+	if (o->has_devices && !f->devsel.matched) {
+		if (!f->devsel.any)
+			die(EXIT_DATA, "--device: no record has the \"device\" key");
+		seen_list(&f->devsel, &b);
+		die(EXIT_DATA, "--device: nothing on the devices asked for (devices present: %s)",
+		    b.p);
+	}
+	if (o->phase != NULL && !f->phases.matched) {
+		if (!f->phases.any)
+			die(EXIT_DATA, "--phase %s: no op has the \"phase\" key (ttp-phase writes "
+			    "it: add ttp-phase before ttp-filter)", o->phase);
+		for (i = 0; i < f->phases.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", f->phases.v[i]);
+		if (f->phases.more)
+			buf_adds(&b, ", ...");
+		die(EXIT_DATA, "--phase %s: no op has that phase (phases present: %s)",
+		    o->phase, b.p);
+	}
+	for (i = 0; i < o->nops && f->any_named_op; i++) {
+		if (f->op_matched[i])
+			continue;
+		if (f->op_casefold != NULL && fnmatch(o->ops[i], f->op_casefold, FNM_CASEFOLD) == 0)
+			die(EXIT_DATA, "--op '%s': no op name matches (names are case-sensitive; "
+			    "'%s' would match if case were ignored)", o->ops[i], f->op_casefold);
+		die(EXIT_DATA, "--op '%s': no op name matches (ttp-parse FILE | jq -r 'select"
+		    "(.kind == \"op\") | .op' | sort -u lists them)", o->ops[i]);
+	}
+	buf_free(&b);
+}
+
 /* Track distinct devices; returns how many there are now. */
 static size_t
 see_device(struct filter *f, int64_t d)
@@ -214,8 +328,13 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		x->kind = FK_OTHER;
 		/* a PyTorch GPU event on a device not asked for */
 		if (o->has_devices && kind != NULL && strcmp(kind, "gpu") == 0 &&
-		    rec_int(r, "device", &v) && !devlist_has(&o->devices, v))
-			return false;
+		    rec_int(r, "device", &v)) {
+			bool keep = devlist_has(&o->devices, v);
+
+			seen_note(&f->devsel, v, keep);
+			if (!keep)
+				return false;
+		}
 		return true;
 	}
 	x->kind = strcmp(kind, "op") == 0 ? FK_OP : FK_SIGNPOST;
@@ -235,8 +354,13 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		if (rec_int(r, "device", &v)) {
 			x->flags |= FE_HASDEV;
 			x->device = v;
-			if (o->has_devices && !devlist_has(&o->devices, v))
-				return false;
+			if (o->has_devices) {
+				bool keep = devlist_has(&o->devices, v);
+
+				seen_note(&f->devsel, v, keep);
+				if (!keep)
+					return false;
+			}
 		}
 		if (rec_num(r, "device_ns", &d))
 			x->dur = d;
@@ -256,10 +380,22 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 			if (!rec_int(r, "loop_number", &v) || v != o->loop)
 				x->flags |= FE_DROP;
 		}
-		if (o->phase != NULL && ((s = rec_str(r, "phase", NULL)) == NULL ||
-		    strcmp(s, o->phase) != 0))
+		if (o->phase != NULL) {
+			if ((s = rec_str(r, "phase", &len)) != NULL)
+				seen_str_add(&f->phases, s, len, o->phase);
+			if (s == NULL || strcmp(s, o->phase) != 0)
+				x->flags |= FE_DROP;
+		}
+		if (o->iter >= 0) {
+			if (rec_int(r, "iter", &v))
+				seen_add(&f->iters, v, o->iter);
+			if (!rec_int(r, "iter", &v) || v != o->iter)
+				x->flags |= FE_DROP;
+		}
+		if (o->nops > 0 && x->name != NAME_NONE &&
+		    !op_selected(f, names_str(&f->nm, x->name)))
 			x->flags |= FE_DROP;
-		if (o->nops > 0 && !matches_any(o->ops, o->nops, names_str(&f->nm, x->name)))
+		else if (o->nops > 0 && x->name == NAME_NONE)
 			x->flags |= FE_DROP;
 		if (o->nxops > 0 && x->name != NAME_NONE &&
 		    matches_any(o->xops, o->nxops, names_str(&f->nm, x->name)))
@@ -355,6 +491,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	f.out = out;
 	names_init(&f.nm);
 	f.sp = spool_open();
+	f.op_matched = xcalloc(o->nops ? o->nops : 1, sizeof(*f.op_matched));
 	f.may_stream = o->w.ignore && o->no_merge;
 	if (f.may_stream && o->verbose)
 		say("Ignoring all signposts. Using the entire file for analysis.");
@@ -397,6 +534,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 		    "\"input_layout_conversion\" key (INPUT_LAYOUT_CONVERSION_OP of tt-mlir traces)");
 	seen_check(&f.progs, "--program", "program_index", o->program);
 	seen_check(&f.loops, "--loop", "loop_number", o->loop);
+	check_selections(&f);
 	if (f.streaming) {
 		if (o->verbose)
 			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);
@@ -419,4 +557,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	free(f.devs);
 	buf_free(&f.line);
 	names_free(&f.nm);
+	free(f.op_matched);
+	free(f.op_casefold);
+	seen_str_free(&f.phases);
 }

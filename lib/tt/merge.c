@@ -52,6 +52,10 @@ merge_count_devices(const struct fent *e, const uint32_t *sel, size_t n)
 	return k;
 }
 
+/* Device-merge warnings shown before "... and N more": a trace whose devices ran
+ * different ops gives one per op, hundreds of lines that all say the same. */
+#define MERGE_WARN_MAX 5
+
 static bool
 collective(const char *name)
 {
@@ -64,7 +68,7 @@ merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names 
     bool no_merge, bool verbose, uint32_t *out)
 {
 	struct key *q, *ids;
-	size_t i, j, nq = 0, ndev, nqdev = 0, nout = 0, left, step;
+	size_t i, j, nq = 0, ndev, nqdev = 0, nout = 0, left, step, nwarn = 0;
 	size_t *head, *end, *group, *missing;
 	int64_t *qdev;
 	struct buf b = BUF_INIT;
@@ -131,8 +135,10 @@ merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names 
 			uint32_t h;
 
 			if (head[j] == end[j]) {
-				note("Warning: Device %lld is missing operation %s at index %zu",
-				    (long long)qdev[j], named ? names_str(nm, name) : "None", step);
+				if (nwarn++ < MERGE_WARN_MAX)
+					warning("Warning: Device %lld is missing operation %s at "
+					    "index %zu", (long long)qdev[j],
+					    named ? names_str(nm, name) : "(none)", step);
 				continue;
 			}
 			h = q[head[j]].pos;
@@ -151,9 +157,10 @@ merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names 
 			buf_reset(&b);
 			for (i = 0; i < nmiss; i++)
 				buf_printf(&b, "%s%lld", i ? ", " : "", (long long)qdev[missing[i]]);
-			note("Warning: %s at index %zu not present in CSV for %zu devices [%s] - do not "
-			    "trust data for this op or directly subsequent ops with the same name",
-			    names_str(nm, name), step, nmiss, b.p);
+			if (nwarn++ < MERGE_WARN_MAX)
+				warning("Warning: %s at index %zu not present in CSV for %zu devices "
+				    "[%s] - do not trust data for this op or directly subsequent ops "
+				    "with the same name", names_str(nm, name), step, nmiss, b.p);
 		}
 		if (collective(names_str(nm, name))) {
 			double sum = 0, mean;
@@ -179,6 +186,9 @@ merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names 
 		}
 		out[nout++] = chosen;
 	}
+	if (nwarn > MERGE_WARN_MAX)
+		warning("... and %zu more warnings like these (devices that ran different ops)",
+		    nwarn - MERGE_WARN_MAX);
 	buf_free(&b);
 	free(q);
 	free(head);

@@ -1260,6 +1260,28 @@ check_devices(struct st *st, int k)
 	}
 }
 
+/* The same file named twice (a slip of the shell's history) merges a trace with itself:
+ * every op counted twice. The reference does it silently; a warning says so. */
+static void
+same_files(char **paths, int npaths)
+{
+	struct stat a, b;
+
+	for (int i = 0; i < npaths; i++) {
+		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &a) != 0)
+			continue;
+		for (int j = i + 1; j < npaths; j++) {
+			if (strcmp(paths[j], "-") == 0 || stat(paths[j], &b) != 0)
+				continue;
+			if (a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				warning("warning: %s and %s are the same file: it is merged with "
+				    "itself and its ops are counted twice", paths[i], paths[j]);
+				break;
+			}
+		}
+	}
+}
+
 void
 ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 {
@@ -1280,6 +1302,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		if (strcmp(paths[k], "-") == 0 && nstdin++)
 			die_usage("standard input given more than once");
 	}
+	same_files(paths, npaths);
 	/* all headers first: the format is decided over the union of columns */
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st.f[k];
