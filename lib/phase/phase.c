@@ -357,6 +357,23 @@ lead_dim(struct rec *r)
 	return m;
 }
 
+/* A PyTorch GEMM op, whose first input's leading dimension is its M (repeat and
+ * matmul-m treat it as TT's matmuls). */
+static bool
+is_gemm(const char *name, size_t len)
+{
+	static const char *const gemms[] = {
+		"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
+		"aten::linear", "aten::_scaled_mm"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(gemms) / sizeof(gemms[0]); i++)
+		if (strlen(gemms[i]) == len && memcmp(gemms[i], name, len) == 0)
+			return true;
+	return false;
+}
+
 static uint8_t
 guess_op(struct state *st, struct rec *r, const char *name, size_t len, long long m)
 {
@@ -467,6 +484,7 @@ spool_one(struct state *st, struct rec *r)
 			f.flags |= F_KINETO;
 			st->nkineto++;
 			m = lead_dim(r);
+			matmul = is_gemm(name, len);
 			if (rec_bool(r, "launcher", &launcher) && launcher) {
 				f.flags |= F_LAUNCHER;
 				if (st->guessing)
