@@ -3,7 +3,7 @@
 # ttp-tracelens: the drop-in driver for TraceLens_generate_perf_report_pytorch's command
 # line. It parses that command line (argparse's rules: --opt value, --opt=value, unique
 # prefixes) and runs
-#   ttp-parse TRACE | ttp-roofline | ttp-table --xlsx FILE | --csv-dir DIR
+#   ttp-parse TRACE | ttp-roofline [| ttp-phase] | ttp-table --xlsx FILE | --csv-dir DIR
 # The stages are looked up next to this script first, then in PATH. Exit status: that of
 # the first stage that failed (0 when all succeeded), 2 for a bad command line.
 
@@ -23,7 +23,10 @@ usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--short_kernel_histogram_bins SHORT_KERNEL_HISTOGRAM_BINS]
                      [--topk_short_kernels TOPK_SHORT_KERNELS]
                      [--topk_ops TOPK_OPS] [--topk_roofline_ops TOPK_ROOFLINE_OPS]
-                     [--gpu_arch_json_path GPU_ARCH_JSON_PATH] [-q]
+                     [--gpu_arch_json_path GPU_ARCH_JSON_PATH]
+                     [--inference_phase_analysis]
+                     [--phase_detection_method METHOD]
+                     [--decode_threshold DECODE_THRESHOLD] [--disable_plots] [-q]
 
 TraceLens's performance report of a PyTorch profiler trace (.json or .json.gz), as
 TraceLens_generate_perf_report_pytorch writes it. Runs ttp-parse | ttp-roofline |
@@ -51,6 +54,16 @@ options:
   --topk_ops N, --topk_roofline_ops N
                            accepted; as in TraceLens they change no sheet
   --gpu_arch_json_path F   TraceLens's arch JSON: the roofline's peaks
+  --inference_phase_analysis
+                           add ops_summary_prefill and ops_summary_decode
+                           (ttp-phase tags the kernel launchers)
+  --phase_detection_method M
+                           union (default), gemm_params, kernel_names,
+                           attention_patterns, framework_apis,
+                           operation_frequency, hybrid: TraceLens's heuristics;
+                           steps: the engine's step annotations (ttp's)
+  --decode_threshold N     largest M that is decode (default 10)
+  --disable_plots          accepted (ttp draws no plots)
 
 TraceLens options ttp does not implement (--extension_file, --python_path,
 --gpu_arch_platform, --include_call_stack, --detect_recompute, --include_overlap_info,
@@ -67,12 +80,13 @@ bad() {
 longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
 short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk_ops=
-topk_roofline_ops= gpu_arch_json_path= help version quiet inference'
+topk_roofline_ops= gpu_arch_json_path= help version quiet inference
+inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots'
 # TraceLens's options that ttp does not implement: a clear error each.
 unimpl='extension_file= python_path= gpu_arch_platform= include_call_stack detect_recompute
 include_overlap_info comparison_json_path= comparison_capture_folder= capture_folder=
 include_first_occurrence_time enable-origami enable_pseudo_ops group_by_parent_module
-group_by_num_kernels inference_phase_analysis phase_detection_method= disable_plots'
+group_by_num_kernels'
 
 quote() {
 	_s=$1 _r=
@@ -186,6 +200,28 @@ while [ $# -gt 0 ]; do
 "
 			;;
 		gpu_arch_json_path) rargs="$rargs --spec=$qv" ;;
+		inference_phase_analysis) phases=1 ;;
+		phase_detection_method)
+			case $val in
+			union|hybrid) method=$val ;;
+			gemm_params) method=gemm-params ;;
+			kernel_names) method=kernel-names ;;
+			attention_patterns) method=attention ;;
+			framework_apis) method=framework ;;
+			operation_frequency) method=frequency ;;
+			steps) method=steps ;;
+			*) bad "argument --phase_detection_method: invalid choice: '$val' (choose from 'union', 'gemm_params', 'kernel_names', 'attention_patterns', 'framework_apis', 'operation_frequency', 'hybrid', 'steps')" ;;
+			esac
+			;;
+		decode_threshold)
+			int_arg "$opt" "$val"
+			case $val in
+			-*) bad "argument --decode_threshold: ttp needs a threshold of 0 or more: '$val'" ;;
+			esac
+			pargs="$pargs --threshold=${val#+}"
+			;;
+		disable_plots) noplots=1 ;;
+		generate_plots) ;;
 		inference) bad "--inference: the inference report is not implemented yet" ;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
@@ -200,6 +236,15 @@ while [ $# -gt 0 ]; do
 done
 
 [ -n "$trace_set" ] || bad "the following arguments are required: --profile_json_path"
+if [ -n "${phases:-}" ]; then
+	# TraceLens's CLI default is union; --by steps is ttp's better answer
+	pargs="-q -b ${method:-union}${pargs:-}"
+	[ -n "${noplots:-}" ] || notes="${notes:-}--inference_phase_analysis: ttp draws no plots (TraceLens's --disable_plots)
+"
+elif [ -n "${method:-}${pargs:-}" ]; then
+	notes="${notes:-}--phase_detection_method and --decode_threshold change nothing without --inference_phase_analysis
+"
+fi
 [ -n "${ksum:-}" ] || targs="$targs --no-kernel-summary"
 [ -n "${short:-}" ] || targs="$targs --no-short-kernels"
 if [ -n "$csvdir" ]; then
@@ -243,6 +288,12 @@ stage() {
 stage ttp-parse; parse=$qv
 stage ttp-roofline; roofline=$qv
 stage ttp-table; table=$qv
+if [ -n "${phases:-}" ]; then
+	stage ttp-phase
+	phase="$qv $pargs"
+else
+	phase=cat
+fi
 quote "$trace"
 trace_q=$qv
 
@@ -258,12 +309,14 @@ eval "{ $parse -q -- $trace_q 2>\"\$tmp/e1\"; s=\$?; echo \$s >\"\$tmp/1\";
 	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
     { $roofline$rargs 2>\"\$tmp/e2\"; s=\$?; echo \$s >\"\$tmp/2\";
 	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
-    { $table$targs --print-summary 2>\"\$tmp/e3\"; echo \$? >\"\$tmp/3\"; }"
+    { $phase 2>\"\$tmp/e3\"; s=\$?; echo \$s >\"\$tmp/3\";
+	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
+    { $table$targs --print-summary 2>\"\$tmp/e4\"; echo \$? >\"\$tmp/4\"; }"
 
 # The first stage that failed on its own: one killed by SIGPIPE (141) failed only because
 # a later one stopped reading. Its messages, and those of the stages before it.
-rc=0 piped=0 failed=3 i=0
-while [ $i -lt 3 ]; do
+rc=0 piped=0 failed=4 i=0
+while [ $i -lt 4 ]; do
 	i=$((i + 1))
 	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
 	case $s in
