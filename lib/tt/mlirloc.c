@@ -368,7 +368,7 @@ pyquoted(struct p *p, const char **k, size_t *kn)
 	size_t start = p->i;
 
 	while (p->i < p->n && p->s[p->i] != q) {
-		if (p->s[p->i] == '\\')
+		if (p->s[p->i] == '\\' && p->i + 1 < p->n)
 			p->i++;
 		p->i++;
 	}

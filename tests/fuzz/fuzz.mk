@@ -28,7 +28,8 @@ FUZZ_DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib 2>/dev/null ||
 FUZZ_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"fuzz"' -Iinclude -Itests/fuzz $(FUZZ_DEPS_CFLAGS)
 FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) -lm
 
-FUZZ_ALL      = fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto
+FUZZ_ALL      = fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
+                fuzz_mlirloc
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_LIB_OBJ  = $(patsubst lib/%.c,build/fuzz/obj/%.o,$(sort $(wildcard lib/*/*.c)))
 FUZZ_HDRS     = $(wildcard include/*/*.h) tests/fuzz/fuzz.h

@@ -5,7 +5,8 @@
 shared=$1 out=$2
 set -e
 mkdir -p "$out"
-for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto; do
+for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
+    fuzz_mlirloc; do
 	mkdir -p "$out/$t"
 done
 seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
@@ -17,8 +18,15 @@ for f in "$shared"/data/ttmetal/*.csv "$shared"/data/ttmetal/extra/*.csv; do
 	[ -f "$f" ] || continue
 	head -n 30 "$f" | seed fuzz_csv 0
 done
-for f in tests/data/*.csv tests/data/bad/*.csv; do
+for f in tests/data/*.csv tests/data/bad/*.csv tests/data/mlir/*.csv; do
 	[ -f "$f" ] && seed fuzz_csv 1 <"$f"
+done
+# tt-mlir LOC and PROGRAM_METADATA texts, as the sample and the unit tests write them.
+for s in 'loc(unknown)' 'loc("/a/test.py":60:4)' 'loc("m.mlir":3:5 to :9)' \
+    'loc(fused["/p/test_basic.py":60:0, "add"])' 'loc("aten::add"("t.py":8:0))' \
+    'loc(callsite("f"("a.py":1:2) at "b.py":3:4))' 'loc(fused<"m"<1>>[#loc3, "x"])' \
+    'loc("q\\"u\\0Ax":1:2)' "{'program_index': 0, 'loop_number': 1}" '{}'; do
+	printf '%s' "$s" | seed fuzz_mlirloc 0
 done
 # Two files in one seed (split at a form feed), unsorted.
 { cat tests/data/sample.csv; printf '\f'; cat tests/data/two-devices.csv; } | seed fuzz_csv 128

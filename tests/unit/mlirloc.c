@@ -119,6 +119,8 @@ main(void)
 	is_str(meta("{'a': 1"), "ERR at 7: expected ',' or '}'", "unterminated dict");
 	is_str(meta("{'a: 1}"), "ERR at 7: unterminated string", "unterminated key");
 	is_str(meta("{} x"), "ERR at 3: unexpected text after the dict", "trailing text");
+	is_str(meta("{'a\\"), "ERR at 4: unterminated string",
+	    "a backslash at the end stays inside the text (found by fuzz_mlirloc)");
 
 	/* reuse after an error */
 	is_str(show("loc(\"r.py\":1:0)"), "r.py|1|0|-|r.py:1:0", "parses again after an error");
