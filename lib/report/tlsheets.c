@@ -43,7 +43,8 @@ struct top {
 	uint32_t	*pk, *pv;		/* param names and value reprs */
 	size_t		 np;
 	int		 runtime, model;
-	double		 flops, bytes;
+	double		 flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
+	uint32_t	 bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
 	size_t		*ev;			/* own GPU events (all, comm included) */
 	size_t		 nev, capev;
 	size_t		 kid0, nkid;		/* children in tl->kids */
@@ -59,6 +60,7 @@ struct tl {
 	size_t		*byid;			/* op indices sorted by id */
 	long long	 maxid;
 	int		 linked;		/* ops linked to parents and events */
+	int		 roofline;		/* some op has a roofline time */
 	uint32_t	 empty;
 };
 
@@ -310,6 +312,16 @@ add_op(struct tl *tl, struct rec *r)
 	add_params(tl, o, r);
 	if (!isnan(o->flops))
 		o->model = 1;
+	o->roof_us = rec_num(r, "roof_us", &o->roof_us) ? o->roof_us : NAN;
+	o->bound = NAME_NONE;
+	if (!isnan(o->roof_us)) {
+		const char *b = rec_str(r, "roof", NULL);
+
+		tl->roofline = 1;
+		if (b != NULL)
+			o->bound = intern(tl, strcmp(b, "compute") == 0 ? "COMPUTE_BOUND" :
+			    "MEMORY_BOUND");
+	}
 }
 
 int
@@ -1530,7 +1542,7 @@ struct prow {
 	long long	 uid;
 	uint32_t	 name, cat;
 	int		 model, synth;
-	double		 dur_us, ktime, flops, bytes;
+	double		 dur_us, ktime, flops, bytes, roof_us;
 	size_t		*ev;		/* its GPU events, sorted by ts */
 	size_t		 nev;
 };
@@ -1591,6 +1603,54 @@ first_num(const double *v, size_t n)
 		if (!isnan(v[i]))
 			return v[i];
 	return NAN;
+}
+
+/* Roofline columns (§6), when ttp-roofline gave ops a roofline time: the bound and time
+ * of the group's first row that has them, Pct Roofline = roofline time / kernel time
+ * per row, aggregated. */
+static const char *const roof_stats[] = { "mean", "median", "std", "min", "max" };
+
+static size_t
+roof_cols(struct tab *t, const char *bound, const char *time)
+{
+	struct buf b = BUF_INIT;
+	size_t c = tab_col(t, bound), j;
+
+	tab_col(t, time);
+	for (j = 0; j < 5; j++) {
+		buf_reset(&b);
+		buf_printf(&b, "Pct Roofline_%s", roof_stats[j]);
+		tab_col(t, b.p);
+	}
+	buf_free(&b);
+	return c;
+}
+
+static void
+roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, const struct prow *p,
+    const size_t *m, size_t nm)
+{
+	struct vec pct = VEC_INIT;
+	size_t i, first = NONE;
+
+	for (i = 0; i < nm; i++) {
+		const struct prow *q = &p[m[i]];
+
+		if (isnan(q->roof_us)) {
+			vec_add(&pct, NAN);
+			continue;
+		}
+		if (first == NONE)
+			first = m[i];
+		vec_add(&pct, q->ktime > 0 ? q->roof_us / q->ktime * 100 : NAN);
+	}
+	if (first != NONE) {
+		set_name(t, r, c, tl, tl->op[p[first].op].bound);
+		tab_set_num(t, r, c + 1, p[first].roof_us);
+	}
+	for (i = 0; i < 5; i++)
+		tab_set_num(t, r, c + 2 + i, stat_of(&pct, (int)i));
+	vec_free(&pct);
 }
 
 /* --- unified_perf_summary (§7.4) ---------------------------------------------------- */
@@ -1664,6 +1724,7 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	p->dur_us = (double)(o->he - o->hs) / 1000.0;
 	p->flops = o->flops;
 	p->bytes = o->bytes;
+	p->roof_us = o->model ? o->roof_us : NAN;
 	prow_events(tl, p, i);
 	for (j = 0; j < p->nev; j++)
 		u->covered[p->ev[j]] = 1;
@@ -1685,7 +1746,7 @@ usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
 	p->cat = o->runtime && o->cat == NAME_NONE ? intern(tl, "other") : op_category(tl, e->op);
 	p->synth = 1;
 	p->dur_us = (double)(o->he - o->hs) / 1000.0;
-	p->flops = p->bytes = NAN;
+	p->flops = p->bytes = p->roof_us = NAN;
 	p->ev = xmalloc(sizeof(*p->ev));
 	p->ev[0] = k;
 	p->nev = 1;
@@ -1847,7 +1908,7 @@ sheet_unified(struct tl *tl)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, j, ng, *start, *mem;
+	size_t i, j, ng, *start, *mem, rc;
 	long long uid = tl->maxid + 1;
 	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
 
@@ -1873,9 +1934,15 @@ sheet_unified(struct tl *tl)
 		}
 	for (i = 0; unified_cols[i]; i++)
 		tab_col(t, unified_cols[i]);
+	rc = tl->roofline ? roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first") : 0;
 	ng = group_rows(tl, u.r, u.n, 0, &start, &mem);
-	for (i = 0; i < ng; i++)
-		unified_row(tl, t, tab_row(t), u.r, mem + start[i], start[i + 1] - start[i]);
+	for (i = 0; i < ng; i++) {
+		size_t r = tab_row(t);
+
+		unified_row(tl, t, r, u.r, mem + start[i], start[i + 1] - start[i]);
+		if (tl->roofline)
+			roof_row(tl, t, r, rc, u.r, mem + start[i], start[i + 1] - start[i]);
+	}
 	tab_sort(t, keys, 2);
 	tab_percentages(t, 24);
 	free(start);
@@ -1944,7 +2011,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	struct tab *t = tab_new(S(tl, fam));
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
-	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c;
+	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 
@@ -1961,6 +2028,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 		p[n].uid = o->id;
 		p[n].flops = o->flops;
 		p[n].bytes = o->bytes;
+		p[n].roof_us = o->roof_us;
 		prow_events(tl, &p[n], k);
 		for (j = 0; j < o->np; j++) {
 			for (c = 0; c < npk && pk[c] != o->pk[j]; c++)
@@ -2008,6 +2076,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	}
 	tab_col(t, "name_count");
 	tab_col(t, "UID_first");
+	rc = tl->roofline ? roof_cols(t, "Roofline Bound_first", "Roofline Time (\u00b5s)_first") : 0;
 	ng = group_rows(tl, p, n, 1, &start, &mem);
 	c = c0 + 13;
 	for (r = 0; r < ng; r++) {
@@ -2066,6 +2135,8 @@ sheet_family(struct tl *tl, uint32_t fam)
 			tab_set_num(t, r, c + 10 + j, stat_of(&kt, (int)j));
 		tab_set_int(t, r, c + 16, (long long)nm);
 		tab_set_int(t, r, c + 17, p[m[0]].uid);
+		if (tl->roofline)
+			roof_row(tl, t, r, rc, p, m, nm);
 		vec_free(&tb);
 		vec_free(&tf);
 		vec_free(&kt);
