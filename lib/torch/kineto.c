@@ -331,39 +331,12 @@ cat_of(struct kin *k)
 {
 	size_t n;
 	const char *s = js_str(k->rd, &n);
+	int c;
 
-	switch (n) {
-	case 6:
-		if (memcmp(s, "cpu_op", 6) == 0)
-			return C_CPU_OP;
-		if (memcmp(s, "kernel", 6) == 0)
-			return C_KERNEL;
-		break;
-	case 4:
-		if (memcmp(s, "ac2g", 4) == 0)
-			return C_AC2G;
-		break;
-	case 10:
-		if (memcmp(s, "gpu_memcpy", 10) == 0)
-			return C_MEMCPY;
-		if (memcmp(s, "gpu_memset", 10) == 0)
-			return C_MEMSET;
-		break;
-	case 11:
-		if (memcmp(s, "cuda_driver", 11) == 0)
-			return C_DRIVER;
-		break;
-	case 12:
-		if (memcmp(s, "cuda_runtime", 12) == 0)
-			return C_RUNTIME;
-		break;
-	case 15:
-		if (memcmp(s, "python_function", 15) == 0)
-			return C_PYTHON;
-		if (memcmp(s, "user_annotation", 15) == 0)
-			return C_ANNOT;
-		break;
-	}
+	for (c = C_CPU_OP; c <= C_ANNOT; c++)
+		if (catname[c][0] == s[0] && strlen(catname[c]) == n &&
+		    memcmp(catname[c], s, n) == 0)
+			return c;
 	return C_OTHER;
 }
 
