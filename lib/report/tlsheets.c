@@ -67,7 +67,8 @@ struct tl {
 const char *const tl_sheet_names[] = {
 	"gpu_timeline", "ops_summary_by_category", "ops_summary", "ops_summary_prefill",
 	"ops_summary_decode", "ops_unique_args",
-	"unified_perf_summary", "<family>", "kernel_summary", "short_kernel_histogram",
+	"unified_perf_summary", "<family>", "kernel_summary", "kernel_summary_prefill",
+	"kernel_summary_decode", "short_kernel_histogram",
 	"short_kernels_summary", NULL
 };
 
@@ -635,22 +636,34 @@ set_name(struct tab *t, size_t r, size_t c, const struct tl *tl, uint32_t s)
 		tab_set_str(t, r, c, S(tl, s));
 }
 
+static size_t launcher_of(const struct tl *tl, size_t i);
+
 static struct tab *
-sheet_kernel_summary(struct tl *tl, double total_us)
+sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 {
-	struct tab *t = tab_new("kernel_summary");
+	struct tab *t;
 	struct names groups;
 	struct vec *d = NULL;
 	size_t *first = NULL, ng = 0, i, g;
 	struct buf key = BUF_INIT;
 	double all = 0;
 
+	/* kernel_summary_<phase>: the kernels of the launchers ttp-phase tagged phase,
+	 * percentages within the phase, no percent of the total time (as the
+	 * inference-phase branch's get_df_kernel_summary_by_inference_phase) */
+	uint32_t ph = phase ? names_lookup(&tl->str, phase, strlen(phase)) : NAME_NONE;
+
+	buf_printf(&key, "kernel_summary%s%s", phase ? "_" : "", phase ? phase : "");
+	t = tab_new(key.p);
 	names_init(&groups);
-	for (i = 0; i < tl->nk; i++) {
+	for (i = 0; i < tl->nk && (phase == NULL || ph != NAME_NONE); i++) {
 		const struct kev *k = &tl->k[i];
 		uint32_t cat, par;
 
 		if (k->gpu != GPU_KERNEL)
+			continue;
+		if (phase != NULL && (k->op == NONE ||
+		    tl->op[launcher_of(tl, k->op)].phase != ph))
 			continue;
 		cat = kernel_parent_cat(tl, k);
 		par = k->op == NONE ? NAME_NONE : tl->op[k->op].name;
@@ -676,7 +689,8 @@ sheet_kernel_summary(struct tl *tl, double total_us)
 	tab_col(t, "Kernel duration (\u00b5s)_min");
 	tab_col(t, "Kernel duration (\u00b5s)_max");
 	tab_col(t, "Percent of kernels time (%)");
-	tab_col(t, "Percent of total time (%)");
+	if (phase == NULL)
+		tab_col(t, "Percent of total time (%)");
 	for (g = 0; g < ng; g++) {
 		const struct kev *k = &tl->k[first[g]];
 		size_t r = tab_row(t);
@@ -693,7 +707,8 @@ sheet_kernel_summary(struct tl *tl, double total_us)
 		tab_set_num(t, r, 7, stat_min(&d[g]));
 		tab_set_num(t, r, 8, stat_max(&d[g]));
 		tab_set_num(t, r, 9, sum / all * 100);
-		tab_set_num(t, r, 10, sum / total_us * 100);
+		if (phase == NULL)
+			tab_set_num(t, r, 10, sum / total_us * 100);
 		vec_free(&d[g]);
 	}
 	{
@@ -1514,8 +1529,11 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		free(ls);
 		launchers_free(&L);
 	}
-	if (o->kernel_summary)
-		n = push(out, n, sheet_kernel_summary(tl, tm.total));
+	if (o->kernel_summary) {
+		n = push(out, n, sheet_kernel_summary(tl, tm.total, NULL));
+		n = push(out, n, sheet_kernel_summary(tl, tm.total, "prefill"));
+		n = push(out, n, sheet_kernel_summary(tl, tm.total, "decode"));
+	}
 	if (o->short_kernels) {
 		n = push(out, n, sheet_short_histogram(tl, o));
 		n = push(out, n, sheet_short_summary(tl, o, tm.total));
