@@ -919,6 +919,30 @@ js_escape(struct buf *b, const char *s, size_t n)
 	o = b->p + b->len;
 	*o++ = '"';
 	while (i < n) {
+		/* Eight plain ASCII bytes at a time: none below 0x20 or above 0x7f, no '"'
+		 * or '\\' (a byte that might be one ends the run; the loop below decides). */
+		size_t run = i;
+
+		while (run + 8 <= n) {
+			uint64_t v, m;
+
+			memcpy(&v, s + run, 8);
+			m = ((v - 0x2020202020202020ULL) & ~v) |
+			    (((v ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x2222222222222222ULL)) |
+			    (((v ^ 0x5c5c5c5c5c5c5c5cULL) - 0x0101010101010101ULL) &
+			    ~(v ^ 0x5c5c5c5c5c5c5c5cULL)) | v;
+			if ((m & 0x8080808080808080ULL) != 0)
+				break;
+			run += 8;
+		}
+		if (run > i) {
+			memcpy(o, s + i, run - i);
+			o += run - i;
+			i = run;
+			if (i >= n)
+				break;
+		}
 		if (sclass[p[i]] == 0) {
 			*o++ = (char)p[i++];
 			continue;

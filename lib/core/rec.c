@@ -38,6 +38,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/json.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
 
@@ -1578,65 +1579,13 @@ change_copy(struct rec *to, const struct change *c)
 }
 
 /* Append s[0..n) as a JSON string (quotes included) to b. */
-static void
-put_jstring(struct buf *b, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
-	char *o;
-
-	/* at most 6 bytes out per byte in (\u00XX; U+FFFD is 3 for 1) */
-	buf_grow(b, n * 6 + 2);
-	o = b->p + b->len;
-	*o++ = '"';
-	while (i < n) {
-		if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\' && p[i] < 0x80) {
-			*o++ = (char)p[i++];
-			continue;
-		}
-		if (p[i] >= 0x80) {
-			if ((k = utf8_len(p, i, n)) == 0) {
-				memcpy(o, "\xef\xbf\xbd", 3);
-				o += 3;
-				i++;
-			} else {
-				memcpy(o, s + i, k);
-				o += k;
-				i += k;
-			}
-			continue;
-		}
-		*o++ = '\\';
-		switch (p[i]) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\t': *o++ = 't'; break;
-		default:
-			*o++ = 'u';
-			*o++ = '0';
-			*o++ = '0';
-			*o++ = hex[p[i] >> 4];
-			*o++ = hex[p[i] & 15];
-		}
-		i++;
-	}
-	*o++ = '"';
-	*o = '\0';
-	b->len = (size_t)(o - b->p);
-}
-
 void
 rec_set_strn(struct rec *r, const char *key, const char *s, size_t len)
 {
 	struct buf *b = &r->out;
 
 	buf_reset(b);
-	put_jstring(b, s, len);
+	js_escape(b, s, len);
 	set_text(r, key, strlen(key), b->p, b->len, T_STRING);
 }
 
@@ -1714,7 +1663,7 @@ put_json(struct buf *b, const json_t *v)
 			if (i++ > 0)
 				buf_addc(b, ',');
 			k = json_object_iter_key(it);
-			put_jstring(b, k, json_object_iter_key_len(it));
+			js_escape(b, k, json_object_iter_key_len(it));
 			buf_addc(b, ':');
 			put_json(b, json_object_iter_value(it));
 		}
@@ -1730,7 +1679,7 @@ put_json(struct buf *b, const json_t *v)
 		buf_addc(b, ']');
 		break;
 	case JSON_STRING:
-		put_jstring(b, json_string_value(v), json_string_length(v));
+		js_escape(b, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
 		buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
@@ -1883,7 +1832,7 @@ rec_format(struct rec *r, struct buf *b)
 			continue;
 		if (n++ > 0)
 			buf_addc(b, ',');
-		put_jstring(b, c->key, c->klen);
+		js_escape(b, c->key, c->klen);
 		buf_addc(b, ':');
 		buf_add(b, c->val, c->vlen);
 	}

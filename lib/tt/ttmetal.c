@@ -28,6 +28,7 @@
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/json.h"
 #include "core/numfmt.h"
 #include "core/spool.h"
 #include "tt/mlirloc.h"
@@ -104,64 +105,11 @@ struct st {
 
 /* --- JSON writing ------------------------------------------------------------------ */
 
-static const char hexd[] = "0123456789abcdef";
-
-static void
-jesc(struct buf *b, const char *s, size_t n)
-{
-	size_t i = 0, run = 0;
-
-	buf_grow(b, n + 2);
-	while (i < n) {
-		unsigned char c;
-
-		/* Eight plain bytes at a time: none below 0x20, none '"' or '\\'. */
-		while (i + 8 <= n) {
-			uint64_t v, m;
-
-			memcpy(&v, s + i, 8);
-			m = ((v - 0x0101010101010101ULL * 0x20) & ~v) |
-			    (((v ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) &
-			    ~(v ^ 0x2222222222222222ULL)) |
-			    (((v ^ 0x5c5c5c5c5c5c5c5cULL) - 0x0101010101010101ULL) &
-			    ~(v ^ 0x5c5c5c5c5c5c5c5cULL));
-			if ((m & 0x8080808080808080ULL) != 0)
-				break;
-			i += 8;
-		}
-		if (i >= n)
-			break;
-		c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\') {
-			i++;
-			continue;
-		}
-		if (i > run)
-			buf_add(b, s + run, i - run);
-		switch (c) {
-		case '"': buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		default: {
-			char u[6] = { '\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15] };
-
-			buf_add(b, u, 6);
-		}
-		}
-		run = ++i;
-	}
-	if (n > run)
-		buf_add(b, s + run, n - run);
-}
-
+/* Strings through json.c's escaper (invalid UTF-8 becomes U+FFFD). */
 static void
 jstr(struct buf *b, const char *s, size_t n)
 {
-	buf_addc(b, '"');
-	jesc(b, s, n);
-	buf_addc(b, '"');
+	js_escape(b, s, n);
 }
 
 static void
@@ -540,9 +488,11 @@ map_file(struct st *st, struct tfile *tf)
 	{
 		struct buf b = BUF_INIT;
 
-		jesc(&b, csvr_name(r), strlen(csvr_name(r)));
-		buf_addc(&b, ':');
-		tf->jname = b.p;
+		/* the escaped name without its quotes: "src" is "<name>:<line>" */
+		js_escape(&b, csvr_name(r), strlen(csvr_name(r)));
+		b.p[b.len - 1] = ':';
+		tf->jname = xstrdup(b.p + 1);
+		buf_free(&b);
 	}
 }
 
