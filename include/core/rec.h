@@ -24,7 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <jansson.h>
 
 struct rec;
 struct rec_reader;
@@ -73,8 +72,15 @@ bool rec_bool(struct rec *r, const char *key, bool *v);
  */
 bool rec_fig(struct rec *r, const char *key, double *v);	/* a number or null */
 bool rec_ifig(struct rec *r, const char *key, double *v);	/* an integer (|v| < 2^53) or null */
-/* Any value as a new jansson reference (caller decrefs); NULL when absent. */
-json_t *rec_json(struct rec *r, const char *key);
+/* An array of strings: each decoded, NUL-terminated, owned by the record as rec_str's
+ * are (s[i], len[i], i < n). False when missing; anything but an array of strings is an
+ * error about the input. (Whole values as jansson trees: core/recjson.h.) */
+struct rec_strv {
+	const char	**s;
+	size_t		 *len;
+	size_t		  n;
+};
+bool rec_strv(struct rec *r, const char *key, struct rec_strv *v);
 /* The value's JSON text as it stands in the record (after changes); NULL if absent. */
 const char *rec_raw(struct rec *r, const char *key, size_t *len);
 
@@ -99,7 +105,9 @@ void rec_set_num(struct rec *r, const char *key, double v);
 void rec_set_ifig(struct rec *r, const char *key, double v);
 void rec_set_bool(struct rec *r, const char *key, bool v);
 void rec_set_null(struct rec *r, const char *key);
-void rec_set_json(struct rec *r, const char *key, const json_t *v);	/* not stolen */
+/* An array of n strings (len NULL: each NUL-terminated). */
+void rec_set_strv(struct rec *r, const char *key, const char *const *s, const size_t *len,
+    size_t n);
 /* Set a value from JSON text the caller guarantees is valid (e.g. from rec_raw). */
 void rec_set_raw(struct rec *r, const char *key, const char *json, size_t len);
 void rec_del(struct rec *r, const char *key);

@@ -41,6 +41,7 @@
 #include "core/json.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
+#include "core/recjson.h"
 
 #define REC_MAXDEPTH	1000	/* nesting levels, the record's own object included */
 
@@ -1459,6 +1460,51 @@ rec_json(struct rec *r, const char *key)
 	return j;
 }
 
+static size_t
+skip_blank(const char *p, size_t i, size_t n)
+{
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	return i;
+}
+
+bool
+rec_strv(struct rec *r, const char *key, struct rec_strv *v)
+{
+	struct val x;
+	size_t i, k, cnt = 0;
+	int pass;
+
+	memset(v, 0, sizeof(*v));
+	if (!lookup(r, key, &x) || x.type == T_NULL)
+		return false;
+	if (x.type != T_ARRAY)
+		rec_die(r, "key \"%s\": expected an array of strings", key);
+	/* the value is valid JSON: count the strings, then decode them */
+	for (pass = 0; pass < 2; pass++) {
+		cnt = 0;
+		for (i = skip_blank(x.p, 1, x.len); i < x.len && x.p[i] != ']';
+		    i = skip_blank(x.p, i, x.len)) {
+			if (x.p[i] == ',')
+				i = skip_blank(x.p, i + 1, x.len);
+			if (x.p[i] != '"')
+				rec_die(r, "key \"%s\": expected an array of strings", key);
+			for (k = i + 1; x.p[k] != '"'; k += x.p[k] == '\\' ? 2 : 1)
+				;
+			if (pass == 1)
+				v->s[cnt] = rec_decode(r, x.p + i, k + 1 - i, &v->len[cnt]);
+			cnt++;
+			i = k + 1;
+		}
+		if (pass == 0) {
+			v->s = arena_alloc(&r->ar, (cnt + 1) * sizeof(*v->s));
+			v->len = arena_alloc(&r->ar, (cnt + 1) * sizeof(*v->len));
+		}
+	}
+	v->n = cnt;
+	return true;
+}
+
 const char *
 rec_raw(struct rec *r, const char *key, size_t *len)
 {
@@ -1725,6 +1771,24 @@ rec_set_json(struct rec *r, const char *key, const json_t *v)
 	default: type = T_NULL;
 	}
 	set_text(r, key, strlen(key), b->p, b->len, type);
+}
+
+void
+rec_set_strv(struct rec *r, const char *key, const char *const *sv, const size_t *len,
+    size_t n)
+{
+	struct buf *b = &r->out;
+	size_t i;
+
+	buf_reset(b);
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		js_escape(b, sv[i], len ? len[i] : strlen(sv[i]));
+	}
+	buf_addc(b, ']');
+	set_text(r, key, strlen(key), b->p, b->len, T_ARRAY);
 }
 
 void

@@ -28,6 +28,7 @@
 #include "phase/phase.h"
 #include "phase/step.h"
 #include "core/rec.h"
+#include "core/recjson.h"
 #include "core/spool.h"
 #include "core/tensor.h"
 

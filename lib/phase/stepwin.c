@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #include "core/diag.h"
 #include "core/names.h"
@@ -156,29 +155,27 @@ static void
 plan(struct win *w, struct rec *r)
 {
 	struct rankwin *rw = rank_of(w, rec_rank(r), true);
-	json_t *names = rec_json(r, "signposts"), *v;
+	struct rec_strv names;
 	long long *nreq = NULL;
 	size_t i, k = 0;
 	int best = 0;
 
-	if (!json_is_array(names))
+	if (!rec_strv(r, "signposts", &names))
 		die_where(rec_where(r), "--%s: the trace record has no signpost list "
 		    "(ttp-parse writes one)", w->o->steady ? "steady-state" : "steps");
-	json_array_foreach(names, i, v) {
+	for (i = 0; i < names.n; i++) {
 		struct step st;
 
-		if (json_is_string(v) && step_parse(json_string_value(v),
-		    json_string_length(v), &st) && (st.kind != STEP_CAPTURE) &&
+		if (step_parse(names.s[i], names.len[i], &st) && (st.kind != STEP_CAPTURE) &&
 		    (best == 0 || step_tier(st.kind) < best))
 			best = step_tier(st.kind);
 	}
 	rw->tier = best;
-	nreq = xreallocarray(NULL, json_array_size(names) + 1, sizeof(*nreq));
-	json_array_foreach(names, i, v) {
+	nreq = xreallocarray(NULL, names.n + 1, sizeof(*nreq));
+	for (i = 0; i < names.n; i++) {
 		struct step st;
 
-		if (json_is_string(v) && step_parse(json_string_value(v),
-		    json_string_length(v), &st) && step_tier(st.kind) == best)
+		if (step_parse(names.s[i], names.len[i], &st) && step_tier(st.kind) == best)
 			nreq[k++] = st.context_requests + st.generation_requests;
 	}
 	rw->nsteps = (long long)k;
@@ -211,7 +208,6 @@ plan(struct win *w, struct rec *r)
 			    rw->rank, rw->lo, rw->nsteps, rw->nsteps == 1 ? "" : "s");
 	}
 	free(nreq);
-	json_decref(names);
 }
 
 static bool

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "core/buf.h"
 #include "report/colour.h"
 #include "core/diag.h"
@@ -170,23 +168,18 @@ fallback_math(struct table *t, const struct row *w)
 static strid
 get_advice(struct table *t, struct rec *r)
 {
-	json_t *a, *v;
+	struct rec_strv a;
 	struct buf b = BUF_INIT;
 	size_t i;
 	strid id;
 
-	if ((a = rec_json(r, "advice")) == NULL)
+	if (!rec_strv(r, "advice", &a))
 		return 0;
-	if (!json_is_array(a))
-		die_where(rec_where(r), "key \"advice\": expected an array of strings");
-	json_array_foreach(a, i, v) {
-		if (!json_is_string(v))
-			die_where(rec_where(r), "key \"advice\": expected an array of strings");
+	for (i = 0; i < a.n; i++) {
 		if (i > 0)
 			buf_addc(&b, '\n');
-		buf_add(&b, json_string_value(v), json_string_length(v));
+		buf_add(&b, a.s[i], a.len[i]);
 	}
-	json_decref(a);
 	/* An empty array ("Optimized") is interned as "" so that it is not "absent". */
 	id = table_intern(t, b.p ? b.p : "", b.len);
 	buf_free(&b);

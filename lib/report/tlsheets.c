@@ -13,6 +13,7 @@
 #include "core/names.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
+#include "core/recjson.h"
 #include "report/pyrepr.h"
 #include "report/tab.h"
 #include "report/tlsheets.h"

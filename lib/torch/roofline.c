@@ -16,6 +16,7 @@
 #include "core/hwspec.h"
 #include "core/names.h"
 #include "core/rec.h"
+#include "core/recjson.h"
 #include "torch/opclass.h"
 #include "torch/perfmodel.h"
 #include "torch/roofline.h"

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #include "core/diag.h"
 
@@ -365,7 +364,6 @@ static void
 write_metrics(struct rec *r, const struct mresult *m)
 {
 	const char *s;
-	int i;
 
 	rec_set_str(r, "label", m->label.p);
 	if (m->math.len > 0)
@@ -392,14 +390,9 @@ write_metrics(struct rec *r, const struct mresult *m)
 		rec_set_str(r, "fidelity_verdict", s);
 	else
 		rec_del(r, "fidelity_verdict");
-	if (m->has_advice) {
-		json_t *a = json_array();
-
-		for (i = 0; i < m->nadvice; i++)
-			json_array_append_new(a, json_string(m->advice[i]));
-		rec_set_json(r, "advice", a);
-		json_decref(a);
-	} else
+	if (m->has_advice)
+		rec_set_strv(r, "advice", m->advice, NULL, (size_t)m->nadvice);
+	else
 		rec_del(r, "advice");
 	rec_set_str(r, "category", m->category);
 }
@@ -434,15 +427,9 @@ write_extras(struct rec *r, const struct rextra *x, const struct mop *op, bool h
 	set_opt_num(r, "roof_pct", x->has_roof_pct, x->roof_pct);
 	set_opt_num(r, "bw_gbps", x->has_bw, x->bw_gbps);
 	set_opt_num(r, "pm_eff_pct", x->has_pm_eff, x->pm_eff_pct);
-	if (x->nunsure > 0) {
-		json_t *a = json_array();
-		size_t i;
-
-		for (i = 0; i < x->nunsure; i++)
-			json_array_append_new(a, json_string(x->unsure[i]));
-		rec_set_json(r, "unsure", a);
-		json_decref(a);
-	} else
+	if (x->nunsure > 0)
+		rec_set_strv(r, "unsure", x->unsure, NULL, x->nunsure);
+	else
 		rec_del(r, "unsure");
 	if (x->has_grid)
 		rec_set_str(r, "grid_advice", x->grid_advice);

@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/rec.h"
+#include "core/recjson.h"
 #include "fuzz.h"
 
 struct job {
