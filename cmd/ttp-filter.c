@@ -230,6 +230,7 @@ main(int argc, char *argv[])
 		    "for the other selections", steps ? "steps" : "steady-state");
 	sw.verbose = o.verbose;
 
+	io_stdin_or_usage(argc, usage);
 	rd = rec_open_list(argv, argc);
 	if (steps || sw.steady)
 		stepwin_run(rd, stdout, &sw);

@@ -92,6 +92,7 @@ main(int argc, char *argv[])
 			die_getopt(ch, argv);
 		}
 	}
+	io_stdin_or_usage(argc - optind, usage);
 	paths = argc > optind ? argv + optind : dash;
 	npaths = argc > optind ? argc - optind : 1;
 	for (i = 0, ch = 0; i < npaths; i++)

@@ -92,6 +92,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	io_stdin_or_usage(argc, usage);
 	rd = rec_open_list(argv, argc);
 	phase_tag(rd, stdout, &o);
 	rec_close(rd);

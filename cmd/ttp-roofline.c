@@ -126,6 +126,7 @@ main(int argc, char *argv[])
 
 	metrics_init(&m);
 	torch = troof_new(gpu, gpuspec);
+	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL) {
 		const char *trace = rec_str(r, "trace", NULL);

@@ -575,6 +575,7 @@ main(int argc, char **argv)
 	table_init(&t);
 	tl = tl_new();
 	table_group_keys(&t, gspec.keys, gspec.nkeys);
+	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL)
 		if (!tl_add(tl, r))

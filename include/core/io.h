@@ -21,6 +21,9 @@ FILE *io_open(const char *path);
 int io_peek(FILE *fp);
 /* Close what io_open returned (stdin is left open). */
 void io_close(FILE *fp);
+/* A filter given no file reads standard input; at a terminal that is a wait for input
+ * nobody means to type: then usage(stderr) and exit 2. */
+void io_stdin_or_usage(int nfiles, void (*usage)(FILE *));
 /* The name to show for path in messages ("-"/NULL → "<stdin>"). */
 const char *io_name(const char *path);
 

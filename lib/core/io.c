@@ -251,3 +251,12 @@ io_finish(void)
 	if (fclose(stdout) != 0)
 		io_write_error(stdout, "stdout");
 }
+
+void
+io_stdin_or_usage(int nfiles, void (*usage)(FILE *))
+{
+	if (nfiles == 0 && isatty(STDIN_FILENO)) {
+		usage(stderr);
+		exit(EXIT_USAGE);
+	}
+}

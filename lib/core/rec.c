@@ -910,6 +910,9 @@ rec_index(struct rec *r)
 	if (s.i >= s.len)
 		return 0;
 	if (s.p[s.i] != '{') {
+		if (r->wline == 1 && memmem(s.p, s.len, "OP CODE", 7) != NULL)
+			rec_die(r, "a TT-Metal ops CSV, not ttp records: run ttp-parse first "
+			    "(ttp-parse FILE | %s), or ttp-report FILE", getprogname());
 		if (strchr("[\"-0123456789tfn", s.p[s.i]) != NULL)
 			rec_die(r, "record is not a JSON object");
 		scan_unexpected(&s, "'{'");
