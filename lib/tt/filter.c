@@ -444,6 +444,64 @@ start_streaming(struct filter *f)
 	f->n = f->cap = 0;
 }
 
+static bool
+is_devop(const struct fent *x)
+{
+	return x->kind == FK_OP && (x->flags & (FE_DEVOP | FE_HASDEV)) == (FE_DEVOP | FE_HASDEV);
+}
+
+/*
+ * The window holds no device op although the input has some: the reference's "No device
+ * operations found" alone sends users looking for a broken trace. Say why, and what to
+ * try: the last signpost is often an end marker (PERF_DECODE_END, "... finished"), and
+ * a trace replay reuses the capture's timestamps, which sorts its signposts after
+ * every op.
+ */
+static void
+empty_window(struct filter *f, const uint32_t *sel, size_t k)
+{
+	const struct wopts *w = &f->o->w;
+	struct buf b = BUF_INIT;
+	size_t i, nall = 0, nsp = 0, nlisted = 0, firstsp = 0, ops_after = 0;
+	uint32_t last = NAME_NONE;
+
+	for (i = 0; i < k; i++)
+		if (is_devop(&f->e[sel[i]]))
+			return;
+	for (i = 0; i < f->n; i++) {
+		if (is_devop(&f->e[i]))
+			nall++;
+		if (f->e[i].kind == FK_SIGNPOST) {
+			if (nsp++ == 0)
+				firstsp = i;
+			last = f->e[i].name;
+		}
+	}
+	if (nall == 0 || nsp == 0 || w->ignore)
+		return;
+	for (i = firstsp + 1; i < f->n; i++)	/* none: the signposts all sort last */
+		if (is_devop(&f->e[i]))
+			ops_after++;
+	for (i = 0; i < f->n && nlisted < 8; i++) {
+		if (f->e[i].kind != FK_SIGNPOST)
+			continue;
+		if (strstr(b.p ? b.p : "", names_str(&f->nm, f->e[i].name)) != NULL)
+			continue;
+		buf_printf(&b, "%s'%s'", nlisted++ ? ", " : "", names_str(&f->nm, f->e[i].name));
+	}
+	if (w->start == NULL && w->end == NULL)
+		warning("the default window (after the last signpost, '%s') holds none of the "
+		    "%zu device ops", names_str(&f->nm, last), nall);
+	else
+		warning("the signpost window holds none of the %zu device ops", nall);
+	warning("try --start-signpost/--end-signpost with the signposts present (%s%s), "
+	    "--ignore-signposts for the whole trace%s", b.p, nlisted == 8 ? ", ..." : "",
+	    ops_after == 0 ? ", or ttp-parse --no-sort (ttp-report --tracing-mode): every "
+	    "signpost sorts after every op, as in a trace replay that reuses the capture's "
+	    "timestamps" : "");
+	buf_free(&b);
+}
+
 /* End of input with everything spooled: select and replay. */
 static void
 finish(struct filter *f)
@@ -458,8 +516,10 @@ finish(struct filter *f)
 	if (f->kineto) {
 		memcpy(seq, sel, k * sizeof(*seq));
 		m = k;
-	} else
+	} else {
 		m = merge_devices(f->e, sel, k, &f->nm, o->no_merge, o->verbose, seq);
+		empty_window(f, sel, k);
+	}
 	free(sel);
 	range_message(o);
 	for (i = 0; i < m; i++) {
