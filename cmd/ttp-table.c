@@ -236,6 +236,18 @@ summary_base(const struct opts *o)
 	return NULL;
 }
 
+/* One message and exit 1, with nothing left allocated for a leak checker to report. */
+static void __attribute__((noreturn))
+summary_write_failed(struct buf *p)
+{
+	char msg[1024];
+	int e = errno;
+
+	snprintf(msg, sizeof(msg), "%s: %s", p->p, strerror(e));
+	buf_free(p);
+	die(EXIT_DATA, "%s", msg);
+}
+
 static void
 write_summary_files(const struct opts *o, const struct summary *s)
 {
@@ -245,18 +257,17 @@ write_summary_files(const struct opts *o, const struct summary *s)
 	if (base == NULL)
 		return;
 	buf_printf(&p, "%s.csv", base);
+	free(base);	/* p holds it from here on */
 	if (o->verbose)
 		say("Writing CSV stacked report to %s", p.p);
 	if (summary_write_csv(p.p, s) != 0)
-		die(EXIT_DATA, "%s: %s", p.p, strerror(errno));
-	buf_reset(&p);
-	buf_printf(&p, "%s.svg", base);
+		summary_write_failed(&p);
+	memcpy(p.p + p.len - 4, ".svg", 4);
 	if (o->verbose)
 		say("Plotting SVG stacked report to %s", p.p);
 	if (summary_write_svg(p.p, s, o->classic) != 0)
-		die(EXIT_DATA, "%s: %s", p.p, strerror(errno));
+		summary_write_failed(&p);
 	buf_free(&p);
-	free(base);
 }
 
 /* D8: refuse output names that lose data; warn about options that have no effect. */
