@@ -120,5 +120,10 @@ void rec_write(struct rec *r, FILE *fp);
 /* Append the record's line (with "\n") to a caller's buffer; returns the new length. */
 struct buf;
 void rec_format(struct rec *r, struct buf *out);
+/* Append to out a line that rec_format wrote (len bytes, "\n" included) with members
+ * added at the end of its object: members is JSON text "\"k\":v,..." (json.h's writer
+ * makes it) for keys the line does not have. For stages that keep lines, not records. */
+void rec_line_add(struct buf *out, const char *line, size_t len, const char *members,
+    size_t mlen);
 
 #endif

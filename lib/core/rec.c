@@ -1907,6 +1907,26 @@ rec_format(struct rec *r, struct buf *b)
 }
 
 void
+rec_line_add(struct buf *out, const char *line, size_t len, const char *members,
+    size_t mlen)
+{
+	size_t end = len, open;
+
+	while (end > 0 && line[end - 1] != '}')
+		end--;
+	if (end == 0)
+		die(EXIT_DATA, "rec_line_add: not a record line");
+	end--;
+	for (open = end; open > 0 && (line[open - 1] == ' ' || line[open - 1] == '\t'); open--)
+		;
+	buf_add(out, line, end);
+	if (mlen > 0 && !(open > 0 && line[open - 1] == '{'))
+		buf_addc(out, ',');
+	buf_add(out, members, mlen);
+	buf_add(out, "}\n", 2);
+}
+
+void
 rec_write(struct rec *r, FILE *fp)
 {
 	size_t n;

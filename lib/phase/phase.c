@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/json.h"
 #include "core/names.h"
 #include "phase/guess.h"
 #include "phase/period.h"
@@ -532,9 +533,8 @@ spool_one(struct state *st, struct rec *r)
 	spool_add(st->spool, st->line.p, st->line.len);
 }
 
-/* The tags of op i, appended to b as JSON members without a leading comma (nothing:
- * the op is written unchanged). */
-typedef void tagfn(struct state *st, const void *ctx, size_t i, struct buf *b);
+/* The tags of op i, as members through w (none: the op is written unchanged). */
+typedef void tagfn(struct state *st, const void *ctx, size_t i, struct js_writer *w);
 
 struct basic_tags {
 	const uint8_t	*tag;	/* NULL: every op is T_START */
@@ -542,16 +542,19 @@ struct basic_tags {
 };
 
 static void
-basic_tag(struct state *st, const void *ctx, size_t i, struct buf *b)
+basic_tag(struct state *st, const void *ctx, size_t i, struct js_writer *w)
 {
 	const struct basic_tags *bt = ctx;
 	int t = bt->tag ? bt->tag[i] : T_START;
 
 	if (t == T_NONE)
 		return;
-	buf_printf(b, "\"phase\":\"%s\"", tagname[t]);
-	if (bt->iter != NULL && bt->iter[i] != 0)
-		buf_printf(b, ",\"iter\":%u", bt->iter[i]);
+	js_w_key(w, "phase");
+	js_w_strz(w, tagname[t]);
+	if (bt->iter != NULL && bt->iter[i] != 0) {
+		js_w_key(w, "iter");
+		js_w_int(w, bt->iter[i]);
+	}
 }
 
 /* Op indices sorted by (rank, id), to find a gpu record's launcher. */
@@ -609,33 +612,30 @@ replay(struct state *st, tagfn *fn, const void *ctx)
 		i = 0;
 	}
 	while ((p = spool_line(st->spool, &off, &len)) != NULL) {
-		size_t end, k;
+		struct js_writer w;
+		size_t k;
 
 		if (p[0] == '-') {
 			writeout(st, p + 1, len - 1);
 			continue;
 		}
 		buf_reset(&st->text);
+		js_w_init(&w, &st->text);
 		if (p[0] == 'o')
-			fn(st, ctx, i++, &st->text);
+			fn(st, ctx, i++, &w);
 		else if ((k = find_op(st, byid, st->gpus[g].rank, st->gpus[g].id)) !=
 		    (size_t)-1)
-			fn(st, ctx, k, &st->text);
+			fn(st, ctx, k, &w);
 		if (p[0] == 'g')
 			g++;
 		if (st->text.len == 0) {
 			writeout(st, p + 1, len - 1);
 			continue;
 		}
-		/* The line is a compact object ending in "}\n" without our keys. */
-		end = len - 1;
-		while (end > 1 && p[end] != '}')
-			end--;
-		writeout(st, p + 1, end - 1);
-		if (end - 1 > 1)
-			writeout(st, ",", 1);
-		writeout(st, st->text.p, st->text.len);
-		writeout(st, "}\n", 2);
+		/* the line has none of our keys (spool_one deleted them) */
+		buf_reset(&st->line);
+		rec_line_add(&st->line, p + 1, len - 1, st->text.p, st->text.len);
+		writeout(st, st->line.p, st->line.len);
 	}
 	free(byid);
 	spool_close(st->spool);
@@ -833,26 +833,36 @@ find_step(const struct state *st, long long rank, int tier, long long t)
 }
 
 static void
-steps_tag(struct state *st, const void *ctx, size_t i, struct buf *b)
+wint(struct js_writer *w, const char *key, long long v)
+{
+	js_w_key(w, key);
+	js_w_int(w, v);
+}
+
+static void
+steps_tag(struct state *st, const void *ctx, size_t i, struct js_writer *w)
 {
 	const struct stepiv *s;
 	const struct step *p;
 
 	(void)ctx;
+	js_w_key(w, "phase");
 	if (st->opstep[i] < 0) {
-		buf_adds(b, "\"phase\":\"" OUTSIDE "\"");
+		js_w_strz(w, OUTSIDE);
 		return;
 	}
 	s = &st->steps[st->opstep[i]];
 	p = &s->st;
-	buf_printf(b, "\"phase\":\"%s\",\"iter\":%lld", step_phase_name(p->phase), s->iter);
-	if (s->tier <= 2 && p->kind != STEP_DIFFUSION)
-		buf_printf(b, ",\"context_requests\":%lld,\"generation_requests\":%lld,"
-		    "\"context_tokens\":%lld,\"generation_tokens\":%lld",
-		    p->context_requests, p->generation_requests, p->context_tokens,
-		    p->generation_tokens);
+	js_w_strz(w, step_phase_name(p->phase));
+	wint(w, "iter", s->iter);
+	if (s->tier <= 2 && p->kind != STEP_DIFFUSION) {
+		wint(w, "context_requests", p->context_requests);
+		wint(w, "generation_requests", p->generation_requests);
+		wint(w, "context_tokens", p->context_tokens);
+		wint(w, "generation_tokens", p->generation_tokens);
+	}
 	if (s->tier <= 3)
-		buf_printf(b, ",\"batch_size\":%lld", p->batch);
+		wint(w, "batch_size", p->batch);
 }
 
 static void

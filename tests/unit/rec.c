@@ -191,6 +191,16 @@ test_strv(void)
 	ok(rec_strv(r, "w", &v) && v.n == 3 && strcmp(v.s[1], in[1]) == 0 &&
 	    strcmp(v.s[2], in[2]) == 0, "rec_strv reads back what rec_set_strv wrote");
 	rec_free(r);
+	{
+		struct buf b = BUF_INIT;
+
+		rec_line_add(&b, "{}\n", 3, "\"p\":\"x\"", 7);
+		rec_line_add(&b, "{\"k\":1}\n", 8, "\"p\":1,\"i\":2", 11);
+		rec_line_add(&b, "{\"k\":1}\n", 8, "", 0);
+		is_str(b.p, "{\"p\":\"x\"}\n{\"k\":1,\"p\":1,\"i\":2}\n{\"k\":1}\n",
+		    "rec_line_add: members at the end, a comma only after a member");
+		buf_free(&b);
+	}
 	dies(do_strv, "a", 1, "key \"a\": expected an array of strings");
 	dies(do_strv, "s", 1, "key \"s\": expected an array of strings");
 }
