@@ -66,7 +66,8 @@ struct tl {
 };
 
 const char *const tl_sheet_names[] = {
-	"gpu_timeline", "ops_summary_by_category", "ops_summary", "ops_summary_prefill",
+	"gpu_timeline", "ops_summary_by_category", "ops_summary_by_phase", "ops_summary",
+	"ops_summary_prefill",
 	"ops_summary_decode", "ops_unique_args",
 	"unified_perf_summary", "<family>", "kernel_summary", "kernel_summary_prefill",
 	"kernel_summary_decode", "short_kernel_histogram",
@@ -1338,6 +1339,44 @@ kernel_categories(struct tl *tl, const struct launchers *L, size_t i, struct buf
 	free(c);
 }
 
+/* ttp's grouped summary by phase (ttp-table --group-by phase for PyTorch records): the
+ * kernel launchers per ttp-phase tag, as ops_summary_by_category groups them by
+ * category; launchers without a tag are the phase "None". Empty (so left out) when no
+ * op has a tag. */
+static struct tab *
+sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls)
+{
+	struct tab *t = tab_new("ops_summary_by_phase");
+	struct names groups;
+	struct tab_key keys[] = { { 2, 1 }, { 0, 0 } };
+	size_t i, r;
+	int any = 0;
+
+	tab_col(t, "phase");
+	tab_col(t, "Count");
+	tab_col(t, "total_direct_kernel_time_ms");
+	for (i = 0; i < L->n && !any; i++)
+		any = tl->op[L->op[i]].phase != NAME_NONE;
+	names_init(&groups);
+	for (i = 0; i < L->n && any; i++) {
+		const char *ph = S(tl, tl->op[L->op[i]].phase);
+
+		r = tab_group(&groups, ph, strlen(ph));
+		if (r == t->nrows) {
+			tab_row(t);
+			tab_set_str(t, r, 0, ph);
+			tab_set_int(t, r, 1, 0);
+			tab_set_num(t, r, 2, 0);
+		}
+		tab_cell(t, r, 1)->v.i++;
+		tab_cell(t, r, 2)->v.d += ls[i].direct / 1000;
+	}
+	tab_sort(t, keys, 2);
+	tab_percentages(t, 2);
+	names_free(&groups);
+	return t;
+}
+
 /* The launchers ttp-phase tagged phase, grouped by name, as the branch's
  * get_df_kernel_launchers_summary_by_inference_phase: percentages within the phase;
  * Kernel categories of each name from its first launcher (by trace order). Empty (so
@@ -1521,6 +1560,7 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		ls = xreallocarray(NULL, L.n + 1, sizeof(*ls));
 		launcher_times(tl, &L, ls);
 		n = push(out, n, sheet_by_category(tl, &L, ls));
+		n = push(out, n, sheet_by_phase(tl, &L, ls));
 		n = push(out, n, sheet_ops_summary(tl, &L, ls));
 		n = push(out, n, sheet_phase(tl, &L, ls, "prefill"));
 		n = push(out, n, sheet_phase(tl, &L, ls, "decode"));
