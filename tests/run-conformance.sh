@@ -1,15 +1,33 @@
 #!/bin/sh
-# Runs ../shared/conformance/ttperf-check over bin/ (every reference run of tt-perf-report).
+# Runs ../shared/conformance/ttperf-check over bin/ (every reference run of tt-perf-report)
+# and ../shared/conformance/tracelens-check (every reference run of TraceLens but those
+# listed in TRACELENS_SKIP: the inference report, issue 17, is not written yet).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${1:-../shared}
 case $SHARED in /*) ;; *) SHARED=$TOP/$SHARED;; esac
+TRACELENS_SKIP=${TRACELENS_SKIP-inference_sglang_decode__default}
 check=$SHARED/conformance/ttperf-check
 if [ ! -f "$check" ]; then
 	echo "conformance: SKIPPED: $check not found (../shared is absent)"
 	exit 0
 fi
-if [ ! -x "$TOP/bin/ttp-report" ]; then
-	echo "conformance: FAILED: bin/ttp-report is not built"
+if [ ! -x "$TOP/bin/ttp-report" ] || [ ! -x "$TOP/bin/ttp-tracelens" ]; then
+	echo "conformance: FAILED: bin/ttp-report or bin/ttp-tracelens is not built"
 	exit 1
 fi
-python3 "$check" "$TOP/bin"
+rc=0
+python3 "$check" "$TOP/bin" || rc=1
+tlcheck=$SHARED/conformance/tracelens-check
+oracle=$SHARED/oracle/tracelens
+[ -f "$tlcheck" ] && [ -d "$oracle" ] || exit $rc
+# tracelens-check selects cases by substring: name every case but the skipped ones
+set --
+for d in "$oracle"/*/; do
+	c=$(basename "$d")
+	[ -f "$d/cmd.txt" ] || continue
+	case " $TRACELENS_SKIP " in *" $c "*) echo "tracelens: SKIP $c"; continue ;; esac
+	set -- "$@" --case "$c"
+done
+[ $# -gt 0 ] || exit $rc
+python3 "$tlcheck" "$TOP/bin" "$@" || rc=1
+exit $rc

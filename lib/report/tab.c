@@ -11,6 +11,7 @@
 #include "core/diag.h"
 #include "core/numfmt.h"
 #include "report/tab.h"
+#include "report/texttab.h"
 
 struct tab *
 tab_new(const char *name)
@@ -415,60 +416,57 @@ is_right(const struct tab_cell *c)
 	return c->kind == TAB_INT || c->kind == TAB_NUM;
 }
 
-/* One padded, possibly trimmed cell. */
+/* s[0..n) cut to w code points, ending in "..." when cut, into out. */
 static void
-put_cell(FILE *fp, const char *s, size_t n, size_t w, int right)
+cut_cell(struct buf *out, const char *s, size_t n, size_t w)
 {
-	size_t sw = u8width(s, n), k;
-
-	if (sw > w) {
-		k = u8prefix(s, n, w > 3 ? w - 3 : 0);
-		fwrite(s, 1, k, fp);
-		fputs(w > 3 ? "..." : "", fp);
-		for (sw = u8width(s, k) + (w > 3 ? 3 : 0); sw < w; sw++)
-			fputc(' ', fp);
+	buf_reset(out);
+	buf_adds(out, "");
+	if (u8width(s, n) <= w) {
+		buf_add(out, s, n);
 		return;
 	}
-	if (right)
-		for (k = sw; k < w; k++)
-			fputc(' ', fp);
-	fwrite(s, 1, n, fp);
-	if (!right)
-		for (k = sw; k < w; k++)
-			fputc(' ', fp);
+	buf_add(out, s, u8prefix(s, n, w > 3 ? w - 3 : 0));
+	if (w > 3)
+		buf_adds(out, "...");
 }
 
 #define TEXT_MAX 48
 #define TEXT_MIN 10
 
-int
-tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width)
+/* The table through the one table printer (report/texttab.h): in text, the widest
+ * columns cut to fit width; in Markdown, whole cells. */
+static int
+tab_write_ttab(const struct tab *t, FILE *fp, size_t top, size_t width, int md)
 {
 	size_t nr = top && top < t->nrows ? top : t->nrows, i, j, total;
-	size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
-	int *right = xcalloc(t->ncols ? t->ncols : 1, sizeof(*right));
-	struct buf b = BUF_INIT;
+	size_t nc = t->ncols ? t->ncols : 1;
+	size_t *w = xcalloc(nc, sizeof(*w));
+	int *right = xcalloc(nc, sizeof(*right));
+	struct buf *hdr = xcalloc(nc, sizeof(*hdr));
+	struct buf b = BUF_INIT, c = BUF_INIT;
+	struct ttab tb;
 
 	for (j = 0; j < t->ncols; j++)
 		w[j] = u8width(t->cols[j], strlen(t->cols[j]));
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < t->ncols; j++) {
-			const struct tab_cell *c = tab_cell(t, i, j);
+			const struct tab_cell *x = tab_cell(t, i, j);
 			size_t cw;
 
 			buf_reset(&b);
 			buf_adds(&b, "");
-			cell_show(t, c, &b);
+			cell_show(t, x, &b);
 			if ((cw = u8width(b.p, b.len)) > w[j])
 				w[j] = cw;
-			right[j] |= is_right(c);
+			right[j] |= is_right(x);
 		}
 	/* text columns at most TEXT_MAX wide; then the widest columns, one character at
 	 * a time, down to TEXT_MIN, until the line fits */
-	for (j = 0; width && j < t->ncols; j++)
+	for (j = 0; !md && width && j < t->ncols; j++)
 		if (!right[j] && w[j] > TEXT_MAX)
 			w[j] = TEXT_MAX;
-	for (;;) {
+	while (!md && width && t->ncols) {
 		size_t wide = 0;
 
 		total = 0;
@@ -477,89 +475,60 @@ tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width)
 			if (w[j] > w[wide])
 				wide = j;
 		}
-		if (width == 0 || total <= width || t->ncols == 0 || w[wide] <= TEXT_MIN)
+		if (total <= width || w[wide] <= TEXT_MIN)
 			break;
 		w[wide]--;
 	}
+	ttab_init(&tb, nc, md ? TTAB_MARKDOWN : TTAB_TEXT);
 	for (j = 0; j < t->ncols; j++) {
-		if (j)
-			fputs("  ", fp);
-		put_cell(fp, t->cols[j], strlen(t->cols[j]), w[j], right[j]);
-	}
-	fputc('\n', fp);
-	for (j = 0; j < t->ncols; j++) {
-		size_t k;
+		int a = right[j] ? TTAB_RIGHT : TTAB_LEFT;
 
-		if (j)
-			fputs("  ", fp);
-		for (k = 0; k < w[j]; k++)
-			fputc('-', fp);
+		if (md)
+			buf_adds(&hdr[j], t->cols[j]);
+		else
+			cut_cell(&hdr[j], t->cols[j], strlen(t->cols[j]), w[j]);
+		ttab_column(&tb, j, hdr[j].p, a, a);
+		ttab_minwidth(&tb, j, w[j]);
 	}
-	fputc('\n', fp);
+	ttab_header(&tb, fp);
+	ttab_rule(&tb, fp);
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < t->ncols; j++) {
 			buf_reset(&b);
 			buf_adds(&b, "");
 			cell_show(t, tab_cell(t, i, j), &b);
-			if (j)
-				fputs("  ", fp);
-			put_cell(fp, b.p, b.len, w[j], right[j]);
+			if (md)
+				ttab_cell(&tb, b.p, b.len);
+			else {
+				cut_cell(&c, b.p, b.len, w[j]);
+				ttab_cell(&tb, c.p, c.len);
+			}
 		}
-		fputc('\n', fp);
+		ttab_row(&tb, fp);
 	}
-	if (nr < t->nrows)
+	if (!md && nr < t->nrows)
 		fprintf(fp, "... %zu more rows\n", t->nrows - nr);
+	ttab_free(&tb);
+	for (j = 0; j < nc; j++)
+		buf_free(&hdr[j]);
+	free(hdr);
 	buf_free(&b);
+	buf_free(&c);
 	free(w);
 	free(right);
 	return ferror(fp) ? -1 : 0;
 }
 
-static void
-md_text(FILE *fp, const char *s)
+int
+tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s, fp);
-	}
+	return tab_write_ttab(t, fp, top, width, 0);
 }
 
 int
 tab_write_md(const struct tab *t, FILE *fp, size_t top)
 {
-	size_t nr = top && top < t->nrows ? top : t->nrows, i, j;
-	struct buf b = BUF_INIT;
-
-	fputc('|', fp);
-	for (j = 0; j < t->ncols; j++) {
-		fputc(' ', fp);
-		md_text(fp, t->cols[j]);
-		fputs(" |", fp);
-	}
-	fputs("\n|", fp);
-	for (j = 0; j < t->ncols; j++) {
-		int right = 0;
-
-		for (i = 0; i < nr && !right; i++)
-			right = is_right(tab_cell(t, i, j));
-		fputs(right ? "---:|" : "---|", fp);
-	}
-	fputc('\n', fp);
-	for (i = 0; i < nr; i++) {
-		fputc('|', fp);
-		for (j = 0; j < t->ncols; j++) {
-			buf_reset(&b);
-			buf_adds(&b, "");
-			cell_show(t, tab_cell(t, i, j), &b);
-			fputc(' ', fp);
-			md_text(fp, b.p);
-			fputs(" |", fp);
-		}
-		fputc('\n', fp);
-	}
-	buf_free(&b);
-	return ferror(fp) ? -1 : 0;
+	return tab_write_ttab(t, fp, top, 0, 1);
 }
 
 /* --- xlsx --------------------------------------------------------------------------- */
