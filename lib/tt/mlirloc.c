@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/numfmt.h"
 #include "tt/mlirloc.h"
 
 struct p {
@@ -83,8 +84,19 @@ string(struct p *p)
 
 	p->i++;		/* the opening quote */
 	while (p->i < p->n && p->s[p->i] != '"') {
-		char c = p->s[p->i++];
+		size_t run = 0;
+		char c;
 
+		/* plain bytes, copied at once (the text need not be NUL-terminated) */
+		while (p->i + run < p->n && p->s[p->i + run] != '"' &&
+		    p->s[p->i + run] != '\\' && p->s[p->i + run] != '\0')
+			run++;
+		if (run > 0) {
+			buf_add(b, p->s + p->i, run);
+			p->i += run;
+			continue;
+		}
+		c = p->s[p->i++];
 		if (c == '\0')
 			return fail(p, "NUL byte in a string");
 		if (c != '\\') {
@@ -154,6 +166,16 @@ add_frame(struct p *p, size_t off)
 
 static int loc(struct p *p, int depth);
 
+/* ":N" */
+static void
+putnum(struct buf *b, long long v)
+{
+	char t[NUM_INTSZ];
+
+	buf_addc(b, ':');
+	buf_add(b, t, num_int(t, v, 0));
+}
+
 /* "file":L[:C][ to [L][:C]] with the string already read at mem[off..]. */
 static int
 file_frame(struct p *p, size_t off)
@@ -199,10 +221,9 @@ file_frame(struct p *p, size_t off)
 		l->mem.len += flen;
 		l->mem.p[l->mem.len] = '\0';
 	}
+	putnum(&l->mem, line);
 	if (col >= 0)
-		buf_printf(&l->mem, ":%lld:%lld", line, col);
-	else
-		buf_printf(&l->mem, ":%lld", line);
+		putnum(&l->mem, col);
 	add_frame(p, off);
 	return 0;
 }
