@@ -58,8 +58,6 @@ typedef size_t js_read_fn(void *ctx, char *buf, size_t n);
 struct js_reader *js_open(js_read_fn *fn, void *ctx);
 struct js_reader *js_open_fp(FILE *fp);			/* fp stays the caller's */
 struct js_reader *js_open_mem(const char *p, size_t n);	/* p must outlive the reader */
-/* Same, with the first n bytes given (already read, e.g. to detect the format). */
-struct js_reader *js_open_fp_after(FILE *fp, const char *pre, size_t n);
 void js_close(struct js_reader *rd);
 
 /* Limits: the longest token in bytes (raw, quotes included) and the deepest nesting. */

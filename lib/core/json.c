@@ -111,21 +111,6 @@ js_open_fp(FILE *fp)
 }
 
 struct js_reader *
-js_open_fp_after(FILE *fp, const char *pre, size_t n)
-{
-	struct js_reader *rd = js_open_fp(fp);
-
-	if (n > rd->cap) {
-		rd->cap = n;
-		rd->buf = xrealloc(rd->buf, rd->cap + 1);
-	}
-	memcpy(rd->buf, pre, n);
-	rd->end = n;
-	rd->buf[n] = '\0';
-	return rd;
-}
-
-struct js_reader *
 js_open_mem(const char *p, size_t n)
 {
 	struct js_reader *rd = js_open(read_mem, NULL);

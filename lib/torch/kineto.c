@@ -386,7 +386,7 @@ static int
 key_of(struct kin *k)
 {
 	size_t n, i;
-	const char *s = js_text(k->rd, &n);
+	const char *s = js_str(k->rd, &n);
 
 	if (n > 15 || n < 2)
 		return K_OTHER;
@@ -565,6 +565,8 @@ keep_event(struct kin *k, uint32_t idx)
 		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: negative \"dur\"",
 		    k->file, (unsigned long long)e->off, idx);
 	if (k->nev == k->capev) {
+		if (k->nev >= INT32_MAX / 2)
+			kfail(k, "more than %d events to keep", INT32_MAX / 2);
 		k->capev = k->capev ? k->capev * 2 : 4096;
 		k->ev = xreallocarray(k->ev, k->capev, sizeof(*k->ev));
 	}
