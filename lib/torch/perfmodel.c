@@ -1686,6 +1686,262 @@ m_norm(struct ctx *c, const char *model)
 		norm_fwd_figures(c, &n);
 }
 
+/* --- the other families and the inference extensions ------------------------------------- */
+
+/* TraceLens's `name2bpe(dtype) or 2`: the width, 2 when unknown. */
+static int
+bpe_or2(const char *dtype)
+{
+	int b = perf_bpe(dtype);
+
+	return b != 0 ? b : 2;
+}
+
+/* RMSNorm variants of the inference extensions (category RMSNorm): x at ix, the
+ * weight's length at Input Dims[iw][0]; with_add: the fused residual add. */
+static void
+m_rms_ext(struct ctx *c, size_t ix, size_t iw, bool with_add)
+{
+	const struct targ *x = shape(c, ix), *w = shape(c, iw);
+	struct norm n;
+	int bpe;
+
+	memset(&n, 0, sizeof(n));
+	n.C = dim(c, w, 0);
+	n.affine = true;
+	n.din = dtype(c, ix);
+	if (c->failed)
+		return;
+	n.E = prod(c, x->dims, x->rank);
+	norm_params(c, &n, x, ix, false);
+	if (!c->failed && (bpe = perf_bpe(n.din)) == 0)
+		fail(c, "no bytes per element for dtype \"%s\"", n.din);
+	if (c->failed)
+		return;
+	c->o->flops = py_add(py_mul(py_tdiv(n.E, n.C), py_add(py_muli(n.C, 2), I(2))),
+	    py_muli(n.E, 2));
+	c->o->has_bytes = true;
+	if (with_add) {
+		c->o->flops = py_add(n.E, c->o->flops);
+		c->o->bytes = py_add(py_add(py_muli(n.E, 2 * bpe), py_muli(n.C, bpe)),
+		    py_muli(n.E, 2 * bpe));
+	} else
+		c->o->bytes = py_add(py_add(py_muli(n.E, bpe), py_muli(n.E, bpe)),
+		    py_muli(n.C, bpe));
+}
+
+/* silu_and_mul(out, input): out [..., d], input [..., 2d]; 5 FLOPs per output. */
+static void
+m_silu_and_mul(struct ctx *c)
+{
+	const struct targ *o = shape(c, 0);
+	const char *dt[2];
+	struct pynum n;
+	int bi, bo;
+
+	if (c->failed)
+		return;
+	dt[0] = dtype(c, 1);
+	dt[1] = dtype(c, 0);
+	param(c, "op_shape", jshape(o));
+	dtypes_param(c, "dtype_in_out", dt, 2);
+	param(c, "stride_input", jstrides(c, 1, false));
+	param(c, "stride_output", jstrides(c, 0, false));
+	bi = perf_bpe(dt[0]);
+	bo = perf_bpe(dt[1]);
+	if (!c->failed && (bi == 0 || bo == 0))
+		fail(c, "no bytes per element for dtype \"%s\"", bi == 0 ? dt[0] : dt[1]);
+	if (c->failed)
+		return;
+	n = prod(c, o->dims, o->rank);
+	c->o->flops = py_muli(n, 5);
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(dt[0]);
+	c->o->has_bytes = true;
+	c->o->bytes = py_add(py_muli(n, 2 * bi), py_muli(n, bo));
+}
+
+/* aiter::gemm_a16w16: X [M, K] and W [N, K]; a bias when Input Dims[2] is non-empty. */
+static void
+m_gemm_a16w16(struct ctx *c)
+{
+	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
+	const struct targ *X = shape(c, 0), *W = shape(c, 1);
+	json_t *dt;
+	int i;
+
+	g.M = dim(c, X, 0);
+	g.N = dim(c, W, 0);
+	g.K = dim(c, X, 1);
+	g.bias = c->a->n > 2 && nonempty(c, 2);
+	g.dt[0] = dtype(c, 0);
+	g.dt[1] = dtype(c, 1);
+	g.dt[2] = g.dt[0];
+	g.ndt = 3;
+	if (c->failed)
+		return;
+	param(c, "B", json_integer(1));
+	param(c, "M", jnum(g.M));
+	param(c, "N", jnum(g.N));
+	param(c, "K", jnum(g.K));
+	param(c, "bias", json_boolean(g.bias));
+	dt = json_array();
+	for (i = 0; i < 3; i++)
+		json_array_append_new(dt, jstr(g.dt[i]));
+	param(c, "dtype_A_B", dt);
+	gemm_transpose(c);
+	gemm_figures(c, &g, perf_bpe(g.dt[0]), perf_bpe(g.dt[1]), perf_bpe(g.dt[2]),
+	    perf_bpe(g.dt[2]));
+}
+
+/* RoPE: FusedRoPEFunc (t [s, b, h, d]) and sgl_kernel::rotary_embedding (positions,
+ * query [T, Hq*hd], key [T, Hk*hd], ..., cos_sin_cache [., rot_dim]): 3 FLOPs and 2
+ * accesses per rotated element. */
+static void
+m_rope(struct ctx *c, bool sgl)
+{
+	struct pynum n;
+	const char *dt;
+
+	if (!sgl) {
+		const struct targ *t = shape(c, 0);
+
+		if (!c->failed && t->rank < 4)
+			fail(c, "RoPE input of rank %d, want 4", t->rank);
+		if (c->failed)
+			return;
+		n = prod(c, t->dims, t->rank);
+		param(c, "seq_len", json_integer(t->dims[0]));
+		param(c, "batch", json_integer(t->dims[1]));
+		param(c, "heads", json_integer(t->dims[2]));
+		param(c, "head_dim", json_integer(t->dims[3]));
+		dt = c->a->n > 0 ? dtype(c, 0) : "";
+	} else {
+		const struct targ *q = shape(c, 1), *k = shape(c, 2);
+		struct pynum hs, rot;
+		long long h;
+
+		hs = dim(c, q, -1);
+		if (c->a->n > 3 && *c->a->a[3].value != '\0') {
+			if (!pyint(c->a->a[3].value, &h))
+				fail(c, "head_size \"%s\" is not an integer", c->a->a[3].value);
+			hs = I(h);
+		}
+		rot = hs;
+		if (c->a->n > 4 && c->a->a[4].shape == TSHAPE_FLAT && c->a->a[4].rank > 1)
+			rot = I(c->a->a[4].dims[1]);
+		if (!c->failed && hs.i == 0)
+			fail(c, "head size 0");
+		if (c->failed)
+			return;
+		n = py_mul(py_mul(dim(c, q, 0), py_add(py_fdiv(dim(c, q, 1), hs),
+		    py_fdiv(dim(c, k, 1), hs))), rot);
+		dt = dtype(c, 1);
+	}
+	param(c, "num_elements", jnum(n));
+	c->o->flops = py_muli(n, 3);
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(dt);
+	c->o->has_bytes = true;
+	c->o->bytes = py_muli(n, 2 * bpe_or2(dt));
+}
+
+/* sglang::store_cache: k and v rows written into the paged cache; no FLOPs. */
+static void
+m_store_cache(struct ctx *c)
+{
+	const struct targ *k = shape(c, 0);
+	struct pynum n;
+
+	if (c->failed)
+		return;
+	n = prod(c, k->dims, k->rank);
+	param(c, "op_shape", jshape(k));
+	param(c, "nelems", jnum(n));
+	param(c, "dtype", json_string(dtype(c, 0)));
+	c->o->flops = I(0);
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(dtype(c, 0));
+	c->o->has_bytes = true;
+	c->o->bytes = py_muli(n, 4 * bpe_or2(dtype(c, 0)));
+}
+
+/* MoEDispatch, MoECombine: tokens x hidden moved, no FLOPs, no compute spec. */
+static void
+m_moe_comm(struct ctx *c)
+{
+	const struct targ *t = c->a->n > 0 ? &c->a->a[0] : NULL;
+	bool tok = t != NULL && t->shape == TSHAPE_FLAT && t->rank >= 1;
+	bool hid = t != NULL && t->shape == TSHAPE_FLAT && t->rank >= 2;
+	const char *dt = c->a->n > 0 ? c->a->a[0].dtype : "";
+	int bpe = *dt != '\0' ? perf_bpe(dt) : 0;
+
+	param(c, "num_tokens", tok ? json_integer(t->dims[0]) : NULL);
+	param(c, "hidden_dim", hid ? json_integer(t->dims[1]) : NULL);
+	param(c, "bpe", bpe != 0 ? json_integer(bpe) : NULL);
+	c->o->flops = I(0);
+	if (tok && hid && bpe != 0) {
+		c->o->has_bytes = true;
+		c->o->bytes = py_muli(py_mul(I(t->dims[0]), I(t->dims[1])), bpe);
+	}
+}
+
+/* DaoAILab causal conv1d: x [batch, channels, seq], w [channels, k]. */
+static void
+m_causal_conv1d(struct ctx *c)
+{
+	const struct targ *x = shape(c, 0), *w = shape(c, 1);
+	struct pynum b, ch, l, k, io;
+	bool bias;
+	int bpe;
+
+	b = dim(c, x, 0);
+	ch = dim(c, x, 1);
+	l = dim(c, x, 2);
+	k = dim(c, w, 1);
+	if (c->failed)
+		return;
+	bias = c->a->n > 2 && nonempty(c, 2);
+	param(c, "batch", jnum(b));
+	param(c, "channels", jnum(ch));
+	param(c, "seq_len", jnum(l));
+	param(c, "kernel_size", jnum(k));
+	param(c, "has_bias", json_boolean(bias));
+	bpe = bpe_or2(dtype(c, 0));
+	io = py_muli(py_mul(py_mul(b, ch), l), bpe);
+	c->o->flops = py_muli(py_mul(py_mul(py_mul(b, ch), l), k), 2);
+	c->o->maf = "matrix";
+	c->o->prec = perf_precision(dtype(c, 0));
+	c->o->has_bytes = true;
+	c->o->bytes = py_add(py_add(io, py_muli(py_mul(ch, k), bpe)), io);
+	if (bias)
+		c->o->bytes = py_add(c->o->bytes, py_muli(ch, bpe));
+}
+
+/* CrossEntropyFunction: logits [batch, ..., vocab]; int64 targets, fp32 loss. */
+static void
+m_cross_entropy(struct ctx *c)
+{
+	const struct targ *t = shape(c, 0);
+	struct pynum b, v;
+	int bpe;
+
+	b = dim(c, t, 0);
+	v = dim(c, t, -1);
+	if (c->failed)
+		return;
+	param(c, "batch", jnum(b));
+	param(c, "vocab_size", jnum(v));
+	param(c, "logits_shape", jshape(t));
+	bpe = bpe_or2(dtype(c, 0));
+	c->o->flops = py_muli(py_mul(b, v), 5);
+	c->o->maf = "vector";
+	c->o->prec = perf_precision(dtype(c, 0));
+	c->o->has_bytes = true;
+	c->o->bytes = py_add(py_add(py_muli(prod(c, t->dims, t->rank), bpe), py_muli(b, 8)),
+	    py_muli(b, 4));
+}
+
 /* --- dispatch ------------------------------------------------------------------------------ */
 
 /* The classes ttp implements; InstanceNormBwd is TraceLens's NotImplemented. */
@@ -1696,7 +1952,10 @@ static const char *implemented[] = {
 	"aten_replication_pad", "aten_upsample_nearest", "aten_binary_elementwise",
 	"liger_silu_mul_function", "aten_reduce", "BatchNorm", "LayerNorm", "GroupNorm",
 	"InstanceNorm", "RMSNorm", "BatchNormBwd", "LayerNormBwd", "GroupNormBwd",
-	"RMSNormBwd", "InstanceNormBwd",
+	"RMSNormBwd", "InstanceNormBwd", "aiter_rms_norm", "aiter_rmsnorm",
+	"aiter_rmsnorm2d_fwd_with_add_ck", "aiter_silu_and_mul", "sgl_kernel_silu_and_mul",
+	"gemm_a16w16", "fused_rope_fwd", "sgl_kernel_rotary_embedding", "sglang_store_cache",
+	"moe_dispatch", "moe_combine", "causal_conv1d_fwd", "cross_entropy_fwd",
 };
 
 bool
@@ -1721,7 +1980,8 @@ perf_has_bwd(const char *model)
 
 	if (model == NULL)
 		return false;
-	if (strcmp(model, "aten_conv") == 0 || strcmp(model, "aten_reduce") == 0)
+	if (strcmp(model, "aten_conv") == 0 || strcmp(model, "aten_reduce") == 0 ||
+	    strcmp(model, "moe_dispatch") == 0 || strcmp(model, "moe_combine") == 0)
 		return true;
 	k = sdpa_kind(model);
 	return k != NULL && !k->bwd_model;
@@ -1736,6 +1996,8 @@ perf_bwd_category(const char *model)
 		return "CONV_bwd";
 	if (strcmp(model, "aten_reduce") == 0)
 		return NULL;	/* Reduce has no bwd_category: its rows keep "reduce" */
+	if (strncmp(model, "moe_", 4) == 0)
+		return "MoE_comm_bwd";
 	return "SDPA_bwd";
 }
 
@@ -1753,7 +2015,8 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	int found = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (model == NULL || (bwd && !perf_has_bwd(model)))
+	if (model == NULL || (bwd && !perf_has_bwd(model)) ||
+	    strcmp(model, "InstanceNormBwd") == 0)	/* TraceLens: NotImplemented */
 		return PERF_NONE;
 	c.name = name != NULL ? name : "";
 	c.a = a;
@@ -1800,6 +2063,29 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 		m_binary(&c, true);
 	else if (strcmp(model, "aten_reduce") == 0)
 		m_reduce(&c, bwd);
+	else if (strcmp(model, "aiter_rms_norm") == 0)
+		m_rms_ext(&c, 0, 1, false);
+	else if (strcmp(model, "aiter_rmsnorm") == 0)
+		m_rms_ext(&c, 1, 2, false);
+	else if (strcmp(model, "aiter_rmsnorm2d_fwd_with_add_ck") == 0)
+		m_rms_ext(&c, 1, 4, true);
+	else if (strcmp(model, "aiter_silu_and_mul") == 0 ||
+	    strcmp(model, "sgl_kernel_silu_and_mul") == 0)
+		m_silu_and_mul(&c);
+	else if (strcmp(model, "gemm_a16w16") == 0)
+		m_gemm_a16w16(&c);
+	else if (strcmp(model, "fused_rope_fwd") == 0)
+		m_rope(&c, false);
+	else if (strcmp(model, "sgl_kernel_rotary_embedding") == 0)
+		m_rope(&c, true);
+	else if (strcmp(model, "sglang_store_cache") == 0)
+		m_store_cache(&c);
+	else if (strcmp(model, "moe_dispatch") == 0 || strcmp(model, "moe_combine") == 0)
+		m_moe_comm(&c);
+	else if (strcmp(model, "causal_conv1d_fwd") == 0)
+		m_causal_conv1d(&c);
+	else if (strcmp(model, "cross_entropy_fwd") == 0)
+		m_cross_entropy(&c);
 	else {
 		perf_free(out);
 		return PERF_NONE;

@@ -319,7 +319,7 @@ write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long n
 			rec_set_num(r, "intensity", gflops * 1e9 / bytes);
 	} else
 		rec_set_null(r, "bytes");
-	if (p->prec != NULL)
+	if (p->prec != NULL && p->maf != NULL)
 		snprintf(spec, sizeof(spec), "%s_%s", p->maf, p->prec);
 	else
 		spec[0] = '\0';

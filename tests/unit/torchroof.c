@@ -288,6 +288,67 @@ test_reduce_norm(void)
 }
 
 static void
+test_others(void)
+{
+	struct rec *r;
+	const char *x28 = T("[2,8]", BF, "[8,1]", "");
+
+	/* FusedRoPEFunc [4,2,8,16]: 1024 elements, 3 FLOPs and 2 accesses each */
+	r = op("FusedRoPEFunc", T("[4,2,8,16]", BF, "[256,128,16,1]", "") ","
+	    T("[4,1,1,16]", "float", "[16,16,16,1]", ""), 0);
+	raw_is(r, "flops", "3072", "FusedRoPE");
+	raw_is(r, "bytes", "4096", "FusedRoPE");
+	raw_is(r, "category", "\"RoPE_fwd\"", "FusedRoPE");
+	rec_free(r);
+
+	/* CrossEntropyFunction logits [8,1,100] bf16: 5*8*100; 1600 + 8*8 + 8*4 */
+	r = op("CrossEntropyFunction", T("[8,1,100]", BF, "[100,100,1]", "") ","
+	    T("[8,1]", "long int", "[1,1]", ""), 0);
+	raw_is(r, "flops", "4000", "CrossEntropy");
+	raw_is(r, "bytes", "1696", "CrossEntropy");
+	rec_free(r);
+
+	/* MoEDispatch [16,64] bf16: no FLOPs, 2048 bytes, no compute spec */
+	r = op("MoEDispatch", T("[16,64]", BF, "[64,1]", ""), 1000);
+	raw_is(r, "flops", "0", "MoEDispatch");
+	raw_is(r, "bytes", "2048", "MoEDispatch");
+	raw_is(r, "compute_spec", "\"\"", "MoEDispatch");
+	raw_is(r, "params", "{\"num_tokens\":16,\"hidden_dim\":64,\"bpe\":2}", "MoEDispatch");
+	rec_free(r);
+
+	/* causal conv1d x [2,4,10], w [4,3], bias [4]: 2*2*4*10*3; 160 + 24 + 160 + 8 */
+	r = op("DaoAILab::_causal_conv1d_fwd_cpp", T("[2,4,10]", BF, "[40,10,1]", "") ","
+	    T("[4,3]", BF, "[3,1]", "") "," T("[4]", BF, "[1]", ""), 0);
+	raw_is(r, "flops", "480", "causal conv1d");
+	raw_is(r, "bytes", "352", "causal conv1d");
+	rec_free(r);
+
+	/* silu_and_mul(out [4,8], input [4,16]): 5*32; 2*32*2 + 32*2 */
+	r = op("sgl_kernel::silu_and_mul", T("[4,8]", BF, "[8,1]", "") ","
+	    T("[4,16]", BF, "[16,1]", ""), 0);
+	raw_is(r, "flops", "160", "silu_and_mul");
+	raw_is(r, "bytes", "192", "silu_and_mul");
+	rec_free(r);
+
+	/* aiter::rms_norm x [2,8], w [8]: 2*18 + 32 = 68.0; 32 + 32 + 16 */
+	r = op("aiter::rms_norm", T("[2,8]", BF, "[8,1]", "") "," T("[8]", BF, "[1]", "") ","
+	    S("1e-6"), 0);
+	raw_is(r, "flops", "68.0", "aiter::rms_norm");
+	raw_is(r, "bytes", "80", "aiter::rms_norm");
+	raw_is(r, "sheet", "\"RMSNorm_fwd\"", "aiter::rms_norm");
+	rec_free(r);
+
+	/* aiter::add_rmsnorm: + 16 for the residual add; 64 + 16 + 64 bytes */
+	r = op("aiter::add_rmsnorm", "" T("[2,8]", BF, "[8,1]", "") "," T("[2,8]", BF,
+	    "[8,1]", "") "," T("[2,8]", BF, "[8,1]", "") "," T("[2,8]", BF, "[8,1]", "") ","
+	    T("[8]", BF, "[1]", "") "," S("1e-6"), 0);
+	raw_is(r, "flops", "84.0", "aiter::add_rmsnorm");
+	raw_is(r, "bytes", "144", "aiter::add_rmsnorm");
+	rec_free(r);
+	(void)x28;
+}
+
+static void
 test_categories(void)
 {
 	is_str(opclass_category("aten::gelu", "void at::native::vectorized_elementwise_kernel"
@@ -422,6 +483,7 @@ main(void)
 	test_sdpa();
 	test_elementwise();
 	test_reduce_norm();
+	test_others();
 	test_categories();
 	test_gpus();
 	test_roofline();
