@@ -768,15 +768,6 @@ all_cols(struct buf *b, const struct cx *cx)
 	}
 }
 
-static void
-kv_bool(struct buf *b, const struct cx *cx, const char *key, int col)
-{
-	if (HAS(cx, col)) {
-		buf_adds(b, key);
-		buf_adds(b, cell_bool(cx, col) ? "true" : "false");
-	}
-}
-
 /* A cell of a tt-mlir column that does not read: a warning for the first, then a
  * count (messages_end); the text itself stays in the record. */
 static void
@@ -789,72 +780,80 @@ mlir_bad(unsigned long *count, const struct cx *cx, int col, const char *what,
 		    what, at, err, cx->row->f[col], cx->row->len[col] > 60 ? "..." : "");
 }
 
-/* LOC, CONST_EVAL_OP, INPUT_LAYOUT_CONVERSION_OP, PROGRAM_METADATA (tt-mlir). */
+/* LOC, CONST_EVAL_OP, INPUT_LAYOUT_CONVERSION_OP, PROGRAM_METADATA (tt-mlir), as
+ * members of the record being built in t (json.h's writer, after earlier members). */
 static void
 mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
 {
 	struct tfile *tf = cx->tf;
+	struct js_writer w;
 	const char *err;
 	size_t at;
 
+	js_w_init(&w, t);
+	w.comma = true;
 	if (HAS(cx, tf->c_loc)) {
 		struct mlirloc *l = &st->loc;
 		const char *s = cx->row->f[tf->c_loc];
 		size_t n = cx->row->len[tf->c_loc];
+		int ok = mlirloc_parse(l, s, n, &err, &at) == 0;
 
-		if (mlirloc_parse(l, s, n, &err, &at) != 0) {
+		if (!ok)
 			mlir_bad(&st->nbadloc, cx, tf->c_loc, "an MLIR location", err, at);
-			KEY(t, ",\"loc\":");
-			jstr(t, s, n);
-		} else if (l->nframes > 0) {	/* loc(unknown): no keys */
-			KEY(t, ",\"loc\":");
-			jstr(t, s, n);
+		if (!ok || l->nframes > 0) {	/* loc(unknown): no keys */
+			js_w_key(&w, "loc");
+			js_w_str(&w, s, n);
+		}
+		if (ok && l->nframes > 0) {
 			if (l->file != NULL) {
-				KEY(t, ",\"loc_file\":");
-				jstr(t, l->file, strlen(l->file));
-				KEY(t, ",\"loc_line\":");
-				jint(t, l->line);
+				js_w_key(&w, "loc_file");
+				js_w_strz(&w, l->file);
+				js_w_key(&w, "loc_line");
+				js_w_int(&w, l->line);
 				if (l->col >= 0) {
-					KEY(t, ",\"loc_col\":");
-					jint(t, l->col);
+					js_w_key(&w, "loc_col");
+					js_w_int(&w, l->col);
 				}
 			}
 			if (l->name != NULL) {
-				KEY(t, ",\"loc_name\":");
-				jstr(t, l->name, strlen(l->name));
+				js_w_key(&w, "loc_name");
+				js_w_strz(&w, l->name);
 			}
-			KEY(t, ",\"loc_chain\":[");
-			for (size_t k = 0; k < l->nframes; k++) {
-				if (k)
-					buf_addc(t, ',');
-				jstr(t, l->frames[k], strlen(l->frames[k]));
-			}
-			buf_addc(t, ']');
+			js_w_key(&w, "loc_chain");
+			js_w_array(&w);
+			for (size_t k = 0; k < l->nframes; k++)
+				js_w_strz(&w, l->frames[k]);
+			js_w_end_array(&w);
 		}
 	}
-	kv_bool(t, cx, ",\"const_eval\":", tf->c_ceval);
-	kv_bool(t, cx, ",\"input_layout_conversion\":", tf->c_ilc);
+	if (HAS(cx, tf->c_ceval)) {
+		js_w_key(&w, "const_eval");
+		js_w_bool(&w, cell_bool(cx, tf->c_ceval));
+	}
+	if (HAS(cx, tf->c_ilc)) {
+		js_w_key(&w, "input_layout_conversion");
+		js_w_bool(&w, cell_bool(cx, tf->c_ilc));
+	}
 	if (HAS(cx, tf->c_pmeta)) {
 		const char *s = cx->row->f[tf->c_pmeta];
 		size_t n = cx->row->len[tf->c_pmeta];
 		long long prog, loop;
+		int ok = mlir_program_meta(s, n, &prog, &loop, &err, &at) == 0;
 
-		if (mlir_program_meta(s, n, &prog, &loop, &err, &at) != 0) {
+		if (!ok)
 			mlir_bad(&st->nbadmeta, cx, tf->c_pmeta, "a dict", err, at);
-			KEY(t, ",\"program_metadata\":");
-			jstr(t, s, n);
-		} else if (prog >= 0 || loop >= 0 || n > 2) {
-			/* the text too, as for LOC: it may hold more than the two numbers */
-			KEY(t, ",\"program_metadata\":");
-			jstr(t, s, n);
-			if (prog >= 0) {
-				KEY(t, ",\"program_index\":");
-				jint(t, prog);
-			}
-			if (loop >= 0) {
-				KEY(t, ",\"loop_number\":");
-				jint(t, loop);
-			}
+		/* the text too, as for LOC: it may hold more than the two numbers */
+		if (!ok || prog >= 0 || loop >= 0 || n > 2) {
+			js_w_key(&w, "program_metadata");
+			js_w_str(&w, s, n);
+		}
+		if (prog >= 0) {
+			js_w_key(&w, "program_index");
+			js_w_int(&w, prog);
+		}
+		if (loop >= 0) {
+			js_w_key(&w, "loop_number");
+			js_w_int(&w, loop);
 		}
 	}
 }
