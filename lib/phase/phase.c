@@ -872,7 +872,8 @@ by_steps(struct state *st, bool say_it)
 	int tier;
 
 	memset(count, 0, sizeof(count));
-	qsort(st->steps, st->nsteps, sizeof(*st->steps), cmpstep);
+	if (st->nsteps > 0)
+		qsort(st->steps, st->nsteps, sizeof(*st->steps), cmpstep);
 	for (i = 0; i < st->nsteps; i++) {
 		struct stepiv *s = &st->steps[i];
 		bool same = i > 0 && s[-1].rank == s->rank && s[-1].tier == s->tier;

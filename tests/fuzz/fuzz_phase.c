@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * fuzz_phase: libFuzzer target for ttp-phase's record handling: phase_tag with an
- * input-chosen method over the NDJSON input, plus the exposed algorithms (phase_m on
+ * input-chosen method (any of the twelve) over the NDJSON input, plus the exposed algorithms (phase_m on
  * every line that is valid JSON, period_find and phase_split_matmul on the
  * input bytes as a symbol sequence).
  */
@@ -23,7 +23,8 @@ run(void *arg)
 	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1 };
 	struct rec_reader *rd;
 
-	o.by = (enum phase_by)(jb->opt & 3);
+	/* bits 0-1 and 5-6: the method (all twelve) */
+	o.by = (enum phase_by)(((jb->opt & 3) | ((jb->opt >> 3) & 12)) % 12);
 	o.verbose = (jb->opt >> 2) & 1;
 	o.threshold = (jb->opt & 8) ? 1 : PHASE_THRESHOLD;
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));

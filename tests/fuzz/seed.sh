@@ -6,7 +6,7 @@ shared=$1 out=$2
 set -e
 mkdir -p "$out"
 for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
-    fuzz_mlirloc; do
+    fuzz_mlirloc fuzz_steps; do
 	mkdir -p "$out/$t"
 done
 seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
@@ -68,6 +68,24 @@ for f in tests/golden/*/*/in; do
 	done
 done
 rm -f "$recs" "$rich"
+# Inference steps: the project's hand-made PyTorch records (steps, launchers), for the
+# step window and the phase methods; step annotations alone for the grammar.
+for f in tests/data/phase-*.ndjson; do
+	[ -f "$f" ] || continue
+	for o in 0 1 17 35; do
+		seed fuzz_steps $o <"$f"
+	done
+	for o in 4 5 6 7 36 39; do
+		seed fuzz_phase $o <"$f"
+	done
+done
+for s in 'execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk32785sqsq32sqsk32785)' \
+    'execute_context_1(888_788544)_generation_0(0)' 'step[EXTEND bs=15 toks=15360]' \
+    'step[MIXED bs=2 c=1 g=1 c_sq=5 c_sqsq=25 g_sq=1 g_sqsq=1]' 'decode[bs=117/128 tok=117 d=117]' \
+    'prefill[bs=6 tok=17408 ctx=[4096, 4096]...+3 sqsq=1]' 'ProfilerStep#6' \
+    'execute_diffusion_1_1024x1024' 'capture_32_DECODE' '3:5'; do
+	printf '%s' "$s" | seed fuzz_steps 0
+done
 # Inputs that once crashed a target (tests/fuzz/regress/<target>-<what>), kept as seeds.
 for f in tests/fuzz/regress/*; do
 	[ -f "$f" ] || continue
