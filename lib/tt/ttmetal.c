@@ -949,9 +949,9 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 		hasts = 1;
 	}
 	if (isop)
-		KEY(h, "{\"kind\":\"op\",\"id\":");
+		KEY(h, "{\"kind\":\"op\",\"trace\":\"ttmetal\",\"id\":");
 	else
-		KEY(h, "{\"kind\":\"signpost\",\"id\":");
+		KEY(h, "{\"kind\":\"signpost\",\"trace\":\"ttmetal\",\"id\":");
 	jint(h, st->id);
 	KEY(h, ",\"src\":\"");
 	buf_adds(h, tf->jname);
