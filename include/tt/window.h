@@ -26,6 +26,7 @@ enum fkind { FK_OP, FK_SIGNPOST, FK_OTHER };
 #define FE_DROP		0x0010	/* dropped by a later record filter (--op, --phase, ...) */
 #define FE_CLRGAP	0x0020	/* on output: delete gap_ns */
 #define FE_SETDUR	0x0040	/* on output: device_ns = dur (NaN: delete it) */
+#define FE_GPULINK	0x0080	/* a PyTorch "gpu" record; id: the entry of the op it is charged to */
 
 struct fent {
 	uint64_t off;		/* the record's line in the spool */

@@ -158,8 +158,14 @@ struct filter {
 	char		*op_casefold;		/* an op name a glob matches if case is ignored */
 	bool		 any_named_op;
 
-	/* PyTorch records: no device merging (a TT concept); --device picks GPU records */
+	/* PyTorch records: no device merging (a TT concept); --device picks GPU records;
+	 * a GPU record goes out only when the op it is charged to does (that op's record
+	 * comes right before it) */
 	bool		 kineto;
+	size_t		 last_op;	/* entry of the last op record */
+	int64_t		 last_op_id;
+	bool		 have_op;
+	bool		*kept;		/* per entry: written */
 };
 
 static void
@@ -169,8 +175,9 @@ write_line(struct filter *f, const char *line, size_t len)
 		io_write_error(f->out, "stdout");
 }
 
-/* One row of the analysed sequence (kind op or signpost), in output order. */
-static void
+/* One row of the analysed sequence (kind op or signpost), in output order; true when
+ * it is written. */
+static bool
 emit(struct filter *f, struct fent *x, const char *line, size_t len)
 {
 	const struct filter_opts *o = f->o;
@@ -186,19 +193,19 @@ emit(struct filter *f, struct fent *x, const char *line, size_t len)
 	if (o->has_idrange) {
 		if ((o->idrange.has_lo && x->id < o->idrange.lo) ||
 		    (o->idrange.has_hi && x->id > o->idrange.hi))
-			return;
+			return false;
 		if (!f->range_started) {	/* spec 14: the first kept row has no gap */
 			f->range_started = true;
 			clr = true;
 		}
 	}
 	if (x->flags & FE_DROP)
-		return;
+		return false;
 	if (!(x->flags & FE_GAP))
 		clr = false;
 	if (!clr && !(x->flags & FE_SETDUR)) {
 		write_line(f, line, len);
-		return;
+		return true;
 	}
 	r = rec_parse(line, len > 0 && line[len - 1] == '\n' ? len - 1 : len, "-");
 	if (clr)
@@ -211,6 +218,7 @@ emit(struct filter *f, struct fent *x, const char *line, size_t len)
 	}
 	rec_write(r, f->out);
 	rec_free(r);
+	return true;
 }
 
 static bool
@@ -326,6 +334,11 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		f->kineto = true;
 	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
 		x->kind = FK_OTHER;
+		if (f->have_op && kind != NULL && strcmp(kind, "gpu") == 0 &&
+		    rec_int(r, "launched_by", &v) && v == f->last_op_id) {
+			x->flags |= FE_GPULINK;
+			x->id = (int64_t)f->last_op;
+		}
 		/* a PyTorch GPU event on a device not asked for */
 		if (o->has_devices && kind != NULL && strcmp(kind, "gpu") == 0 &&
 		    rec_int(r, "device", &v)) {
@@ -341,6 +354,11 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 	if (!rec_int(r, "id", &v))
 		die_where(rec_where(r), "%s record without \"id\"", kind);
 	x->id = v;
+	if (x->kind == FK_OP) {
+		f->last_op = f->n;
+		f->last_op_id = v;
+		f->have_op = true;
+	}
 	s = rec_str(r, x->kind == FK_OP ? "op" : "name", &len);
 	if (s != NULL) {
 		x->name = names_intern(&f->nm, s, len);
@@ -502,6 +520,17 @@ empty_window(struct filter *f, const uint32_t *sel, size_t k)
 	buf_free(&b);
 }
 
+/* A record of another kind, unless it is a GPU record whose op was not written. */
+static void
+write_other(struct filter *f, const struct fent *x)
+{
+	if (x->kind != FK_OTHER)
+		return;
+	if ((x->flags & FE_GPULINK) && f->kept != NULL && !f->kept[x->id])
+		return;
+	write_line(f, spool_get(f->sp, x->off, x->len), x->len);
+}
+
 /* End of input with everything spooled: select and replay. */
 static void
 finish(struct filter *f)
@@ -522,20 +551,23 @@ finish(struct filter *f)
 	}
 	free(sel);
 	range_message(o);
+	if (f->kineto)
+		f->kept = xcalloc(f->n ? f->n : 1, sizeof(*f->kept));
 	for (i = 0; i < m; i++) {
 		struct fent *x = &f->e[seq[i]];
 
 		/* Records of other kinds keep their place before what followed them. */
 		for (; u < f->n && u < seq[i]; u++)
-			if (f->e[u].kind == FK_OTHER)
-				write_line(f, spool_get(f->sp, f->e[u].off, f->e[u].len), f->e[u].len);
+			write_other(f, &f->e[u]);
 		if (u == seq[i])
 			u++;
-		emit(f, x, spool_get(f->sp, x->off, x->len), x->len);
+		if (emit(f, x, spool_get(f->sp, x->off, x->len), x->len) && f->kept != NULL)
+			f->kept[seq[i]] = true;
 	}
 	for (; u < f->n; u++)
-		if (f->e[u].kind == FK_OTHER)
-			write_line(f, spool_get(f->sp, f->e[u].off, f->e[u].len), f->e[u].len);
+		write_other(f, &f->e[u]);
+	free(f->kept);
+	f->kept = NULL;
 	free(seq);
 }
 
