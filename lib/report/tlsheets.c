@@ -29,6 +29,7 @@ struct kev {
 	uint32_t	name;
 	uint8_t		gpu, cls;
 	long long	stream, start_ns, ns, by;	/* by: launched_by, -1 when unlinked */
+	long long	rank;				/* of its trace (ids are per trace) */
 	size_t		op;				/* index of the launching op, or NONE */
 	double		s, e, dur;
 };
@@ -36,6 +37,7 @@ struct kev {
 /* One op record (a CPU op or an orphan launch). */
 struct top {
 	long long	id, parent, hs, he;
+	long long	rank;			/* of its trace: ids are event indices per trace */
 	size_t		up;			/* parent index, or NONE */
 	uint32_t	name, cat, process, label, thread, spec, sheet, params;
 	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
@@ -179,6 +181,7 @@ add_gpu(struct tl *tl, struct rec *r)
 		die_where(rec_where(r), "gpu record without integer start_ns and ns");
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
 	k->by = rec_int(r, "launched_by", &v) ? v : -1;
+	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->op = NONE;
 	if (cls != NULL)
 		k->cls = strcmp(cls, "comm") == 0 ? CLS_COMM : strcmp(cls, "memcpy") == 0 ?
@@ -296,6 +299,7 @@ add_op(struct tl *tl, struct rec *r)
 	if (o->id > tl->maxid)
 		tl->maxid = o->id;
 	o->parent = rec_int(r, "parent", &v) ? v : -1;
+	o->rank = rec_int(r, "rank", &v) ? v : 0;
 	o->up = NONE;
 	o->hs = rec_int(r, "host_start_ns", &v) ? v : 0;
 	o->he = rec_int(r, "host_end_ns", &v) ? v : o->hs;
@@ -360,26 +364,30 @@ tl_add(struct tl *tl, struct rec *r)
 
 static struct tl *cmp_tl;
 
+/* Ops in (rank, id) order: several traces in one stream (ttp-parse a.json b.json) reuse
+ * their event indices as ids, the rank tells them apart. */
 static int
 byid_cmp(const void *a, const void *b)
 {
-	long long x = cmp_tl->op[*(const size_t *)a].id, y = cmp_tl->op[*(const size_t *)b].id;
+	const struct top *x = &cmp_tl->op[*(const size_t *)a], *y = &cmp_tl->op[*(const size_t *)b];
 
-	return (x > y) - (x < y);
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->id > y->id) - (x->id < y->id);
 }
 
 static size_t
-find_op(const struct tl *tl, long long id)
+find_op(const struct tl *tl, long long rank, long long id)
 {
 	size_t lo = 0, hi = tl->nop;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		long long m = tl->op[tl->byid[mid]].id;
+		const struct top *m = &tl->op[tl->byid[mid]];
 
-		if (m == id)
+		if (m->rank == rank && m->id == id)
 			return tl->byid[mid];
-		if (m < id)
+		if (m->rank < rank || (m->rank == rank && m->id < id))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -402,7 +410,7 @@ tl_link(struct tl *tl)
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	for (i = 0; i < tl->nop; i++)
 		if (tl->op[i].parent >= 0)
-			tl->op[i].up = find_op(tl, tl->op[i].parent);
+			tl->op[i].up = find_op(tl, tl->op[i].rank, tl->op[i].parent);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
 	for (i = 0; i < tl->nop; i++)
@@ -423,7 +431,7 @@ tl_link(struct tl *tl)
 		struct kev *k = &tl->k[i];
 		struct top *o;
 
-		if (k->by < 0 || (k->op = find_op(tl, k->by)) == NONE) {
+		if (k->by < 0 || (k->op = find_op(tl, k->rank, k->by)) == NONE) {
 			k->by = -1;
 			continue;
 		}
