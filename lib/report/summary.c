@@ -553,11 +553,30 @@ static const char *const sheaders[NSCOLS] = {
 	"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs", "Ops"
 };
 
+/* The group column's header: what the groups are. */
+static const char *
+group_header(const struct summary *s)
+{
+	switch (s->group_by) {
+	case GROUP_KEYS:
+		return s->spec->text;
+	case GROUP_PHASE:
+		return "Phase";
+	case GROUP_DEVICE:
+		return "Device";
+	default:
+		return "Op Code";	/* the reference's, also for memory and category */
+	}
+}
+
 static int
 col_shown(const struct summary *s, int col)
 {
 	if (col == S_DEVICE)
 		return s->per_device;
+	/* a phase or a device has ops of every category: no one category to show */
+	if (col == S_CAT && (s->group_by == GROUP_PHASE || s->group_by == GROUP_DEVICE))
+		return 0;
 	if (s->group_by == GROUP_KEYS)
 		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
 		    col == S_OPS;
@@ -654,8 +673,8 @@ scolumns(struct ttab *tb, const struct summary *s, int flags)
 	for (col = 0; col < NSCOLS; col++) {
 		int left = col == S_OPCODE || col == S_OPS;
 
-		ttab_column(tb, col, col == S_OPCODE && s->group_by == GROUP_KEYS ?
-		    s->spec->text : sheaders[col], left ? TTAB_LEFT : TTAB_RIGHT,
+		ttab_column(tb, col, col == S_OPCODE ? group_header(s) : sheaders[col],
+		    left ? TTAB_LEFT : TTAB_RIGHT,
 		    left || col == S_CAT ? TTAB_LEFT : TTAB_RIGHT);
 		ttab_hide(tb, col, !col_shown(s, col));
 	}
@@ -730,11 +749,8 @@ summary_write_csv(const char *path, const struct summary *s)
 	if ((fp = fopen(path, "w")) == NULL)
 		return -1;
 	fputs("Total % [%],", fp);
-	if (keys) {
-		csv_field(fp, s->spec->text, strlen(s->spec->text));
-		fputc(',', fp);
-	} else
-		fputs("Op Code,", fp);
+	csv_field(fp, group_header(s), strlen(group_header(s)));
+	fputc(',', fp);
 	if (s->per_device)
 		fputs("Device,", fp);
 	fputs("Device Time Sum [\xce\xbcs],Op Count", fp);
