@@ -16,7 +16,11 @@ if [ ! -x "$TOP/bin/ttp-report" ] || [ ! -x "$TOP/bin/ttp-tracelens" ]; then
 	exit 1
 fi
 rc=0
-python3 "$check" "$TOP/bin" || rc=1
+# Each checker's own summary line ("N passed, M failed") gets the suite's name.
+out=$(mktemp "${TMPDIR:-/tmp}/ttp-conf.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT
+python3 "$check" "$TOP/bin" >"$out" 2>&1 || rc=1
+sed '$s/^/conformance (tt-perf-report): /' "$out"
 tlcheck=$SHARED/conformance/tracelens-check
 oracle=$SHARED/oracle/tracelens
 [ -f "$tlcheck" ] && [ -d "$oracle" ] || exit $rc
@@ -29,5 +33,6 @@ for d in "$oracle"/*/; do
 	set -- "$@" --case "$c"
 done
 [ $# -gt 0 ] || exit $rc
-python3 "$tlcheck" "$TOP/bin" "$@" || rc=1
+python3 "$tlcheck" "$TOP/bin" "$@" >"$out" 2>&1 || rc=1
+sed '$s/^/conformance (TraceLens): /' "$out"
 exit $rc
