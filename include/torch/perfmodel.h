@@ -32,6 +32,7 @@ struct targ {
 	int		 nstrides;
 	long long	 strides[TARG_MAXRANK];
 	const char	*value;		/* Concrete Inputs; "" when absent, never NULL */
+	const json_t	*shape_json;	/* the shape as written (nested lists), or NULL */
 };
 
 struct targs {

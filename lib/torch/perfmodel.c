@@ -171,7 +171,8 @@ fail(struct ctx *c, const char *fmt, ...)
 static const struct targ *
 arg(struct ctx *c, size_t i)
 {
-	static const struct targ none = { TSHAPE_NONE, 0, { 0 }, "", false, 0, { 0 }, "" };
+	static const struct targ none = { TSHAPE_NONE, 0, { 0 }, "", false, 0, { 0 }, "",
+	    NULL };
 
 	if (i >= c->a->n) {
 		fail(c, "argument %zu missing (the op has %zu)", i, c->a->n);
@@ -1942,6 +1943,103 @@ m_cross_entropy(struct ctx *c)
 	    py_muli(b, 4));
 }
 
+/* Every [rows, cols] pair of positive integers in a nested list (TraceLens's
+ * _collect_2d_shapes); returns how many, up to max. */
+static size_t
+pairs2d(const json_t *v, long long (*out)[2], size_t n, size_t max)
+{
+	size_t i;
+	json_t *e;
+
+	if (!json_is_array(v))
+		return n;
+	if (json_array_size(v) == 2 && json_is_integer(json_array_get(v, 0)) &&
+	    json_is_integer(json_array_get(v, 1)) &&
+	    json_integer_value(json_array_get(v, 0)) > 0 &&
+	    json_integer_value(json_array_get(v, 1)) > 0) {
+		if (n < max) {
+			out[n][0] = json_integer_value(json_array_get(v, 0));
+			out[n][1] = json_integer_value(json_array_get(v, 1));
+		}
+		return n + 1;
+	}
+	json_array_foreach(v, i, e)
+		n = pairs2d(e, out, n, max);
+	return n;
+}
+
+#define MAXGROUPS 4096
+
+/* Primus Turbo's fixed-K grouped GEMM: X [M, K] and W [G, K, N] (or [G, N, K]), or
+ * the zipped form, lists of per-group [M_i, K] and [K, N]. */
+static void
+m_grouped_gemm(struct ctx *c)
+{
+	static long long lhs[MAXGROUPS][2], rhs[MAXGROUPS][2];
+	const struct targ *a = c->a->n > 0 ? &c->a->a[0] : NULL;
+	const struct targ *b = c->a->n > 1 ? &c->a->a[1] : NULL;
+	long long M = 0, K = 0, N = 0, G = 0;
+	const char *din, *dout;
+	int bi, bo;
+	bool found = false;
+	size_t nl, nr, i;
+
+	if (a == NULL || b == NULL) {
+		fail(c, "could not read Input Dims");
+		return;
+	}
+	if (a->shape == TSHAPE_FLAT && b->shape == TSHAPE_FLAT && a->rank >= 2 &&
+	    b->rank == 3 && a->dims[0] > 0 && a->dims[1] > 0 && b->dims[0] > 0 &&
+	    b->dims[1] > 0 && b->dims[2] > 0) {
+		M = a->dims[0];
+		K = a->dims[1];
+		G = b->dims[0];
+		if (b->dims[1] == K)
+			N = b->dims[2], found = true;
+		else if (b->dims[2] == K)
+			N = b->dims[1], found = true;
+	}
+	if (!found && json_is_array(a->shape_json) && json_is_array(b->shape_json)) {
+		nl = pairs2d(a->shape_json, lhs, 0, MAXGROUPS);
+		nr = pairs2d(b->shape_json, rhs, 0, MAXGROUPS);
+		if (nl > 0 && nl == nr && nl <= MAXGROUPS) {
+			K = lhs[0][1];
+			N = rhs[0][1];
+			found = true;
+			for (i = 0, M = 0; i < nl; i++) {
+				if (lhs[i][1] != K || rhs[i][0] != K || rhs[i][1] != N)
+					found = false;
+				M += lhs[i][0];
+			}
+			G = (long long)nl;
+		}
+	}
+	if (!found) {
+		fail(c, "could not parse Input Dims as a grouped GEMM");
+		return;
+	}
+	din = a->dtype;
+	dout = c->a->n > 1 ? b->dtype : din;
+	bi = perf_bpe(din);
+	bo = perf_bpe(dout);
+	param(c, "M", json_integer(M));
+	param(c, "K", json_integer(K));
+	param(c, "N", json_integer(N));
+	param(c, "G", json_integer(G));
+	param(c, "bpe_in", bi != 0 ? json_integer(bi) : NULL);
+	param(c, "bpe_out", bo != 0 ? json_integer(bo) : NULL);
+	if (bi == 0 || bo == 0) {
+		fail(c, "no bytes per element for dtype \"%s\"", bi == 0 ? din : dout);
+		return;
+	}
+	c->o->flops = py_muli(py_mul(py_mul(I(M), I(K)), I(N)), 2);
+	c->o->maf = "matrix";
+	c->o->prec = perf_precision(din);
+	c->o->has_bytes = true;
+	c->o->bytes = py_add(py_muli(py_add(py_mul(I(M), I(K)), py_mul(py_mul(I(G), I(K)),
+	    I(N))), bi), py_muli(py_mul(I(M), I(N)), bo));
+}
+
 /* --- dispatch ------------------------------------------------------------------------------ */
 
 /* The classes ttp implements; InstanceNormBwd is TraceLens's NotImplemented. */
@@ -1956,6 +2054,7 @@ static const char *implemented[] = {
 	"aiter_rmsnorm2d_fwd_with_add_ck", "aiter_silu_and_mul", "sgl_kernel_silu_and_mul",
 	"gemm_a16w16", "fused_rope_fwd", "sgl_kernel_rotary_embedding", "sglang_store_cache",
 	"moe_dispatch", "moe_combine", "causal_conv1d_fwd", "cross_entropy_fwd",
+	"primus_turbo_grouped_gemm",
 };
 
 bool
@@ -2086,6 +2185,8 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 		m_causal_conv1d(&c);
 	else if (strcmp(model, "cross_entropy_fwd") == 0)
 		m_cross_entropy(&c);
+	else if (strcmp(model, "primus_turbo_grouped_gemm") == 0)
+		m_grouped_gemm(&c);
 	else {
 		perf_free(out);
 		return PERF_NONE;

@@ -159,6 +159,7 @@ read_args(json_t *root, struct targs *a)
 		if (!json_is_object(e))
 			return false;
 		sh = json_object_get(e, "shape");
+		t->shape_json = sh;
 		if (int_list(sh, t->dims, &t->rank))
 			t->shape = TSHAPE_FLAT;
 		else if (json_is_array(sh))

@@ -345,6 +345,26 @@ test_others(void)
 	raw_is(r, "flops", "84.0", "aiter::add_rmsnorm");
 	raw_is(r, "bytes", "144", "aiter::add_rmsnorm");
 	rec_free(r);
+	/* grouped GEMM X [64,32], W [4,32,16]: 2*64*32*16; (2048 + 2048)*2 + 1024*2 */
+	r = op("primus_turbo::grouped_gemm_impl", T("[64,32]", BF, "[32,1]", "") ","
+	    T("[4,32,16]", BF, "[512,16,1]", ""), 0);
+	raw_is(r, "flops", "65536", "grouped GEMM");
+	raw_is(r, "bytes", "10240", "grouped GEMM");
+	raw_is(r, "params", "{\"M\":64,\"K\":32,\"N\":16,\"G\":4,\"bpe_in\":2,"
+	    "\"bpe_out\":2}", "grouped GEMM");
+	rec_free(r);
+	/* zipped: [[10,32],[20,32]] and [[32,16],[32,16]]: M 30, G 2 */
+	r = op("primus_turbo::grouped_gemm", T("[[10,32],[20,32]]", "TensorList", "[]", "")
+	    "," T("[[32,16],[32,16]]", "TensorList", "[]", ""), 0);
+	raw_is(r, "category", "\"GroupedGEMM_fwd\"", "grouped GEMM zipped");
+	ok(rec_has(r, "model_error"), "zipped grouped GEMM of TensorLists: no width");
+	rec_free(r);
+	r = op("primus_turbo::grouped_gemm", T("[[10,32],[20,32]]", BF, "[]", "") ","
+	    T("[[32,16],[32,16]]", BF, "[]", ""), 0);
+	raw_is(r, "flops", "30720", "grouped GEMM zipped");
+	raw_is(r, "bytes", "4928", "grouped GEMM zipped");
+	raw_is(r, "sheet", "\"GroupedGEMM_fwd\"", "grouped GEMM zipped");
+	rec_free(r);
 	(void)x28;
 }
 
