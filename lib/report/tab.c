@@ -269,11 +269,15 @@ tab_percentages(struct tab *t, size_t col)
 	double total = 0, cum = 0;
 	size_t i;
 
+	/* as pandas: NaN values left out of the sum and of the running sum */
 	for (i = 0; i < t->nrows; i++)
-		total += tab_num(t, i, col);
+		if (!isnan(tab_num(t, i, col)))
+			total += tab_num(t, i, col);
 	for (i = 0; i < t->nrows; i++) {
 		double p = tab_num(t, i, col) / total * 100;
 
+		if (isnan(p))
+			continue;
 		cum += p;
 		tab_set_num(t, i, pc, p);
 		tab_set_num(t, i, cc, cum);

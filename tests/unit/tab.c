@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, CSV as
+ * pandas writes it, projection, late columns) and pyrepr (Python's repr). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/buf.h"
+#include "report/pyrepr.h"
+#include "report/tab.h"
+#include "tap.h"
+
+static int
+near(double a, double b)
+{
+	return fabs(a - b) < 1e-12;
+}
+
+static void
+test_stats(void)
+{
+	struct vec v = VEC_INIT;
+
+	ok(isnan(stat_mean(&v)) && isnan(stat_median(&v)) && stat_sum(&v) == 0,
+	    "empty: mean and median NaN, sum 0");
+	vec_add(&v, 3);
+	ok(isnan(stat_std(&v, 1)) && stat_std(&v, 0) == 0, "one value: std NaN (ddof 1), 0 (ddof 0)");
+	vec_add(&v, 1);
+	vec_add(&v, NAN);
+	vec_add(&v, 2);
+	vec_add(&v, 10);
+	ok(stat_count(&v) == 4 && stat_sum(&v) == 16, "NaN skipped: count 4, sum 16");
+	ok(stat_median(&v) == 2.5, "median of an even count: mean of the middle two");
+	ok(near(stat_std(&v, 1), sqrt(50.0 / 3)), "sample std (ddof 1)");
+	ok(near(stat_std(&v, 0), sqrt(50.0 / 4)), "population std (ddof 0)");
+	ok(stat_min(&v) == 1 && stat_max(&v) == 10, "min and max skip NaN");
+	vec_free(&v);
+}
+
+static char *
+csv_of(const struct tab *t)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&p, &n);
+
+	tab_write_csv(t, fp);
+	fclose(fp);
+	return p;
+}
+
+static void
+test_table(void)
+{
+	struct tab *t = tab_new("t"), *p;
+	static const char *const cols[] = { "v", "nosuch", "k", NULL };
+	struct tab_key keys[] = { { 1, 1 } };
+	size_t r;
+	char *s;
+
+	tab_col(t, "k");
+	tab_col(t, "v");
+	r = tab_row(t); tab_set_str(t, r, 0, "a,b"); tab_set_num(t, r, 1, 1.0);
+	r = tab_row(t); tab_set_str(t, r, 0, "say \"hi\""); tab_set_num(t, r, 1, NAN);
+	r = tab_row(t); tab_set_str(t, r, 0, "c"); tab_set_int(t, r, 1, 5);
+	r = tab_row(t); tab_set_bool(t, r, 0, 1); tab_set_num(t, r, 1, 1.0);
+	tab_sort(t, keys, 1);
+	s = csv_of(t);
+	is_str(s, "k,v\nc,5\n\"a,b\",1.0\nTrue,1.0\n\"say \"\"hi\"\"\",\n",
+	    "descending sort, stable, empty last; minimal quoting; True; NaN empty");
+	free(s);
+	p = tab_project(t, "p", cols);
+	s = csv_of(p);
+	is_str(s, "v,k\n5,c\n1.0,\"a,b\"\n1.0,True\n,\"say \"\"hi\"\"\"\n",
+	    "projection keeps the named columns in the asked order");
+	free(s);
+	tab_free(p);
+	tab_percentages(t, 1);
+	s = csv_of(t);
+	is_str(s, "k,v,Percentage (%),Cumulative Percentage (%)\nc,5,71.42857142857143,"
+	    "71.42857142857143\n\"a,b\",1.0,14.285714285714285,85.71428571428572\n"
+	    "True,1.0,14.285714285714285,100.0\n\"say \"\"hi\"\"\",,,\n",
+	    "columns added after rows; percentages of the column's sum");
+	free(s);
+	tab_free(t);
+}
+
+static void
+repr(const char *json, int flags, const char *want)
+{
+	json_error_t e;
+	json_t *v = json_loads(json, JSON_DECODE_ANY, &e);
+	struct buf b = BUF_INIT;
+
+	py_json(&b, v, flags);
+	is_str(b.p, want, json);
+	json_decref(v);
+	buf_free(&b);
+}
+
+static void
+test_pyrepr(void)
+{
+	repr("[[768], [788, 768], []]", 0, "[[768], [788, 768], []]");
+	repr("[[768], [788, 768], []]", PY_TUPLE, "((768,), (788, 768), ())");
+	repr("{\"M\": 4, \"bias\": true, \"s\": [1, 2], \"d\": null, \"x\": 0.5}", PY_TUPLE,
+	    "{'M': 4, 'bias': True, 's': (1, 2), 'd': None, 'x': 0.5}");
+	repr("[\"it's\", \"a\\\\b\", \"q'\\\"\", 1.0]", 0,
+	    "[\"it's\", 'a\\\\b', 'q\\'\"', 1.0]");
+}
+
+int
+main(void)
+{
+	test_stats();
+	test_table();
+	test_pyrepr();
+	return tap_done();
+}
