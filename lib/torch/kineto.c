@@ -1265,6 +1265,10 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 	}
 	if (ns > 0)
 		rec_set_int(r, "subtree_ns", busy_ns(k, L->sub + L->sub_at[vi], ns, tmp, cap));
+	if (no > 1) {	/* in GPU time order (spec §1.5: kernel_details sorted by ts) */
+		cmp_ev = k->ev;
+		qsort(L->own + L->own_at[vi], no, sizeof(*L->own), by_ts);
+	}
 	if (no > 0) {
 		struct js_writer w;
 

@@ -103,3 +103,15 @@ done
 for f in "$shared"/data/pytorch/h100/gaunernst_bert-small-uncased__1016001.json.gz; do
 	[ -f "$f" ] && gzip -dc "$f" | head -c 60000 | seed fuzz_kineto 0
 done
+# PyTorch records for the record targets: the sample trace's and the hand-made ones'.
+if [ -x bin/ttp-parse ]; then
+	for f in tests/data/kineto/basic.json tests/data/kineto/links.json; do
+		bin/ttp-parse "$f" >"$out/kineto.ndjson" 2>/dev/null || continue
+		for t in fuzz_filter fuzz_phase fuzz_table; do
+			seed $t 0 <"$out/kineto.ndjson"
+			seed $t 3 <"$out/kineto.ndjson"
+		done
+		seed fuzz_roofline 0 <"$out/kineto.ndjson"
+	done
+	rm -f "$out/kineto.ndjson"
+fi
