@@ -18,12 +18,13 @@ usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
                   [--ignore-signposts] [--print-signposts] [--min-percentage F]
                   [--id-range START-END] [--arch NAME] [--color] [--no-color]
                   [--csv FILE] [--no-advice] [--tracing-mode] [--raw-op-codes]
-                  [--no-host-ops] [--no-summary] [--group-by {op,memory,category}]
+                  [--no-host-ops] [--no-summary] [--group-by {op,memory,category,line}]
                   [--classic-colors] [--summary-file BASE] [--stacked-csv BASE]
                   [--no-stacked-report] [--no-stack-by-in0] [--no-merge-devices]
                   [--device LIST] [--op GLOB] [--phase NAME] [--iter N]
                   [--format text|md] [--sort KEY] [--top N] [--percent-of all|shown]
-                  [CSV ...]
+                  [--no-const-eval] [--no-input-layout-conversion] [--program N]
+                  [--loop N] [--summary-only] [CSV ...]
 
 Performance report of TT-Metal ops perf results CSVs, as tt-perf-report prints it.
 Runs ttp-parse | ttp-filter | ttp-roofline | ttp-table.
@@ -57,7 +58,9 @@ options:
   --raw-op-codes           add a Raw OP Code column to the --csv output
   --no-host-ops            drop host ops
   --no-summary             no summary report
-  --group-by KEY           summary grouping: op, memory (default), category
+  --group-by KEY           summary grouping: op, memory (default), category;
+                           beyond tt-perf-report, line (the model's source line
+                           of tt-mlir and tt-torch traces)
   --classic-colors         summary plot with the tab20 palette
   --summary-file BASE      write the summary to BASE.csv and the plot to BASE.svg
   --stacked-csv BASE       older spelling of --summary-file
@@ -74,6 +77,12 @@ ttp's own options (beyond tt-perf-report):
   --sort KEY               row order: id (default), time, gap, total, op
   --top N                  only the first N rows (after --sort)
   --percent-of all|shown   with --top: Total % of all ops (default) or the shown
+  --no-const-eval          drop tt-mlir's const-eval ops (ttrt's *_minus_const_eval)
+  --no-input-layout-conversion
+                           drop tt-mlir's input layout conversions
+  --program N              only ops of tt-mlir program N (PROGRAM_METADATA)
+  --loop N                 only ops of ttrt's loop N (PROGRAM_METADATA)
+  --summary-only           only the grouped summary (--top then counts its groups)
 EOF
 }
 
@@ -84,12 +93,15 @@ bad() {
 	exit 2
 }
 
-# The long options: name and whether it takes an argument (=).
-longopts='start-signpost= end-signpost= signpost= ignore-signposts print-signposts
+# The long options: name and whether it takes an argument (=). tt-perf-report's first:
+# an abbreviation that names one of them means it, whatever ttp's own options add.
+refopts='start-signpost= end-signpost= signpost= ignore-signposts print-signposts
 min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-op-codes
 no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
-no-stacked-report no-stack-by-in0 no-merge-devices help version verbose quiet device=
-op= phase= iter= format= sort= top= percent-of='
+no-stacked-report no-stack-by-in0 no-merge-devices help version verbose'
+ownopts='quiet device= op= phase= iter= format= sort= top= percent-of= no-const-eval
+no-input-layout-conversion program= loop= summary-only'
+longopts="$refopts $ownopts"
 
 # qv=the value of $1 quoted for eval.
 quote() {
@@ -153,9 +165,10 @@ while [ $# -gt 0 ]; do
 				break
 			fi
 		done
-		if [ -z "$match" ]; then
+		for set in "$refopts" "$ownopts"; do
+			[ -z "$match" ] || break
 			n=0 cands=
-			for o in $longopts; do
+			for o in $set; do
 				case ${o%=} in
 				"$name"*)
 					n=$((n + 1))
@@ -164,9 +177,9 @@ while [ $# -gt 0 ]; do
 					;;
 				esac
 			done
-			[ $n -eq 0 ] && bad "unrecognized option: --$name"
 			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
-		fi
+		done
+		[ -z "$match" ] && bad "unrecognized option: --$name"
 		opt=${match%=}
 		case $match in
 		*=)
@@ -204,7 +217,7 @@ while [ $# -gt 0 ]; do
 		no-summary|no-stacked-report) nosummary=1 ;;
 		group-by)
 			case $val in
-			op|memory|category) groupby=$val ;;
+			op|memory|category|line) groupby=$val ;;
 			*) bad "option --group-by: invalid choice: '$val' (choose from 'op', 'memory', 'category')" ;;
 			esac
 			;;
@@ -222,6 +235,12 @@ while [ $# -gt 0 ]; do
 			quote "$val"
 			tflags="$tflags --$opt=$qv"
 			;;
+		no-const-eval|no-input-layout-conversion) fflags="$fflags --$opt" ;;
+		program|loop)
+			quote "$val"
+			fflags="$fflags --$opt=$qv"
+			;;
+		summary-only) tflags="$tflags --$opt" ;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		verbose) verbose=1 ;;
