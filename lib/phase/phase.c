@@ -32,6 +32,7 @@
 #include "core/recjson.h"
 #include "core/spool.h"
 #include "core/tensor.h"
+#include "tt/opclass.h"
 
 /* --- methods ------------------------------------------------------------------------ */
 
@@ -495,7 +496,7 @@ spool_one(struct state *st, struct rec *r)
 		} else {
 			struct tensor in0;
 
-			matmul = memmem(name, len, "Matmul", 6) != NULL;
+			matmul = opclass_matmul(name, len);
 			if (tensor_read(r, "in", &in0, 1) == 1)
 				m = phase_m(&in0);
 		}

@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "report/texttab.h"
 #include "core/tensor.h"
+#include "tt/opclass.h"
 
 /* --- the strings ----------------------------------------------------------------- */
 
@@ -249,9 +250,9 @@ table_add(struct table *t, struct rec *r)
 		t->nnoroof++;
 	}
 	s = table_str(t, w->label);
-	if (strstr(s, "(torch)") != NULL)
+	if (opclass_host(s))
 		w->flags |= ROW_HOST;
-	if (strstr(s, "Matmul") != NULL)
+	if (opclass_matmul(s, strlen(s)))
 		w->flags |= ROW_MATMUL;
 	if (w->flags & ROW_HOST)
 		t->nhost++;
@@ -666,7 +667,7 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 		if (on && !grey) {
 			const char *label = table_str(t, w->label);
 
-			if (strstr(label, "Matmul") != NULL ||
+			if (opclass_matmul(label, strlen(label)) ||
 			    strstr(label, "OptimizedConvNew") != NULL)
 				c = verdict_colour(table_str(t, w->verdict));
 		}

@@ -18,6 +18,7 @@
 #include "core/io.h"
 #include "tt/merge.h"
 #include "core/spool.h"
+#include "tt/opclass.h"
 
 /* The distinct values of an integer key (at most SEEN_MAX, sorted) and whether any op
  * of the selection matched. */
@@ -362,12 +363,12 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 	s = rec_str(r, x->kind == FK_OP ? "op" : "name", &len);
 	if (s != NULL) {
 		x->name = names_intern(&f->nm, s, len);
-		if (strstr(s, "(torch)") != NULL)	/* Q38: on the shown name, any kind */
+		if (opclass_host(s))	/* Q38: on the shown name, any kind */
 			x->flags |= FE_HOST;
 	}
 	if (x->kind == FK_OP) {
 		s = rec_str(r, "op_type", NULL);
-		if (s != NULL && strcmp(s, "tt_dnn_device") == 0)
+		if (opclass_device_type(s))
 			x->flags |= FE_DEVOP;
 		if (rec_int(r, "device", &v)) {
 			x->flags |= FE_HASDEV;

@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "tt/merge.h"
+#include "tt/opclass.h"
 
 struct key {
 	int64_t	 k;	/* device, or id */
@@ -56,12 +57,6 @@ merge_count_devices(const struct fent *e, const uint32_t *sel, size_t n)
  * different ops gives one per op, hundreds of lines that all say the same. */
 #define MERGE_WARN_MAX 5
 
-static bool
-collective(const char *name)
-{
-	return strstr(name, "AllGather") != NULL || strstr(name, "ReduceScatter") != NULL ||
-	    strstr(name, "AllReduce") != NULL;
-}
 
 size_t
 merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names *nm,
@@ -162,7 +157,7 @@ merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names 
 				    "[%s] - do not trust data for this op or directly subsequent ops "
 				    "with the same name", names_str(nm, name), step, nmiss, b.p);
 		}
-		if (collective(names_str(nm, name))) {
+		if (opclass_collective(names_str(nm, name))) {
 			double sum = 0, mean;
 			size_t cnt = 0;
 

@@ -19,6 +19,7 @@
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "tt/metrics.h"
+#include "tt/opclass.h"
 
 #define THRESHOLD	65	/* spec 13: Bound thresholds, >= */
 #define FULL_GRID	64	/* spec 17.1 / Q26: the reference's hard-coded grid */
@@ -858,23 +859,23 @@ metrics_analyse(const struct mop *op, struct mresult *m)
 		m->has_sub_h = regex_int(op->attrs, "out_subblock_h=", &m->sub_h);
 		m->has_sub_w = regex_int(op->attrs, "out_subblock_w=", &m->sub_w);
 	}
-	if (strstr(name, "Matmul") != NULL) {
+	if (opclass_matmul(name, strlen(name))) {
 		m->is_matmul = true;
 		analyse_matmul(op, m);
-	} else if (strstr(name, "OptimizedConvNew") != NULL || strstr(name, "Conv2d") != NULL) {
+	} else if (opclass_conv(name)) {
 		m->is_conv = true;
 		analyse_conv(op, m);
-	} else if (strstr(name, "HaloDeviceOperation") != NULL) {
+	} else if (opclass_halo(name)) {
 		m->is_halo = true;
 		analyse_halo(op, m);
 	} else {
 		buf_adds(&m->label, name);
 		math_plain(op, m);
 	}
-	if (strstr(m->label.p, "(torch)") != NULL) {
+	if (opclass_host(m->label.p)) {
 		m->is_host = true;
 		m->bound = BOUND_HOST;
-	} else if (strstr(m->label.p, "Matmul") != NULL)
+	} else if (opclass_matmul(m->label.p, m->label.len))
 		m->bound = metrics_bound(m->has_dram, m->dram_pct, m->has_flops_pct,
 		    m->flops_pct);
 	if (m->is_matmul)
