@@ -59,6 +59,9 @@ struct tl {
 	struct top	*op;
 	size_t		 nop, capop;
 	struct names	 str;
+	struct names	 rawin;			/* distinct "in" texts ... */
+	uint32_t	(*args)[8];		/* ... and their argument reprs */
+	size_t		 nargs;
 	size_t		*kids;			/* CSR children lists */
 	size_t		*byid;			/* op indices sorted by id */
 	long long	 maxid;
@@ -82,6 +85,7 @@ tl_new(void)
 	struct tl *tl = xcalloc(1, sizeof(*tl));
 
 	names_init(&tl->str);
+	names_init(&tl->rawin);
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
 	return tl;
@@ -104,6 +108,8 @@ tl_free(struct tl *tl)
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
+	names_free(&tl->rawin);
+	free(tl->args);
 	free(tl);
 }
 
@@ -200,18 +206,31 @@ add_gpu(struct tl *tl, struct rec *r)
 static void
 add_args(struct tl *tl, struct top *o, struct rec *r)
 {
-	json_t *in = rec_json(r, "in"), *e, *x;
+	json_t *in, *e, *x;
 	static const char *const keys[4] = { "shape", "dtype", "strides", "value" };
 	uint32_t *tup[4] = { &o->tdims, &o->ttypes, &o->tstrides, &o->tconc };
 	uint32_t *lst[4] = { &o->ldims, &o->ltypes, &o->lstrides, &o->lconc };
 	struct buf t = BUF_INIT, l = BUF_INIT;
-	size_t i, j, n;
+	size_t i, j, n, rawlen;
+	const char *raw = rec_raw(r, "in", &rawlen);
+	uint32_t id;
 
-	if (in == NULL) {	/* no arguments recorded (a runtime launch): NaN cells */
+	if (raw == NULL || (rawlen == 4 && memcmp(raw, "null", 4) == 0)) {
+		/* no arguments recorded (a runtime launch): NaN cells */
 		for (j = 0; j < 4; j++)
 			*tup[j] = *lst[j] = NAME_NONE;
 		return;
 	}
+	/* ops repeat their arguments: each distinct text is converted once */
+	id = names_intern(&tl->rawin, raw, rawlen);
+	if (id < tl->nargs) {
+		for (j = 0; j < 4; j++) {
+			*tup[j] = tl->args[id][j];
+			*lst[j] = tl->args[id][4 + j];
+		}
+		return;
+	}
+	in = rec_json(r, "in");
 	n = json_is_array(in) ? json_array_size(in) : 0;
 	for (j = 0; j < 4; j++) {
 		buf_reset(&t);
@@ -239,6 +258,12 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		buf_addc(&l, ']');
 		*tup[j] = intern_buf(tl, &t);
 		*lst[j] = intern_buf(tl, &l);
+	}
+	tl->args = xreallocarray(tl->args, id + 1, sizeof(*tl->args));
+	tl->nargs = id + 1;
+	for (j = 0; j < 4; j++) {
+		tl->args[id][j] = *tup[j];
+		tl->args[id][4 + j] = *lst[j];
 	}
 	json_decref(in);
 	buf_free(&t);
