@@ -132,6 +132,10 @@ main(int argc, char *argv[])
 		const char *trace = rec_str(r, "trace", NULL);
 
 		if (trace != NULL && strcmp(trace, "kineto") == 0) {
+			/* an --arch that names no chip and no GPU is an error here too */
+			if (opt.arch_arg != NULL && opt.arch == NULL && gpu == NULL)
+				die(EXIT_USAGE, "unknown architecture: %s (TT: %s; GPUs: %s)",
+				    opt.arch_arg, hwspec_names(), hwspec_gpu_names());
 			troof_record(torch, r);
 			rec_write(r, stdout);
 			continue;
