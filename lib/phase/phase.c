@@ -12,12 +12,14 @@
  * Finding the repetition is lib/period.c: the periodic stretch that covers the most
  * ops, in O(n log n) time. The step grammar is lib/step.c, the heuristics lib/guess.c.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/diag.h"
@@ -180,9 +182,11 @@ phase_split_matmul(const uint8_t *mm, const uint8_t *own, size_t n, uint8_t *out
 
 /* --- the record stream --------------------------------------------------------------- */
 
-enum { T_START, T_PREFILL, T_DECODE, T_WARMUP, T_TAIL, T_UNKNOWN, T_MIXED, T_NONE };
+enum { T_START, T_PREFILL, T_DECODE, T_WARMUP, T_TAIL, T_UNKNOWN, T_MIXED, T_BEFORE,
+	T_REPEAT, T_AFTER, T_NONE };
 static const char *const tagname[] = {
-	"start", "prefill", "decode", "warmup", "tail", "unknown", "mixed"
+	"start", "prefill", "decode", "warmup", "tail", "unknown", "mixed", "before",
+	"repeat", "after"
 };
 
 /* Keys this program writes; an op's old values are dropped before it is tagged. */
@@ -302,7 +306,34 @@ writeout(struct state *st, const char *p, size_t n)
 		io_write_error(st->out, "stdout");
 }
 
-/* Signpost method, one record: tag ops with the current segment, follow signposts. */
+/*
+ * An end marker ("PERF_DECODE_END", "integral_image_end", "OftNet finished", "block
+ * ended") closes the segment a signpost opened rather than opening one of its own: its
+ * last word is one of these.
+ */
+static bool
+end_marker(const char *name, size_t len)
+{
+	static const char *const words[] = { "end", "ended", "finished", "done", "stop",
+	    "stopped" };
+	size_t e = len, b, i;
+
+	while (e > 0 && !isalnum((unsigned char)name[e - 1]))
+		e--;
+	for (b = e; b > 0 && isalpha((unsigned char)name[b - 1]); b--)
+		;
+	if (b == e || (b > 0 && isdigit((unsigned char)name[b - 1])))
+		return false;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == e - b && strncasecmp(name + b, words[i], e - b) == 0)
+			return true;
+	return false;
+}
+
+static const char outside_tag[] = OUTSIDE;
+
+/* Signpost method, one record: tag ops with the current segment, follow signposts;
+ * after an end marker, ops are OUTSIDE any segment until the next signpost. */
 static void
 stream_one(struct state *st, struct rec *r)
 {
@@ -329,10 +360,14 @@ stream_one(struct state *st, struct rec *r)
 		st->curiter = ++st->spiter[k];
 		st->cur = names_str(&st->sps, k);
 		st->curlen = len;
+		if (end_marker(name, len)) {
+			st->cur = outside_tag;
+			st->curlen = strlen(outside_tag);
+		}
 		st->nsignposts++;
 	} else if (is_kind(r, "op")) {
-		if (st->cur == NULL) {
-			rec_set_str(r, "phase", tagname[T_START]);
+		if (st->cur == NULL || st->cur == outside_tag) {
+			rec_set_str(r, "phase", st->cur == NULL ? tagname[T_START] : outside_tag);
 			rec_del(r, "iter");
 		} else {
 			rec_set_strn(r, "phase", st->cur, st->curlen);
@@ -658,7 +693,7 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 	struct period pp;
 	uint32_t *sym;
 	size_t i, n = st->nops, full;
-	bool found, prefill = false;
+	bool found, prefill = false, llm = false;
 
 	sym = xreallocarray(NULL, n ? n : 1, sizeof(*sym));
 	for (i = 0; i < n; i++)
@@ -672,15 +707,35 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 	for (i = 0; i < pp.start; i++)
 		if (st->ops[i].mm == PM_PREFILL)
 			prefill = true;
+	/* LLM names only on evidence: decode-sized matmuls in the repeating stretch, and
+	 * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
+	 * over a short padded sequence has small M too). Encoders' repeated blocks are
+	 * neither prefill nor decode. PyTorch traces: the heuristics judge, not this. */
+	{
+		bool small = false, cache = false;
+
+		for (i = pp.start; i < pp.start + pp.len; i++) {
+			const char *nm = names_str(&st->names, st->ops[i].sym / 3);
+
+			if (st->ops[i].flags & F_KINETO)
+				llm = true;
+			if (st->ops[i].mm == PM_DECODE)
+				small = true;
+			if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
+				cache = true;
+		}
+		if (small && (prefill || cache))
+			llm = true;
+	}
 	for (i = 0; i < n; i++) {
 		if (i < pp.start) {
-			tag[i] = prefill ? T_PREFILL : T_WARMUP;
+			tag[i] = !llm ? T_BEFORE : prefill ? T_PREFILL : T_WARMUP;
 			iter[i] = 0;
 		} else if (i < pp.start + pp.len) {
-			tag[i] = T_DECODE;
+			tag[i] = llm ? T_DECODE : T_REPEAT;
 			iter[i] = (uint32_t)((i - pp.start) / pp.period + 1);
 		} else {
-			tag[i] = T_TAIL;
+			tag[i] = llm ? T_TAIL : T_AFTER;
 			iter[i] = 0;
 		}
 	}
@@ -688,7 +743,7 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		return true;
 	if (!found) {
 		note("phases by repeat: no op sequence repeats; all %zu op%s are %s",
-		    n, plural(n), prefill ? "prefill" : "warmup");
+		    n, plural(n), tagname[n ? tag[0] : T_BEFORE]);
 		return true;
 	}
 	full = pp.len / pp.period;
