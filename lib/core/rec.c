@@ -351,40 +351,6 @@ sclass_init(void)
 	sclass_ready = 1;
 }
 
-/* Length of the valid UTF-8 sequence at p[i] (first byte >= 0x80), or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t i, size_t len)
-{
-	unsigned c = p[i];
-	size_t n, k;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (len - i < n)
-		return 0;
-	if (p[i + 1] < lo || p[i + 1] > hi)
-		return 0;
-	for (k = 2; k < n; k++)
-		if (p[i + k] < 0x80 || p[i + k] > 0xbf)
-			return 0;
-	return n;
-}
-
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 #define HASZERO(v)	(((v) - ONES) & ~(v) & HIGHS)
@@ -472,7 +438,7 @@ special:
 			snprintf(msg, sizeof(msg), "control character 0x%02x in a string", p[i]);
 			scan_fail(s, i, msg);
 		default:
-			if ((n = utf8_len(p, i, len)) == 0) {
+			if ((n = js_utf8_len(p, i, len)) == 0) {
 				if (s->what != NULL)
 					die(EXIT_DATA, "%s: invalid UTF-8 at column %zu",
 					    s->what, i + 1);
@@ -731,70 +697,6 @@ key:
 
 /* --- decoding strings ----------------------------------------------------------- */
 
-static size_t
-put_utf8(char *o, unsigned long u)
-{
-	if (u < 0x80) {
-		o[0] = (char)u;
-		return 1;
-	}
-	if (u < 0x800) {
-		o[0] = (char)(0xc0 | (u >> 6));
-		o[1] = (char)(0x80 | (u & 0x3f));
-		return 2;
-	}
-	if (u < 0x10000) {
-		o[0] = (char)(0xe0 | (u >> 12));
-		o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (u & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | (u >> 18));
-	o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((u >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (u & 0x3f));
-	return 4;
-}
-
-/*
- * Decode the validated string body p[0..n) (without quotes) into o (room for n + 1);
- * returns the length. Output is NUL-terminated.
- */
-static size_t
-decode_into(char *o, const char *p, size_t n)
-{
-	size_t i = 0, k = 0;
-	unsigned long u, u2;
-
-	while (i < n) {
-		if (p[i] != '\\') {
-			o[k++] = p[i++];
-			continue;
-		}
-		switch (p[i + 1]) {
-		case 'b': o[k++] = '\b'; break;
-		case 'f': o[k++] = '\f'; break;
-		case 'n': o[k++] = '\n'; break;
-		case 'r': o[k++] = '\r'; break;
-		case 't': o[k++] = '\t'; break;
-		case 'u':
-			u = (unsigned long)hex4(p, i + 2, n);
-			if (u >= 0xd800 && u <= 0xdbff) {
-				u2 = (unsigned long)hex4(p, i + 8, n);
-				u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
-				i += 6;
-			}
-			k += put_utf8(o + k, u);
-			i += 6;
-			continue;
-		default: o[k++] = p[i + 1]; break;
-		}
-		i += 2;
-	}
-	o[k] = '\0';
-	return k;
-}
-
 static const char *
 decode_str(struct arena *a, const char *raw, size_t rawlen, int esc, size_t *outlen)
 {
@@ -807,7 +709,7 @@ decode_str(struct arena *a, const char *raw, size_t rawlen, int esc, size_t *out
 		return o;
 	}
 	o = arena_alloc(a, rawlen - 1);
-	*outlen = decode_into(o, raw + 1, rawlen - 2);
+	*outlen = js_unescape(o, raw + 1, rawlen - 2);
 	return o;
 }
 
