@@ -701,6 +701,91 @@ m_te_gemm(struct ctx *c)
 	    perf_bpe(g.dt[2]));
 }
 
+/* TraceLens's parse_bool of a Concrete Input: "true"/"1" and "false"/"0"/"" (any
+ * case, blanks trimmed); any other non-empty string is True. */
+static bool
+parse_bool(const char *s)
+{
+	char buf[16];
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= sizeof(buf))
+		return true;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (strcasecmp(buf, "false") == 0 || strcmp(buf, "0") == 0 || n == 0)
+		return false;
+	return true;
+}
+
+/* Primus Turbo's hipblaslt_gemm_fp8(A, scaleA_inv, B, scaleB_inv, out_dtype, transA,
+ * transB, transC, granularity): transC swaps the operands. */
+static void
+m_hipblaslt_fp8(struct ctx *c)
+{
+	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
+	const struct targ *A = shape(c, 0), *Bm = shape(c, 2), *t;
+	bool ta, tb, tc;
+	json_t *dt, *sa, *sb;
+	int bpe, bpeb;
+
+	if (c->failed)
+		return;
+	ta = c->a->n > 5 && parse_bool(c->a->a[5].value);
+	tb = c->a->n > 6 && parse_bool(c->a->a[6].value);
+	tc = c->a->n > 7 && parse_bool(c->a->a[7].value);
+	if (tc) {
+		bool x = ta;
+
+		t = A;
+		A = Bm;
+		Bm = t;
+		ta = !tb;
+		tb = !x;
+	}
+	g.M = dim(c, A, ta ? 1 : 0);
+	g.K = dim(c, A, ta ? 0 : 1);
+	g.N = dim(c, Bm, tb ? 0 : 1);
+	g.dt[0] = dtype(c, 0);
+	g.dt[1] = dtype(c, 2);
+	if (c->failed)
+		return;
+	param(c, "M", jnum(g.M));
+	param(c, "N", jnum(g.N));
+	param(c, "K", jnum(g.K));
+	param(c, "bias", json_false());
+	sa = jstrides(c, 0, true);
+	sb = jstrides(c, 2, true);
+	if (json_is_null(sa) || json_is_null(sb)) {
+		json_decref(sa);
+		json_decref(sb);
+		sa = json_null();
+		sb = json_null();
+	}
+	param(c, "stride_A", sa);
+	param(c, "stride_B", sb);
+	dt = json_array();
+	json_array_append_new(dt, json_string(g.dt[0]));
+	json_array_append_new(dt, json_string(g.dt[1]));
+	param(c, "dtype_A_B", dt);
+	param(c, "dtype_scaleA", c->a->n > 1 ? json_string(c->a->a[1].dtype) : NULL);
+	param(c, "dtype_scaleB", c->a->n > 3 ? json_string(c->a->a[3].dtype) : NULL);
+	param(c, "B", json_integer(1));
+	gemm_transpose(c);
+	bpe = perf_bpe(g.dt[0]);
+	bpeb = perf_bpe(g.dt[1]);
+	if (bpe == 0 || bpeb == 0) {
+		fail(c, "data types of A and B are not supported: %s, %s", g.dt[0], g.dt[1]);
+		return;
+	}
+	gemm_figures(c, &g, bpe, bpeb, bpe, bpe == 1 ? 2 : bpe);
+}
+
 /* --- convolution ------------------------------------------------------------------------- */
 
 #define CONV_MAXD 8
@@ -2054,7 +2139,7 @@ static const char *implemented[] = {
 	"aiter_rmsnorm2d_fwd_with_add_ck", "aiter_silu_and_mul", "sgl_kernel_silu_and_mul",
 	"gemm_a16w16", "fused_rope_fwd", "sgl_kernel_rotary_embedding", "sglang_store_cache",
 	"moe_dispatch", "moe_combine", "causal_conv1d_fwd", "cross_entropy_fwd",
-	"primus_turbo_grouped_gemm",
+	"primus_turbo_grouped_gemm", "hipblaslt_gemm_fp8",
 };
 
 bool
@@ -2187,6 +2272,8 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 		m_cross_entropy(&c);
 	else if (strcmp(model, "primus_turbo_grouped_gemm") == 0)
 		m_grouped_gemm(&c);
+	else if (strcmp(model, "hipblaslt_gemm_fp8") == 0)
+		m_hipblaslt_fp8(&c);
 	else {
 		perf_free(out);
 		return PERF_NONE;

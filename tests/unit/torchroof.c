@@ -365,6 +365,25 @@ test_others(void)
 	raw_is(r, "bytes", "4928", "grouped GEMM zipped");
 	raw_is(r, "sheet", "\"GroupedGEMM_fwd\"", "grouped GEMM zipped");
 	rec_free(r);
+	/* hipblaslt_gemm_fp8 A [32,16] x B [16,64]: 2*32*64*16; 512 + 1024 + 32*64*2 */
+	r = op("primus_turbo::hipblaslt_gemm_fp8", T("[32,16]", "c10::Float8_e4m3fnuz",
+	    "[16,1]", "") "," T("[]", "float", "[]", "") "," T("[16,64]",
+	    "c10::Float8_e4m3fnuz", "[64,1]", "") "," T("[]", "float", "[]", "") "," S("5")
+	    "," S("0") "," S("0") "," S("False") "," S(""), 0);
+	raw_is(r, "flops", "65536", "hipblaslt fp8");
+	raw_is(r, "bytes", "5632", "hipblaslt fp8");
+	raw_is(r, "compute_spec", "\"matrix_fp8\"", "hipblaslt fp8");
+	rec_free(r);
+	/* transC swaps A and B and flips both transposes: A' = [16,64] transposed,
+	 * B' = [32,16] transposed: M 64, K 16, N 32 */
+	r = op("primus_turbo::hipblaslt_gemm_fp8", T("[32,16]", "c10::Float8_e4m3fnuz",
+	    "[16,1]", "") "," T("[]", "float", "[]", "") "," T("[16,64]",
+	    "c10::Float8_e4m3fnuz", "[64,1]", "") "," T("[]", "float", "[]", "") "," S("5")
+	    "," S("0") "," S("0") "," S("True") "," S(""), 0);
+	raw_is(r, "flops", "65536", "hipblaslt fp8, transC");
+	ok(strstr(rec_raw(r, "params", NULL), "\"M\":64,\"N\":32,\"K\":16") != NULL,
+	    "hipblaslt fp8, transC: M 64, N 32, K 16");
+	rec_free(r);
 	(void)x28;
 }
 
