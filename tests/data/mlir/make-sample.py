@@ -1,5 +1,8 @@
+# SPDX-License-Identifier: ISC
 # Generates tests/data/mlir/: a tt-mlir `ttrt perf` style ops CSV and the filtered copies
-# ttrt writes beside it (same rule as tools/ttrt/common/perf.py create_filtered_csv).
+# ttrt writes beside it (the same rule as ttrt's: a row is kept when its CONST_EVAL_OP /
+# INPUT_LAYOUT_CONVERSION_OP, spaces removed, is "false"). Usage:
+#   python3 tests/data/mlir/make-sample.py tests/data/mlir
 import csv, sys, os
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
