@@ -1702,13 +1702,15 @@ first_num(const double *v, size_t n)
  * per row, aggregated. */
 static const char *const roof_stats[] = { "mean", "median", "std", "min", "max" };
 
+/* The bound and time columns (time first when time_first), then Pct Roofline_*; returns
+ * the first one's index. */
 static size_t
-roof_cols(struct tab *t, const char *bound, const char *time)
+roof_cols(struct tab *t, const char *bound, const char *time, int time_first)
 {
 	struct buf b = BUF_INIT;
-	size_t c = tab_col(t, bound), j;
+	size_t c = tab_col(t, time_first ? time : bound), j;
 
-	tab_col(t, time);
+	tab_col(t, time_first ? bound : time);
 	for (j = 0; j < 5; j++) {
 		buf_reset(&b);
 		buf_printf(&b, "Pct Roofline_%s", roof_stats[j]);
@@ -1719,8 +1721,8 @@ roof_cols(struct tab *t, const char *bound, const char *time)
 }
 
 static void
-roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, const struct prow *p,
-    const size_t *m, size_t nm)
+roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, int time_first,
+    const struct prow *p, const size_t *m, size_t nm)
 {
 	struct vec pct = VEC_INIT;
 	size_t i, first = NONE;
@@ -1737,8 +1739,8 @@ roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, const struct pr
 		vec_add(&pct, q->ktime > 0 ? q->roof_us / q->ktime * 100 : NAN);
 	}
 	if (first != NONE) {
-		set_name(t, r, c, tl, tl->op[p[first].op].bound);
-		tab_set_num(t, r, c + 1, p[first].roof_us);
+		set_name(t, r, c + (time_first != 0), tl, tl->op[p[first].op].bound);
+		tab_set_num(t, r, c + (time_first == 0), p[first].roof_us);
 	}
 	for (i = 0; i < 5; i++)
 		tab_set_num(t, r, c + 2 + i, stat_of(&pct, (int)i));
@@ -2026,14 +2028,14 @@ sheet_unified(struct tl *tl)
 		}
 	for (i = 0; unified_cols[i]; i++)
 		tab_col(t, unified_cols[i]);
-	rc = tl->roofline ? roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first") : 0;
+	rc = tl->roofline ? roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first", 0) : 0;
 	ng = group_rows(tl, u.r, u.n, 0, &start, &mem);
 	for (i = 0; i < ng; i++) {
 		size_t r = tab_row(t);
 
 		unified_row(tl, t, r, u.r, mem + start[i], start[i + 1] - start[i]);
 		if (tl->roofline)
-			roof_row(tl, t, r, rc, u.r, mem + start[i], start[i + 1] - start[i]);
+			roof_row(tl, t, r, rc, 0, u.r, mem + start[i], start[i + 1] - start[i]);
 	}
 	tab_sort(t, keys, 2);
 	tab_percentages(t, 24);
@@ -2103,25 +2105,25 @@ sheet_family(struct tl *tl, uint32_t fam)
 	struct tab *t = tab_new(S(tl, fam));
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
-	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc;
+	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 
 	/* every modelled op of the family, in id order (TraceLens's event order) */
 	for (i = 0; i < tl->nop; i++) {
-		size_t k = tl->byid[i];
-		const struct top *o = &tl->op[k];
+		size_t x = tl->byid[i];
+		const struct top *o = &tl->op[x];
 
-		if (!o->model || o->runtime || op_sheet(tl, k) != fam)
+		if (!o->model || o->runtime || op_sheet(tl, x) != fam)
 			continue;
 		p = xreallocarray(p, n + 1, sizeof(*p));
 		memset(&p[n], 0, sizeof(*p));
-		p[n].op = k;
+		p[n].op = x;
 		p[n].uid = o->id;
 		p[n].flops = o->flops;
 		p[n].bytes = o->bytes;
 		p[n].roof_us = o->roof_us;
-		prow_events(tl, &p[n], k);
+		prow_events(tl, &p[n], x);
 		for (j = 0; j < o->np; j++) {
 			for (c = 0; c < npk && pk[c] != o->pk[j]; c++)
 				;
@@ -2155,7 +2157,8 @@ sheet_family(struct tl *tl, uint32_t fam)
 	tab_col(t, "process_label_first");
 	tab_col(t, "thread_name_first");
 	tab_col(t, "Compute Spec");
-	tab_col(t, "kernel_details__summarize_kernel_stats");
+	rc = tl->roofline ? roof_cols(t, "Roofline Bound_first", "Roofline Time (\u00b5s)_first", 1) : 0;
+	k = tab_col(t, "kernel_details__summarize_kernel_stats");
 	tab_col(t, "trunc_kernel_details");
 	tab_col(t, "Input Dims_first");
 	tab_col(t, "Input type_first");
@@ -2168,7 +2171,6 @@ sheet_family(struct tl *tl, uint32_t fam)
 	}
 	tab_col(t, "name_count");
 	tab_col(t, "UID_first");
-	rc = tl->roofline ? roof_cols(t, "Roofline Bound_first", "Roofline Time (\u00b5s)_first") : 0;
 	ng = group_rows(tl, p, n, 1, &start, &mem);
 	c = c0 + 13;
 	for (r = 0; r < ng; r++) {
@@ -2216,26 +2218,26 @@ sheet_family(struct tl *tl, uint32_t fam)
 		set_name(t, r, c + 3, tl, spec);
 		kernel_details(tl, kl, nm, &sum, &trunc);
 		if (sum.len > 2) {	/* pandas leaves an op with no kernels empty */
-			tab_set_str(t, r, c + 4, sum.p);
-			tab_set_str(t, r, c + 5, trunc.p);
+			tab_set_str(t, r, k, sum.p);
+			tab_set_str(t, r, k + 1, trunc.p);
 		}
-		set_name(t, r, c + 6, tl, o->ldims);
-		set_name(t, r, c + 7, tl, o->ltypes);
-		set_name(t, r, c + 8, tl, o->lstrides);
-		set_name(t, r, c + 9, tl, o->lconc);
+		set_name(t, r, k + 2, tl, o->ldims);
+		set_name(t, r, k + 3, tl, o->ltypes);
+		set_name(t, r, k + 4, tl, o->lstrides);
+		set_name(t, r, k + 5, tl, o->lconc);
 		for (j = 0; j < 6; j++)
-			tab_set_num(t, r, c + 10 + j, stat_of(&kt, (int)j));
-		tab_set_int(t, r, c + 16, (long long)nm);
-		tab_set_int(t, r, c + 17, p[m[0]].uid);
+			tab_set_num(t, r, k + 6 + j, stat_of(&kt, (int)j));
+		tab_set_int(t, r, k + 12, (long long)nm);
+		tab_set_int(t, r, k + 13, p[m[0]].uid);
 		if (tl->roofline)
-			roof_row(tl, t, r, rc, p, m, nm);
+			roof_row(tl, t, r, rc, 1, p, m, nm);
 		vec_free(&tb);
 		vec_free(&tf);
 		vec_free(&kt);
 		free(kl);
 	}
 	{
-		struct tab_key keys[] = { { c + 15, 1 }, { c + 17, 0 } };
+		struct tab_key keys[] = { { k + 11, 1 }, { k + 13, 0 } };
 
 		tab_sort(t, keys, 2);
 	}
