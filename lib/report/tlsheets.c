@@ -907,6 +907,8 @@ static int kev_ts_cmp_tl(const void *a, const void *b);
 static void
 sort_events(struct tl *tl, size_t *ev, size_t n)
 {
+	if (n < 2)
+		return;
 	cmp_tl = tl;
 	qsort(ev, n, sizeof(*ev), kev_ts_cmp_tl);
 }
@@ -1320,7 +1322,8 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 				c[nc++] = s;
 			}
 		}
-		qsort(c, nc, sizeof(*c), str_cmp);
+		if (nc > 1)
+			qsort(c, nc, sizeof(*c), str_cmp);
 		buf_reset(&b);
 		buf_addc(&b, '[');
 		for (j = 0; j < nc; j++) {
