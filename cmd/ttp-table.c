@@ -30,7 +30,8 @@ enum {
 	OPT_PER_DEVICE, OPT_FORMAT, OPT_SORT, OPT_TOP, OPT_PERCENT_OF,
 	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
-	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY
+	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
+	OPT_PSEUDO
 };
 
 static const struct option longopts[] = {
@@ -65,6 +66,10 @@ static const struct option longopts[] = {
 	{ "short-kernel-bins", required_argument, NULL, OPT_SHORT_BINS },
 	{ "topk-short-kernels", required_argument, NULL, OPT_TOPK_SHORT },
 	{ "print-summary", no_argument, NULL, OPT_PRINT_SUMMARY },
+	{ "inference", no_argument, NULL, OPT_INFERENCE },
+	{ "group-by-parent-module", no_argument, NULL, OPT_BY_MODULE },
+	{ "group-by-num-kernels", no_argument, NULL, OPT_BY_NKERNELS },
+	{ "pseudo-ops", no_argument, NULL, OPT_PSEUDO },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -87,7 +92,9 @@ usage(FILE *fp)
 	    "                 [--width N] [--micro-idle-thresh-us X] [--include-unlinked-kernels]\n"
 	    "                 [--no-kernel-summary] [--no-short-kernels]\n"
 	    "                 [--short-kernel-threshold-us X] [--short-kernel-bins N]\n"
-	    "                 [--topk-short-kernels N] [--print-summary]\n"
+	    "                 [--topk-short-kernels N] [--print-summary] [--inference]\n"
+	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
+	    "                 [--pseudo-ops]\n"
 	    "                 [--format text|md|csv] [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
@@ -136,6 +143,14 @@ usage(FILE *fp)
 	    "  --topk-short-kernels N  rows of short_kernels_summary (default all)\n"
 	    "  --print-summary       with --csv-dir or --xlsx: the GPU timeline and the top\n"
 	    "                        ops (--top, default 10) on stdout as well\n"
+	    "  --inference           TraceLens's inference report: <family>_fwd sheets\n"
+	    "                        (Normalization_fwd), the ops_summary of its layout\n"
+	    "  --group-by-parent-module  parent_module and call stacks in the launcher\n"
+	    "                        sheets (needs ttp-parse -p for the nn.Module frames)\n"
+	    "  --group-by-num-kernels  num_kernels in ops_unique_args and the roofline sheets\n"
+	    "  --pseudo-ops          TraceLens's --enable_pseudo_ops: sglang_profiler:: names\n"
+	    "                        lose their _N; traces that need pseudo ops (fused MoE,\n"
+	    "                        MLA) are an error: ttp does not build them yet\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
 	    "  -h, --help            show this help and exit\n"
@@ -421,6 +436,10 @@ parse_args(int argc, char **argv, struct opts *o)
 				die_usage("--short-kernel-bins: must be at least 1");
 			break;
 		case OPT_PRINT_SUMMARY: o->print_summary = 1; break;
+		case OPT_INFERENCE: o->tl.inference = 1; break;
+		case OPT_BY_MODULE: o->tl.by_module = 1; break;
+		case OPT_BY_NKERNELS: o->tl.by_nkernels = 1; break;
+		case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;

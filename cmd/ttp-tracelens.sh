@@ -1,14 +1,55 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # ttp-tracelens: the drop-in driver for TraceLens_generate_perf_report_pytorch's command
-# line. It parses that command line (argparse's rules: --opt value, --opt=value, unique
-# prefixes) and runs
+# line, and with --inference for TraceLens_generate_perf_report_pytorch_inference's. It
+# parses that command line (argparse's rules: --opt value, --opt=value, unique prefixes)
+# and runs
 #   ttp-parse TRACE | ttp-roofline [| ttp-phase] | ttp-table --xlsx FILE | --csv-dir DIR
 # The stages are looked up next to this script first, then in PATH. Exit status: that of
 # the first stage that failed (0 when all succeeded), 2 for a bad command line.
 
 prog=ttp-tracelens
 version=@VERSION@
+
+usage_inference() {
+	cat <<'EOF'
+usage: ttp-tracelens --inference [-h] [-V] --profile_json_path PROFILE_JSON_PATH
+                     [--output_xlsx_path OUTPUT_XLSX_PATH]
+                     [--output_csvs_dir OUTPUT_CSVS_DIR]
+                     [--include_unlinked_kernels]
+                     [--micro_idle_thresh_us MICRO_IDLE_THRESH_US]
+                     [--disable_coll_analysis] [--enable_kernel_summary]
+                     [--group_by_parent_module] [--short_kernel_study]
+                     [--short_kernel_threshold_us SHORT_KERNEL_THRESHOLD_US]
+                     [--short_kernel_histogram_bins SHORT_KERNEL_HISTOGRAM_BINS]
+                     [--topk_short_kernels TOPK_SHORT_KERNELS]
+                     [--enable_pseudo_ops] [--topk_ops TOPK_OPS]
+                     [--topk_roofline_ops TOPK_ROOFLINE_OPS]
+                     [--gpu_arch_json_path GPU_ARCH_JSON_PATH]
+                     [--group_by_num_kernels] [--include_call_stack] [-q]
+
+TraceLens's inference report of a PyTorch profiler trace, as
+TraceLens_generate_perf_report_pytorch_inference writes it: the training report's
+sheets with <family>_fwd roofline sheets (Normalization_fwd, RMSNorm_fwd,
+InferenceAttention_fwd, ...), no backward sheets and no coll_analysis.
+
+options (beside the training report's, see ttp-tracelens --help):
+  --group_by_parent_module ops_summary and ops_summary_by_category per parent
+                           nn.Module; parent_module and call stack columns
+                           (ttp-parse -p keeps the python frames)
+  --group_by_num_kernels   num_kernels in ops_unique_args and the roofline sheets
+  --include_call_stack     call_stack_full and entry_point in unified_perf_summary
+  --enable_pseudo_ops      sglang_profiler:: op names lose their _N suffix; a
+                           trace that needs TraceLens's pseudo ops (fused MoE,
+                           MLA, ...) is an error: ttp does not build them yet
+  --disable_coll_analysis  accepted (the inference report has no coll_analysis)
+
+TraceLens options ttp does not implement (--capture_folder,
+--comparison_json_path, --comparison_capture_folder, --extension_file,
+--python_path, --gpu_arch_platform, --include_overlap_info, --enable-origami)
+are errors, never silently ignored.
+EOF
+}
 
 usage() {
 	cat <<'EOF'
@@ -65,6 +106,9 @@ options:
   --decode_threshold N     largest M that is decode (default 10)
   --disable_plots          accepted (ttp draws no plots)
 
+  --inference              TraceLens_generate_perf_report_pytorch_inference's
+                           command line instead (ttp-tracelens --inference --help)
+
 TraceLens options ttp does not implement (--extension_file, --python_path,
 --gpu_arch_platform, --include_call_stack, --detect_recompute, --include_overlap_info,
 --comparison_json_path, ...) are errors, never silently ignored.
@@ -87,6 +131,21 @@ unimpl='extension_file= python_path= gpu_arch_platform= include_call_stack detec
 include_overlap_info comparison_json_path= comparison_capture_folder= capture_folder=
 include_first_occurrence_time enable-origami enable_pseudo_ops group_by_parent_module
 group_by_num_kernels'
+
+# --inference, wherever it stands, selects the inference entry point's option set.
+inference=
+for a in "$@"; do
+	[ "$a" = --inference ] && inference=1
+done
+if [ -n "$inference" ]; then
+	longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
+micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary group_by_parent_module
+short_kernel_study short_kernel_threshold_us= short_kernel_histogram_bins=
+topk_short_kernels= enable_pseudo_ops topk_ops= topk_roofline_ops= gpu_arch_json_path=
+group_by_num_kernels include_call_stack help version quiet inference'
+	unimpl='comparison_json_path= extension_file= python_path= gpu_arch_platform=
+enable-origami capture_folder= comparison_capture_folder= include_overlap_info'
+fi
 
 quote() {
 	_s=$1 _r=
@@ -222,13 +281,17 @@ while [ $# -gt 0 ]; do
 			;;
 		disable_plots) noplots=1 ;;
 		generate_plots) ;;
-		inference) bad "--inference: the inference report is not implemented yet" ;;
-		help) usage; exit 0 ;;
+		inference) targs="$targs --inference" ;;
+		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
+		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
+		include_call_stack) bad "--include_call_stack: TraceLens's option is not implemented by ttp" ;;
+		enable_pseudo_ops) targs="$targs --pseudo-ops" ;;
+		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		quiet) verbose= ;;
 		esac
 		;;
-	-h) usage; exit 0 ;;
+	-h) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 	-V) echo "$prog $version"; exit 0 ;;
 	-q) verbose= ;;
 	*) bad "unrecognized arguments: $arg" ;;
@@ -305,7 +368,7 @@ trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
 # Each stage leaves its exit status in a file (dash has no pipefail); a stage that fails
 # sends a line that is not a record down the pipe, so that ttp-table writes nothing.
 poison="$prog: an earlier stage failed"
-eval "{ $parse -q -- $trace_q 2>\"\$tmp/e1\"; s=\$?; echo \$s >\"\$tmp/1\";
+eval "{ $parse -q${python:+ -p} -- $trace_q 2>\"\$tmp/e1\"; s=\$?; echo \$s >\"\$tmp/1\";
 	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
     { $roofline$rargs 2>\"\$tmp/e2\"; s=\$?; echo \$s >\"\$tmp/2\";
 	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |

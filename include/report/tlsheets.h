@@ -28,9 +28,18 @@ struct tl_opts {
 	long	short_bins;		/* default 100 */
 	long	topk_short;		/* -1: all */
 	int	coll;			/* coll_analysis */
+	/* TraceLens's inference report (spec §8, §8.1): */
+	int	inference;		/* every family but GEMM and the elementwise ones
+					 * is <fam>_fwd (Normalization_fwd) */
+	int	by_module;		/* --group_by_parent_module: parent_module and the
+					 * call stack (nn.Module frames of ttp-parse -p) */
+	int	by_nkernels;		/* --group_by_num_kernels: num_kernels */
+	int	pseudo_ops;		/* --enable_pseudo_ops: sglang_profiler:: names lose
+					 * their _<digits>; a trace that would get pseudo ops
+					 * (fused MoE, MLA, ...) is an error: not built yet */
 };
 
-#define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1 }
+#define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1, 0, 0, 0, 0 }
 
 struct tl *tl_new(void);
 void tl_free(struct tl *tl);

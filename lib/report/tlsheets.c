@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlsheets: TraceLens's sheets from Kineto records (spec tracelens.md §1.5, §2, §7). */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,6 +69,7 @@ struct tl {
 	int		 linked;		/* ops linked to parents and events */
 	int		 roofline;		/* some op has a roofline time */
 	uint32_t	 empty;
+	const struct tl_opts *o;		/* of the tl_sheets call */
 };
 
 const char *const tl_sheet_names[] = {
@@ -959,6 +961,7 @@ struct launchers {
 	size_t	*k0, *nk;	/* direct events in ev[k0 .. k0+nk) */
 	size_t	*ev;
 	size_t	 n;
+	uint32_t *pm, *cs;	/* with by_module: parent_module, call stack (§8.1) */
 };
 
 static int
@@ -1017,9 +1020,75 @@ launchers_build(struct tl *tl, struct launchers *L)
 	free(at);
 }
 
+/* TraceLens's call stack of op i (§8.1, traverse_parents_and_get_callstack with the
+ * "nn.Module" filter): its name, then the names of the ancestors that contain
+ * "nn.Module", innermost first, each cut to 256 bytes + ".."; as a Python list repr into
+ * cs. Its parent module: the second frame with every "_<digits>" run removed, or "NA". */
+static void
+call_stack(const struct tl *tl, size_t i, struct buf *cs, struct buf *pm)
+{
+	const char *n = S(tl, tl->op[i].name), *f;
+	size_t j, nf = 1, len;
+
+	buf_reset(cs);
+	buf_reset(pm);
+	buf_addc(cs, '[');
+	py_str(cs, n, strlen(n));
+	for (j = tl->op[i].up; j != NONE; j = tl->op[j].up) {
+		f = S(tl, tl->op[j].name);
+		if (!strstr(f, "nn.Module"))
+			continue;
+		len = strlen(f);
+		buf_adds(cs, ", ");
+		if (len > 256) {
+			struct buf cut = BUF_INIT;
+
+			buf_add(&cut, f, 256);
+			buf_adds(&cut, "..");
+			py_str(cs, cut.p, cut.len);
+			buf_free(&cut);
+		} else
+			py_str(cs, f, len);
+		if (nf++ == 1) {
+			size_t k = 0;
+
+			while (k < len) {
+				if (f[k] == '_' && k + 1 < len && isdigit((unsigned char)f[k + 1])) {
+					for (k++; k < len && isdigit((unsigned char)f[k]); k++)
+						;
+					continue;
+				}
+				buf_addc(pm, f[k++]);
+			}
+		}
+	}
+	buf_addc(cs, ']');
+	if (nf == 1)
+		buf_adds(pm, "NA");
+}
+
+static void
+launchers_modules(struct tl *tl, struct launchers *L)
+{
+	struct buf cs = BUF_INIT, pm = BUF_INIT;
+	size_t i;
+
+	L->pm = xreallocarray(NULL, L->n + 1, sizeof(*L->pm));
+	L->cs = xreallocarray(NULL, L->n + 1, sizeof(*L->cs));
+	for (i = 0; i < L->n; i++) {
+		call_stack(tl, L->op[i], &cs, &pm);
+		L->cs[i] = intern_buf(tl, &cs);
+		L->pm[i] = intern_buf(tl, &pm);
+	}
+	buf_free(&cs);
+	buf_free(&pm);
+}
+
 static void
 launchers_free(struct launchers *L)
 {
+	free(L->pm);
+	free(L->cs);
 	free(L->op);
 	free(L->k0);
 	free(L->nk);
@@ -1077,16 +1146,15 @@ py_key(struct buf *b, const char *k)
 	buf_adds(b, ": ");
 }
 
-/* Python's round(x, 2): correctly rounded on the binary value, as num_fixed rounds. */
+/* round(x, 2) of TraceLens's mean, a numpy float64: numpy rounds as rint(x * 100) / 100
+ * (ties to even on the scaled product, so 4.325 -> 4.32), not as Python's correctly
+ * rounded round(). */
 static double
 round2(double x)
 {
-	char nb[NUM_BUFSZ];
-
 	if (!isfinite(x))
 		return x;
-	num_fixed(nb, x, 2, 0);
-	return strtod(nb, NULL);
+	return rint(x * 100) / 100;
 }
 
 /* kernel_details_summary and trunc_kernel_details of a group's instances. */
@@ -1233,6 +1301,10 @@ group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *n
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
 			    o->name, op_category(tl, L->op[i]), o->process, o->label, o->thread,
 			    o->tdims, o->ttypes, o->tstrides, o->tconc);
+		if (L->pm)
+			buf_printf(&key, "\x1fm%u", L->pm[i]);
+		if (by_args == 2 && tl->o->by_nkernels)
+			buf_printf(&key, "\x1fk%zu", L->nk[i]);
 		g[i] = tab_group(&groups, key.p, key.len);
 	}
 	*ng = groups.n;
@@ -1245,26 +1317,37 @@ static struct tab *
 sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *ls)
 {
 	struct tab *t = tab_new("ops_summary_by_category");
-	size_t ng, *g = group_launchers(tl, L, 0, &ng), i, r;
-	struct tab_key keys[] = { { 2, 1 }, { 0, 0 } };
+	size_t ng, *g = group_launchers(tl, L, 0, &ng), i, r, cn, cms, cpm = 0, ccs = 0;
+	struct tab_key keys[] = { { 0, 1 }, { 0, 0 } };
 
+	/* the inference report with parent modules: op category, parent_module, Count,
+	 * call_stack_first (of the group's first launcher), ms */
 	tab_col(t, "op category");
-	tab_col(t, "Count");
-	tab_col(t, "total_direct_kernel_time_ms");
+	if (L->pm)
+		cpm = tab_col(t, "parent_module");
+	cn = tab_col(t, "Count");
+	if (L->pm)
+		ccs = tab_col(t, "call_stack_first");
+	cms = tab_col(t, "total_direct_kernel_time_ms");
+	keys[0].col = cms;
 	for (i = 0; i < ng; i++)
 		tab_row(t);
 	for (i = 0; i < L->n; i++) {
 		r = g[i];
 		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
 			tab_set_str(t, r, 0, S(tl, op_category(tl, L->op[i])));
-			tab_set_int(t, r, 1, 0);
-			tab_set_num(t, r, 2, 0);
+			tab_set_int(t, r, cn, 0);
+			tab_set_num(t, r, cms, 0);
+			if (L->pm) {
+				tab_set_str(t, r, cpm, S(tl, L->pm[i]));
+				tab_set_str(t, r, ccs, S(tl, L->cs[i]));
+			}
 		}
-		tab_cell(t, r, 1)->v.i++;
-		tab_cell(t, r, 2)->v.d += ls[i].direct / 1000;
+		tab_cell(t, r, cn)->v.i++;
+		tab_cell(t, r, cms)->v.d += ls[i].direct / 1000;
 	}
 	tab_sort(t, keys, 2);
-	tab_percentages(t, 2);
+	tab_percentages(t, cms);
 	free(g);
 	return t;
 }
@@ -1280,29 +1363,50 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 {
 	struct tab *t = tab_new("ops_summary");
 	size_t ng, *g = group_launchers(tl, L, 1, &ng), i, j, r;
-	struct tab_key keys[] = { { 1, 1 }, { 0, 0 } };
+	size_t cds, css, csc = 0, cdm, csm = 0, cn, ccat, cpm = 0, ccs = 0;
+	struct tab_key keys[] = { { 0, 1 }, { 0, 0 } };
 	struct buf b = BUF_INIT;
+	int inf = tl->o->inference;
 
+	/* the inference report's layout (get_df_kernel_launchers_summary_module): the
+	 * subtree count, no subtree ms; with parent modules, parent_module and
+	 * call_stack_first */
 	tab_col(t, "name");
-	tab_col(t, "total_direct_kernel_time_sum");
-	tab_col(t, "total_subtree_kernel_time_sum");
-	tab_col(t, "total_direct_kernel_time_ms");
-	tab_col(t, "total_subtree_kernel_time_ms");
-	tab_col(t, "Count");
-	tab_col(t, "Categories");
+	if (L->pm)
+		cpm = tab_col(t, "parent_module");
+	cds = tab_col(t, "total_direct_kernel_time_sum");
+	css = tab_col(t, "total_subtree_kernel_time_sum");
+	if (inf)
+		csc = tab_col(t, "total_subtree_kernel_time_count");
+	cdm = tab_col(t, "total_direct_kernel_time_ms");
+	if (!inf)
+		csm = tab_col(t, "total_subtree_kernel_time_ms");
+	cn = tab_col(t, "Count");
+	ccat = tab_col(t, "Categories");
+	if (L->pm)
+		ccs = tab_col(t, "call_stack_first");
+	keys[0].col = cds;
 	for (i = 0; i < ng; i++)
 		tab_row(t);
 	for (i = 0; i < L->n; i++) {
 		r = g[i];
 		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
 			tab_set_str(t, r, 0, S(tl, tl->op[L->op[i]].name));
-			tab_set_num(t, r, 1, 0);
-			tab_set_num(t, r, 2, 0);
-			tab_set_int(t, r, 5, 0);
+			tab_set_num(t, r, cds, 0);
+			tab_set_num(t, r, css, 0);
+			tab_set_int(t, r, cn, 0);
+			if (inf)
+				tab_set_int(t, r, csc, 0);
+			if (L->pm) {
+				tab_set_str(t, r, cpm, S(tl, L->pm[i]));
+				tab_set_str(t, r, ccs, S(tl, L->cs[i]));
+			}
 		}
-		tab_cell(t, r, 1)->v.d += ls[i].direct;
-		tab_cell(t, r, 2)->v.d += ls[i].subtree;
-		tab_cell(t, r, 5)->v.i++;
+		tab_cell(t, r, cds)->v.d += ls[i].direct;
+		tab_cell(t, r, css)->v.d += ls[i].subtree;
+		tab_cell(t, r, cn)->v.i++;
+		if (inf)
+			tab_cell(t, r, csc)->v.i++;
 	}
 	/* Categories: the sorted distinct categories of each name */
 	for (r = 0; r < ng; r++) {
@@ -1332,13 +1436,14 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 			py_str(&b, c[j], strlen(c[j]));
 		}
 		buf_addc(&b, ']');
-		tab_set_str(t, r, 6, b.p);
-		tab_set_num(t, r, 3, tab_num(t, r, 1) / 1000);
-		tab_set_num(t, r, 4, tab_num(t, r, 2) / 1000);
+		tab_set_str(t, r, ccat, b.p);
+		tab_set_num(t, r, cdm, tab_num(t, r, cds) / 1000);
+		if (!inf)
+			tab_set_num(t, r, csm, tab_num(t, r, css) / 1000);
 		free(c);
 	}
 	tab_sort(t, keys, 2);
-	tab_percentages(t, 3);
+	tab_percentages(t, cdm);
 	free(g);
 	buf_free(&b);
 	return t;
@@ -1486,7 +1591,8 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 {
 	struct tab *t = tab_new("ops_unique_args");
 	static const char *const st[6] = { "mean", "median", "std", "min", "max", "sum" };
-	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, j, r, c, cuid, ckd;
+	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, j, r, c, cuid, ckd, cst, csum;
+	size_t cpm = 0, cnk = 0, ccs = 0, kcol[9];
 	struct vec *dv = xcalloc(ng + 1, sizeof(*dv)), *sv = xcalloc(ng + 1, sizeof(*sv));
 	struct klist *kl = xreallocarray(NULL, L->n + 1, sizeof(*kl));
 	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
@@ -1494,10 +1600,19 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 	struct tab_key keys[2];
 	static const char *const kc[] = { "name", "op category", "process_name",
 	    "process_label", "thread_name", "Input Dims", "Input type", "Input Strides",
-	    "Concrete Inputs", "operation_count" };
+	    "Concrete Inputs" };
 
-	for (i = 0; i < 10; i++)
-		tab_col(t, kc[i]);
+	/* the inference report adds parent_module after op category, num_kernels after
+	 * Concrete Inputs and call_stack after ex_UID (§7.3, §8.1) */
+	for (i = 0; i < 9; i++) {
+		kcol[i] = tab_col(t, kc[i]);
+		if (i == 1 && L->pm)
+			cpm = tab_col(t, "parent_module");
+	}
+	if (tl->o->by_nkernels)
+		cnk = tab_col(t, "num_kernels");
+	cst = tab_col(t, "operation_count") + 1;
+	csum = cst + 10;	/* total_direct_kernel_time_sum */
 	for (j = 0; j < 6; j++) {
 		buf_reset(&name);
 		buf_printf(&name, "total_direct_kernel_time_%s", st[j]);
@@ -1507,6 +1622,8 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 		tab_col(t, name.p);
 	}
 	cuid = tab_col(t, "ex_UID");
+	if (L->pm)
+		ccs = tab_col(t, "call_stack");
 	ckd = tab_col(t, "kernel_details_summary");
 	tab_col(t, "trunc_kernel_details");
 	for (i = 0; i < ng; i++)
@@ -1522,17 +1639,23 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 		size_t n = 0;
 
 		tab_row(t);
-		tab_set_str(t, r, 0, S(tl, o->name));
-		tab_set_str(t, r, 1, S(tl, op_category(tl, L->op[first[r]])));
-		tab_set_str(t, r, 2, S(tl, o->process));
-		tab_set_str(t, r, 3, S(tl, o->label));
-		tab_set_str(t, r, 4, S(tl, o->thread));
-		set_name(t, r, 5, tl, o->tdims);
-		set_name(t, r, 6, tl, o->ttypes);
-		set_name(t, r, 7, tl, o->tstrides);
-		set_name(t, r, 8, tl, o->tconc);
-		tab_set_int(t, r, 9, (long long)dv[r].n);
-		for (j = 0, c = 10; j < 6; j++, c += 2) {
+		tab_set_str(t, r, kcol[0], S(tl, o->name));
+		tab_set_str(t, r, kcol[1], S(tl, op_category(tl, L->op[first[r]])));
+		tab_set_str(t, r, kcol[2], S(tl, o->process));
+		tab_set_str(t, r, kcol[3], S(tl, o->label));
+		tab_set_str(t, r, kcol[4], S(tl, o->thread));
+		set_name(t, r, kcol[5], tl, o->tdims);
+		set_name(t, r, kcol[6], tl, o->ttypes);
+		set_name(t, r, kcol[7], tl, o->tstrides);
+		set_name(t, r, kcol[8], tl, o->tconc);
+		if (L->pm) {
+			tab_set_str(t, r, cpm, S(tl, L->pm[first[r]]));
+			tab_set_str(t, r, ccs, S(tl, L->cs[first[r]]));
+		}
+		if (tl->o->by_nkernels)
+			tab_set_int(t, r, cnk, (long long)L->nk[first[r]]);
+		tab_set_int(t, r, cst - 1, (long long)dv[r].n);
+		for (j = 0, c = cst; j < 6; j++, c += 2) {
 			set_stats(t, r, c, &dv[r], (int)j);
 			set_stats(t, r, c + 1, &sv[r], (int)j);
 		}
@@ -1546,10 +1669,10 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 		vec_free(&dv[r]);
 		vec_free(&sv[r]);
 	}
-	keys[0] = (struct tab_key){ 20, 1 };	/* total_direct_kernel_time_sum */
+	keys[0] = (struct tab_key){ csum, 1 };
 	keys[1] = (struct tab_key){ cuid, 0 };
 	tab_sort(t, keys, 2);
-	tab_percentages(t, 20);
+	tab_percentages(t, csum);
 	free(g);
 	free(dv);
 	free(sv);
@@ -1579,6 +1702,45 @@ push(struct tab ***out, size_t n, struct tab *t)
 	return n + 1;
 }
 
+/* --enable_pseudo_ops (spec §3.2, apply_pseudo_op_extensions): sglang_profiler:: CPU op
+ * names without their trailing "_<digits>"; the ops whose presence makes TraceLens insert
+ * pseudo ops into the tree, which ttp does not yet, stop the report. */
+static void
+pseudo_ops(struct tl *tl)
+{
+	static const char *const trig[] = { "vllm::moe_forward",
+	    "vllm::outplace_fused_experts", "aiter::fused_moe_",
+	    "aiter::mla_decode_stage1_asm_fwd", "aiter::mla_prefill_ps_asm_fwd",
+	    "_rocm_C::paged_attention", "aiter::paged_attention_v1", NULL };
+	size_t i, j, len, k;
+
+	for (i = 0; i < tl->nop; i++) {
+		struct top *o = &tl->op[i];
+		const char *n = S(tl, o->name);
+
+		for (j = 0; trig[j]; j++)
+			if (strcmp(n, trig[j]) == 0)
+				die(1, "--enable_pseudo_ops: the trace has %s, whose pseudo ops ttp "
+				    "does not build yet", n);
+		if (strstr(n, "sparse_attn_v4_paged_decode"))
+			die(1, "--enable_pseudo_ops: the trace has %s, whose pseudo ops ttp "
+			    "does not build yet", n);
+		if (o->runtime || strncmp(n, "sglang_profiler::", 17) != 0)
+			continue;
+		len = strlen(n);
+		for (k = len; k > 17 && isdigit((unsigned char)n[k - 1]); k--)
+			;
+		/* ^(sglang_profiler::.+?)_\d+$: at least one character kept before "_" */
+		if (k < len && k > 18 && n[k - 1] == '_') {
+			struct buf b = BUF_INIT;
+
+			buf_add(&b, n, k - 1);
+			o->name = intern_buf(tl, &b);
+			buf_free(&b);
+		}
+	}
+}
+
 size_t
 tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 {
@@ -1588,11 +1750,16 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 	size_t n = 0;
 
 	*out = NULL;
+	tl->o = o;
 	tl_link(tl);
+	if (o->pseudo_ops)
+		pseudo_ops(tl);
 	timeline(tl, o, &tm);
 	n = push(out, n, sheet_timeline(&tm, o));
 	if (tl->nop > 0) {
 		launchers_build(tl, &L);
+		if (o->by_module)
+			launchers_modules(tl, &L);
 		ls = xreallocarray(NULL, L.n + 1, sizeof(*ls));
 		launcher_times(tl, &L, ls);
 		n = push(out, n, sheet_by_category(tl, &L, ls));
@@ -1974,6 +2141,8 @@ group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **sta
 			buf_printf(&key, "%u", o->name);
 			for (j = 0; j < o->np; j++)
 				buf_printf(&key, "\x1f%u=%u", o->pk[j], o->pv[j]);
+			if (tl->o->by_nkernels)
+				buf_printf(&key, "\x1fk%zu", p[i].nev);
 		} else if (p[i].synth && o->runtime)
 			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
 		else
@@ -2065,7 +2234,7 @@ static const char *const families[] = {
 	"MoE_comm_fwd", "MoE_comm_bwd", "SSM_fwd", "SSM_bwd", "RoPE_fwd", "RoPE_bwd",
 	"CrossEntropy_fwd", "CrossEntropy_bwd", "MoE_fused_fwd", "MoE_unfused_fwd",
 	"MoE_aux_fwd", "RMSNorm_fwd", "elementwise_fwd", "GroupQuant_fwd", "FusedRoPE_fwd",
-	"CustomCollective_fwd", "mHC_fwd", "Normalization", "Reduce_fwd", "Reduce_bwd", NULL
+	"CustomCollective_fwd", "mHC_fwd", "Normalization", "Normalization_fwd", "Reduce_fwd", "Reduce_bwd", NULL
 };
 
 /* The roofline sheet of a modelled op: ttp-roofline's "sheet" key, or else derived from
@@ -2089,8 +2258,9 @@ op_sheet(struct tl *tl, size_t i)
 		return o->sheet = intern(tl, binary_ops[j] ? "BinaryElementwise" :
 		    "UnaryElementwise");
 	}
-	if (strncmp(c, "NORM_", 5) == 0)
-		return o->sheet = intern(tl, "Normalization");
+	if (strncmp(c, "NORM_", 5) == 0)	/* the inference report splits it too */
+		return o->sheet = intern(tl, tl->o->inference ? "Normalization_fwd" :
+		    "Normalization");
 	if (strcmp(c, "reduce") == 0)
 		return o->sheet = intern(tl, "Reduce_fwd");
 	if (strcmp(c, "GEMM") == 0 || (len > 4 && (strcmp(c + len - 4, "_fwd") == 0 ||
@@ -2108,7 +2278,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	struct tab *t = tab_new(S(tl, fam));
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
-	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k;
+	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 
@@ -2143,6 +2313,9 @@ sheet_family(struct tl *tl, uint32_t fam)
 		buf_printf(&name, "param: %s", S(tl, pk[j]));
 		tab_col(t, name.p);
 	}
+	/* --group_by_num_kernels: the op's kernels, its whole subtree's */
+	if (tl->o->by_nkernels)
+		cnk = tab_col(t, "num_kernels");
 	c0 = tab_col(t, "GFLOPS_first");
 	tab_col(t, "Data Moved (MB)_first");
 	tab_col(t, "FLOPS/Byte_first");
@@ -2208,6 +2381,8 @@ sheet_family(struct tl *tl, uint32_t fam)
 			for (i = 0; i < o->np; i++)
 				if (o->pk[i] == pk[j])
 					tab_set_str(t, r, 1 + j, S(tl, o->pv[i]));
+		if (tl->o->by_nkernels)
+			tab_set_int(t, r, cnk, (long long)p[m[0]].nev);
 		tab_set_num(t, r, c0, gf);
 		tab_set_num(t, r, c0 + 1, mb);
 		tab_set_num(t, r, c0 + 2, fb);
@@ -2220,10 +2395,12 @@ sheet_family(struct tl *tl, uint32_t fam)
 		tab_set_str(t, r, c + 2, S(tl, o->thread));
 		set_name(t, r, c + 3, tl, spec);
 		kernel_details(tl, kl, nm, &sum, &trunc);
-		if (sum.len > 2) {	/* pandas leaves an op with no kernels empty */
+		/* pandas leaves an op with no kernels empty; the inference report, whose
+		 * events all carry a kernel_details list, writes [] */
+		if (sum.len > 2 || tl->o->inference)
 			tab_set_str(t, r, k, sum.p);
+		if (sum.len > 2)
 			tab_set_str(t, r, k + 1, trunc.p);
-		}
 		set_name(t, r, k + 2, tl, o->ldims);
 		set_name(t, r, k + 3, tl, o->ltypes);
 		set_name(t, r, k + 4, tl, o->lstrides);
