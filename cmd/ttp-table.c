@@ -148,7 +148,7 @@ usage(FILE *fp)
 	    "  --group-by-parent-module  parent_module and call stacks in the launcher\n"
 	    "                        sheets (needs ttp-parse -p for the nn.Module frames)\n"
 	    "  --group-by-num-kernels  num_kernels in ops_unique_args and the roofline sheets\n"
-	    "  --pseudo-ops          TraceLens's --enable_pseudo_ops: sglang_profiler:: names\n"
+	    "  --pseudo-ops          TraceLens's pseudo-op option: sglang_profiler:: names\n"
 	    "                        lose their _N; traces that need pseudo ops (fused MoE,\n"
 	    "                        MLA) are an error: ttp does not build them yet\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
