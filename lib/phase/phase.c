@@ -198,7 +198,7 @@ static const char *const ourkeys[] = {
 /* The label of an op that is in no step annotation. */
 #define OUTSIDE "outside"
 
-enum { F_LAUNCHER = 1, F_KINETO = 2 };
+enum { F_LAUNCHER = 1, F_KINETO = 2, F_OTHERDEV = 4 };
 
 struct opfacts {
 	uint32_t	sym;	/* op name and own M class as a small int */
@@ -262,6 +262,8 @@ struct state {
 	size_t		 nsignposts;
 	/* trace order check */
 	long long	 lastid;
+	long long	 dev0;		/* the first op's device (repeat: per device) */
+	bool		 have_dev0;
 	bool		 disorder;
 };
 
@@ -530,10 +532,19 @@ spool_one(struct state *st, struct rec *r)
 			}
 		} else {
 			struct tensor in0;
+			long long dv;
 
 			matmul = opclass_matmul(name, len);
 			if (tensor_read(r, "in", &in0, 1) == 1)
 				m = phase_m(&in0);
+			/* the repeat method looks at the first device's ops */
+			if (rec_type(r, "device") == REC_INT && rec_int(r, "device", &dv)) {
+				if (!st->have_dev0) {
+					st->have_dev0 = true;
+					st->dev0 = dv;
+				} else if (dv != st->dev0)
+					f.flags |= F_OTHERDEV;
+			}
 		}
 		f.own = m < 0 ? PM_NONE : m <= st->thr ? PM_DECODE : PM_PREFILL;
 		f.mm = matmul ? f.own : PM_NONE;
@@ -686,26 +697,47 @@ plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* Repetition: tags from the best periodic stretch; false if none fits. */
+/* Repetition: tags from the best periodic stretch; false if none fits. On a trace of
+ * several devices each op appears once per device, one copy after the other: the period
+ * is looked for in the ops of one device (the first seen), and the other devices' ops
+ * take the tags of the op of that device before them. */
 static bool
 by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_it)
 {
 	struct period pp;
 	uint32_t *sym;
-	size_t i, n = st->nops, full;
+	size_t *sel, i, k, n = 0, full;
 	bool found, prefill = false, llm = false;
 
+	/* only when the devices' ops are interleaved: files of one device each, given
+	 * one after the other, are one sequence */
+	bool interleaved = false, other = false;
+
+	for (i = 0; i < st->nops; i++) {
+		if (st->ops[i].flags & F_OTHERDEV)
+			other = true;
+		else if (other) {
+			interleaved = true;
+			break;
+		}
+	}
+	sel = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*sel));
+	for (i = 0; i < st->nops; i++)
+		if (!interleaved || !(st->ops[i].flags & F_OTHERDEV))
+			sel[n++] = i;
 	sym = xreallocarray(NULL, n ? n : 1, sizeof(*sym));
 	for (i = 0; i < n; i++)
-		sym[i] = st->ops[i].sym;
+		sym[i] = st->ops[sel[i]].sym;
 	found = period_find(sym, n, &pp);
 	free(sym);
-	if (strict && (!found || 2 * pp.len < n))
+	if (strict && (!found || 2 * pp.len < n)) {
+		free(sel);
 		return false;
+	}
 	if (!found)
 		pp.start = n, pp.len = 0, pp.period = 1;
 	for (i = 0; i < pp.start; i++)
-		if (st->ops[i].mm == PM_PREFILL)
+		if (st->ops[sel[i]].mm == PM_PREFILL)
 			prefill = true;
 	/* LLM names only on evidence: decode-sized matmuls in the repeating stretch, and
 	 * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
@@ -715,11 +747,12 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		bool small = false, cache = false;
 
 		for (i = pp.start; i < pp.start + pp.len; i++) {
-			const char *nm = names_str(&st->names, st->ops[i].sym / 3);
+			const struct opfacts *f = &st->ops[sel[i]];
+			const char *nm = names_str(&st->names, f->sym / 3);
 
-			if (st->ops[i].flags & F_KINETO)
+			if (f->flags & F_KINETO)
 				llm = true;
-			if (st->ops[i].mm == PM_DECODE)
+			if (f->mm == PM_DECODE)
 				small = true;
 			if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
 				cache = true;
@@ -727,32 +760,40 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		if (small && (prefill || cache))
 			llm = true;
 	}
-	for (i = 0; i < n; i++) {
-		if (i < pp.start) {
+	/* k: the position among the first device's ops of the last one at or before op i */
+	for (i = 0, k = 0; i < st->nops; i++) {
+		if (k + 1 < n && sel[k + 1] <= i)
+			k++;
+		if (k < pp.start) {
 			tag[i] = !llm ? T_BEFORE : prefill ? T_PREFILL : T_WARMUP;
 			iter[i] = 0;
-		} else if (i < pp.start + pp.len) {
+		} else if (k < pp.start + pp.len) {
 			tag[i] = llm ? T_DECODE : T_REPEAT;
-			iter[i] = (uint32_t)((i - pp.start) / pp.period + 1);
+			iter[i] = (uint32_t)((k - pp.start) / pp.period + 1);
 		} else {
 			tag[i] = llm ? T_TAIL : T_AFTER;
 			iter[i] = 0;
 		}
 	}
-	if (!say_it)
+	if (!say_it) {
+		free(sel);
 		return true;
+	}
 	if (!found) {
 		note("phases by repeat: no op sequence repeats; all %zu op%s are %s",
-		    n, plural(n), tagname[n ? tag[0] : T_BEFORE]);
+		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
+		free(sel);
 		return true;
 	}
 	full = pp.len / pp.period;
-	note("phases by repeat: %zu ops repeat with a period of %zu op%s: %zu "
+	note("phases by repeat: %zu ops%s repeat with a period of %zu op%s: %zu "
 	    "iteration%s%s, ids %lld-%lld (%zu op%s before, %zu after)",
-	    pp.len, pp.period, plural(pp.period), full, plural(full),
+	    pp.len, n < st->nops ? " of the first device" : "", pp.period,
+	    plural(pp.period), full, plural(full),
 	    pp.len % pp.period ? " and a partial one" : "",
-	    st->ids[pp.start], st->ids[pp.start + pp.len - 1],
+	    st->ids[sel[pp.start]], st->ids[sel[pp.start + pp.len - 1]],
 	    pp.start, plural(pp.start), n - pp.start - pp.len);
+	free(sel);
 	return true;
 }
 
