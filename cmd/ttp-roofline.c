@@ -71,8 +71,8 @@ main(int argc, char *argv[])
 	};
 	const char *archname = "wormhole", *override = NULL;
 	const struct hwspec *gpu = NULL, *gpuspec = NULL;
-	struct troof *torch;
-	struct rec_reader *rd;
+	static struct troof *torch;	/* static: reachable when a record ends the run */
+	static struct rec_reader *rd;
 	struct mresult m;
 	struct rec *r;
 	const char *kind, *fmt;
