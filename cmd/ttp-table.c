@@ -31,7 +31,7 @@ enum {
 	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
-	OPT_PSEUDO
+	OPT_PSEUDO, OPT_NO_COLL
 };
 
 static const struct option longopts[] = {
@@ -70,6 +70,7 @@ static const struct option longopts[] = {
 	{ "group-by-parent-module", no_argument, NULL, OPT_BY_MODULE },
 	{ "group-by-num-kernels", no_argument, NULL, OPT_BY_NKERNELS },
 	{ "pseudo-ops", no_argument, NULL, OPT_PSEUDO },
+	{ "no-coll-analysis", no_argument, NULL, OPT_NO_COLL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -141,6 +142,7 @@ usage(FILE *fp)
 	    "  --short-kernel-threshold-us X  short means shorter than X us (default 10)\n"
 	    "  --short-kernel-bins N histogram bins (default 100)\n"
 	    "  --topk-short-kernels N  rows of short_kernels_summary (default all)\n"
+	    "  --no-coll-analysis    no note that coll_analysis is not written\n"
 	    "  --print-summary       with --csv-dir or --xlsx: the GPU timeline and the top\n"
 	    "                        ops (--top, default 10) on stdout as well\n"
 	    "  --inference           TraceLens's inference report: <family>_fwd sheets\n"
@@ -440,6 +442,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_BY_MODULE: o->tl.by_module = 1; break;
 		case OPT_BY_NKERNELS: o->tl.by_nkernels = 1; break;
 		case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
+		case OPT_NO_COLL: o->tl.coll = 0; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -530,6 +533,9 @@ sheets_output(const struct opts *o, struct tl *tl)
 	size_t width = o->width >= 0 ? (size_t)o->width : 200;
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
+	if (o->tl.coll && (i = tl_comm_kernels(tl)) > 0)
+		note("coll_analysis is not implemented: the trace's %zu communication kernels "
+		    "are in the other sheets only", i);
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
 			;

@@ -238,7 +238,7 @@ while [ $# -gt 0 ]; do
 			int_arg "$opt" "$val"
 			targs="$targs --micro-idle-thresh-us=$qv"
 			;;
-		disable_coll_analysis) ;;
+		disable_coll_analysis) targs="$targs --no-coll-analysis" ;;
 		enable_kernel_summary) ksum=1 ;;
 		short_kernel_study) short=1 ;;
 		short_kernel_threshold_us)

@@ -47,6 +47,8 @@ void tl_free(struct tl *tl);
 int tl_add(struct tl *tl, struct rec *r);
 /* Number of op and gpu records taken. */
 size_t tl_count(const struct tl *tl);
+/* Number of communication kernels (NCCL/RCCL) taken: coll_analysis is not written yet. */
+size_t tl_comm_kernels(const struct tl *tl);
 
 /* Build the sheets in TraceLens's order (empty ones left out, except the short-kernel
  * sheets when asked for). Returns their number; *out is an array the caller frees with

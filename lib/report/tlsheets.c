@@ -121,6 +121,16 @@ tl_count(const struct tl *tl)
 	return tl->nk + tl->nop;
 }
 
+size_t
+tl_comm_kernels(const struct tl *tl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tl->nk; i++)
+		n += tl->k[i].gpu == GPU_KERNEL && tl->k[i].cls == CLS_COMM;
+	return n;
+}
+
 static const char *
 S(const struct tl *tl, uint32_t id)
 {
