@@ -56,6 +56,8 @@ struct tfile {
 	char		**jkey;		/* --all: ",\"NAME\":" */
 	unsigned char	*strcol;	/* --all: always a string (hashes) */
 	long long	 maxdev;	/* from the first pass */
+	long long	*pdev;		/* the first pass: the distinct DEVICE IDs of ops, sorted */
+	size_t		 npdev;
 	int		 anydev;
 	int		 scanned;
 };
@@ -97,6 +99,14 @@ struct st {
 
 	struct buf	 head, tail;
 	unsigned long	 nout;
+
+	/* the leading "trace" record: written before the first record */
+	int		 trace_done;
+	int		 know_sp;		/* signposts and devices known before the first op */
+	struct buf	 sp;			/* the signposts' names as JSON strings, comma-joined */
+	long long	*devs;			/* distinct devices of ops (offset), sorted */
+	size_t		 ndevs;
+	int		 ids_asc;		/* ids ascend in output order */
 
 	/* the tt-mlir columns */
 	struct mlirloc	 loc;
@@ -889,9 +899,105 @@ out_write(const void *p, size_t n)
 		io_write_error(stdout, "stdout");
 }
 
+/* Add d to the sorted set *v of *n values. */
+static void
+devset_add(long long **v, size_t *n, long long d)
+{
+	size_t lo = 0, hi = *n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if ((*v)[mid] == d)
+			return;
+		if ((*v)[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof(**v));
+	(*v)[lo] = d;
+	(*n)++;
+}
+
+/*
+ * The leading "trace" record (ttp-record(5)): the input, its format and, when they are
+ * known before the first record goes out (they are not when one file streams unread:
+ * --no-sort, or no HOST START TS), its devices and its signposts in output order, so
+ * that ttp-filter can stream; and whether ids ascend in output order.
+ */
+static void
+trace_record(struct st *st)
+{
+	struct buf b = BUF_INIT;
+	struct js_writer w;
+
+	st->trace_done = 1;
+	js_w_init(&w, &b);
+	js_w_object(&w);
+	js_w_key(&w, "kind");
+	js_w_strz(&w, "trace");
+	js_w_key(&w, "trace");
+	js_w_strz(&w, "ttmetal");
+	if (st->nf == 1) {
+		js_w_key(&w, "file");
+		js_w_strz(&w, csvr_name(st->f[0].r));
+	} else {
+		js_w_key(&w, "files");
+		js_w_array(&w);
+		for (int k = 0; k < st->nf; k++)
+			js_w_strz(&w, csvr_name(st->f[k].r));
+		js_w_end_array(&w);
+	}
+	js_w_key(&w, "format");
+	js_w_strz(&w, "ttmetal");
+	js_w_key(&w, "fmt");
+	js_w_strz(&w, fmt_name[st->fmt]);
+	if (st->know_sp) {
+		js_w_key(&w, "devices");
+		js_w_array(&w);
+		for (size_t i = 0; i < st->ndevs; i++)
+			js_w_int(&w, st->devs[i]);
+		js_w_end_array(&w);
+		js_w_key(&w, "signposts");
+		js_w_array(&w);
+		if (st->sp.len)
+			js_w_raw(&w, st->sp.p, st->sp.len);
+		js_w_end_array(&w);
+	}
+	js_w_key(&w, "ids_ascending");
+	js_w_bool(&w, st->ids_asc);
+	js_w_end_object(&w);
+	buf_addc(&b, '\n');
+	out_write(b.p, b.len);
+	buf_free(&b);
+}
+
+/* A signpost's name in its spooled record: the JSON string after ,"name": (a quote in
+ * a JSON string is always escaped, so the first match is the key). */
+static void
+sp_add_spooled(struct buf *sp, const char *p, size_t n)
+{
+	const char *k = memmem(p, n, ",\"name\":\"", 9), *q;
+
+	if (sp->len)
+		buf_addc(sp, ',');
+	if (k == NULL) {
+		buf_adds(sp, "null");
+		return;
+	}
+	for (q = k + 9; q < p + n && *q != '"'; q++)
+		if (*q == '\\')
+			q++;
+	buf_add(sp, k + 8, (size_t)(q + 1 - (k + 8)));
+}
+
 static void
 emit(struct st *st, const char *h, size_t hl, const char *t, size_t tl, int isop)
 {
+	if (!st->trace_done)
+		trace_record(st);
 	out_write(h, hl);
 	if (isop && st->mid.len)
 		out_write(st->mid.p, st->mid.len);
@@ -920,6 +1026,20 @@ release(struct st *st, int sort)
 		return;
 	if (sort)
 		qsort(st->ents, st->nents, sizeof(*st->ents), ent_cmp);
+	if (!st->trace_done && !st->direct) {
+		/* the whole input is here: its signposts in output order */
+		st->know_sp = 1;
+		st->ids_asc = 1;
+		for (size_t i = 0; i < st->nents; i++) {
+			struct ent *e = &st->ents[i];
+
+			if (i > 0 && e->off < st->ents[i - 1].off)
+				st->ids_asc = 0;
+			if (!e->isop)
+				sp_add_spooled(&st->sp, spool_get(st->spool, e->off, e->hlen),
+				    e->hlen);
+		}
+	}
 	for (size_t i = 0; i < st->nents; i++) {
 		struct ent *e = &st->ents[i];
 		const char *p = spool_get(st->spool, e->off, (size_t)e->hlen + e->tlen);
@@ -982,6 +1102,8 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 			tf->anydev = 1;
 			KEY(h, ",\"device\":");
 			jint(h, d + (long long)k * st->ndev);
+			if (!st->direct)
+				devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
 		}
 		KEY(h, ",\"fmt\":\"");
 		buf_adds(h, fmt_name[st->fmt]);
@@ -1039,6 +1161,7 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 struct pscan {
 	int		sorted, tsless, have_prev, stop_unsorted;
 	long long	prev;
+	struct buf	*sp;	/* the signposts' names, as for st.sp */
 };
 
 static int
@@ -1082,7 +1205,7 @@ simple_int(const char *s, size_t n, long long *v, int nonneg)
 static int
 prescan(struct tfile *tf, struct pscan *ps)
 {
-	int fd, ok = 1, header = 1, hs = -1, dv = -1, eof = 0;
+	int fd, ok = 1, header = 1, hs = -1, dv = -1, ty = -1, oc = -1, eof = 0;
 	struct stat sb;
 	size_t cap = 1 << 20, len = 0, pos = 0;
 	char *b;
@@ -1153,9 +1276,25 @@ prescan(struct tfile *tf, struct pscan *ps)
 					hs = i;
 				if (fl == 9 && memcmp(f, "DEVICE ID", 9) == 0 && dv < 0)
 					dv = i;
+				if (fl == 7 && memcmp(f, "OP TYPE", 7) == 0 && ty < 0)
+					ty = i;
+				if (fl == 7 && memcmp(f, "OP CODE", 7) == 0 && oc < 0)
+					oc = i;
 			}
 		} else if (n > 0) {
+			int isop = 1;
 			long long v;
+
+			if (ty >= 0 && field_span(s, n, ty, &f, &fl) && fl == 8 &&
+			    memcmp(f, "signpost", 8) == 0) {
+				isop = 0;
+				if (ps->sp->len)
+					buf_addc(ps->sp, ',');
+				if (oc >= 0 && field_span(s, n, oc, &f, &fl) && fl > 0)
+					js_escape(ps->sp, f, fl);
+				else
+					buf_adds(ps->sp, "null");
+			}
 
 			if (hs < 0 || !field_span(s, n, hs, &f, &fl) || fl == 0)
 				ps->tsless = 1;
@@ -1178,6 +1317,8 @@ prescan(struct tfile *tf, struct pscan *ps)
 				if (!tf->anydev || v > tf->maxdev)
 					tf->maxdev = v;
 				tf->anydev = 1;
+				if (isop)
+					devset_add(&tf->pdev, &tf->npdev, v);
 			}
 		}
 		if (nl == NULL && eof)
@@ -1282,7 +1423,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 	if (npaths == 1 && !st.sorting)
 		st.direct = 1;
 	else {
-		struct pscan ps = { 1, 0, 0, st.sorting, 0 };
+		struct pscan ps = { 1, 0, 0, st.sorting, 0, &st.sp };
 		int ok = 1;
 
 		for (int k = 0; k < npaths && ok; k++) {
@@ -1293,10 +1434,17 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		}
 		if (ok && (!st.sorting || ps.sorted)) {
 			st.direct = 1;
-			for (int k = 0; k < npaths; k++)
+			st.know_sp = 1;
+			for (int k = 0; k < npaths; k++) {
 				check_devices(&st, k);
-		}
+				for (size_t i = 0; i < st.f[k].npdev; i++)
+					devset_add(&st.devs, &st.ndevs,
+					    st.f[k].pdev[i] + (long long)k * st.ndev);
+			}
+		} else
+			buf_reset(&st.sp);	/* the spool will tell, in output order */
 	}
+	st.ids_asc = 1;		/* unless the sort reorders rows (release) */
 
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st.f[k];
@@ -1317,6 +1465,10 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 	}
 	messages_end(&st);
 	release(&st, !st.direct && st.sorting);
+	if (!st.trace_done) {	/* no record at all */
+		st.know_sp = 1;
+		trace_record(&st);
+	}
 
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st.f[k];
@@ -1331,6 +1483,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		free(tf->in);
 		free(tf->out);
 		free(tf->jname);
+		free(tf->pdev);
 	}
 	free(st.f);
 	spool_close(st.spool);
@@ -1343,5 +1496,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 	buf_free(&st.head);
 	buf_free(&st.tail);
 	buf_free(&st.mid);
+	buf_free(&st.sp);
+	free(st.devs);
 	mlirloc_free(&st.loc);
 }

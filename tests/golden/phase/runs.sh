@@ -2,8 +2,9 @@
 # Summarise ttp-phase output for the golden cases: one line per run of consecutive ops
 # with the same phase and iter ("FIRST-LAST phase [iter N] (K ops)", ids), one line per
 # signpost record, and any other record in full (the "trace" member, which every record
-# has, left out). Needs no jq.
-sed -e 's/^{"kind":"\([a-z]*\)","trace":"[a-z]*",/{"kind":"\1",/' \
+# has, left out; the leading "trace" record as {"kind":"trace"}). Needs no jq.
+sed -e 's/^{"kind":"trace",.*/{"kind":"trace"}/' \
+    -e 's/^{"kind":"\([a-z]*\)","trace":"[a-z]*",/{"kind":"\1",/' \
     -e 's/^{"kind":"op","id":\([0-9]*\),.*"phase":"\([^"]*\)","iter":\([0-9]*\)}$/op	\1	\2	\3/' \
     -e 's/^{"kind":"op","id":\([0-9]*\),.*"phase":"\([^"]*\)"}$/op	\1	\2	/' \
     -e 's/^{"kind":"signpost","id":\([0-9]*\),.*"name":"\([^"]*\)".*/sp	\1	\2	/' "$@" |
