@@ -31,6 +31,7 @@ struct kev {
 	uint8_t		gpu, cls;
 	long long	stream, start_ns, ns, by;	/* by: launched_by, -1 when unlinked */
 	long long	rank;				/* of its trace (ids are per trace) */
+	long long	id;				/* its event index, -1 if none */
 	size_t		op;				/* index of the launching op, or NONE */
 	double		s, e, dur;
 };
@@ -47,6 +48,7 @@ struct top {
 	uint32_t	*pk, *pv;		/* param names and value reprs */
 	size_t		 np;
 	int		 runtime, model;
+	int		 python;		/* a python function (ttp-parse -p); runtime too */
 	double		 flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
 	uint32_t	 bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
 	size_t		*ev;			/* own GPU events (all, comm included) */
@@ -200,6 +202,7 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
 	k->by = rec_int(r, "launched_by", &v) ? v : -1;
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
+	k->id = rec_int(r, "id", &v) ? v : -1;
 	k->op = NONE;
 	if (cls != NULL)
 		k->cls = strcmp(cls, "comm") == 0 ? CLS_COMM : strcmp(cls, "memcpy") == 0 ?
@@ -342,6 +345,7 @@ add_op(struct tl *tl, struct rec *r)
 	o->he = rec_int(r, "host_end_ns", &v) ? v : o->hs;
 	o->name = intern(tl, name);
 	o->runtime = cat ? strcmp(cat, "cpu_op") != 0 : name != NULL && is_runtime_name(name);
+	o->python = cat && strcmp(cat, "python_function") == 0;
 	o->cat = rec_str(r, "category", NULL) ? intern(tl, rec_str(r, "category", NULL)) : NAME_NONE;
 	o->process = intern(tl, rec_str(r, "process", NULL) ? rec_str(r, "process", NULL) : "Unknown");
 	o->label = intern(tl, rec_str(r, "process_label", NULL) ? rec_str(r, "process_label", NULL) : "Unknown");
@@ -1169,8 +1173,20 @@ round2(double x)
 
 /* kernel_details_summary and trunc_kernel_details of a group's instances. */
 static void
+kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
+    struct buf *trunc, size_t *order, const struct klist **tplp);
+
+static void
 kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
     struct buf *trunc)
+{
+	kernel_details_order(tl, in, n, sum, trunc, NULL, NULL);
+}
+
+/* The same, and the template instance's kernel positions in the summary's order. */
+static void
+kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
+    struct buf *trunc, size_t *order, const struct klist **tplp)
 {
 	const struct klist *tpl = NULL;
 	struct kdent *ent;
@@ -1182,6 +1198,8 @@ kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf
 	for (i = 0; i < n && tpl == NULL; i++)
 		if (in[i].n)
 			tpl = &in[i];
+	if (tplp)
+		*tplp = tpl;
 	buf_addc(sum, '[');
 	buf_addc(trunc, '[');
 	if (tpl == NULL) {
@@ -1198,6 +1216,8 @@ kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf
 		ent[j] = (struct kdent){ j, stat_sum(&d), S(tl, tl->k[tpl->ev[j]].name) };
 	}
 	qsort(ent, tpl->n, sizeof(*ent), kdent_cmp);
+	for (j = 0; order && j < tpl->n; j++)
+		order[j] = ent[j].pos;
 	for (j = 0; j < tpl->n; j++) {
 		const struct kev *k = &tl->k[tpl->ev[ent[j].pos]];
 		size_t nl = strlen(ent[j].name), cut;
@@ -1984,7 +2004,8 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 
 	if (u->subn[i] == 0)
 		return;
-	if (!o->model && (u->submodel[i] || !has_own_compute(tl, i))) {
+	/* python frames and launches under them pass through: only CPU ops are rows */
+	if (o->runtime || (!o->model && (u->submodel[i] || !has_own_compute(tl, i)))) {
 		for (j = 0; j < o->nkid; j++)
 			ucollect(tl, u, tl->kids[o->kid0 + j]);
 		return;
@@ -2179,12 +2200,32 @@ group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **sta
 	return ng;
 }
 
+struct syn {
+	size_t		k;
+	long long	rank, id;
+	size_t		group;
+};
+
+static int
+syn_cmp(const void *a, const void *b)
+{
+	const struct syn *x = a, *y = b;
+
+	if (x->group != y->group)
+		return (x->group > y->group) - (x->group < y->group);
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->id != y->id)
+		return (x->id > y->id) - (x->id < y->id);
+	return (x->k > y->k) - (x->k < y->k);
+}
+
 static struct tab *
 sheet_unified(struct tl *tl)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, j, ng, *start, *mem, rc;
+	size_t i, ng, *start, *mem, rc;
 	long long uid = tl->maxid + 1;
 	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
 
@@ -2195,19 +2236,41 @@ sheet_unified(struct tl *tl)
 	for (i = 0; i < tl->nop; i++)
 		if (tl->op[i].up == NONE) {
 			subtree_facts(tl, &u, i);
-			if (!tl->op[i].runtime)
+			/* python roots too: their frames pass through (§7.4) */
+			if (!tl->op[i].runtime || tl->op[i].python)
 				ucollect(tl, &u, i);
 		}
-	/* synthetic rows: orphan launches' kernels first, then those under a cpu_op */
-	for (j = 0; j < 2; j++)
+	/* synthetic rows, in the trace's event order: the kernels with no cpu_op above
+	 * grouped by their launch (in order of its first kernel), then those under one */
+	{
+		size_t nc = 0, *first = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
+		struct syn *c = xreallocarray(NULL, tl->nk + 1, sizeof(*c));
+
+		for (i = 0; i < tl->nop; i++)
+			first[i] = NONE;
 		for (i = 0; i < tl->nk; i++) {
 			const struct kev *k = &tl->k[i];
 
-			if (k->op == NONE || u.covered[i] || k->cls == CLS_COMM ||
-			    (tl->op[k->op].runtime && tl->op[k->op].up == NONE) != (j == 0))
+			if (k->op == NONE || u.covered[i] || k->cls == CLS_COMM)
 				continue;
-			usynth(tl, &u, i, uid++);
+			c[nc++] = (struct syn){ i, k->rank, k->id, 0 };
 		}
+		qsort(c, nc, sizeof(*c), syn_cmp);
+		for (i = 0; i < nc; i++) {
+			size_t op = tl->k[c[i].k].op;
+
+			if (first[op] == NONE)
+				first[op] = i;
+			c[i].group = tl->op[op].runtime ? first[op] : nc;
+			c[i].rank = 0;
+			c[i].id = (long long)i;
+		}
+		qsort(c, nc, sizeof(*c), syn_cmp);
+		for (i = 0; i < nc; i++)
+			usynth(tl, &u, c[i].k, uid++);
+		free(c);
+		free(first);
+	}
 	for (i = 0; unified_cols[i]; i++)
 		tab_col(t, unified_cols[i]);
 	rc = tl->roofline ? roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first", 0) : 0;
