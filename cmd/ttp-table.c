@@ -31,7 +31,8 @@ enum {
 	OPT_SHEET, OPT_CSV_DIR, OPT_XLSX, OPT_WIDTH, OPT_MICRO_IDLE, OPT_UNLINKED,
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
-	OPT_PSEUDO, OPT_NO_COLL
+	OPT_PSEUDO, OPT_NO_COLL,
+	OPT_CALL_STACK
 };
 
 static const struct option longopts[] = {
@@ -71,6 +72,7 @@ static const struct option longopts[] = {
 	{ "group-by-num-kernels", no_argument, NULL, OPT_BY_NKERNELS },
 	{ "pseudo-ops", no_argument, NULL, OPT_PSEUDO },
 	{ "no-coll-analysis", no_argument, NULL, OPT_NO_COLL },
+	{ "include-call-stack", no_argument, NULL, OPT_CALL_STACK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -95,7 +97,7 @@ usage(FILE *fp)
 	    "                 [--short-kernel-threshold-us X] [--short-kernel-bins N]\n"
 	    "                 [--topk-short-kernels N] [--print-summary] [--inference]\n"
 	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
-	    "                 [--pseudo-ops]\n"
+	    "                 [--pseudo-ops] [--include-call-stack]\n"
 	    "                 [--format text|md|csv] [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
@@ -153,6 +155,8 @@ usage(FILE *fp)
 	    "  --pseudo-ops          TraceLens's pseudo-op option: sglang_profiler:: names\n"
 	    "                        lose their _N; traces that need pseudo ops (fused MoE,\n"
 	    "                        MLA) are an error: ttp does not build them yet\n"
+	    "  --include-call-stack  entry_point and call_stack_full in unified_perf_summary\n"
+	    "                        (needs ttp-parse -p for the python frames)\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
 	    "  -h, --help            show this help and exit\n"
@@ -443,6 +447,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_BY_NKERNELS: o->tl.by_nkernels = 1; break;
 		case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
 		case OPT_NO_COLL: o->tl.coll = 0; break;
+		case OPT_CALL_STACK: o->tl.call_stack = 1; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;

@@ -284,7 +284,7 @@ while [ $# -gt 0 ]; do
 		inference) targs="$targs --inference" ;;
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
-		include_call_stack) bad "--include_call_stack: TraceLens's option is not implemented by ttp" ;;
+		include_call_stack) targs="$targs --include-call-stack"; python=1 ;;
 		enable_pseudo_ops) targs="$targs --pseudo-ops" ;;
 		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Runs ../shared/conformance/ttperf-check over bin/ (every reference run of tt-perf-report)
 # and ../shared/conformance/tracelens-check (every reference run of TraceLens but those
-# listed in TRACELENS_SKIP: the inference report, issue 17, is not written yet).
+# listed in TRACELENS_SKIP, none by default).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${1:-../shared}
 case $SHARED in /*) ;; *) SHARED=$TOP/$SHARED;; esac
-TRACELENS_SKIP=${TRACELENS_SKIP-inference_sglang_decode__default}
+TRACELENS_SKIP=${TRACELENS_SKIP-}
 check=$SHARED/conformance/ttperf-check
 if [ ! -f "$check" ]; then
 	echo "conformance: SKIPPED: $check not found (../shared is absent)"

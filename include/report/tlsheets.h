@@ -34,12 +34,14 @@ struct tl_opts {
 	int	by_module;		/* --group_by_parent_module: parent_module and the
 					 * call stack (nn.Module frames of ttp-parse -p) */
 	int	by_nkernels;		/* --group_by_num_kernels: num_kernels */
+	int	call_stack;		/* --include_call_stack: entry_point, call_stack_full
+					 * in unified_perf_summary (needs ttp-parse -p) */
 	int	pseudo_ops;		/* --enable_pseudo_ops: sglang_profiler:: names lose
 					 * their _<digits>; a trace that would get pseudo ops
 					 * (fused MoE, MLA, ...) is an error: not built yet */
 };
 
-#define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1, 0, 0, 0, 0 }
+#define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1, 0, 0, 0, 0, 0 }
 
 struct tl *tl_new(void);
 void tl_free(struct tl *tl);

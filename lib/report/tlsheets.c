@@ -1034,6 +1034,22 @@ launchers_build(struct tl *tl, struct launchers *L)
 	free(at);
 }
 
+/* s with every "_<digits>" run removed (TraceLens's re.sub(r"_\d+", "", s)), into b. */
+static void
+strip_num_runs(struct buf *b, const char *f)
+{
+	size_t k = 0, len = strlen(f);
+
+	while (k < len) {
+		if (f[k] == '_' && k + 1 < len && isdigit((unsigned char)f[k + 1])) {
+			for (k++; k < len && isdigit((unsigned char)f[k]); k++)
+				;
+			continue;
+		}
+		buf_addc(b, f[k++]);
+	}
+}
+
 /* TraceLens's call stack of op i (§8.1, traverse_parents_and_get_callstack with the
  * "nn.Module" filter): its name, then the names of the ancestors that contain
  * "nn.Module", innermost first, each cut to 256 bytes + ".."; as a Python list repr into
@@ -1063,18 +1079,8 @@ call_stack(const struct tl *tl, size_t i, struct buf *cs, struct buf *pm)
 			buf_free(&cut);
 		} else
 			py_str(cs, f, len);
-		if (nf++ == 1) {
-			size_t k = 0;
-
-			while (k < len) {
-				if (f[k] == '_' && k + 1 < len && isdigit((unsigned char)f[k + 1])) {
-					for (k++; k < len && isdigit((unsigned char)f[k]); k++)
-						;
-					continue;
-				}
-				buf_addc(pm, f[k++]);
-			}
-		}
+		if (nf++ == 1)
+			strip_num_runs(pm, f);
 	}
 	buf_addc(cs, ']');
 	if (nf == 1)
@@ -2200,6 +2206,272 @@ group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **sta
 	return ng;
 }
 
+/* --- call_stack_full and entry_point (§8.1, --include_call_stack) ------------------ */
+
+/* The frames collect_unified_perf_events keeps: CPU ops, and python frames and launches
+ * whose name has "nn.Module", "::" or "/". */
+static int
+cs_keep(const struct tl *tl, size_t i)
+{
+	const char *n = S(tl, tl->op[i].name);
+
+	return !tl->op[i].runtime || strstr(n, "nn.Module") || strstr(n, "::") ||
+	    strchr(n, '/');
+}
+
+struct frames {
+	char	**f;
+	size_t	  n;
+};
+
+static void
+frames_add(struct frames *v, const char *s, int strip)
+{
+	struct buf b = BUF_INIT;
+
+	if (strip)
+		strip_num_runs(&b, s);
+	else
+		buf_adds(&b, s);
+	v->f = xreallocarray(v->f, v->n + 1, sizeof(*v->f));
+	v->f[v->n++] = xstrdup(b.p ? b.p : "");
+	buf_free(&b);
+}
+
+static void
+frames_free(struct frames *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->f[i]);
+	free(v->f);
+	v->f = NULL;
+	v->n = 0;
+}
+
+/* Kernel k's chain in its row: the kept frames from the root down to the row's op, then
+ * those between it and the kernel's launching op (one walk up from the launching op),
+ * then the kernel's name. */
+static void
+kernel_chain(const struct tl *tl, size_t k, struct frames *v)
+{
+	size_t *path = NULL, np = 0, cap = 0, j;
+
+	for (j = tl->k[k].op; j != NONE; j = tl->op[j].up) {
+		if (np == cap) {
+			cap = cap ? 2 * cap : 32;
+			path = xreallocarray(path, cap, sizeof(*path));
+		}
+		path[np++] = j;
+	}
+	while (np > 0) {
+		j = path[--np];
+		if (cs_keep(tl, j))
+			frames_add(v, S(tl, tl->op[j].name), 1);
+	}
+	free(path);
+	frames_add(v, S(tl, tl->k[k].name), 0);
+}
+
+static void
+py_list_of(struct buf *b, char *const *f, size_t n)
+{
+	size_t i;
+
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		py_str(b, f[i], strlen(f[i]));
+	}
+	buf_addc(b, ']');
+}
+
+static const char *const wrap_files[] = { "torch/_ops.py", "torch/nn/modules/module.py",
+	"torch/utils/_contextlib.py", "torch/utils/_device.py", "torch/_tensor.py",
+	"torch/functional.py", "torch/overrides.py", "torch/_inductor/", "torch/_functorch/",
+	"torch/distributed/c10d_logger.py", "triton/backends/", NULL };
+static const char *const wrap_funcs[] = { "__torch_function__", "_call_impl",
+	"_wrapped_call_impl", "decorate_context", "dispatch_wrapper", "handle_torch_function",
+	"wrapper", "custom_wrapper", "wrapper_custom", "outer_wrapper", NULL };
+
+/* The part after the last "): ", or the whole frame. */
+static const char *
+frame_func(const char *f)
+{
+	const char *p = f, *q;
+
+	while ((q = strstr(p, "): ")) != NULL)
+		p = q + 3;
+	return p;
+}
+
+static int
+is_wrapper_frame(const char *f)
+{
+	size_t i;
+
+	if (strncmp(f, "<built-in", 9) == 0 || strncmp(f, "pybind11_builtins", 17) == 0 ||
+	    strncmp(f, "nn.Module:", 10) == 0)
+		return 1;
+	for (i = 0; wrap_files[i]; i++)
+		if (strstr(f, wrap_files[i]))
+			return 1;
+	if (strstr(f, "): "))
+		for (i = 0; wrap_funcs[i]; i++)
+			if (strcmp(frame_func(f), wrap_funcs[i]) == 0)
+				return 1;
+	return 0;
+}
+
+/* _find_entry_point over the flattened frames: the op by name (or without a trailing
+ * _<digits>), searched from the end; inward, the first .py frame whose function holds
+ * the op's local name; else outward, the first .py frame that is no wrapper. */
+static const char *
+entry_point(const struct frames *v, const char *op)
+{
+	const char *loc = op, *q;
+	struct buf stripped = BUF_INIT;
+	char *lower;
+	size_t i, k, idx = NONE, len;
+	const char *found = NULL;
+
+	for (i = v->n; i-- > 0;)
+		if (strcmp(v->f[i], op) == 0) {
+			idx = i;
+			break;
+		}
+	len = strlen(op);
+	for (k = len; k > 0 && isdigit((unsigned char)op[k - 1]); k--)
+		;
+	if (idx == NONE && k < len && k > 0 && op[k - 1] == '_') {
+		buf_add(&stripped, op, k - 1);
+		for (i = v->n; i-- > 0;)
+			if (strcmp(v->f[i], stripped.p) == 0) {
+				idx = i;
+				break;
+			}
+	}
+	buf_free(&stripped);
+	if (idx == NONE)
+		return "Not found";
+	while ((q = strstr(loc, "::")) != NULL)
+		loc = q + 2;
+	lower = xstrdup(loc);
+	for (i = 0; lower[i]; i++)
+		lower[i] = (char)tolower((unsigned char)lower[i]);
+	for (i = idx + 1; i < v->n && !found; i++) {
+		char *fn;
+
+		if (!strstr(v->f[i], ".py"))
+			continue;
+		fn = xstrdup(frame_func(v->f[i]));
+		for (k = 0; fn[k]; k++)
+			fn[k] = (char)tolower((unsigned char)fn[k]);
+		if (strstr(fn, lower))
+			found = v->f[i];
+		free(fn);
+	}
+	free(lower);
+	for (i = idx; !found && i-- > 0;)
+		if (strstr(v->f[i], ".py") && !is_wrapper_frame(v->f[i]))
+			found = v->f[i];
+	return found ? found : "Not found";
+}
+
+/* call_stack_full and entry_point of a unified row group (members m of p). */
+static void
+unified_stack(struct tl *tl, struct tab *t, size_t r, size_t col, const struct prow *p,
+    const size_t *m, size_t nm)
+{
+	struct klist *kl = xreallocarray(NULL, nm + 1, sizeof(*kl));
+	const struct klist *tpl = NULL;
+	const struct prow *q = NULL;
+	struct buf sum = BUF_INIT, trunc = BUF_INIT, out = BUF_INIT;
+	struct frames *ch, flat = { NULL, 0 };
+	size_t *order, i, j, n, pre, minl;
+
+	for (i = 0; i < nm; i++)
+		kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
+	order = xreallocarray(NULL, nm ? p[m[0]].nev + 1 : 1, sizeof(*order));
+	for (i = 0; i < nm && !q; i++)
+		if (p[m[i]].nev)
+			q = &p[m[i]];
+	if (q == NULL) {
+		tab_set_str(t, r, col, "Not found");
+		tab_set_str(t, r, col + 1, "Not found");
+		goto out;
+	}
+	order = xreallocarray(order, q->nev + 1, sizeof(*order));
+	kernel_details_order(tl, kl, nm, &sum, &trunc, order, &tpl);
+	n = q->nev;
+	ch = xcalloc(n + 1, sizeof(*ch));
+	for (j = 0; j < n; j++) {
+		size_t k = q->ev[order[j]];
+
+		if (q->synth)
+			frames_add(&ch[j], S(tl, tl->k[k].name), 0);
+		else
+			kernel_chain(tl, k, &ch[j]);
+	}
+	if (n == 1) {
+		py_list_of(&out, ch[0].f, ch[0].n);
+		for (i = 0; i < ch[0].n; i++)
+			frames_add(&flat, ch[0].f[i], 0);
+	} else {
+		minl = ch[0].n;
+		for (j = 1; j < n; j++)
+			if (ch[j].n < minl)
+				minl = ch[j].n;
+		for (pre = 0; pre < minl; pre++) {
+			for (j = 1; j < n && strcmp(ch[j].f[pre], ch[0].f[pre]) == 0; j++)
+				;
+			if (j < n)
+				break;
+		}
+		buf_addc(&out, '[');
+		for (i = 0; i < pre; i++) {
+			if (i)
+				buf_adds(&out, ", ");
+			py_str(&out, ch[0].f[i], strlen(ch[0].f[i]));
+			frames_add(&flat, ch[0].f[i], 0);
+		}
+		for (j = 0; j < n; j++) {
+			size_t d, x;
+
+			for (d = 0; d < j; d++) {	/* unique tails, first seen order */
+				if (ch[d].n != ch[j].n)
+					continue;
+				for (x = pre; x < ch[j].n && strcmp(ch[d].f[x], ch[j].f[x]) == 0; x++)
+					;
+				if (x == ch[j].n)
+					break;
+			}
+			if (d < j)
+				continue;
+			if (pre || j)
+				buf_adds(&out, ", ");
+			py_list_of(&out, ch[j].f + pre, ch[j].n - pre);
+			for (x = pre; x < ch[j].n; x++)
+				frames_add(&flat, ch[j].f[x], 0);
+		}
+		buf_addc(&out, ']');
+	}
+	tab_set_str(t, r, col, entry_point(&flat, S(tl, p[m[0]].name)));
+	tab_set_str(t, r, col + 1, out.p);
+	for (j = 0; j < n; j++)
+		frames_free(&ch[j]);
+	free(ch);
+	frames_free(&flat);
+out:
+	free(order);
+	free(kl);
+	buf_free(&sum);
+	buf_free(&trunc);
+	buf_free(&out);
+}
+
 struct syn {
 	size_t		k;
 	long long	rank, id;
@@ -2225,7 +2497,7 @@ sheet_unified(struct tl *tl)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, ng, *start, *mem, rc;
+	size_t i, ng, *start, *mem, rc, cs = 0;
 	long long uid = tl->maxid + 1;
 	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
 
@@ -2274,6 +2546,10 @@ sheet_unified(struct tl *tl)
 	for (i = 0; unified_cols[i]; i++)
 		tab_col(t, unified_cols[i]);
 	rc = tl->roofline ? roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first", 0) : 0;
+	if (tl->o->call_stack) {
+		cs = tab_col(t, "entry_point");
+		tab_col(t, "call_stack_full");
+	}
 	ng = group_rows(tl, u.r, u.n, 0, &start, &mem);
 	for (i = 0; i < ng; i++) {
 		size_t r = tab_row(t);
@@ -2281,6 +2557,8 @@ sheet_unified(struct tl *tl)
 		unified_row(tl, t, r, u.r, mem + start[i], start[i + 1] - start[i]);
 		if (tl->roofline)
 			roof_row(tl, t, r, rc, 0, u.r, mem + start[i], start[i + 1] - start[i]);
+		if (tl->o->call_stack)
+			unified_stack(tl, t, r, cs, u.r, mem + start[i], start[i + 1] - start[i]);
 	}
 	tab_sort(t, keys, 2);
 	tab_percentages(t, 24);
