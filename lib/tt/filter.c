@@ -167,6 +167,24 @@ struct filter {
 	int64_t		 last_op_id;
 	bool		 have_op;
 	bool		*kept;		/* per entry: written */
+
+	/*
+	 * The default window streams when ttp-parse's leading "trace" record promises what
+	 * the end of input would tell (tt_trace): one device at most, ids ascending (so
+	 * the merge's id order is stream order), the signposts in order. Records are
+	 * spooled until the window has started and holds a device op (before that the
+	 * reference may keep nothing: Q43); then the spool is replayed and the rest goes
+	 * straight through. A record that breaks the promise is an error.
+	 */
+	bool		 tt_promise;	/* a usable trace record came first */
+	bool		 tt_stream;	/* now streaming the window */
+	bool		 tt_inwin;	/* the default window has started */
+	uint32_t	*tt_sp;		/* the promised signposts, interned */
+	size_t		 tt_nsp, tt_spi;
+	uint32_t	 tt_last;	/* the last signpost's name */
+	bool		 tt_hasdev;
+	int64_t		 tt_dev, tt_previd;
+	bool		 tt_anyid;
 };
 
 static void
@@ -572,6 +590,142 @@ finish(struct filter *f)
 	free(seq);
 }
 
+/* Whether the options allow the default window to stream: nothing that is checked or
+ * decided only at the end of input. */
+static bool
+tt_may_stream(const struct filter_opts *o)
+{
+	return o->w.start == NULL && o->w.end == NULL && !o->w.whole && !o->has_devices &&
+	    o->phase == NULL && o->iter < 0 && o->program < 0 && o->loop < 0 &&
+	    o->nops == 0 && o->const_eval != FILTER_ONLY && o->layout_conv != FILTER_ONLY;
+}
+
+/* The leading "trace" record of a TT-Metal trace: what it promises. */
+static void
+tt_trace(struct filter *f, struct rec *r)
+{
+	struct rec_strv v;
+	const char *s;
+	size_t i, len;
+	bool asc = false;
+
+	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "ttmetal") != 0 ||
+	    !rec_bool(r, "ids_ascending", &asc) || !asc ||
+	    (s = rec_raw(r, "devices", &len)) == NULL || !rec_strv(r, "signposts", &v))
+		return;
+	/* devices: [] or [N] */
+	if (len == 2 && s[0] == '[' && s[1] == ']')
+		f->tt_hasdev = false;
+	else if (len > 2 && s[0] == '[' && memchr(s, ',', len) == NULL) {
+		char *end;
+
+		f->tt_dev = strtoll(s + 1, &end, 10);
+		if (end != s + len - 1)
+			return;
+		f->tt_hasdev = true;
+	} else
+		return;
+	for (i = 0; i < v.n; i++)
+		if (v.len[i] == 0)
+			return;	/* an unnamed signpost: the spool decides */
+	f->tt_sp = xreallocarray(NULL, v.n ? v.n : 1, sizeof(*f->tt_sp));
+	for (i = 0; i < v.n; i++)
+		f->tt_sp[i] = names_intern(&f->nm, v.s[i], v.len[i]);
+	f->tt_nsp = v.n;
+	f->tt_last = v.n ? f->tt_sp[v.n - 1] : NAME_NONE;
+	f->tt_promise = true;
+}
+
+/* A record against the promise; die where it breaks it. */
+static void
+tt_check(struct filter *f, struct rec *r, const struct fent *x)
+{
+	if (x->kind == FK_OTHER)
+		return;
+	if (f->tt_anyid && x->id <= f->tt_previd)
+		die_where(rec_where(r), "id %lld after id %lld, but the trace record says ids "
+		    "ascend", (long long)x->id, (long long)f->tt_previd);
+	f->tt_anyid = true;
+	f->tt_previd = x->id;
+	if (x->kind == FK_SIGNPOST) {
+		if (f->tt_spi >= f->tt_nsp || x->name != f->tt_sp[f->tt_spi])
+			die_where(rec_where(r), "signpost '%s' is not the one the trace record "
+			    "announced next", x->name == NAME_NONE ? "" : names_str(&f->nm, x->name));
+		f->tt_spi++;
+	}
+	if ((x->flags & FE_HASDEV) && (!f->tt_hasdev || x->device != f->tt_dev))
+		die_where(rec_where(r), "device %lld is not among the trace record's devices",
+		    (long long)x->device);
+}
+
+/* Whether entry x (the next in stream order) is inside the default window; moves the
+ * window's start (Q1, Q2: after the first row of any kind named like the last
+ * signpost; the whole input when there is none). */
+static bool
+tt_window(struct filter *f, const struct fent *x)
+{
+	if (x->kind == FK_OTHER)
+		return false;
+	if (f->o->w.ignore)
+		return true;
+	if (!f->tt_inwin) {
+		if (f->tt_nsp > 0) {
+			if (x->name == f->tt_last)
+				f->tt_inwin = true;
+			return false;
+		}
+		f->tt_inwin = true;
+	}
+	return x->kind != FK_SIGNPOST || f->o->w.print || f->tt_nsp == 0;
+}
+
+/* The window holds a device op: say what the end would have said, replay the spool
+ * (the window's entries and the other records, in stream order), then stream. */
+static void
+tt_start(struct filter *f)
+{
+	const struct filter_opts *o = f->o;
+	size_t i;
+	bool inwin = f->tt_inwin;
+
+	if (o->w.ignore) {
+		if (o->verbose)
+			say("Ignoring all signposts. Using the entire file for analysis.");
+	} else if (f->tt_nsp == 0)
+		note("No signposts found in the file. Using the entire file for analysis.");
+	else if (o->verbose) {
+		struct buf b = BUF_INIT;
+
+		for (i = 0; i < f->tt_nsp; i++) {
+			buf_adds(&b, b.len ? ", " : "");
+			buf_adds(&b, names_str(&f->nm, f->tt_sp[i]));
+		}
+		say("Detected signposts: %s", b.p);
+		say("Using last signpost: %s for analysis.", names_str(&f->nm, f->tt_last));
+		buf_free(&b);
+	}
+	if (o->verbose)
+		say("Detected data from 1 devices. Merging device data...");
+	range_message(o);
+	f->tt_inwin = false;
+	for (i = 0; i < f->n; i++) {
+		struct fent *x = &f->e[i];
+		const char *p = spool_get(f->sp, x->off, x->len);
+
+		if (x->kind == FK_OTHER)
+			write_line(f, p, x->len);
+		else if (tt_window(f, x))
+			emit(f, x, p, x->len);
+	}
+	f->tt_inwin = inwin;
+	f->tt_stream = true;
+	spool_close(f->sp);
+	f->sp = NULL;
+	free(f->e);
+	f->e = NULL;
+	f->n = f->cap = 0;
+}
+
 void
 filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 {
@@ -592,6 +746,52 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	while ((r = rec_next(rd)) != NULL) {
 		if (!summarise(&f, r, &x))
 			continue;
+		if (x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
+		    tt_may_stream(o)) {
+			const char *k = rec_str(r, "kind", NULL);
+
+			if (k != NULL && strcmp(k, "trace") == 0) {
+				if (f.tt_stream)
+					die_where(rec_where(r), "a second trace record, after the "
+					    "first trace's window went out: filter each trace alone, or "
+					    "drop the trace records (jq -c 'select(.kind != \"trace\")') "
+					    "to filter them as one input");
+				if (f.tt_promise)	/* two traces in one input: the spool decides */
+					f.tt_promise = false;
+				else
+					tt_trace(&f, r);
+			}
+		}
+		if (f.tt_promise) {
+			bool in;
+
+			tt_check(&f, r, &x);
+			in = tt_window(&f, &x);
+			if (f.tt_stream) {
+				if (x.kind == FK_OTHER)
+					rec_write(r, out);
+				else if (in) {
+					buf_reset(&f.line);
+					rec_format(r, &f.line);
+					emit(&f, &x, f.line.p, f.line.len);
+				}
+				continue;
+			}
+			if (in && is_devop(&x)) {
+				/* spool this one too, then replay and stream */
+				if (f.n == f.cap) {
+					f.cap = f.cap ? 2 * f.cap : 4096;
+					f.e = xreallocarray(f.e, f.cap, sizeof(*f.e));
+				}
+				buf_reset(&f.line);
+				rec_format(r, &f.line);
+				x.off = spool_add(f.sp, f.line.p, f.line.len);
+				x.len = (uint32_t)f.line.len;
+				f.e[f.n++] = x;
+				tt_start(&f);
+				continue;
+			}
+		}
 		if (f.streaming) {
 			if (x.flags & FE_HASDEV)
 				see_device(&f, x.device);
@@ -628,7 +828,12 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	seen_check(&f.progs, "--program", "program_index", o->program);
 	seen_check(&f.loops, "--loop", "loop_number", o->loop);
 	check_selections(&f);
-	if (f.streaming) {
+	if (f.tt_promise && f.tt_spi != f.tt_nsp)
+		die(EXIT_DATA, "the trace record announced %zu signposts, the input had %zu",
+		    f.tt_nsp, f.tt_spi);
+	if (f.tt_stream) {
+		/* said it all at the start */
+	} else if (f.streaming) {
 		if (o->verbose)
 			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);
 		range_message(o);
@@ -648,6 +853,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	spool_close(f.sp);
 	free(f.e);
 	free(f.devs);
+	free(f.tt_sp);
 	buf_free(&f.line);
 	names_free(&f.nm);
 	free(f.op_matched);

@@ -984,7 +984,7 @@ sp_add_spooled(struct buf *sp, const char *p, size_t n)
 	if (sp->len)
 		buf_addc(sp, ',');
 	if (k == NULL) {
-		buf_adds(sp, "null");
+		buf_adds(sp, "\"\"");
 		return;
 	}
 	for (q = k + 9; q < p + n && *q != '"'; q++)
@@ -1293,7 +1293,7 @@ prescan(struct tfile *tf, struct pscan *ps)
 				if (oc >= 0 && field_span(s, n, oc, &f, &fl) && fl > 0)
 					js_escape(ps->sp, f, fl);
 				else
-					buf_adds(ps->sp, "null");
+					buf_adds(ps->sp, "\"\"");
 			}
 
 			if (hs < 0 || !field_span(s, n, hs, &f, &fl) || fl == 0)
