@@ -6,7 +6,12 @@
 # SHARED/data/ttmetal/wh_clip_encoder_2.csv repeated 73 times, copy c with HOST START/END
 # TS shifted by c * (span + 1 ms) and GLOBAL CALL COUNT by c * (max call + 1024), so the
 # result is sorted, realistic and has unique ids; and csvscan, a bare libcsv scan (the
-# floor). Prints wall time and max RSS of each stage and its ratio to the scan.
+# floor). Prints wall time, CPU time and max RSS of each stage, its ratio to the scan
+# (of CPU time: the machine is shared, wall time depends on the load) and the same ratio
+# in tests/bench/last.txt, the figures of the last landing (this run's are written to
+# build/bench/figures.txt: copy them there when a change lands). Then linearity: the
+# scan and the pipeline on 1, 4 and 16 times the trace (LINEAR="1 4 16"), streamed
+# through a pipe (the data rows repeated, parsed with --no-sort), never written to disk.
 set -e
 SHARED=${1:-../shared}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,8 +59,12 @@ PATH=$TOP/bin:$PATH
 export PATH
 
 # run NAME CMD: wall seconds, CPU seconds (all processes) and max RSS (KB, of the
-# largest process) of CMD; the ratio is of wall times. On a busy machine compare CPU.
+# largest process) of CMD; the ratio is of CPU times to the scan's, and "was" the ratio
+# in last.txt.
 SCAN=
+LAST=$TOP/tests/bench/last.txt
+FIG=$OUT/figures.txt
+: > "$FIG"
 run() {
 	name=$1; shift
 	if [ -x /usr/bin/time ]; then
@@ -66,10 +75,13 @@ run() {
 		t0=$(date +%s.%N); sh -c "$*" > /dev/null; t1=$(date +%s.%N)
 		secs=$(echo "$t1 - $t0" | bc); kb=?; cpu=?
 	fi
-	[ -z "$SCAN" ] && SCAN=$secs
-	ratio=$(awk -v a="$secs" -v b="$SCAN" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	printf '%-40s %6.2f s wall %6s s cpu %8s KB max RSS %5sx scan\n' \
-	    "$name" "$secs" "$cpu" "$kb" "$ratio"
+	[ -z "$SCAN" ] && SCAN=$cpu
+	ratio=$(awk -v a="$cpu" -v b="$SCAN" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	was=
+	[ -f "$LAST" ] && was=$(awk -F '\t' -v n="$name" '$1 == n { print $5 "x" }' "$LAST")
+	printf '%-40s %6.2f s wall %6s s cpu %8s KB max RSS %5sx scan (was %s)\n' \
+	    "$name" "$secs" "$cpu" "$kb" "$ratio" "${was:-?}"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$secs" "$cpu" "$kb" "$ratio" >> "$FIG"
 }
 
 # /usr/bin/time measures the whole sh -c; for pipelines its %M is the largest child.
@@ -95,6 +107,20 @@ run "  ttp-table --no-advice --csv" "cd '$OUT' && ttp-table --no-advice --csv t.
 run "  ttp-table (text report)" "ttp-table --color=never < '$OUT/r.ndjson'"
 run "  ttp-phase --by repeat" "ttp-phase -q --by repeat < '$OUT/p.ndjson'"
 rm -f "$OUT/p.ndjson" "$OUT/f.ndjson" "$OUT/r.ndjson" "$OUT/t.csv" "$OUT/t_stacked.csv" "$OUT/t_stacked.svg"
+
+# Linearity: N times the trace through a pipe (header once, data rows N times; ids are
+# the rows, timestamps repeat, so ttp-parse --no-sort, which also reads it as it comes).
+# The pipeline's CPU time per copy must stay flat; its memory must not grow.
+echo "linearity (the trace's data rows repeated N times through a pipe; cpu per copy):"
+for n in ${LINEAR:-1 4 16}; do
+	g="{ head -n 1 '$BIG'; i=0; while [ \$i -lt $n ]; do tail -n +2 '$BIG'; i=\$((i + 1)); done; }"
+	SCAN=
+	run "  ${n}x csvscan" "$g | '$OUT/csvscan' /dev/stdin"
+	run "  ${n}x parse --no-sort | filter | roofline | table --csv" \
+	    "cd '$OUT' && $g | ttp-parse -q --no-sort | ttp-filter -q | ttp-roofline -q --no-extras | ttp-table --no-advice --csv lin.csv"
+	awk -F '\t' -v n="$n" '$1 ~ "^  " n "x " { printf "    %-50s %6.2f s cpu per copy\n", $1, $3 / n }' "$FIG"
+done
+rm -f "$OUT/lin.csv" "$OUT/lin_stacked.csv"
 
 # PyTorch: the owlv2 trace (55.6 MB of JSON, 132,152 events; issue 14's target for
 # ttp-parse alone: 0.3 s and 30 MB), gzip as shipped and plain; given twice, as two ranks,
