@@ -49,9 +49,10 @@ bin/%: cmd/%.c build/libttp.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
-bin/%: cmd/%.sh
+# A driver gets cmd/driver.sh at its line '#include driver.sh', so that it stands alone.
+bin/%: cmd/%.sh cmd/driver.sh
 	@mkdir -p $(@D)
-	sed 's/@VERSION@/$(VERSION)/g' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+	sed -e 's/@VERSION@/$(VERSION)/g' -e '/^#include driver\.sh$$/{r cmd/driver.sh' -e 'd;}' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
 build/unit/%: tests/unit/%.c build/libttp.a $(HDRS)
 	@mkdir -p $(@D)

@@ -86,12 +86,7 @@ ttp's own options (beyond tt-perf-report):
 EOF
 }
 
-# Usage error: message, hint, exit 2.
-bad() {
-	printf '%s: %s\n' "$prog" "$1" >&2
-	printf "Try '%s --help' for more information.\n" "$prog" >&2
-	exit 2
-}
+#include driver.sh
 
 # The long options: name and whether it takes an argument (=). tt-perf-report's first:
 # an abbreviation that names one of them means it, whatever ttp's own options add.
@@ -103,23 +98,6 @@ ownopts='quiet device= op= phase= iter= format= sort= top= percent-of= no-const-
 no-input-layout-conversion program= loop= summary-only'
 longopts="$refopts $ownopts"
 
-# qv=the value of $1 quoted for eval.
-quote() {
-	_s=$1 _r=
-	while :; do
-		case $_s in
-		*\'*)
-			_r="$_r${_s%%\'*}'\\''"
-			_s=${_s#*\'}
-			;;
-		*)
-			_r="$_r$_s"
-			break
-			;;
-		esac
-	done
-	qv="'$_r'"
-}
 
 # The values (empty: not given).
 start='' end='' ignore='' print='' minpct='' idrange='' arch='' color='' nocolor=''
@@ -158,25 +136,10 @@ while [ $# -gt 0 ]; do
 			;;
 		esac
 		# exact name, else a unique prefix (as Python's argparse)
-		match=
-		for o in $longopts; do
-			if [ "${o%=}" = "$name" ]; then
-				match=$o
-				break
-			fi
-		done
+		opt_exact "$name" "$longopts"
 		for set in "$refopts" "$ownopts"; do
 			[ -z "$match" ] || break
-			n=0 cands=
-			for o in $set; do
-				case ${o%=} in
-				"$name"*)
-					n=$((n + 1))
-					match=$o
-					cands="$cands${cands:+, }--${o%=}"
-					;;
-				esac
-			done
+			opt_prefix "$name" "$set"
 			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
 		done
 		[ -z "$match" ] && bad "unrecognized option: --$name"
@@ -284,17 +247,6 @@ if [ -n "$nomerge" ] && [ "$groupby" = category ]; then
 fi
 
 # The stages: next to this script first, then PATH.
-here=$(dirname -- "$0")
-stage() {
-	if [ -x "$here/$1" ] && [ ! -d "$here/$1" ]; then
-		quote "$here/$1"
-	elif command -v "$1" >/dev/null 2>&1; then
-		quote "$(command -v "$1")"
-	else
-		printf '%s: cannot find %s (looked in %s and PATH)\n' "$prog" "$1" "$here" >&2
-		exit 1
-	fi
-}
 stage ttp-parse; parse=$qv
 stage ttp-filter; filter=$qv
 stage ttp-roofline; roofline=$qv

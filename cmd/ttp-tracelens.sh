@@ -115,11 +115,7 @@ TraceLens options ttp does not implement (--extension_file, --python_path,
 EOF
 }
 
-bad() {
-	printf '%s: %s\n' "$prog" "$1" >&2
-	printf "Try '%s --help' for more information.\n" "$prog" >&2
-	exit 2
-}
+#include driver.sh
 
 longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
@@ -147,22 +143,6 @@ group_by_num_kernels include_call_stack help version quiet inference'
 enable-origami capture_folder= comparison_capture_folder= include_overlap_info'
 fi
 
-quote() {
-	_s=$1 _r=
-	while :; do
-		case $_s in
-		*\'*)
-			_r="$_r${_s%%\'*}'\\''"
-			_s=${_s#*\'}
-			;;
-		*)
-			_r="$_r$_s"
-			break
-			;;
-		esac
-	done
-	qv="'$_r'"
-}
 
 trace='' xlsx='' csvdir='' targs='' rargs='' verbose=1 trace_set=''
 
@@ -187,24 +167,9 @@ while [ $# -gt 0 ]; do
 			hasval=1
 			;;
 		esac
-		match=
-		for o in $longopts $unimpl; do
-			if [ "${o%=}" = "$name" ]; then
-				match=$o
-				break
-			fi
-		done
+		opt_exact "$name" "$longopts $unimpl"
 		if [ -z "$match" ]; then
-			n=0 cands=
-			for o in $longopts $unimpl; do
-				case ${o%=} in
-				"$name"*)
-					n=$((n + 1))
-					match=$o
-					cands="$cands${cands:+, }--${o%=}"
-					;;
-				esac
-			done
+			opt_prefix "$name" "$longopts $unimpl"
 			[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
 			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
 		fi
@@ -337,17 +302,6 @@ if [ ! -r "$trace" ]; then
 	exit 1
 fi
 
-here=$(dirname -- "$0")
-stage() {
-	if [ -x "$here/$1" ] && [ ! -d "$here/$1" ]; then
-		quote "$here/$1"
-	elif command -v "$1" >/dev/null 2>&1; then
-		quote "$(command -v "$1")"
-	else
-		printf '%s: cannot find %s (looked in %s and PATH)\n' "$prog" "$1" "$here" >&2
-		exit 1
-	fi
-}
 stage ttp-parse; parse=$qv
 stage ttp-roofline; roofline=$qv
 stage ttp-table; table=$qv
