@@ -3,11 +3,11 @@
 # ttp-report: the drop-in driver for tt-perf-report's command line. It parses that
 # command line (abbreviated long options, --opt=value, several CSV files) and runs
 #   ttp-parse | ttp-filter | ttp-roofline | ttp-table
-# with the matching options (and ttp-phase after ttp-parse for --phase and --iter). The
-# stages are looked up next to this script first, then in PATH. Exit status: that of the
-# first stage that failed (0 when all succeeded), 2 for a bad command line. When a stage
-# fails there is no report, and the later stages' messages (consequences of the failure)
-# are not shown.
+# with the matching options (and ttp-phase after ttp-parse for --phase, --iter and a
+# --group-by by phase or iter). The stages are looked up next to this script first, then
+# in PATH. Exit status: that of the first stage that failed (0 when all succeeded), 2 for
+# a bad command line. When a stage fails there is no report, and the later stages'
+# messages (consequences of the failure) are not shown.
 
 prog=ttp-report
 version=@VERSION@
@@ -18,7 +18,7 @@ usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
                   [--ignore-signposts] [--print-signposts] [--min-percentage F]
                   [--id-range START-END] [--arch NAME] [--color] [--no-color]
                   [--csv FILE] [--no-advice] [--tracing-mode] [--raw-op-codes]
-                  [--no-host-ops] [--no-summary] [--group-by {op,memory,category,line}]
+                  [--no-host-ops] [--no-summary] [--group-by KEY[,KEY...]]
                   [--classic-colors] [--summary-file BASE] [--stacked-csv BASE]
                   [--no-stacked-report] [--no-stack-by-in0] [--no-merge-devices]
                   [--device LIST] [--op GLOB] [--phase NAME] [--iter N]
@@ -60,7 +60,9 @@ options:
   --no-summary             no summary report
   --group-by KEY           summary grouping: op, memory (default), category;
                            beyond tt-perf-report, line (the model's source line
-                           of tt-mlir and tt-torch traces)
+                           of tt-mlir and tt-torch traces), device, phase, iter
+                           (running ttp-phase), any record key, or up to 4 of
+                           these joined by commas (phase,iter)
   --classic-colors         summary plot with the tab20 palette
   --summary-file BASE      write the summary to BASE.csv and the plot to BASE.svg
   --stacked-csv BASE       older spelling of --summary-file
@@ -179,10 +181,15 @@ while [ $# -gt 0 ]; do
 		no-host-ops) nohost=1 ;;
 		no-summary|no-stacked-report) nosummary=1 ;;
 		group-by)
+			# tt-perf-report's choices, ttp-table's other groupings and any
+			# record key, up to 4 joined by commas (phase,iter); phase and iter
+			# are ttp-phase's tags, so they run it
 			case $val in
-			op|memory|category|line) groupby=$val ;;
-			*) bad "option --group-by: invalid choice: '$val' (choose from 'op', 'memory', 'category')" ;;
+			'' | ,* | *, | *,,* | *[!a-z0-9_,]* | [0-9]* | *,[0-9]* | *,*,*,*,*)
+				bad "option --group-by: invalid choice: '$val' (choose from 'op', 'memory', 'category')" ;;
 			esac
+			groupby=$val
+			case ,$val, in *,phase,* | *,iter,*) phased=1 ;; esac
 			;;
 		classic-colors) classic=1 ;;
 		summary-file) summary=$val; summary_set=1 ;;
@@ -273,7 +280,7 @@ if [ -n "$idrange_set" ]; then quote "$idrange"; fargs="$fargs --id-range=$qv"; 
 [ -n "$nohost" ] && fargs="$fargs --no-host-ops"
 fargs="$fargs$fflags"
 
-# ttp-phase (for --phase and --iter): says which method it chose unless -q
+# ttp-phase (for --phase, --iter, --group-by phase or iter): says which method it chose unless -q
 hargs=$q
 
 # ttp-roofline: the report shows only the compatible keys, so skip the extras.
