@@ -40,8 +40,10 @@ options (beside the training report's, see ttp-tracelens --help):
   --group_by_num_kernels   num_kernels in ops_unique_args and the roofline sheets
   --include_call_stack     call_stack_full and entry_point in unified_perf_summary
   --enable_pseudo_ops      sglang_profiler:: op names lose their _N suffix; a
-                           trace that needs TraceLens's pseudo ops (fused MoE,
-                           MLA, ...) is an error: ttp does not build them yet
+                           trace that opens the gate of one of TraceLens's
+                           pseudo-op extensions (fused MoE, MLA, ...; see
+                           ttp-table(1) --pseudo-ops) is an error: ttp does not
+                           build them yet; other traces get the plain report
   --disable_coll_analysis  accepted (the inference report has no coll_analysis)
 
 TraceLens options ttp does not implement (--capture_folder,
@@ -250,7 +252,7 @@ while [ $# -gt 0 ]; do
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
 		include_call_stack) targs="$targs --include-call-stack"; python=1 ;;
-		enable_pseudo_ops) targs="$targs --pseudo-ops" ;;
+		enable_pseudo_ops) targs="$targs --pseudo-ops"; python=1 ;;
 		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		quiet) verbose= ;;
