@@ -697,6 +697,9 @@ plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* The shortest stretch a period of one op must cover to count as a repetition. */
+#define REPEAT_MIN_RUN1 8
+
 /* Repetition: tags from the best periodic stretch; false if none fits. On a trace of
  * several devices each op appears once per device, one copy after the other: the period
  * is looked for in the ops of one device (the first seen), and the other devices' ops
@@ -704,10 +707,10 @@ plural(size_t n)
 static bool
 by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_it)
 {
-	struct period pp;
+	struct period pp, best = { 0, 0, 0 };
 	uint32_t *sym;
 	size_t *sel, i, k, n = 0, full;
-	bool found, prefill = false, llm = false;
+	bool found, worthy, prefill = false, llm = false;
 
 	/* only when the devices' ops are interleaved: files of one device each, given
 	 * one after the other, are one sequence */
@@ -730,6 +733,15 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		sym[i] = st->ops[sel[i]].sym;
 	found = period_find(sym, n, &pp);
 	free(sym);
+	/* A repetition worth the name: a real share of the ops (a quarter), and a period of
+	 * more than one op unless that op repeats many times; two copies of one op in a
+	 * trace that does not repeat are no period. */
+	worthy = found && 4 * pp.len >= n &&
+	    (pp.period > 1 || pp.len >= REPEAT_MIN_RUN1);
+	if (found && !worthy) {
+		best = pp;
+		found = false;
+	}
 	if (strict && (!found || 2 * pp.len < n)) {
 		free(sel);
 		return false;
@@ -776,6 +788,15 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		}
 	}
 	if (!say_it) {
+		free(sel);
+		return true;
+	}
+	if (!found && best.len > 0) {
+		note("phases by repeat: no repetition found (the longest, %zu op%s%s with a "
+		    "period of %zu op%s, is too short); all %zu op%s are %s",
+		    best.len, plural(best.len), n < st->nops ? " of the first device" : "",
+		    best.period, plural(best.period),
+		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
 		free(sel);
 		return true;
 	}
