@@ -144,7 +144,7 @@ usage(FILE *fp)
 	    "  --short-kernel-threshold-us X  short means shorter than X us (default 10)\n"
 	    "  --short-kernel-bins N histogram bins (default 100)\n"
 	    "  --topk-short-kernels N  rows of short_kernels_summary (default all)\n"
-	    "  --no-coll-analysis    no note that coll_analysis is not written\n"
+	    "  --no-coll-analysis    leave out coll_analysis\n"
 	    "  --print-summary       with --csv-dir or --xlsx: the GPU timeline and the top\n"
 	    "                        ops (--top, default 10) on stdout as well\n"
 	    "  --inference           TraceLens's inference report: <family>_fwd sheets\n"
@@ -539,9 +539,9 @@ sheets_output(const struct opts *o, struct tl *tl)
 	size_t width = o->width >= 0 ? (size_t)o->width : 200;
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
-	if (o->tl.coll && (i = tl_comm_kernels(tl)) > 0)
-		note("coll_analysis is not implemented: the trace's %zu communication kernels "
-		    "are in the other sheets only", i);
+	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
+		note("coll_analysis leaves out %zu communication kernels without their "
+		    "collective's args (Collective name, dtype, ...)", i);
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
 			;

@@ -27,7 +27,7 @@ struct tl_opts {
 	double	short_thresh_us;	/* default 10 */
 	long	short_bins;		/* default 100 */
 	long	topk_short;		/* -1: all */
-	int	coll;			/* coll_analysis */
+	int	coll;			/* coll_analysis (not in the inference report) */
 	/* TraceLens's inference report (spec §8, §8.1): */
 	int	inference;		/* every family but GEMM and the elementwise ones
 					 * is <fam>_fwd (Normalization_fwd) */
@@ -49,7 +49,8 @@ void tl_free(struct tl *tl);
 int tl_add(struct tl *tl, struct rec *r);
 /* Number of op and gpu records taken. */
 size_t tl_count(const struct tl *tl);
-/* Number of communication kernels (NCCL/RCCL) taken: coll_analysis is not written yet. */
+/* Number of communication kernels (NCCL/RCCL) taken without their collective's args
+ * ("comm"): coll_analysis leaves them out. */
 size_t tl_comm_kernels(const struct tl *tl);
 
 /* Build the sheets in TraceLens's order (empty ones left out, except the short-kernel

@@ -33,6 +33,7 @@ struct kev {
 	long long	rank;				/* of its trace (ids are per trace) */
 	long long	id;				/* its event index, -1 if none */
 	size_t		op;				/* index of the launching op, or NONE */
+	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
 	double		s, e, dur;
 };
 
@@ -80,7 +81,7 @@ const char *const tl_sheet_names[] = {
 	"ops_summary_decode", "ops_unique_args",
 	"unified_perf_summary", "<family>", "kernel_summary", "kernel_summary_prefill",
 	"kernel_summary_decode", "short_kernel_histogram",
-	"short_kernels_summary", NULL
+	"short_kernels_summary", "coll_analysis", NULL
 };
 
 struct tl *
@@ -129,7 +130,8 @@ tl_comm_kernels(const struct tl *tl)
 	size_t i, n = 0;
 
 	for (i = 0; i < tl->nk; i++)
-		n += tl->k[i].gpu == GPU_KERNEL && tl->k[i].cls == CLS_COMM;
+		n += tl->k[i].gpu == GPU_KERNEL && tl->k[i].cls == CLS_COMM &&
+		    tl->k[i].comm == NAME_NONE;
 	return n;
 }
 
@@ -204,6 +206,12 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
 	k->op = NONE;
+	{
+		size_t n;
+		const char *c = rec_raw(r, "comm", &n);
+
+		k->comm = c != NULL ? names_intern(&tl->str, c, n) : NAME_NONE;
+	}
 	if (cls != NULL)
 		k->cls = strcmp(cls, "comm") == 0 ? CLS_COMM : strcmp(cls, "memcpy") == 0 ?
 		    CLS_MEMCPY : CLS_COMP;
@@ -1888,6 +1896,129 @@ pseudo_ops(struct tl *tl)
 		    "build yet", why);
 }
 
+/* --- coll_analysis (§7.8) ------------------------------------------------------------ */
+
+static const char *const coll_keys[] = {
+	"Process Group Name", "Process Group Ranks", "Collective name", "Group size", "dtype",
+	"In msg nelems", "Out msg nelems", "In split size", "Out split size", NULL
+};
+
+/* Bytes of an element of a collective's dtype; 0 when unknown (the size stays empty). */
+static int
+coll_dtype_bytes(const char *d)
+{
+	static const struct { const char *n; int b; } tb[] = {
+		{ "Float", 4 }, { "Int", 4 }, { "Long", 8 }, { "BFloat16", 2 }, { "Bool", 1 },
+		{ "Byte", 1 }, { "Double", 8 }, { "Half", 2 }, { "Short", 2 }, { NULL, 0 }
+	};
+	size_t i;
+
+	for (i = 0; d != NULL && tb[i].n; i++)
+		if (strcmp(d, tb[i].n) == 0)
+			return tb[i].b;
+	return 0;
+}
+
+static void
+coll_cell(struct tab *t, size_t r, size_t c, json_t *v)
+{
+	char *s;
+
+	if (v == NULL || json_is_null(v))
+		return;
+	if (json_is_integer(v))
+		tab_set_int(t, r, c, (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		tab_set_num(t, r, c, json_real_value(v));
+	else if (json_is_string(v))
+		tab_set_str(t, r, c, json_string_value(v));
+	else if ((s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)) != NULL) {
+		tab_set_str(t, r, c, s);
+		free(s);
+	}
+}
+
+/* One row per (rank, process group, collective, sizes, dtype, stream) over the
+ * communication kernels that carry their collective's args, by dur_sum descending. */
+static struct tab *
+sheet_coll(struct tl *tl)
+{
+	struct tab *t = tab_new("coll_analysis");
+	struct names groups;
+	struct vec *d = NULL;
+	size_t *first = NULL, ng = 0, i, g, j;
+	struct buf key = BUF_INIT;
+	struct tab_key sk;
+
+	names_init(&groups);
+	for (i = 0; i < tl->nk; i++) {
+		const struct kev *k = &tl->k[i];
+
+		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM || k->comm == NAME_NONE)
+			continue;
+		buf_reset(&key);
+		buf_printf(&key, "%lld\x1f%u\x1f%lld", k->rank, k->comm, k->stream);
+		g = tab_group(&groups, key.p, key.len);
+		if (g == ng) {
+			d = xreallocarray(d, ng + 1, sizeof(*d));
+			first = xreallocarray(first, ng + 1, sizeof(*first));
+			d[ng] = (struct vec)VEC_INIT;
+			first[ng++] = i;
+		}
+		vec_add(&d[g], k->dur);
+	}
+	tab_col(t, "rank");
+	for (j = 0; coll_keys[j]; j++)
+		tab_col(t, coll_keys[j]);
+	tab_col(t, "stream");
+	tab_col(t, "In msg size (MB)_first");
+	tab_col(t, "Out msg size (MB)_first");
+	tab_col(t, "dur_sum");
+	tab_col(t, "dur_mean");
+	tab_col(t, "dur_std");
+	tab_col(t, "dur_min");
+	tab_col(t, "dur_max");
+	tab_col(t, "operation_count");
+	for (g = 0; g < ng; g++) {
+		const struct kev *k = &tl->k[first[g]];
+		const char *txt = S(tl, k->comm);
+		json_t *c = json_loadb(txt, strlen(txt), 0, NULL), *v;
+		size_t r = tab_row(t), c0 = 1 + j;
+		int b;
+
+		tab_set_int(t, r, 0, k->rank);
+		for (j = 0; coll_keys[j]; j++)
+			coll_cell(t, r, 1 + j, c ? json_object_get(c, coll_keys[j]) : NULL);
+		c0 = 1 + j;
+		if (k->stream >= 0)
+			tab_set_int(t, r, c0, k->stream);
+		v = c ? json_object_get(c, "dtype") : NULL;
+		b = coll_dtype_bytes(json_is_string(v) ? json_string_value(v) : NULL);
+		v = c ? json_object_get(c, "In msg nelems") : NULL;
+		if (b > 0 && json_is_number(v))
+			tab_set_num(t, r, c0 + 1, json_number_value(v) * b / (1024.0 * 1024.0));
+		v = c ? json_object_get(c, "Out msg nelems") : NULL;
+		if (b > 0 && json_is_number(v))
+			tab_set_num(t, r, c0 + 2, json_number_value(v) * b / (1024.0 * 1024.0));
+		tab_set_num(t, r, c0 + 3, stat_sum(&d[g]));
+		tab_set_num(t, r, c0 + 4, stat_mean(&d[g]));
+		tab_set_num(t, r, c0 + 5, stat_std(&d[g], 1));
+		tab_set_num(t, r, c0 + 6, stat_min(&d[g]));
+		tab_set_num(t, r, c0 + 7, stat_max(&d[g]));
+		tab_set_int(t, r, c0 + 8, (long long)d[g].n);
+		json_decref(c);
+		vec_free(&d[g]);
+	}
+	sk.col = tab_find(t, "dur_sum");
+	sk.desc = 1;
+	tab_sort(t, &sk, 1);
+	free(d);
+	free(first);
+	buf_free(&key);
+	names_free(&groups);
+	return t;
+}
+
 size_t
 tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 {
@@ -1929,6 +2060,8 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		n = push(out, n, sheet_short_histogram(tl, o));
 		n = push(out, n, sheet_short_summary(tl, o, tm.total));
 	}
+	if (o->coll && !o->inference)
+		n = push(out, n, sheet_coll(tl));
 	return n;
 }
 

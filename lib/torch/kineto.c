@@ -92,6 +92,7 @@ struct etmp {
 	struct buf	 mname, labels;		/* metadata events' args */
 	bool		 has_mname, has_labels;
 	struct arglist	 arg[NARGS];
+	struct buf	 comm;			/* a collective's args (commkey[]), as JSON members */
 	uint64_t	 off;			/* byte offset of the event */
 };
 
@@ -381,6 +382,26 @@ static const char *const keyname[] = {
 	"Input Dims", "Input type", "Input Strides", "Concrete Inputs"
 };
 
+/* The args of a communication kernel that coll_analysis reads (spec tracelens.md §1.3,
+ * §7.8): kept verbatim in the gpu record's "comm" object. */
+static const char *const commkey[] = {
+	"Process Group Name", "Process Group Description", "Process Group Ranks",
+	"Collective name", "Group size", "dtype", "In msg nelems", "Out msg nelems",
+	"In split size", "Out split size", NULL
+};
+
+static const char *
+comm_key(struct kin *k)
+{
+	size_t n, i;
+	const char *s = js_str(k->rd, &n);
+
+	for (i = 0; commkey[i]; i++)
+		if (strlen(commkey[i]) == n && memcmp(commkey[i], s, n) == 0)
+			return commkey[i];
+	return NULL;
+}
+
 /* The current key's code; read before the value, which may move the key's text. */
 static int
 key_of(struct kin *k)
@@ -407,10 +428,24 @@ read_args(struct kin *k)
 		skip(k);
 		return;
 	}
+	buf_reset(&e->comm);
 	while ((t = next(k)) == JS_KEY) {
 		int key = key_of(k);
+		const char *ck = key == K_OTHER ? comm_key(k) : NULL;
 
 		t = next(k);
+		if (ck != NULL) {
+			struct js_writer w;
+
+			if (e->comm.len > 0)
+				buf_add(&e->comm, ",", 1);
+			js_w_init(&w, &e->comm);
+			js_w_strz(&w, ck);
+			buf_add(&e->comm, ":", 1);
+			if (js_capture(k->rd, &e->comm) == JS_ERROR)
+				kfail_json(k);
+			continue;
+		}
 		switch (key) {
 		case K_CORR:
 			e->corr = tok_id(k, t);
@@ -456,6 +491,7 @@ reset_tmp(struct etmp *e)
 	e->ts = e->dur = 0;
 	e->pid = e->tid = e->id = e->corr = e->ext = e->seq = NOVAL;
 	e->stream = e->device = NOVAL;
+	buf_reset(&e->comm);
 	for (a = 0; a < NARGS; a++)
 		e->arg[a].present = false;
 }
@@ -591,6 +627,14 @@ keep_event(struct kin *k, uint32_t idx)
 	if (e->cat == C_CPU_OP) {
 		k->has_cpu_op = true;
 		spool_in(k, v);
+	} else if (IS_GPU(e->cat) && e->comm.len > 0) {
+		/* a GPU event has no "in": the same slot keeps its collective's args */
+		buf_reset(&k->tmp);
+		buf_add(&k->tmp, "{", 1);
+		buf_add(&k->tmp, e->comm.p, e->comm.len);
+		buf_add(&k->tmp, "}", 1);
+		v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
+		v->in_len = (uint32_t)k->tmp.len;
 	}
 	if (IS_LAUNCH(e->cat) && !k->key_decided && e->has_name &&
 	    has_launch(e->name.p, e->name.len)) {
@@ -1327,6 +1371,8 @@ write_gpu(struct kin *k, const struct kev *g)
 	if (g->launcher >= 0)
 		rec_set_int(r, "launched_by", k->ev[g->launcher].idx);
 	set_id(k, r, "correlation", g->corr);
+	if (g->in_len > 0)
+		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
 	rec_write(r, stdout);
 	rec_free(r);
 }
@@ -1480,6 +1526,7 @@ kin_free(struct kin *k)
 	buf_free(&k->t.name);
 	buf_free(&k->t.mname);
 	buf_free(&k->t.labels);
+	buf_free(&k->t.comm);
 	for (a = 0; a < NARGS; a++) {
 		buf_free(&k->t.arg[a].text);
 		free(k->t.arg[a].start);
