@@ -1790,7 +1790,7 @@ m_rms_ext(struct ctx *c, size_t ix, size_t iw, bool with_add)
 {
 	const struct targ *x = shape(c, ix), *w = shape(c, iw);
 	struct norm n;
-	int bpe;
+	int bpe = 0;
 
 	memset(&n, 0, sizeof(n));
 	n.C = dim(c, w, 0);
