@@ -249,29 +249,7 @@ us_to_ns(const char *p, size_t n, int64_t *out)
 	return inexact;
 }
 
-/* The current token as an id: an integer, or a string (or other number) interned. */
-static int64_t
-tok_id(struct kin *k, enum js_tok t)
-{
-	const char *s;
-	size_t n;
-	long long v;
-
-	if (t == JS_NUMBER) {
-		s = js_text(k->rd, &n);
-		if (js_number_int(s, n, &v) && v > STRMAX)
-			return v;
-		return STRVAL + names_intern(&k->strs, s, n);
-	}
-	if (t == JS_STRING) {
-		s = js_str(k->rd, &n);
-		return STRVAL + names_intern(&k->strs, s, n);
-	}
-	if (t == JS_OBJECT || t == JS_ARRAY)
-		skip(k);
-	return NOVAL;
-}
-
+/* The current token as an integer; NOVAL for anything else (a value skipped). */
 static int64_t
 tok_int(struct kin *k, enum js_tok t)
 {
@@ -288,6 +266,22 @@ tok_int(struct kin *k, enum js_tok t)
 	if (t == JS_OBJECT || t == JS_ARRAY)
 		skip(k);
 	return NOVAL;
+}
+
+/* The current token as an id: an integer, or a string (or other number) interned. */
+static int64_t
+tok_id(struct kin *k, enum js_tok t)
+{
+	const char *s;
+	size_t n;
+	int64_t v;
+
+	if (t != JS_NUMBER && t != JS_STRING)
+		return tok_int(k, t);
+	if ((v = tok_int(k, t)) != NOVAL)
+		return v;
+	s = t == JS_STRING ? js_str(k->rd, &n) : js_text(k->rd, &n);
+	return STRVAL + names_intern(&k->strs, s, n);
 }
 
 static void
