@@ -56,6 +56,13 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
+/* The one way an array grows. grow_cap: the capacity that an array of cap items takes to hold
+ * n > cap items, cap doubled (from 8) until it does; exits when that overflows a size_t.
+ * xgrow: make p, an array of *cap items of size bytes, hold at least n items (growing it to
+ * grow_cap and setting *cap when it is short; new items are uninitialised) and return it.
+ * Arrays that share one capacity grow it with grow_cap, then each with xreallocarray. */
+size_t grow_cap(size_t cap, size_t n);
+void *xgrow(void *p, size_t *cap, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

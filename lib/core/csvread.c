@@ -142,10 +142,7 @@ cb_field(void *s, size_t len, void *arg)
 		r->in_row = 1;
 		r->row_line = r->line;
 	}
-	if (r->nflds == r->capflds) {
-		r->capflds = r->capflds ? r->capflds * 2 : 128;
-		r->flds = xreallocarray(r->flds, r->capflds, sizeof(*r->flds));
-	}
+	r->flds = xgrow(r->flds, &r->capflds, r->nflds + 1, sizeof(*r->flds));
 	idx = r->nflds - r->cur_first;
 	f = &r->flds[r->nflds++];
 	f->len = len;
@@ -173,10 +170,7 @@ cb_row(int c, void *arg)
 	if (r->have_header && n != r->ncols)
 		die_at(r->name, r->row_line, "row has %zu field%s, header has %zu", n,
 		    n == 1 ? "" : "s", r->ncols);
-	if (r->nrows == r->caprows) {
-		r->caprows = r->caprows ? r->caprows * 2 : 16;
-		r->rows = xreallocarray(r->rows, r->caprows, sizeof(*r->rows));
-	}
+	r->rows = xgrow(r->rows, &r->caprows, r->nrows + 1, sizeof(*r->rows));
 	r->rows[r->nrows].first = r->cur_first;
 	r->rows[r->nrows].n = n;
 	r->rows[r->nrows].line = r->row_line;

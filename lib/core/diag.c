@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,32 @@ xreallocarray(void *p, size_t n, size_t size)
 {
 	if ((p = reallocarray(p, n ? n : 1, size ? size : 1)) == NULL)
 		oom();
+	return p;
+}
+
+size_t
+grow_cap(size_t cap, size_t n)
+{
+	size_t c = cap ? cap : 8;
+
+	while (c < n) {
+		if (c > SIZE_MAX / 2)
+			oom();
+		c *= 2;
+	}
+	return c;
+}
+
+void *
+xgrow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+
+	if (n <= *cap)
+		return p;
+	c = grow_cap(*cap, n);
+	p = xreallocarray(p, c, size);
+	*cap = c;
 	return p;
 }
 

@@ -119,7 +119,7 @@ names_add(struct names *nm, const char *s, size_t len, int *added)
 		(void)names_find(nm, s, len, &slot);
 	}
 	if (nm->n == nm->cap) {
-		nm->cap = nm->cap ? 2 * nm->cap : 64;
+		nm->cap = grow_cap(nm->cap, nm->n + 1);
 		nm->str = xreallocarray(nm->str, nm->cap, sizeof(*nm->str));
 		nm->len = xreallocarray(nm->len, nm->cap, sizeof(*nm->len));
 	}

@@ -835,10 +835,7 @@ rec_index(struct rec *r)
 		ks = s.i;
 		scan_string(&s);
 		kend = s.i;
-		if (r->nf == r->fcap) {
-			r->fcap = r->fcap ? r->fcap * 2 : 32;
-			r->f = xreallocarray(r->f, r->fcap, sizeof(*r->f));
-		}
+		r->f = xgrow(r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
 		f = &r->f[r->nf];
 		f->kofs = ks;
 		f->kraw = kend - ks;
@@ -1481,10 +1478,7 @@ change_get(struct rec *r, const char *key, size_t klen)
 	}
 	if (f == NULL && (c = change_find_new(r, key, klen)) != NULL)
 		return c;
-	if (r->nch == r->chcap) {
-		r->chcap = r->chcap ? r->chcap * 2 : 16;
-		r->ch = xreallocarray(r->ch, r->chcap, sizeof(*r->ch));
-	}
+	r->ch = xgrow(r->ch, &r->chcap, r->nch + 1, sizeof(*r->ch));
 	c = &r->ch[r->nch];
 	memset(c, 0, sizeof(*c));
 	c->key = arena_strndup(&r->ar, key, klen);

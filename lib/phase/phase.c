@@ -352,7 +352,7 @@ stream_one(struct state *st, struct rec *r)
 		}
 		k = names_intern(&st->sps, name, len);
 		if (k >= st->capspiter) {
-			size_t cap = st->capspiter ? 2 * st->capspiter : 64;
+			size_t cap = grow_cap(st->capspiter, (size_t)k + 1);
 
 			st->spiter = xreallocarray(st->spiter, cap, sizeof(*st->spiter));
 			memset(st->spiter + st->capspiter, 0,
@@ -469,10 +469,7 @@ add_step(struct state *st, struct rec *r)
 		s.number = -1;
 	s.tier = step_tier(s.st.kind);
 	s.iter = s.maxend = 0;
-	if (st->nsteps == st->capsteps) {
-		st->capsteps = st->capsteps ? 2 * st->capsteps : 64;
-		st->steps = xreallocarray(st->steps, st->capsteps, sizeof(*st->steps));
-	}
+	st->steps = xgrow(st->steps, &st->capsteps, st->nsteps + 1, sizeof(*st->steps));
 	st->steps[st->nsteps++] = s;
 	if (s.tier <= 2)
 		st->nengine++;
@@ -491,11 +488,7 @@ spool_one(struct state *st, struct rec *r)
 		if (rec_int(r, "launched_by", &g.id)) {
 			if (!rec_int(r, "rank", &g.rank))
 				g.rank = 0;
-			if (st->ngpus == st->capgpus) {
-				st->capgpus = st->capgpus ? 2 * st->capgpus : 1024;
-				st->gpus = xreallocarray(st->gpus, st->capgpus,
-				    sizeof(*st->gpus));
-			}
+			st->gpus = xgrow(st->gpus, &st->capgpus, st->ngpus + 1, sizeof(*st->gpus));
 			st->gpus[st->ngpus++] = g;
 			gpu = true;
 			for (i = 0; i < sizeof(ourkeys) / sizeof(ourkeys[0]); i++)
@@ -560,7 +553,7 @@ spool_one(struct state *st, struct rec *r)
 		h.dev_ns = (f.flags & F_LAUNCHER) && rec_num(r, "device_ns", &dev) &&
 		    dev > 0 && dev < 9e18 ? (long long)dev : 0;
 		if (st->nops == st->capops) {
-			st->capops = st->capops ? st->capops * 2 : 4096;
+			st->capops = grow_cap(st->capops, st->nops + 1);
 			st->ops = xreallocarray(st->ops, st->capops, sizeof(*st->ops));
 			st->host = xreallocarray(st->host, st->capops, sizeof(*st->host));
 			st->ids = xreallocarray(st->ids, st->capops, sizeof(*st->ids));

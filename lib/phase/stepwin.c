@@ -268,10 +268,7 @@ keep(struct win *w, struct rec *r)
 			rw->seen++;
 			if (rw->seen < rw->lo || rw->seen > rw->hi)
 				return false;
-			if (rw->niv == rw->capiv) {
-				rw->capiv = rw->capiv ? 2 * rw->capiv : 16;
-				rw->iv = xreallocarray(rw->iv, rw->capiv, sizeof(*rw->iv));
-			}
+			rw->iv = xgrow(rw->iv, &rw->capiv, rw->niv + 1, sizeof(*rw->iv));
 			rw->iv[rw->niv].start = t;
 			rw->iv[rw->niv++].end = end;
 			/* its number in the whole run, for ttp-phase's iter */

@@ -216,10 +216,7 @@ table_add(struct table *t, struct rec *r)
 	}
 	if (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)
 		return 0;
-	if (t->nrows == t->caprows) {
-		t->caprows = t->caprows ? t->caprows * 2 : 1024;
-		t->rows = xreallocarray(t->rows, t->caprows, sizeof(*t->rows));
-	}
+	t->rows = xgrow(t->rows, &t->caprows, t->nrows + 1, sizeof(*t->rows));
 	w = &t->rows[t->nrows];
 	memset(w, 0, sizeof(*w));
 	if (!rec_int(r, "id", &w->id))

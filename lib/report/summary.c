@@ -243,10 +243,7 @@ group_op(struct group *g, strid op, double dt)
 	for (i = 0; i < g->nops && g->ops[i].op != op; i++)
 		;
 	if (i == g->nops) {
-		if (g->nops == g->capops) {
-			g->capops = g->capops ? 2 * g->capops : 4;
-			g->ops = xreallocarray(g->ops, g->capops, sizeof(*g->ops));
-		}
+		g->ops = xgrow(g->ops, &g->capops, g->nops + 1, sizeof(*g->ops));
 		g->ops[i].op = op;
 		g->ops[i].time = 0;
 		g->ops[i].first = i;
@@ -317,10 +314,7 @@ wacc_add(struct wacc **wa, size_t *nw, size_t *wcap, strid lab, double x, double
 	for (j = 0; j < *nw && (*wa)[j].label != lab; j++)
 		;
 	if (j == *nw) {
-		if (*nw == *wcap) {
-			*wcap = *wcap ? *wcap * 2 : 64;
-			*wa = xreallocarray(*wa, *wcap, sizeof(**wa));
-		}
+		*wa = xgrow(*wa, wcap, *nw + 1, sizeof(**wa));
 		(*wa)[j].label = lab;
 		(*wa)[j].num = (*wa)[j].den = 0;
 		(*wa)[j].any = 0;
@@ -390,10 +384,7 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 			h = (h + 1) & (hcap - 1);
 		}
 		if (hash[h] == 0) {
-			if (s->ng == gcap) {
-				gcap = gcap ? gcap * 2 : 64;
-				s->g = xreallocarray(s->g, gcap, sizeof(*s->g));
-			}
+			s->g = xgrow(s->g, &gcap, s->ng + 1, sizeof(*s->g));
 			g = &s->g[s->ng++];
 			memset(g, 0, sizeof(*g));
 			g->label = lab;

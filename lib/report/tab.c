@@ -53,10 +53,7 @@ tab_col(struct tab *t, const char *name)
 		free(t->cells);
 		t->cells = c;
 	}
-	if (t->ncols == t->capcols) {
-		t->capcols = t->capcols ? 2 * t->capcols : 16;
-		t->cols = xreallocarray(t->cols, t->capcols, sizeof(*t->cols));
-	}
+	t->cols = xgrow(t->cols, &t->capcols, t->ncols + 1, sizeof(*t->cols));
 	t->cols[t->ncols] = xstrdup(name);
 	return t->ncols++;
 }
@@ -76,7 +73,7 @@ size_t
 tab_row(struct tab *t)
 {
 	if (t->nrows == t->caprows) {
-		t->caprows = t->caprows ? 2 * t->caprows : 16;
+		t->caprows = grow_cap(t->caprows, t->nrows + 1);
 		t->cells = xreallocarray(t->cells, t->caprows * (t->ncols ? t->ncols : 1),
 		    sizeof(*t->cells));
 	}
@@ -662,10 +659,7 @@ tab_book_error(void)
 void
 vec_add(struct vec *v, double d)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 4;
-		v->v = xreallocarray(v->v, v->cap, sizeof(*v->v));
-	}
+	v->v = xgrow(v->v, &v->cap, v->n + 1, sizeof(*v->v));
 	v->v[v->n++] = d;
 }
 

@@ -190,10 +190,7 @@ add_gpu(struct tl *tl, struct rec *r)
 	const char *cls = rec_str(r, "class", NULL);
 	long long v;
 
-	if (tl->nk == tl->capk) {
-		tl->capk = tl->capk ? 2 * tl->capk : 1024;
-		tl->k = xreallocarray(tl->k, tl->capk, sizeof(*tl->k));
-	}
+	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
 	k = &tl->k[tl->nk++];
 	memset(k, 0, sizeof(*k));
 	k->name = intern(tl, name);
@@ -336,10 +333,7 @@ add_op(struct tl *tl, struct rec *r)
 	const char *cat = rec_str(r, "cat", NULL), *name = rec_str(r, "op", NULL);
 	long long v;
 
-	if (tl->nop == tl->capop) {
-		tl->capop = tl->capop ? 2 * tl->capop : 1024;
-		tl->op = xreallocarray(tl->op, tl->capop, sizeof(*tl->op));
-	}
+	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
 	if (!rec_int(r, "id", &o->id))
@@ -485,10 +479,7 @@ tl_link(struct tl *tl)
 			continue;
 		}
 		o = &tl->op[k->op];
-		if (o->nev == o->capev) {
-			o->capev = o->capev ? 2 * o->capev : 4;
-			o->ev = xreallocarray(o->ev, o->capev, sizeof(*o->ev));
-		}
+		o->ev = xgrow(o->ev, &o->capev, o->nev + 1, sizeof(*o->ev));
 		o->ev[o->nev++] = i;
 	}
 }
@@ -1131,10 +1122,7 @@ subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap
 	size_t j;
 
 	for (j = 0; j < o->nev; j++) {
-		if (*n == *cap) {
-			*cap = *cap ? 2 * *cap : 16;
-			*v = xreallocarray(*v, *cap, sizeof(**v));
-		}
+		*v = xgrow(*v, cap, *n + 1, sizeof(**v));
 		(*v)[(*n)++] = o->ev[j];
 	}
 	for (j = 0; j < o->nkid; j++)
@@ -2210,10 +2198,7 @@ struct ucoll {
 static struct prow *
 ucoll_add(struct ucoll *u)
 {
-	if (u->n == u->cap) {
-		u->cap = u->cap ? 2 * u->cap : 64;
-		u->r = xreallocarray(u->r, u->cap, sizeof(*u->r));
-	}
+	u->r = xgrow(u->r, &u->cap, u->n + 1, sizeof(*u->r));
 	memset(&u->r[u->n], 0, sizeof(u->r[0]));
 	return &u->r[u->n++];
 }
@@ -2503,10 +2488,7 @@ kernel_chain(const struct tl *tl, size_t k, struct frames *v)
 	size_t *path = NULL, np = 0, cap = 0, j;
 
 	for (j = tl->k[k].op; j != NONE; j = tl->op[j].up) {
-		if (np == cap) {
-			cap = cap ? 2 * cap : 32;
-			path = xreallocarray(path, cap, sizeof(*path));
-		}
+		path = xgrow(path, &cap, np + 1, sizeof(*path));
 		path[np++] = j;
 	}
 	while (np > 0) {

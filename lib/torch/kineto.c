@@ -164,12 +164,7 @@ imap_slot(struct imap *m, const int64_t *key, int n)
 	uint32_t i = names_intern(&m->nm, (const char *)key, (size_t)n * sizeof(*key));
 
 	if (i >= m->cap) {
-		size_t c = m->cap ? m->cap * 2 : 256;
-
-		while (c <= i)
-			c *= 2;
-		m->val = xreallocarray(m->val, c, sizeof(*m->val));
-		m->cap = c;
+		m->val = xgrow(m->val, &m->cap, (size_t)i + 1, sizeof(*m->val));
 	}
 	return i;
 }
@@ -350,7 +345,7 @@ read_arglist(struct kin *k, struct arglist *a)
 	}
 	while ((t = next(k)) != JS_ARRAY_END) {
 		if (a->n == a->cap) {
-			a->cap = a->cap ? a->cap * 2 : 16;
+			a->cap = grow_cap(a->cap, a->n + 1);
 			a->start = xreallocarray(a->start, a->cap, sizeof(*a->start));
 			a->len = xreallocarray(a->len, a->cap, sizeof(*a->len));
 		}
@@ -597,8 +592,7 @@ keep_event(struct kin *k, uint32_t idx)
 	if (k->nev == k->capev) {
 		if (k->nev >= INT32_MAX / 2)
 			kfail(k, "more than %d events to keep", INT32_MAX / 2);
-		k->capev = k->capev ? k->capev * 2 : 4096;
-		k->ev = xreallocarray(k->ev, k->capev, sizeof(*k->ev));
+		k->ev = xgrow(k->ev, &k->capev, k->nev + 1, sizeof(*k->ev));
 	}
 	v = &k->ev[k->nev++];
 	memset(v, 0, sizeof(*v));
@@ -866,10 +860,7 @@ build_tree(struct kin *k)
 		}
 		if (s->n > 0)
 			e->parent = s->v[s->n - 1];
-		if (s->n == s->cap) {
-			s->cap = s->cap ? s->cap * 2 : 32;
-			s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
-		}
+		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof(*s->v));
 		s->v[s->n++] = h[i];
 	}
 	for (i = 0; i < nst; i++)
@@ -1152,10 +1143,7 @@ busy_ns(struct kin *k, const int32_t *g, size_t n, struct span **tmp, size_t *ca
 
 	if (n == 0)
 		return 0;
-	if (n > *cap) {
-		*cap = n * 2;
-		*tmp = xreallocarray(*tmp, *cap, sizeof(**tmp));
-	}
+	*tmp = xgrow(*tmp, cap, n, sizeof(**tmp));
 	for (i = 0; i < n; i++) {
 		(*tmp)[i].a = k->ev[g[i]].ts;
 		(*tmp)[i].b = k->ev[g[i]].ts + k->ev[g[i]].dur;

@@ -238,7 +238,7 @@ id_index(struct troof *t, long long id, bool add)
 		return (i = names_lookup(&t->ids, buf, (size_t)n)) == NAME_NONE ? -1 : (long)i;
 	i = names_intern(&t->ids, buf, (size_t)n);
 	if (i >= t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024, j;
+		size_t cap = grow_cap(t->cap, (size_t)i + 1), j;
 
 		t->parent = xreallocarray(t->parent, cap, sizeof(*t->parent));
 		t->fwd = xreallocarray(t->fwd, cap, sizeof(*t->fwd));

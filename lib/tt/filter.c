@@ -326,10 +326,7 @@ see_device(struct filter *f, int64_t d)
 		else
 			hi = mid;
 	}
-	if (f->ndevs == f->capdevs) {
-		f->capdevs = f->capdevs ? 2 * f->capdevs : 16;
-		f->devs = xreallocarray(f->devs, f->capdevs, sizeof(*f->devs));
-	}
+	f->devs = xgrow(f->devs, &f->capdevs, f->ndevs + 1, sizeof(*f->devs));
 	memmove(f->devs + lo + 1, f->devs + lo, (f->ndevs - lo) * sizeof(*f->devs));
 	f->devs[lo] = d;
 	return ++f->ndevs;
@@ -779,10 +776,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 			}
 			if (in && is_devop(&x)) {
 				/* spool this one too, then replay and stream */
-				if (f.n == f.cap) {
-					f.cap = f.cap ? 2 * f.cap : 4096;
-					f.e = xreallocarray(f.e, f.cap, sizeof(*f.e));
-				}
+				f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
 				buf_reset(&f.line);
 				rec_format(r, &f.line);
 				x.off = spool_add(f.sp, f.line.p, f.line.len);
@@ -804,10 +798,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 			}
 			continue;
 		}
-		if (f.n == f.cap) {
-			f.cap = f.cap ? 2 * f.cap : 4096;
-			f.e = xreallocarray(f.e, f.cap, sizeof(*f.e));
-		}
+		f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
 		buf_reset(&f.line);
 		rec_format(r, &f.line);
 		if (f.line.len > UINT32_MAX)

@@ -157,10 +157,7 @@ add_frame(struct p *p, size_t off)
 	struct mlirloc *l = p->l;
 
 	buf_addc(&l->mem, '\0');
-	if (l->nframes == l->capframes) {
-		l->capframes = l->capframes ? 2 * l->capframes : 8;
-		l->offs = xreallocarray(l->offs, l->capframes, sizeof(*l->offs));
-	}
+	l->offs = xgrow(l->offs, &l->capframes, l->nframes + 1, sizeof(*l->offs));
 	l->offs[l->nframes++] = off;
 }
 

@@ -877,10 +877,7 @@ hold(struct st *st, int hasts, long long ts, int isop)
 		st->spool = spool_open();
 	if (st->head.len > UINT32_MAX || st->tail.len > UINT32_MAX)
 		die(EXIT_DATA, "record too large");
-	if (st->nents == st->capents) {
-		st->capents = st->capents ? st->capents * 2 : 1024;
-		st->ents = xreallocarray(st->ents, st->capents, sizeof(*st->ents));
-	}
+	st->ents = xgrow(st->ents, &st->capents, st->nents + 1, sizeof(*st->ents));
 	e = &st->ents[st->nents++];
 	e->ts = ts;
 	e->hasts = (unsigned char)hasts;
@@ -1235,10 +1232,7 @@ prescan(struct tfile *tf, struct pscan *ps)
 			memmove(b, b + pos, len - pos);
 			len -= pos;
 			pos = 0;
-			if (len == cap) {
-				cap *= 2;
-				b = xrealloc(b, cap);
-			}
+			b = xgrow(b, &cap, len + 1, 1);
 			m = read(fd, b + len, cap - len);
 			if (m < 0) {
 				ok = 0;
