@@ -112,6 +112,11 @@ double stat_std(const struct vec *v, int ddof);	/* NaN when n - ddof <= 0 */
 double stat_min(const struct vec *v);
 double stat_max(const struct vec *v);
 size_t stat_count(const struct vec *v);		/* non-NaN values */
+/* numpy's np.sum, np.mean and np.std (ddof 0) over every value, NaN included: its
+ * pairwise summation, so that a mean rounded afterwards rounds as numpy's does. */
+double stat_npsum(const struct vec *v);
+double stat_npmean(const struct vec *v);
+double stat_npstd(const struct vec *v);
 
 /* Group number of key (order of first appearance). */
 uint32_t tab_group(struct names *groups, const char *key, size_t len);

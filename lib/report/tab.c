@@ -693,6 +693,64 @@ stat_sum(const struct vec *v)
 	return s;
 }
 
+/* numpy's pairwise_sum (loops_utils.h) over n doubles: below 8 a plain loop, up to 128
+ * eight running sums combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) then the rest,
+ * above that the two halves (the first a multiple of 8 long) summed apart. */
+static double
+np_pairwise(const double *a, size_t n)
+{
+	double r[8], res = 0;
+	size_t i, j, n2;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		for (j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - n % 8; i += 8)
+			for (j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	n2 = n / 2;
+	n2 -= n2 % 8;
+	return np_pairwise(a, n2) + np_pairwise(a + n2, n - n2);
+}
+
+double
+stat_npsum(const struct vec *v)
+{
+	return 0.0 + np_pairwise(v->v, v->n);
+}
+
+double
+stat_npmean(const struct vec *v)
+{
+	return v->n ? stat_npsum(v) / (double)v->n : NAN;
+}
+
+double
+stat_npstd(const struct vec *v)
+{
+	struct vec d = VEC_INIT;
+	double m = stat_npmean(v), s;
+	size_t i;
+
+	if (v->n == 0)
+		return NAN;
+	for (i = 0; i < v->n; i++)
+		vec_add(&d, (v->v[i] - m) * (v->v[i] - m));
+	s = sqrt(stat_npmean(&d));
+	vec_free(&d);
+	return s;
+}
+
 double
 stat_mean(const struct vec *v)
 {

@@ -1215,7 +1215,7 @@ kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, stru
 		for (i = 0; i < n; i++)
 			if (in[i].n == tpl->n)
 				vec_add(&d, tl->k[in[i].ev[j]].dur);
-		ent[j] = (struct kdent){ j, stat_sum(&d), S(tl, tl->k[tpl->ev[j]].name) };
+		ent[j] = (struct kdent){ j, stat_npsum(&d), S(tl, tl->k[tpl->ev[j]].name) };
 	}
 	qsort(ent, tpl->n, sizeof(*ent), kdent_cmp);
 	for (j = 0; order && j < tpl->n; j++)
@@ -1229,7 +1229,7 @@ kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, stru
 		for (i = 0; i < n; i++)
 			if (in[i].n == tpl->n)
 				vec_add(&d, tl->k[in[i].ev[ent[j].pos]].dur);
-		mean = stat_mean(&d);
+		mean = stat_npmean(&d);
 		if (j) {
 			buf_adds(sum, ", ");
 			buf_adds(trunc, ", ");
@@ -1254,7 +1254,7 @@ kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, stru
 		py_float(sum, stat_median(&d));
 		buf_adds(sum, ", ");
 		py_key(sum, "std_dev_duration_us");
-		py_float(sum, stat_std(&d, 0));
+		py_float(sum, stat_npstd(&d));
 		buf_adds(sum, ", ");
 		py_key(sum, "min_duration_us");
 		py_float(sum, stat_min(&d));
@@ -2972,10 +2972,10 @@ sheet_family(struct tl *tl, uint32_t fam)
 		tab_set_str(t, r, c + 2, S(tl, o->thread));
 		set_name(t, r, c + 3, tl, spec);
 		kernel_details(tl, kl, nm, &sum, &trunc);
-		/* pandas leaves an op with no kernels empty; the inference report, whose
-		 * events all carry a kernel_details list, writes [] */
-		if (sum.len > 2 || tl->o->inference)
-			tab_set_str(t, r, k, sum.p);
+		/* every event carries a kernel_details list, [] for an op with no kernels
+		 * (CPU-only instances), and _summarize_kernel_stats gives [] for a group
+		 * of empty lists; trunc_kernel_details is None there */
+		tab_set_str(t, r, k, sum.p);
 		if (sum.len > 2)
 			tab_set_str(t, r, k + 1, trunc.p);
 		set_name(t, r, k + 2, tl, o->ldims);

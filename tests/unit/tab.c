@@ -40,6 +40,29 @@ test_stats(void)
 	vec_free(&v);
 }
 
+/* numpy 1.24's np.sum / np.mean over 0.1i + 0.001(i mod 7) + (1e6 when 5 | i): the
+ * expected values are numpy's own, printed with repr. */
+static void
+test_npstats(void)
+{
+	struct vec v = VEC_INIT;
+	size_t i;
+
+	for (i = 0; i < 300; i++) {
+		vec_add(&v, 0.1 * (double)i + 1e-3 * (double)(i % 7) + (i % 5 ? 0 : 1e6));
+		if (v.n == 5)
+			ok(stat_npsum(&v) == 1000001.01, "np.sum below 8 values: left to right");
+		if (v.n == 21) {
+			ok(stat_npsum(&v) == 5000021.063000001 && stat_sum(&v) != stat_npsum(&v),
+			    "np.sum of 21: eight running sums, then the rest (not left to right)");
+			ok(stat_npmean(&v) == 238096.24109523813, "np.mean of 21");
+			ok(fabs(stat_npstd(&v) - 425917.71000039135) < 1e-6, "np.std of 21");
+		}
+	}
+	ok(stat_npsum(&v) == 60004485.897, "np.sum of 300: halves of 144 and 156, pairwise");
+	vec_free(&v);
+}
+
 static char *
 csv_of(const struct tab *t)
 {
@@ -116,6 +139,7 @@ int
 main(void)
 {
 	test_stats();
+	test_npstats();
 	test_table();
 	test_pyrepr();
 	return tap_done();
