@@ -618,6 +618,8 @@ main(int argc, char **argv)
 	table_init(&t);
 	tl = tl_new();
 	table_group_keys(&t, gspec.keys, gspec.nkeys);
+	if (o.sort == SORT_ID)	/* rows only read in file order: memory stays flat */
+		table_spool(&t);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL)

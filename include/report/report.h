@@ -5,8 +5,10 @@
  * plus the same table as Markdown.
  *
  * A table holds one compact row per record: numbers in fixed fields and every string
- * interned once (names.h: op names, datatypes, advice repeat a lot), so 136k ops fit
- * in a few tens of megabytes. The records themselves are never kept.
+ * interned once (names.h: op names, datatypes, advice repeat a lot). The records
+ * themselves are never kept. A table that is only read in file order (table_spool) moves
+ * its rows to a spool file (spool.h) past TABLE_MEMROWS, so its memory is the strings
+ * and a fixed amount whatever the input's size; the rows are read with table_row.
  */
 #ifndef TTP_REPORT_H
 #define TTP_REPORT_H
@@ -17,6 +19,7 @@
 #include "core/names.h"
 
 struct rec;
+struct spool;
 
 /* Row flags: which values are present, and what kind of row it is. */
 #define ROW_SIGNPOST	0x00001
@@ -59,9 +62,16 @@ struct row {
 
 #define TABLE_MAXKEYS 4
 
+/* Rows a spooling table keeps in memory before it moves them to its spool. */
+#define TABLE_MEMROWS 16384
+
 struct table {
-	struct row	*rows;
+	struct row	*rows;		/* in memory, or NULL once spooled: use table_row */
 	size_t		 nrows, caprows;
+	int		 may_spool;	/* table_spool was called */
+	struct spool	*sp;		/* the rows, when spooled */
+	struct row	*one;		/* table_row's copy of a spooled row */
+	int		 finished;	/* table_finish ran: spooled rows get their Total % */
 	struct names	 strings;
 	long		 ndevice, nhost, nsignpost;	/* the totals-line counts */
 	long		 nnokind, nnoroof;	/* records without "kind"; ops without "label" */
@@ -84,6 +94,13 @@ struct report_opts {
 
 void table_init(struct table *t);
 void table_free(struct table *t);
+/* Before the first table_add: the rows will only be read through table_row in file
+ * order (table_finish, table_top, the reports, the CSV, the summary; not table_sort
+ * other than SORT_ID), so they may go to a spool file. */
+void table_spool(struct table *t);
+/* Row i (< nrows), valid until the next table_row or table_add of t; after table_finish
+ * with its Total %. Reading rows in order costs one pass over the spool. */
+const struct row *table_row(const struct table *t, size_t i);
 /* Add a record: kind "op" and "signpost" become rows; other kinds are ignored (0
  * returned); 1 when added. Bad values are errors at the record's location. */
 int table_add(struct table *t, struct rec *r);
@@ -101,7 +118,8 @@ enum table_sort { SORT_ID, SORT_TIME, SORT_GAP, SORT_TOTAL, SORT_OP };
 /* Parse a --sort value; -1 if unknown. */
 int table_parse_sort(const char *s);
 /* After table_finish: order the rows by key, largest first (names: A to Z), equal keys
- * in file order. Signposts keep their place only under SORT_ID; otherwise they go last. */
+ * in file order. Signposts keep their place only under SORT_ID; otherwise they go last.
+ * Only SORT_ID on a table_spool table. */
 void table_sort(struct table *t, int key);
 /* Keep the first n rows. shown: Total %, the sums and the totals line count the kept
  * rows only; otherwise they stay those of the whole input. */

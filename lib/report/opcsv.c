@@ -141,7 +141,7 @@ opcsv_write(FILE *fp, const struct table *t, int flags)
 		fputs_unlocked(",Raw OP Code", fp);
 	fputs_unlocked("\r\n", fp);
 	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
+		const struct row *w = table_row(t, i);
 		uint32_t f = w->flags;
 
 		put_int(fp, 1, w->id, "");

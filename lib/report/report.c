@@ -17,6 +17,7 @@
 #include "core/names.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
+#include "core/spool.h"
 #include "report/report.h"
 #include "report/texttab.h"
 #include "core/tensor.h"
@@ -47,6 +48,8 @@ void
 table_free(struct table *t)
 {
 	free(t->rows);
+	spool_close(t->sp);
+	free(t->one);
 	names_free(&t->strings);
 	free(t->nokind_where);
 	free(t->op_keys);
@@ -200,6 +203,66 @@ get_small_int(struct rec *r, const char *key, int *v)
 	return 1;
 }
 
+void
+table_spool(struct table *t)
+{
+	t->may_spool = 1;
+}
+
+/* Total % of a row (spec 13), once the total is known. */
+static void
+row_pct(const struct table *t, struct row *w)
+{
+	double dt, g;
+
+	if (!(w->flags & (ROW_DEV_US | ROW_GAP)) || !(t->total > 0))
+		return;
+	dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+	g = (w->flags & ROW_GAP) ? w->gap_us : 0;
+	w->pct = (dt + g) / t->total * 100;
+	w->flags |= ROW_PCT;
+}
+
+const struct row *
+table_row(const struct table *t, size_t i)
+{
+	if (t->sp == NULL)
+		return &t->rows[i];
+	memcpy(t->one, spool_get(t->sp, (uint64_t)i * sizeof(*t->one), sizeof(*t->one)),
+	    sizeof(*t->one));
+	if (t->finished)
+		row_pct(t, t->one);
+	return t->one;
+}
+
+/* The next row to fill: in memory, or the spool's staging row (table_add_done). */
+static struct row *
+table_new_row(struct table *t)
+{
+	if (t->sp == NULL && t->may_spool && t->nrows == TABLE_MEMROWS) {
+		/* from now on the rows live in the spool */
+		t->sp = spool_open();
+		t->one = xmalloc(sizeof(*t->one));
+		spool_add(t->sp, (const char *)t->rows, t->nrows * sizeof(*t->rows));
+		free(t->rows);
+		t->rows = NULL;
+		t->caprows = 0;
+	}
+	if (t->sp != NULL)
+		return t->one;
+	t->rows = xgrow(t->rows, &t->caprows, t->nrows + 1, sizeof(*t->rows));
+	return &t->rows[t->nrows];
+}
+
+/* The row from table_new_row is complete. */
+static void
+table_add_done(struct table *t)
+{
+	if (t->sp != NULL)
+		spool_add(t->sp, (const char *)t->one, sizeof(*t->one));
+	t->nrows++;
+}
+
 int
 table_add(struct table *t, struct rec *r)
 {
@@ -216,8 +279,7 @@ table_add(struct table *t, struct rec *r)
 	}
 	if (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)
 		return 0;
-	t->rows = xgrow(t->rows, &t->caprows, t->nrows + 1, sizeof(*t->rows));
-	w = &t->rows[t->nrows];
+	w = table_new_row(t);
 	memset(w, 0, sizeof(*w));
 	if (!rec_int(r, "id", &w->id))
 		die_where(rec_where(r), "record has no \"id\"");
@@ -234,7 +296,7 @@ table_add(struct table *t, struct rec *r)
 		w->label = table_intern(t, lb.p, lb.len);
 		buf_free(&lb);
 		t->nsignpost++;
-		t->nrows++;
+		table_add_done(t);
 		return 1;
 	}
 
@@ -316,7 +378,7 @@ table_add(struct table *t, struct rec *r)
 	w->advice = get_advice(t, r);
 	if (t->ngkeys > 0)
 		group_keys(t, r, w);
-	t->nrows++;
+	table_add_done(t);
 	return 1;
 }
 
@@ -327,26 +389,22 @@ table_finish(struct table *t)
 	double sd = 0, sg = 0;
 
 	t->nall = t->nrows;
-	for (i = 0; i < t->nrows; i++)
-		if (t->rows[i].flags & ROW_DEV_US)
-			sd += t->rows[i].dev_us;
-	for (i = 0; i < t->nrows; i++)
-		if (t->rows[i].flags & ROW_GAP)
-			sg += t->rows[i].gap_us;
+	t->finished = 0;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = table_row(t, i);
+
+		if (w->flags & ROW_DEV_US)
+			sd += w->dev_us;
+		if (w->flags & ROW_GAP)
+			sg += w->gap_us;
+	}
 	t->sum_dev = sd;
 	t->sum_gap = sg;
 	t->total = sd + sg;
-	for (i = 0; i < t->nrows; i++) {
-		struct row *w = &t->rows[i];
-		double dt, g;
-
-		if (!(w->flags & (ROW_DEV_US | ROW_GAP)) || !(t->total > 0))
-			continue;
-		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-		g = (w->flags & ROW_GAP) ? w->gap_us : 0;
-		w->pct = (dt + g) / t->total * 100;
-		w->flags |= ROW_PCT;
-	}
+	t->finished = 1;
+	if (t->sp == NULL)
+		for (i = 0; i < t->nrows; i++)
+			row_pct(t, &t->rows[i]);
 }
 
 int
@@ -408,6 +466,8 @@ table_sort(struct table *t, int key)
 
 	if (key == SORT_ID || t->nrows < 2)
 		return;
+	if (t->sp != NULL)
+		die(EXIT_DATA, "internal error: a spooled table cannot be sorted");
 	idx = xreallocarray(NULL, t->nrows, sizeof(*idx));
 	for (i = 0; i < t->nrows; i++)
 		idx[i] = i;
@@ -433,7 +493,7 @@ table_top(struct table *t, size_t n, int shown)
 		return;
 	t->ndevice = t->nhost = t->nsignpost = 0;
 	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
+		const struct row *w = table_row(t, i);
 
 		if (w->flags & ROW_SIGNPOST)
 			t->nsignpost++;
@@ -441,7 +501,8 @@ table_top(struct table *t, size_t n, int shown)
 			t->nhost++;
 		else
 			t->ndevice++;
-		t->rows[i].flags &= ~(uint32_t)ROW_PCT;
+		if (t->sp == NULL)	/* a spooled row gets it in table_row */
+			t->rows[i].flags &= ~(uint32_t)ROW_PCT;
 	}
 	n = t->nall;
 	table_finish(t);
@@ -750,7 +811,7 @@ compute_layout(const struct table *t, struct ttab *tb, const struct report_opts 
 	plain.colour = 0;
 	ttab_minwidth(tb, C_DEVICE, 7);
 	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
+		const struct row *w = table_row(t, i);
 		const char *s;
 
 		for (col = 0; col < NCOLS; col++) {
@@ -787,7 +848,7 @@ compute_layout(const struct table *t, struct ttab *tb, const struct report_opts 
 				continue;
 			}
 			buf_reset(&cb);
-			cell(&cb, t, &t->rows[j ? lo[col] : hi[col]], col, 0, &plain);
+			cell(&cb, t, table_row(t, j ? lo[col] : hi[col]), col, 0, &plain);
 			ttab_fit(tb, col, cb.p ? cb.p : "", cb.len);
 		}
 	}
@@ -854,7 +915,7 @@ advice_sums(const struct table *t, struct advice_sums *a)
 
 	memset(a, 0, sizeof(*a));
 	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
+		const struct row *w = table_row(t, i);
 
 		if (w->flags & ROW_HOST)
 			a->nhost++;
@@ -887,14 +948,14 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 	if (nhost > 0) {
 		fputs("Fallback\n--------\n", fp);
 		for (i = 0; i < t->nrows; i++)
-			if (t->rows[i].flags & ROW_HOST)
-				print_row(fp, tb, &cb, t, &t->rows[i], o);
+			if (table_row(t, i)->flags & ROW_HOST)
+				print_row(fp, tb, &cb, t, table_row(t, i), o);
 		fputs("\nThese ops should be moved to run on device.\n\n", fp);
 	}
 	if (ngap > 0) {
 		fputs("High Op-to-Op Gap\n----------------\n", fp);
 		for (i = 0; i < t->nrows; i++) {
-			const struct row *w = &t->rows[i];
+			const struct row *w = table_row(t, i);
 
 			if (high_gap(w))
 				print_row(fp, tb, &cb, t, w, o);
@@ -908,7 +969,7 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 	if (nmm > 0) {
 		fputs("Matmul Optimization\n-------------------\n", fp);
 		for (i = 0; i < t->nrows; i++) {
-			const struct row *w = &t->rows[i];
+			const struct row *w = table_row(t, i);
 			const char *a, *nl;
 			int c;
 
@@ -953,7 +1014,7 @@ report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 	ttab_header(&tb, fp);
 	ttab_rule(&tb, fp);
 	for (i = 0; i < t->nrows; i++) {
-		print_row(fp, &tb, &cb, t, &t->rows[i], o);
+		print_row(fp, &tb, &cb, t, table_row(t, i), o);
 		if ((i & 1023) == 0)
 			io_check_stdout();
 	}
@@ -980,7 +1041,7 @@ report_markdown(FILE *fp, const struct table *t)
 	columns(&tb, TTAB_MARKDOWN);
 	ttab_header(&tb, fp);
 	for (i = 0; i < t->nrows; i++)
-		print_row(fp, &tb, &cb, t, &t->rows[i], &plain);
+		print_row(fp, &tb, &cb, t, table_row(t, i), &plain);
 	for (col = 0; col < NCOLS; col++) {
 		buf_reset(&cb);
 		switch (col) {
@@ -1025,8 +1086,8 @@ report_markdown_advice(FILE *fp, const struct table *t)
 	if (as.nhost > 0) {
 		fputs("\n### Fallback\n\nThese ops should be moved to run on device.\n\n", fp);
 		for (i = 0; i < t->nrows; i++)
-			if (t->rows[i].flags & ROW_HOST)
-				md_item(fp, t, &t->rows[i], NULL);
+			if (table_row(t, i)->flags & ROW_HOST)
+				md_item(fp, t, table_row(t, i), NULL);
 	}
 	if (as.ngap > 0) {
 		num_fixed(nb, as.save, 0, 0);
@@ -1035,7 +1096,7 @@ report_markdown_advice(FILE *fp, const struct table *t)
 		    "the previous operation. Running with tracing could save %s " MU "s (%s%% of "
 		    "overall time). %s\n\n", nb, pb, gap_advice);
 		for (i = 0; i < t->nrows; i++) {
-			const struct row *w = &t->rows[i];
+			const struct row *w = table_row(t, i);
 
 			if (!high_gap(w))
 				continue;
@@ -1047,7 +1108,7 @@ report_markdown_advice(FILE *fp, const struct table *t)
 	if (as.nmm > 0) {
 		fputs("\n### Matmul Optimization\n\n", fp);
 		for (i = 0; i < t->nrows; i++) {
-			const struct row *w = &t->rows[i];
+			const struct row *w = table_row(t, i);
 			const char *a, *nl;
 
 			if (!has_mm_advice(w))

@@ -325,6 +325,13 @@ wacc_add(struct wacc **wa, size_t *nw, size_t *wcap, strid lab, double x, double
 	(*wa)[j].any = 1;
 }
 
+/* The slot of a group (label, device) in a hash of hcap (a power of two) slots. */
+static size_t
+group_hash(strid lab, long long dev, size_t hcap)
+{
+	return ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
+}
+
 struct summary *
 summary_build(const struct table *ct, const struct group_spec *spec, int per_device)
 {
@@ -344,11 +351,9 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 	s->spec = spec;
 	s->per_device = per_device;
 	s->int_time = 1;
-	while (hcap < ct->nrows * 2)
-		hcap *= 2;
-	hash = xcalloc(hcap, sizeof(*hash));	/* group index + 1 */
+	hash = xcalloc(hcap, sizeof(*hash));	/* group index + 1; grows with the groups */
 	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = &t->rows[i];
+		const struct row *w = table_row(t, i);
 		strid lab;
 		long long dev = -1;
 		size_t h;
@@ -376,7 +381,18 @@ summary_build(const struct table *ct, const struct group_spec *spec, int per_dev
 				continue;
 			dev = w->device;
 		}
-		h = ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
+		if (2 * (s->ng + 1) > hcap) {	/* at most half full: grow, rehash */
+			free(hash);
+			hcap *= 2;
+			hash = xcalloc(hcap, sizeof(*hash));
+			for (k = 0; k < s->ng; k++) {
+				h = group_hash(s->g[k].label, s->g[k].device, hcap);
+				while (hash[h] != 0)
+					h = (h + 1) & (hcap - 1);
+				hash[h] = k + 1;
+			}
+		}
+		h = group_hash(lab, dev, hcap);
 		while (hash[h] != 0) {
 			g = &s->g[hash[h] - 1];
 			if (g->label == lab && g->device == dev)

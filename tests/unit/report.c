@@ -276,10 +276,71 @@ test_ns_shortcut(void)
 	table_free(&t);
 }
 
+/* A table past TABLE_MEMROWS under table_spool keeps its rows in a spool file: the same
+ * rows, Total %, CSV and summary as the table kept in memory, and table_top on it. */
+static void
+test_table_spool(void)
+{
+	static struct table m, d;
+	struct table *t[2] = { &m, &d };
+	struct group_spec gs;
+	const char *err;
+	char json[512], *s[2], *u[2];
+	size_t i, k, n = TABLE_MEMROWS + 1000;
+	int bad = 0;
+
+	table_init(&m);
+	table_init(&d);
+	table_spool(&d);
+	for (i = 0; i < n; i++) {
+		snprintf(json, sizeof(json), "{\"kind\":\"op\",\"id\":%zu,\"op\":\"Op%zu\","
+		    "\"device\":0,\"device_ns\":%zu,\"gap_ns\":%zu.5,\"label\":\"Op%zu\","
+		    "\"category\":\"Compute\"}", i + 2, i % 7, 1000 + i % 13, i % 5, i % 7);
+		for (k = 0; k < 2; k++)
+			add(t[k], json);
+	}
+	ok(m.rows != NULL && d.rows == NULL && d.sp != NULL, "the spooled table's rows left memory");
+	(void)summary_parse_spec("op", &gs, &err);
+	for (k = 0; k < 2; k++) {
+		FILE *fp = tmpfile();
+		struct summary *sm;
+
+		table_finish(t[k]);
+		opcsv_write(fp, t[k], 0);
+		s[k] = slurp(fp);
+		fclose(fp);
+		fp = tmpfile();
+		sm = summary_build(t[k], &gs, 0);
+		summary_print(fp, sm, 0);
+		u[k] = slurp(fp);
+		fclose(fp);
+		summary_free(sm);
+	}
+	for (i = 0; i < n; i++) {
+		const struct row *a = table_row(&m, i), *b = table_row(&d, i);
+
+		if (memcmp(a, b, sizeof(*a)) != 0 && bad++ < 3)
+			printf("# row %zu differs\n", i);
+	}
+	ok(bad == 0 && m.total == d.total, "the same rows and total, Total %% included");
+	ok(strlen(s[0]) > 1000 && strcmp(s[0], s[1]) == 0, "the same CSV");
+	ok(strlen(u[0]) > 50 && strcmp(u[0], u[1]) == 0, "the same summary");
+	table_top(&d, 10, 1);
+	ok(d.nrows == 10 && d.ndevice == 10 && table_row(&d, 9)->id == 11 &&
+	    (table_row(&d, 9)->flags & ROW_PCT) && table_row(&d, 9)->pct > 5,
+	    "--top 10 --percent-shown: Total %% of the ten rows");
+	for (k = 0; k < 2; k++) {
+		free(s[k]);
+		free(u[k]);
+		table_free(t[k]);
+	}
+}
+
 int
 main(void)
 {
 	test_ns_shortcut();
+	test_table_spool();
 	test_fixed();
 	test_colour();
 	test_table();
