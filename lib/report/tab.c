@@ -200,11 +200,25 @@ row_cmp(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* Put row idx[i] at row i. */
+static void
+permute(struct tab *t, const size_t *idx)
+{
+	struct tab_cell *cells;
+	size_t i;
+
+	cells = xreallocarray(NULL, t->caprows * t->ncols, sizeof(*cells));
+	for (i = 0; i < t->nrows; i++)
+		memcpy(cells + i * t->ncols, t->cells + idx[i] * t->ncols,
+		    t->ncols * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+}
+
 void
 tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys)
 {
 	size_t *idx, i;
-	struct tab_cell *cells;
 
 	if (t->nrows < 2)
 		return;
@@ -215,13 +229,153 @@ tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys)
 	sort_keys = keys;
 	sort_nkeys = nkeys;
 	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
-	cells = xreallocarray(NULL, t->caprows * t->ncols, sizeof(*cells));
-	for (i = 0; i < t->nrows; i++)
-		memcpy(cells + i * t->ncols, t->cells + idx[i] * t->ncols,
-		    t->ncols * sizeof(*cells));
-	free(t->cells);
-	t->cells = cells;
+	permute(t, idx);
 	free(idx);
+}
+
+/* Heap slot k (1-based, as the heap's arithmetic) of the array a. */
+#define HEAP(a, k) ((a)[(k) - 1])
+
+/* Sift x down the heap a[1..n] from slot i, as numpy's heapsort does. */
+static void
+np_sift(const double *v, size_t *a, size_t i, size_t n, size_t x)
+{
+	size_t j;
+
+	for (j = 2 * i; j <= n; i = j, j *= 2) {
+		if (j < n && v[HEAP(a, j)] < v[HEAP(a, j + 1)])
+			j++;
+		if (!(v[x] < v[HEAP(a, j)]))
+			break;
+		HEAP(a, i) = HEAP(a, j);
+	}
+	HEAP(a, i) = x;
+}
+
+/* numpy's heapsort of the indices a[0..n) by v (the fallback of its introsort). */
+static void
+np_heapsort(const double *v, size_t *a, size_t n)
+{
+	size_t l, x;
+
+	for (l = n / 2; l > 0; l--)
+		np_sift(v, a, l, n, HEAP(a, l));
+	for (; n > 1; n--) {
+		x = HEAP(a, n);
+		HEAP(a, n) = HEAP(a, 1);
+		np_sift(v, a, 1, n - 1, x);
+	}
+}
+
+#define SWAPZ(x, y) do { size_t sw_ = (x); (x) = (y); (y) = sw_; } while (0)
+
+/*
+ * numpy's argsort of doubles with its default kind, "quicksort" (numpy 1.24's introsort,
+ * not stable): partitions around the median of three until a part has 16 elements or
+ * fewer (the smaller side first, the larger waiting on a stack), then insertion sort;
+ * heapsort past 2 * floor(log2 n) levels.
+ * v holds no NaN. Sorts the indices a[0..n).
+ */
+static void
+np_argsort(const double *v, size_t *a, size_t n)
+{
+	struct { size_t l, r; int depth; } stack[128], *sp = stack;
+	size_t l = 0, r = n - 1, m, i, j, x;
+	int depth = 0;
+	double p;
+
+	if (n < 2)
+		return;
+	for (x = n; x > 1; x >>= 1)
+		depth += 2;
+	for (;;) {
+		if (depth < 0) {
+			np_heapsort(v, a + l, r - l + 1);
+			goto pop;
+		}
+		while (r - l > 15) {
+			m = l + (r - l) / 2;
+			if (v[a[m]] < v[a[l]])
+				SWAPZ(a[m], a[l]);
+			if (v[a[r]] < v[a[m]])
+				SWAPZ(a[r], a[m]);
+			if (v[a[m]] < v[a[l]])
+				SWAPZ(a[m], a[l]);
+			p = v[a[m]];
+			i = l;
+			j = r - 1;
+			SWAPZ(a[m], a[j]);
+			for (;;) {
+				while (v[a[++i]] < p)
+					;
+				while (p < v[a[--j]])
+					;
+				if (i >= j)
+					break;
+				SWAPZ(a[i], a[j]);
+			}
+			SWAPZ(a[i], a[r - 1]);
+			/* the larger side waits on the stack */
+			if (i - l < r - i) {
+				sp->l = i + 1, sp->r = r;
+				r = i - 1;
+			} else {
+				sp->l = l, sp->r = i - 1;
+				l = i + 1;
+			}
+			sp->depth = --depth;
+			sp++;
+		}
+		for (i = l + 1; i <= r; i++) {
+			x = a[i];
+			p = v[x];
+			for (j = i; j > l && p < v[a[j - 1]]; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+pop:
+		if (sp == stack)
+			break;
+		sp--;
+		l = sp->l, r = sp->r, depth = sp->depth;
+	}
+}
+
+void
+tab_sort_pandas(struct tab *t, size_t col, int desc)
+{
+	size_t *rows, *perm, *idx, n = 0, k, i;
+	double *v;
+
+	if (t->nrows < 2)
+		return;
+	rows = xreallocarray(NULL, t->nrows, sizeof(*rows));
+	perm = xreallocarray(NULL, t->nrows, sizeof(*perm));
+	idx = xreallocarray(NULL, t->nrows, sizeof(*idx));
+	v = xreallocarray(NULL, t->nrows, sizeof(*v));
+	/* pandas' nargsort: the values that are not NaN, reversed for a descending sort,
+	 * argsorted, the order reversed back; the NaN rows after them in table order */
+	for (i = 0; i < t->nrows; i++)
+		if (!isnan(tab_num(t, i, col)))
+			rows[n++] = i;
+	for (k = 0; k < n; k++)
+		perm[k] = k;
+	if (desc)
+		for (k = 0; k < n / 2; k++)
+			SWAPZ(rows[k], rows[n - 1 - k]);
+	for (k = 0; k < n; k++)
+		v[k] = tab_num(t, rows[k], col);
+	np_argsort(v, perm, n);
+	for (k = 0; k < n; k++)
+		idx[desc ? n - 1 - k : k] = rows[perm[k]];
+	for (i = 0, k = n; i < t->nrows; i++)
+		if (isnan(tab_num(t, i, col)))
+			idx[k++] = i;
+	permute(t, idx);
+	free(rows);
+	free(perm);
+	free(idx);
+	free(v);
 }
 
 struct tab *

@@ -1561,7 +1561,7 @@ sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	struct tab *t;
 	struct names groups;
 	struct buf b = BUF_INIT;
-	struct tab_key keys[] = { { 2, 1 }, { 1, 0 } };
+	struct tab_key byname = { 1, 0 };
 	uint32_t ph = names_lookup(&tl->str, phase, strlen(phase));
 	long long *first = NULL;
 	size_t i, r;
@@ -1600,7 +1600,10 @@ sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	}
 	for (r = 0; r < t->nrows; r++)
 		tab_set_num(t, r, 4, tab_num(t, r, 2) / 1000);
-	tab_sort(t, keys, 2);
+	/* groupby's order (by name), then sort_values on the sum, whose ties pandas
+	 * leaves in numpy's quicksort order */
+	tab_sort(t, &byname, 1);
+	tab_sort_pandas(t, 2, 1);
 	tab_percentages(t, 4);
 	names_free(&groups);
 	buf_free(&b);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, CSV as
- * pandas writes it, projection, late columns) and pyrepr (Python's repr). */
+/* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, pandas'
+ * unstable sort_values, CSV as pandas writes it, projection, late columns) and pyrepr (Python's repr). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +111,51 @@ test_table(void)
 	tab_free(t);
 }
 
+/* The order of rows whose "v" cells hold vals (NaN: empty) after tab_sort_pandas, each
+ * row's original index joined with spaces. */
+static void
+pandas_order(const double *vals, size_t n, int desc, const char *want, const char *what)
+{
+	struct tab *t = tab_new("s");
+	struct buf b = BUF_INIT;
+	size_t i, r;
+
+	tab_col(t, "v");
+	tab_col(t, "i");
+	for (i = 0; i < n; i++) {
+		r = tab_row(t);
+		tab_set_num(t, r, 0, vals[i]);
+		tab_set_int(t, r, 1, (long long)i);
+	}
+	tab_sort_pandas(t, 0, desc);
+	for (r = 0; r < n; r++)
+		buf_printf(&b, "%s%lld", r ? " " : "", tab_cell(t, r, 1)->v.i);
+	is_str(b.p, want, what);
+	buf_free(&b);
+	tab_free(t);
+}
+
+/* Orders pandas 1.5.3 / numpy 1.24 give (DataFrame.sort_values on one column). */
+static void
+test_sort_pandas(void)
+{
+	static const double zeros[17], v[40] = {
+		3, 1, 4, 1, 5, NAN, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4,
+		NAN, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7
+	};
+
+	pandas_order(zeros, 16, 0, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+	    "16 equal values: insertion sort, table order");
+	pandas_order(zeros, 17, 0, "0 14 13 12 11 10 9 15 8 6 5 4 3 2 1 7 16",
+	    "17 equal values: one partition, ties reordered");
+	pandas_order(v, 40, 1, "12 38 30 14 26 18 34 35 11 29 13 39 7 22 10 8 31 4 36 19 "
+	    "2 23 27 0 25 24 17 15 9 28 16 33 6 21 1 37 3 32 5 20",
+	    "descending with ties and NaN: nargsort's reversals, NaN last in table order");
+	pandas_order(v, 40, 0, "32 1 37 3 21 16 6 33 28 15 24 0 27 17 25 9 23 36 19 2 "
+	    "4 10 31 8 22 7 39 13 29 35 34 18 11 26 12 14 38 30 5 20",
+	    "ascending with ties and NaN");
+}
+
 static void
 repr(const char *json, int flags, const char *want)
 {
@@ -141,6 +186,7 @@ main(void)
 	test_stats();
 	test_npstats();
 	test_table();
+	test_sort_pandas();
 	test_pyrepr();
 	return tap_done();
 }
