@@ -69,7 +69,9 @@ usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--gpu_arch_json_path GPU_ARCH_JSON_PATH]
                      [--inference_phase_analysis]
                      [--phase_detection_method METHOD]
-                     [--decode_threshold DECODE_THRESHOLD] [--disable_plots] [-q]
+                     [--decode_threshold DECODE_THRESHOLD] [--generate_plots]
+                     [--disable_plots] [--plot_format {png,pdf,svg}]
+                     [--plot_dpi PLOT_DPI] [-q]
 
 TraceLens's performance report of a PyTorch profiler trace (.json or .json.gz), as
 TraceLens_generate_perf_report_pytorch writes it. Runs ttp-parse | ttp-roofline |
@@ -106,7 +108,8 @@ options:
                            operation_frequency, hybrid: TraceLens's heuristics;
                            steps: the engine's step annotations (ttp's)
   --decode_threshold N     largest M that is decode (default 10)
-  --disable_plots          accepted (ttp draws no plots)
+  --generate_plots, --disable_plots, --plot_format F, --plot_dpi N
+                           accepted and checked (ttp draws no plots)
 
   --inference              TraceLens_generate_perf_report_pytorch_inference's
                            command line instead (ttp-tracelens --inference --help)
@@ -123,7 +126,8 @@ longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
 short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk_ops=
 topk_roofline_ops= gpu_arch_json_path= help version quiet inference
-inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots'
+inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots
+plot_format= plot_dpi='
 # TraceLens's options that ttp does not implement: a clear error each.
 unimpl='extension_file= python_path= gpu_arch_platform= include_call_stack detect_recompute
 include_overlap_info comparison_json_path= comparison_capture_folder= capture_folder=
@@ -248,6 +252,13 @@ while [ $# -gt 0 ]; do
 			;;
 		disable_plots) noplots=1 ;;
 		generate_plots) ;;
+		plot_format)
+			case $val in
+			png|pdf|svg) ;;
+			*) bad "argument --plot_format: invalid choice: '$val' (choose from 'png', 'pdf', 'svg')" ;;
+			esac
+			;;
+		plot_dpi) int_arg "$opt" "$val" ;;
 		inference) targs="$targs --inference" ;;
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
