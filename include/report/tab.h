@@ -108,7 +108,9 @@ struct vec {
 void vec_add(struct vec *v, double d);
 void vec_free(struct vec *v);
 
-/* pandas semantics over the values (NaN values are skipped, as pandas skips them). */
+/* pandas' groupby aggregations over the values in their order, bit for bit (NaN values
+ * are skipped, as pandas skips them): sum and mean by Kahan's compensated sum (cython
+ * group_sum, group_mean), std by Welford's running update (group_var). */
 double stat_sum(const struct vec *v);
 double stat_mean(const struct vec *v);
 double stat_median(const struct vec *v);	/* sorts a copy */

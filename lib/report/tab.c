@@ -417,13 +417,16 @@ void
 tab_percentages(struct tab *t, size_t col)
 {
 	size_t pc = tab_col(t, "Percentage (%)"), cc = tab_col(t, "Cumulative Percentage (%)");
-	double total = 0, cum = 0;
+	struct vec all = VEC_INIT;
+	double total, cum = 0;
 	size_t i;
 
-	/* as pandas: NaN values left out of the sum and of the running sum */
+	/* as pandas: Series.sum is numpy's sum with NaN as 0; NaN left out of the
+	 * running sum */
 	for (i = 0; i < t->nrows; i++)
-		if (!isnan(tab_num(t, i, col)))
-			total += tab_num(t, i, col);
+		vec_add(&all, isnan(tab_num(t, i, col)) ? 0 : tab_num(t, i, col));
+	total = stat_npsum(&all);
+	vec_free(&all);
 	for (i = 0; i < t->nrows; i++) {
 		double p = tab_num(t, i, col) / total * 100;
 
@@ -835,15 +838,20 @@ stat_count(const struct vec *v)
 	return n;
 }
 
+/* pandas' group_sum: Kahan's compensated sum, in the values' order */
 double
 stat_sum(const struct vec *v)
 {
-	double s = 0;
+	double s = 0, c = 0, y, t;
 	size_t i;
 
 	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i]))
-			s += v->v[i];
+		if (!isnan(v->v[i])) {
+			y = v->v[i] - c;
+			t = s + y;
+			c = t - s - y;
+			s = t;
+		}
 	return s;
 }
 
@@ -913,19 +921,23 @@ stat_mean(const struct vec *v)
 	return n ? stat_sum(v) / (double)n : NAN;
 }
 
+/* pandas' group_var: Welford's running mean and sum of squares */
 double
 stat_std(const struct vec *v, int ddof)
 {
-	size_t n = stat_count(v), i;
-	double m, s = 0;
+	size_t n = 0, i;
+	double mean = 0, m2 = 0, old;
 
+	for (i = 0; i < v->n; i++)
+		if (!isnan(v->v[i])) {
+			n++;
+			old = mean;
+			mean += (v->v[i] - old) / (double)n;
+			m2 += (v->v[i] - mean) * (v->v[i] - old);
+		}
 	if (n <= (size_t)ddof)
 		return NAN;
-	m = stat_mean(v);
-	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i]))
-			s += (v->v[i] - m) * (v->v[i] - m);
-	return sqrt(s / (double)(n - (size_t)ddof));
+	return sqrt(m2 / (double)(n - (size_t)ddof));
 }
 
 static int

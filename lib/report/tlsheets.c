@@ -762,10 +762,11 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		vec_free(&d[g]);
 	}
 	{
-		/* groupby orders groups by key; then a sort on the sum */
-		struct tab_key keys[] = { { 4, 1 }, { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 } };
+		/* groupby orders groups by key (empty last); then pandas' sort on the sum */
+		struct tab_key keys[] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 } };
 
-		tab_sort(t, keys, 5);
+		tab_sort(t, keys, 4);
+		tab_sort_pandas(t, 4, 1);
 	}
 	free(d);
 	free(first);
@@ -1350,7 +1351,8 @@ sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *
 {
 	struct tab *t = tab_new("ops_summary_by_category");
 	size_t ng, *g = group_launchers(tl, L, 0, &ng), i, r, cn, cms, cpm = 0, ccs = 0;
-	struct tab_key keys[] = { { 0, 1 }, { 0, 0 } };
+	struct tab_key keys[] = { { 0, 0 }, { 0, 0 } };
+	struct vec *d;
 
 	/* the inference report with parent modules: op category, parent_module, Count,
 	 * call_stack_first (of the group's first launcher), ms */
@@ -1361,24 +1363,33 @@ sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *
 	if (L->pm)
 		ccs = tab_col(t, "call_stack_first");
 	cms = tab_col(t, "total_direct_kernel_time_ms");
-	keys[0].col = cms;
-	for (i = 0; i < ng; i++)
+	keys[1].col = cpm;
+	d = xreallocarray(NULL, ng ? ng : 1, sizeof(*d));
+	for (i = 0; i < ng; i++) {
 		tab_row(t);
+		d[i] = (struct vec)VEC_INIT;
+	}
 	for (i = 0; i < L->n; i++) {
 		r = g[i];
 		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
 			tab_set_str(t, r, 0, S(tl, op_category(tl, L->op[i])));
 			tab_set_int(t, r, cn, 0);
-			tab_set_num(t, r, cms, 0);
 			if (L->pm) {
 				tab_set_str(t, r, cpm, S(tl, L->pm[i]));
 				tab_set_str(t, r, ccs, S(tl, L->cs[i]));
 			}
 		}
 		tab_cell(t, r, cn)->v.i++;
-		tab_cell(t, r, cms)->v.d += ls[i].direct / 1000;
+		vec_add(&d[r], ls[i].direct);
 	}
-	tab_sort(t, keys, 2);
+	/* the sum in µs, then ms; the groups in key order, sorted by pandas */
+	for (r = 0; r < ng; r++) {
+		tab_set_num(t, r, cms, stat_sum(&d[r]) / 1000);
+		vec_free(&d[r]);
+	}
+	free(d);
+	tab_sort(t, keys, L->pm ? 2 : 1);
+	tab_sort_pandas(t, cms, 1);
 	tab_percentages(t, cms);
 	free(g);
 	return t;
@@ -1396,8 +1407,9 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 	struct tab *t = tab_new("ops_summary");
 	size_t ng, *g = group_launchers(tl, L, 1, &ng), i, j, r;
 	size_t cds, css, csc = 0, cdm, csm = 0, cn, ccat, cpm = 0, ccs = 0;
-	struct tab_key keys[] = { { 0, 1 }, { 0, 0 } };
+	struct tab_key keys[] = { { 0, 0 }, { 0, 0 } };
 	struct buf b = BUF_INIT;
+	struct vec *dv, *sv;
 	int inf = tl->o->inference;
 
 	/* the inference report's layout (get_df_kernel_launchers_summary_module): the
@@ -1417,15 +1429,17 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 	ccat = tab_col(t, "Categories");
 	if (L->pm)
 		ccs = tab_col(t, "call_stack_first");
-	keys[0].col = cds;
-	for (i = 0; i < ng; i++)
+	keys[1].col = cpm;
+	dv = xreallocarray(NULL, ng ? ng : 1, sizeof(*dv));
+	sv = xreallocarray(NULL, ng ? ng : 1, sizeof(*sv));
+	for (i = 0; i < ng; i++) {
 		tab_row(t);
+		dv[i] = sv[i] = (struct vec)VEC_INIT;
+	}
 	for (i = 0; i < L->n; i++) {
 		r = g[i];
 		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
 			tab_set_str(t, r, 0, S(tl, tl->op[L->op[i]].name));
-			tab_set_num(t, r, cds, 0);
-			tab_set_num(t, r, css, 0);
 			tab_set_int(t, r, cn, 0);
 			if (inf)
 				tab_set_int(t, r, csc, 0);
@@ -1434,8 +1448,8 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 				tab_set_str(t, r, ccs, S(tl, L->cs[i]));
 			}
 		}
-		tab_cell(t, r, cds)->v.d += ls[i].direct;
-		tab_cell(t, r, css)->v.d += ls[i].subtree;
+		vec_add(&dv[r], ls[i].direct);
+		vec_add(&sv[r], ls[i].subtree);
 		tab_cell(t, r, cn)->v.i++;
 		if (inf)
 			tab_cell(t, r, csc)->v.i++;
@@ -1469,12 +1483,20 @@ sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *
 		}
 		buf_addc(&b, ']');
 		tab_set_str(t, r, ccat, b.p);
+		tab_set_num(t, r, cds, stat_sum(&dv[r]));
+		tab_set_num(t, r, css, stat_sum(&sv[r]));
 		tab_set_num(t, r, cdm, tab_num(t, r, cds) / 1000);
 		if (!inf)
 			tab_set_num(t, r, csm, tab_num(t, r, css) / 1000);
 		free(c);
+		vec_free(&dv[r]);
+		vec_free(&sv[r]);
 	}
-	tab_sort(t, keys, 2);
+	free(dv);
+	free(sv);
+	/* groupby orders the groups by key; then pandas' sort on the direct sum */
+	tab_sort(t, keys, L->pm ? 2 : 1);
+	tab_sort_pandas(t, cds, 1);
 	tab_percentages(t, cdm);
 	free(g);
 	buf_free(&b);

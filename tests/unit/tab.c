@@ -61,6 +61,11 @@ test_npstats(void)
 	}
 	ok(stat_npsum(&v) == 60004485.897, "np.sum of 300: halves of 144 and 156, pairwise");
 	vec_free(&v);
+	for (i = 0; i < 10; i++)
+		vec_add(&v, 0.1);
+	ok(stat_sum(&v) == 1.0 && stat_mean(&v) == 0.1,
+	    "groupby sum and mean compensated (Kahan): ten 0.1 sum to 1.0, not 0.9999999999999999");
+	vec_free(&v);
 }
 
 static char *
