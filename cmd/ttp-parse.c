@@ -105,14 +105,19 @@ main(int argc, char *argv[])
 			    io_name(paths[i]), json ? "CSV file" : "JSON trace",
 			    json ? "PyTorch traces" : "CSV files");
 	if (!json) {
-		ttm_parse(argv + optind, argc - optind, &o);
+		struct error err = ERROR_INIT;
+
+		if (ttm_parse(argv + optind, argc - optind, &o, &err) != 0)
+			error_die(&err);
 		io_finish();
 		return 0;
 	}
 	for (i = 0; i < npaths; i++) {
 		FILE *fp = io_open(paths[i]);
+		struct error err = ERROR_INIT;
 
-		kineto_parse(fp, io_name(paths[i]), npaths > 1 ? i : -1, &ko);
+		if (kineto_parse(fp, io_name(paths[i]), npaths > 1 ? i : -1, &ko, &err) != 0)
+			error_die(&err);
 		io_close(fp);
 	}
 	io_finish();

@@ -8,9 +8,10 @@
  * it starts on and an error in a row is reported before anything after it is read.
  * Accepted: a UTF-8 BOM (stripped), CRLF or LF line ends, blank lines (skipped), quoted
  * fields (RFC 4180, also spanning lines), spaces kept as data, cells of any size.
- * Errors (message, exit 1): empty file (no header), a row whose field count differs
- * from the header's, an unterminated or misplaced quote, a NUL byte, another control
- * character (binary data), invalid UTF-8.
+ * Errors, returned (csvr_error: file, line and message; the caller decides what to do):
+ * empty file (no header), a row whose field count differs from the header's, an
+ * unterminated or misplaced quote, a NUL byte, another control character (binary data),
+ * invalid UTF-8, a read error. The first error ends the input.
  * The first row is the header; columns are found by name.
  */
 #ifndef TTP_CSVREAD_H
@@ -34,12 +35,17 @@ struct csvr_row {
 
 #define CSVR_CHUNK (256 * 1024)	/* default read size */
 
-/* Open path ("-": stdin) and read its header row. Errors: exit 1. */
+/* Open path ("-": stdin; a path that does not open: message, exit 1) and read its
+ * header row. A bad header is an error (csvr_error), not a NULL: the reader then has
+ * no columns and no rows. */
 struct csvr *csvr_open(const char *path);
 /* The same over an open stream; name is used in messages; chunk is the read size
  * (0: default); the stream is not closed by csvr_close. */
 struct csvr *csvr_open_fp(FILE *fp, const char *name, size_t chunk);
 void csvr_close(struct csvr *r);
+/* The error that ended the input, or NULL. Valid until csvr_close. */
+struct error;
+const struct error *csvr_error(const struct csvr *r);
 
 const char *csvr_name(const struct csvr *r);	/* as shown in messages */
 size_t csvr_ncols(const struct csvr *r);
@@ -51,7 +57,7 @@ int csvr_col(const struct csvr *r, const char *name);
 void csvr_want(struct csvr *r, size_t i, bool want);
 void csvr_want_none(struct csvr *r);
 
-/* The next data row, or NULL at the end of the input. */
+/* The next data row, or NULL at the end of the input or on an error (csvr_error). */
 const struct csvr_row *csvr_next(struct csvr *r);
 /* Number of data rows returned so far. */
 size_t csvr_nrows(const struct csvr *r);

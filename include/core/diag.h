@@ -31,6 +31,32 @@ void die_usage(const char *fmt, ...)
  * opterr = 0 and an optstring that starts with ':'. Exit 2. */
 void die_getopt(int ch, char *const argv[]) __attribute__((noreturn));
 
+/*
+ * Bad input found by a reader (csvread, ttmetal, kineto, ...), returned to its caller
+ * instead of ending the process: the program decides to stop (error_die, the message and
+ * status the reader's own die_at would have given) or to warn and go on (error_warn).
+ * Where: file (NULL: none) and a 1-based line, or else a byte offset (-1: none). The
+ * strings belong to the error: error_free releases them; error_set replaces them.
+ */
+struct error {
+	char		*file;
+	long long	 line;
+	long long	 off;
+	char		*msg;
+};
+#define ERROR_INIT { NULL, 0, -1, NULL }
+
+void error_set(struct error *e, const char *file, long long line, long long off,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void error_vset(struct error *e, const char *file, long long line, long long off,
+    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+void error_move(struct error *to, struct error *from);	/* from is left empty */
+int error_is_set(const struct error *e);
+/* "prog: file:line: msg", "prog: file: byte N: msg", "prog: file: msg" or "prog: msg". */
+void error_die(const struct error *e) __attribute__((noreturn));
+void error_warn(const struct error *e);
+void error_free(struct error *e);
+
 /* Warnings, never fatal. */
 void warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

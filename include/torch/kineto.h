@@ -15,8 +15,9 @@
  * converted as decimal text, never through a double.
  *
  * Bad input (not JSON, not a trace, truncated, an event without ts or dur, a token over
- * the tokenizer's limit, nesting too deep) is one message "prog: file: byte N: what"
- * (with the event's index where there is one) and exit 1. What TraceLens skips (flows
+ * the tokenizer's limit, nesting too deep) is an error returned to the caller: file, byte
+ * offset and what (with the event's index where there is one), before any record is
+ * written. What TraceLens skips (flows
  * without a partner, events of unknown kinds) is counted in the trace record and, with
  * verbose, noted on stderr.
  */
@@ -31,7 +32,10 @@ struct kineto_opts {
 };
 
 /* Read one trace from fp (named name in messages) and write its records to stdout. rank
- * >= 0 adds "rank" to every record (several traces read at once). Errors: exit 1. */
-void kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o);
+ * >= 0 adds "rank" to every record (several traces read at once). Returns 0, or -1 on
+ * bad input: then *err (core/diag.h) says where and what. */
+struct error;
+int kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
+    struct error *err);
 
 #endif

@@ -20,7 +20,11 @@ struct ttm_opts {
 	int	verbose;	/* print tt-perf-report's informational messages */
 };
 
-/* Parse paths (npaths 0: stdin) and write the records to stdout. Errors: exit 1. */
-void ttm_parse(char **paths, int npaths, const struct ttm_opts *o);
+/* Parse paths (npaths 0: stdin; "-" at most once) and write the records to stdout.
+ * Returns 0, or -1 on bad input: then *err (ERROR_INIT or set before; core/diag.h)
+ * says where and what, and the records before the bad row have been written. A path
+ * that does not open is a message and exit 1. */
+struct error;
+int ttm_parse(char **paths, int npaths, const struct ttm_opts *o, struct error *err);
 
 #endif

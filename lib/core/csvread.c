@@ -7,10 +7,12 @@
  * characters, UTF-8, the latter with a state kept across pieces) and then given to
  * csv_parse. libcsv's callbacks store the fields of the current row in one byte buffer
  * and finished rows in a small queue; csvr_next hands them out one by one and feeds
- * more only when the queue is empty, so a bad row stops the program after every row
- * before it was returned.
+ * more only when the queue is empty, so a bad row is reported after every row before it
+ * was returned. The first error is kept (fail) and ends the input: the rows queued with it
+ * are dropped, csvr_next returns NULL and csvr_error says what.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +74,31 @@ struct csvr {
 	size_t		  ocap;
 	struct csvr_row	  orow;
 	size_t		  nout;
+
+	struct error	  err;		/* the first error; then the input has ended */
 };
 
 static const char empty[1] = "";
+
+/* Keep the first error (at line, 0: none) and end the input there. */
+static void __attribute__((format(printf, 3, 4)))
+fail(struct csvr *r, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (error_is_set(&r->err))
+		return;
+	va_start(ap, fmt);
+	error_vset(&r->err, r->name, line, -1, fmt, ap);
+	va_end(ap);
+	r->finished = 1;
+}
+
+const struct error *
+csvr_error(const struct csvr *r)
+{
+	return error_is_set(&r->err) ? &r->err : NULL;
+}
 
 const char *
 csvr_name(const struct csvr *r)
@@ -167,9 +191,11 @@ cb_row(int c, void *arg)
 	if (!r->in_row) {		/* libcsv does not report empty rows; be safe */
 		r->row_line = r->line;
 	}
-	if (r->have_header && n != r->ncols)
-		die_at(r->name, r->row_line, "row has %zu field%s, header has %zu", n,
+	if (r->have_header && n != r->ncols) {
+		fail(r, r->row_line, "row has %zu field%s, header has %zu", n,
 		    n == 1 ? "" : "s", r->ncols);
+		return;
+	}
 	r->rows = xgrow(r->rows, &r->caprows, r->nrows + 1, sizeof(*r->rows));
 	r->rows[r->nrows].first = r->cur_first;
 	r->rows[r->nrows].n = n;
@@ -182,18 +208,22 @@ cb_row(int c, void *arg)
 
 /* --- input checks ----------------------------------------------------------------- */
 
-static void __attribute__((noreturn))
+/* Returns 0. */
+static int
 bad_byte(struct csvr *r, unsigned char c)
 {
 	if (c == 0)
-		die_at(r->name, r->line, "NUL byte in input (binary file?)");
-	if (c < 0x20)
-		die_at(r->name, r->line, "control character 0x%02x in input (binary file?)", c);
-	die_at(r->name, r->line, "invalid UTF-8");
+		fail(r, r->line, "NUL byte in input (binary file?)");
+	else if (c < 0x20)
+		fail(r, r->line, "control character 0x%02x in input (binary file?)", c);
+	else
+		fail(r, r->line, "invalid UTF-8");
+	return 0;
 }
 
-/* Check bytes: printable ASCII fast, then control characters and UTF-8 sequences. */
-static void
+/* Check bytes: printable ASCII fast, then control characters and UTF-8 sequences.
+ * Returns 1, or 0 after fail. */
+static int
 check_bytes(struct csvr *r, const unsigned char *s, size_t n)
 {
 	const uint64_t hi = 0x8080808080808080ULL, add = 0x6060606060606060ULL;
@@ -217,7 +247,7 @@ check_bytes(struct csvr *r, const unsigned char *s, size_t n)
 		c = s[i++];
 		if (r->u_need > 0) {
 			if (c < r->u_lo || c > r->u_hi)
-				bad_byte(r, 0x80);
+				return bad_byte(r, 0x80);
 			r->u_need--;
 			r->u_lo = 0x80;
 			r->u_hi = 0xBF;
@@ -225,7 +255,7 @@ check_bytes(struct csvr *r, const unsigned char *s, size_t n)
 		}
 		if (c < 0x80) {
 			if (c < 0x20 && c != '\t' && c != '\r' && c != '\n')
-				bad_byte(r, c);
+				return bad_byte(r, c);
 			continue;
 		}
 		r->u_lo = 0x80;
@@ -249,8 +279,9 @@ check_bytes(struct csvr *r, const unsigned char *s, size_t n)
 			r->u_need = 3;
 			r->u_hi = 0x8F;
 		} else
-			bad_byte(r, 0x80);
+			return bad_byte(r, 0x80);
 	}
+	return 1;
 }
 
 /* --- feeding ---------------------------------------------------------------------- */
@@ -271,7 +302,7 @@ fill(struct csvr *r)
 
 		if (m == 0) {
 			if (ferror(r->fp))
-				die(EXIT_DATA, "%s: %s", r->name, strerror(errno));
+				fail(r, 0, "%s", strerror(errno));
 			r->eof = 1;
 			break;
 		}
@@ -308,14 +339,16 @@ feed(struct csvr *r)
 		return 0;
 	while (r->cpos >= r->cend && !r->eof)
 		fill(r);	/* a chunk can be all BOM */
+	if (r->finished)	/* a read error */
+		return 0;
 	if (r->cpos >= r->cend) {
 		if (r->u_need > 0)
-			bad_byte(r, 0x80);
+			return bad_byte(r, 0x80);
 		if (csv_fini(&r->p, cb_field, cb_row, r) != 0) {
 			if (csv_error(&r->p) == CSV_EPARSE)
-				die_at(r->name, r->in_row ? r->row_line : r->line,
-				    "unterminated quote");
-			die(EXIT_DATA, "%s: %s", r->name, csv_strerror(csv_error(&r->p)));
+				fail(r, r->in_row ? r->row_line : r->line, "unterminated quote");
+			else
+				fail(r, 0, "%s", csv_strerror(csv_error(&r->p)));
 		}
 		r->finished = 1;
 		return 0;
@@ -323,16 +356,20 @@ feed(struct csvr *r)
 	s = r->chunk + r->cpos;
 	nl = memchr(s, '\n', r->cend - r->cpos);
 	n = nl ? (size_t)(nl - s) + 1 : r->cend - r->cpos;
-	check_bytes(r, s, n);
+	if (!check_bytes(r, s, n))
+		return 0;
 	if (!r->in_row && !blank_piece(s, n)) {
 		r->in_row = 1;
 		r->row_line = r->line;
 	}
 	if (csv_parse(&r->p, s, n, cb_field, cb_row, r) != n) {
 		if (csv_error(&r->p) == CSV_EPARSE)
-			die_at(r->name, r->line, "misplaced quote");
-		die(EXIT_DATA, "%s: %s", r->name, csv_strerror(csv_error(&r->p)));
+			fail(r, r->line, "misplaced quote");
+		else
+			fail(r, 0, "%s", csv_strerror(csv_error(&r->p)));
 	}
+	if (error_is_set(&r->err))	/* also from cb_row */
+		return 0;
 	r->cpos += n;
 	if (nl != NULL)
 		r->line++;
@@ -364,14 +401,16 @@ compact(struct csvr *r)
 	r->nrows = r->rcur = 0;
 }
 
-/* The next finished row (raw), or NULL at the end. */
+/* The next finished row (raw), or NULL at the end or on an error. */
 static struct rowq *
 next_raw(struct csvr *r)
 {
+	if (error_is_set(&r->err))
+		return NULL;
 	if (r->rcur == r->nrows) {
 		compact(r);
 		while (r->nrows == 0)
-			if (!feed(r) && r->nrows == 0)
+			if (!feed(r) && (r->nrows == 0 || error_is_set(&r->err)))
 				return NULL;
 	}
 	return &r->rows[r->rcur++];
@@ -406,9 +445,11 @@ csvr_next(struct csvr *r)
 		return NULL;
 	/* Rows queued with the header (a lone CR ends a row too: "h1,h2\rx\n") were
 	 * not checked by cb_row. */
-	if (q->n != r->ncols)
-		die_at(r->name, q->line, "row has %zu field%s, header has %zu", q->n,
+	if (q->n != r->ncols) {
+		fail(r, q->line, "row has %zu field%s, header has %zu", q->n,
 		    q->n == 1 ? "" : "s", r->ncols);
+		return NULL;
+	}
 	unpack(r, q);
 	r->nout++;
 	return &r->orow;
@@ -439,8 +480,11 @@ csvr_open_fp(FILE *fp, const char *name, size_t chunk)
 	csv_set_space_func(&r->p, keep_spaces);
 	csv_set_blk_size(&r->p, 64 * 1024);
 	q = next_raw(r);
-	if (q == NULL)
-		die_at(r->name, 1, "empty file: no header");
+	if (q == NULL) {
+		fail(r, 1, "empty file: no header");
+		r->cols = xmalloc(sizeof(*r->cols));
+		return r;
+	}
 	r->ncols = q->n;
 	r->cols = xreallocarray(NULL, q->n ? q->n : 1, sizeof(*r->cols));
 	for (size_t i = 0; i < q->n; i++) {
@@ -482,5 +526,6 @@ csvr_close(struct csvr *r)
 	free(r->rows);
 	free(r->optr);
 	free(r->olen);
+	error_free(&r->err);
 	free(r);
 }

@@ -15,6 +15,8 @@
 #include "core/diag.h"
 #include "core/names.h"
 
+static void oom(void) __attribute__((noreturn));
+
 static void
 vmsg(const char *file, long line, const char *where, const char *fmt, va_list ap)
 {
@@ -87,6 +89,80 @@ die_getopt(int ch, char *const argv[])
 	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 128 && isprint(optopt))
 		die_usage("unknown option: -%c", optopt);
 	die_usage("unknown option: %s", arg);
+}
+
+void
+error_vset(struct error *e, const char *file, long long line, long long off,
+    const char *fmt, va_list ap)
+{
+	error_free(e);
+	e->file = file != NULL ? xstrdup(file) : NULL;
+	e->line = line > 0 ? line : 0;
+	e->off = off >= 0 ? off : -1;
+	if (vasprintf(&e->msg, fmt, ap) < 0)
+		oom();
+}
+
+void
+error_set(struct error *e, const char *file, long long line, long long off,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(e, file, line, off, fmt, ap);
+	va_end(ap);
+}
+
+void
+error_move(struct error *to, struct error *from)
+{
+	error_free(to);
+	*to = *from;
+	*from = (struct error)ERROR_INIT;
+}
+
+int
+error_is_set(const struct error *e)
+{
+	return e->msg != NULL;
+}
+
+static void
+error_print(const struct error *e)
+{
+	const char *msg = e->msg != NULL ? e->msg : "unknown error";
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", getprogname());
+	if (e->file != NULL && e->line > 0)
+		fprintf(stderr, "%s:%lld: ", e->file, e->line);
+	else if (e->file != NULL && e->off >= 0)
+		fprintf(stderr, "%s: byte %lld: ", e->file, e->off);
+	else if (e->file != NULL)
+		fprintf(stderr, "%s: ", e->file);
+	fprintf(stderr, "%s\n", msg);
+}
+
+void
+error_die(const struct error *e)
+{
+	error_print(e);
+	exit(EXIT_DATA);
+}
+
+void
+error_warn(const struct error *e)
+{
+	error_print(e);
+}
+
+void
+error_free(struct error *e)
+{
+	free(e->file);
+	free(e->msg);
+	*e = (struct error)ERROR_INIT;
 }
 
 void

@@ -4,8 +4,13 @@
  * events into compact summaries (read_trace), build the host tree and the GPU links
  * (build_tree, link_gpu, find_launchers, link_fwd_bwd), write the records in time order
  * (write_records). The rules are TraceLens's (spec/tracelens.md §1.4-1.5).
+ *
+ * Bad input is found only while reading: kfail keeps the error in the state and unwinds
+ * to kineto_parse with longjmp; everything the read allocated hangs off the state, which
+ * kineto_parse frees before it returns the error (no record has been written then).
  */
 #include <ctype.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,22 +123,26 @@ struct kin {
 	struct etmp	 t;
 	struct buf	 tmp;
 	int32_t		*own_tmp;		/* an op's non-communication GPU events */
+	struct error	 err;			/* bad input, and where read_trace ... */
+	jmp_buf		 fail;			/* ... returns it (kfail) */
 };
 
 /* --- small helpers -------------------------------------------------------------------- */
 
-static void __attribute__((noreturn, format(printf, 2, 3)))
-kfail(struct kin *k, const char *fmt, ...)
+/* Bad input at byte off (-1: no offset): back to kineto_parse, which returns it. */
+static void __attribute__((noreturn, format(printf, 3, 4)))
+kfail_at(struct kin *k, long long off, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error_vset(&k->err, k->file, 0, off, fmt, ap);
 	va_end(ap);
-	die(EXIT_DATA, "%s: byte %llu: %s", k->file,
-	    (unsigned long long)js_offset(k->rd), msg);
+	longjmp(k->fail, 1);
 }
+
+/* The same at the current token. */
+#define kfail(k, ...) kfail_at((k), (long long)js_offset((k)->rd), __VA_ARGS__)
 
 static void __attribute__((noreturn))
 kfail_json(struct kin *k)
@@ -581,14 +590,13 @@ keep_event(struct kin *k, uint32_t idx)
 		return;
 	}
 	if (!e->has_ts)
-		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: %s event without \"ts\"",
-		    k->file, (unsigned long long)e->off, idx, catname[e->cat]);
+		kfail_at(k, (long long)e->off, "traceEvents[%u]: %s event without \"ts\"", idx,
+		    catname[e->cat]);
 	if (!e->has_dur)
-		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: %s event without \"dur\"",
-		    k->file, (unsigned long long)e->off, idx, catname[e->cat]);
+		kfail_at(k, (long long)e->off, "traceEvents[%u]: %s event without \"dur\"", idx,
+		    catname[e->cat]);
 	if (e->dur < 0)
-		die(EXIT_DATA, "%s: byte %llu: traceEvents[%u]: negative \"dur\"",
-		    k->file, (unsigned long long)e->off, idx);
+		kfail_at(k, (long long)e->off, "traceEvents[%u]: negative \"dur\"", idx);
 	if (k->nev == k->capev) {
 		if (k->nev >= INT32_MAX / 2)
 			kfail(k, "more than %d events to keep", INT32_MAX / 2);
@@ -785,7 +793,7 @@ read_trace(struct kin *k)
 	if (next(k) != JS_END)
 		kfail(k, "content after the trace");
 	if (!k->has_events)
-		die(EXIT_DATA, "%s: not a PyTorch profiler trace: no \"traceEvents\"", k->file);
+		kfail_at(k, -1, "not a PyTorch profiler trace: no \"traceEvents\"");
 }
 
 /* --- the host tree (spec §1.4.3) ----------------------------------------------------------- */
@@ -1514,14 +1522,27 @@ kin_free(struct kin *k)
 		free(k->t.arg[a].start);
 		free(k->t.arg[a].len);
 	}
+	error_free(&k->err);
 }
 
-void
-kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o)
+/* read_trace; false when it failed (k->err). */
+static bool
+read_guarded(struct kin *k)
+{
+	if (setjmp(k->fail) != 0)
+		return false;
+	read_trace(k);
+	return true;
+}
+
+int
+kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
+    struct error *err)
 {
 	struct kin k;
 
 	memset(&k, 0, sizeof(k));
+	k.err = (struct error)ERROR_INIT;
 	k.o = o;
 	k.file = name;
 	k.rank = rank;
@@ -1529,7 +1550,11 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o)
 	k.sp = spool_open();
 	names_init(&k.names);
 	names_init(&k.strs);
-	read_trace(&k);
+	if (!read_guarded(&k)) {
+		error_move(err, &k.err);
+		kin_free(&k);
+		return -1;
+	}
 	build_tree(&k);
 	link_gpu(&k);
 	find_launchers(&k);
@@ -1540,4 +1565,5 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o)
 		    "ignored; %zu flows without their finish", name, k.nevents, k.n_gpu,
 		    k.n_unlinked, k.n_ignored, k.n_flow_unpaired);
 	kin_free(&k);
+	return 0;
 }

@@ -11,6 +11,11 @@
  * stdout when the order is known to be right (a fast first pass over regular files, or
  * --no-sort) and the pair is resolved; otherwise to a spool file with a compact index
  * that is sorted (stably) and written out at the end.
+ *
+ * Errors: bad input found anywhere below ttm_parse (a cell, a header, the CSV reader's
+ * own) goes through fail, which keeps it in the state and unwinds to ttm_parse with
+ * longjmp; everything the run allocated hangs off the state, which ttm_parse frees before
+ * it returns the error. No function between the two holds memory of its own.
  */
 #include <sys/stat.h>
 
@@ -18,6 +23,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +118,33 @@ struct st {
 	/* the tt-mlir columns */
 	struct mlirloc	 loc;
 	unsigned long	 nbadloc, nbadmeta;	/* warned about once, then counted */
+
+	/* bad input: the error, and where ttm_parse waits for it */
+	struct error	 err;
+	jmp_buf		 fail;
 };
+
+/* Bad input at file:line (NULL, 0: none): back to ttm_parse, which returns it. */
+static void __attribute__((noreturn, format(printf, 4, 5)))
+fail(struct st *st, const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(&st->err, file, line, -1, fmt, ap);
+	va_end(ap);
+	longjmp(st->fail, 1);
+}
+
+/* The CSV reader's error, if it has one, as ours. */
+static void
+csv_check(struct st *st, const struct csvr *r)
+{
+	const struct error *e = csvr_error(r);
+
+	if (e != NULL)
+		fail(st, e->file, (long)e->line, "%s", e->msg);
+}
 
 /* --- JSON writing ------------------------------------------------------------------ */
 
@@ -137,6 +170,7 @@ jint(struct buf *b, long long v)
 struct cx {
 	struct tfile		*tf;
 	const struct csvr_row	*row;
+	struct st		*st;
 };
 
 static void __attribute__((noreturn))
@@ -152,7 +186,7 @@ cell_die(const struct cx *cx, int col, const char *what)
 			show--;
 		more = "...";
 	}
-	die_at(csvr_name(cx->tf->r), cx->row->line, "%s: %s: \"%.*s%s\"",
+	fail(cx->st, csvr_name(cx->tf->r), cx->row->line, "%s: %s: \"%.*s%s\"",
 	    csvr_colname(cx->tf->r, (size_t)col), what, (int)show, s, more);
 }
 
@@ -416,12 +450,12 @@ map_file(struct st *st, struct tfile *tf)
 	tf->c_op = col(tf, "OP CODE");
 	tf->c_type = col(tf, "OP TYPE");
 	if (tf->c_op < 0)
-		die_at(csvr_name(r), 1, "missing the 'OP CODE' column");
+		fail(st, csvr_name(r), 1, "missing the 'OP CODE' column");
 	if (tf->c_type < 0)
-		die_at(csvr_name(r), 1, "missing the 'OP TYPE' column");
+		fail(st, csvr_name(r), 1, "missing the 'OP TYPE' column");
 	tf->c_dev = col(tf, "DEVICE ID");
 	if (tf->c_dev < 0)
-		die(EXIT_DATA, "CSV '%s' is missing the 'DEVICE ID' column.", csvr_name(r));
+		fail(st, NULL, 0, "CSV '%s' is missing the 'DEVICE ID' column.", csvr_name(r));
 	tf->c_call = col(tf, "GLOBAL CALL COUNT");
 	tf->c_cores = col(tf, "CORE COUNT");
 	tf->c_fid = col(tf, "MATH FIDELITY");
@@ -876,7 +910,7 @@ hold(struct st *st, int hasts, long long ts, int isop)
 	if (st->spool == NULL)
 		st->spool = spool_open();
 	if (st->head.len > UINT32_MAX || st->tail.len > UINT32_MAX)
-		die(EXIT_DATA, "record too large");
+		fail(st, NULL, 0, "record too large");
 	st->ents = xgrow(st->ents, &st->capents, st->nents + 1, sizeof(*st->ents));
 	e = &st->ents[st->nents++];
 	e->ts = ts;
@@ -1050,7 +1084,7 @@ release(struct st *st, int sort)
 static void
 do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 {
-	struct cx cx = { tf, row };
+	struct cx cx = { tf, row, st };
 	struct buf *h = &st->head, *t = &st->tail;
 	int isop, hasts = 0;
 	long long ts = 0;
@@ -1337,9 +1371,9 @@ check_devices(struct st *st, int k)
 	}
 	if (n != st->ndev) {
 		if (tf->anydev)
-			die(EXIT_DATA, "CSV '%s' reports max device ID %lld, expected %lld",
+			fail(st, NULL, 0, "CSV '%s' reports max device ID %lld, expected %lld",
 			    csvr_name(tf->r), tf->maxdev, st->ndev - 1);
-		die(EXIT_DATA, "CSV '%s' reports max device ID nan, expected %lld",
+		fail(st, NULL, 0, "CSV '%s' reports max device ID nan, expected %lld",
 		    csvr_name(tf->r), st->ndev - 1);
 	}
 }
@@ -1366,106 +1400,12 @@ same_files(char **paths, int npaths)
 	}
 }
 
-void
-ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
+/* Everything st holds (a run that stopped half way included). */
+static void
+st_free(struct st *st)
 {
-	static char *stdin_path[] = { "-" };
-	struct st st;
-	int anyhs = 0, anypad = 0, nstdin = 0;
-
-	memset(&st, 0, sizeof(st));
-	st.o = o;
-	st.id = 1;		/* the first data row is spreadsheet row 2 */
-	if (npaths == 0) {
-		paths = stdin_path;
-		npaths = 1;
-	}
-	st.nf = npaths;
-	st.f = xcalloc((size_t)npaths, sizeof(*st.f));
-	for (int k = 0; k < npaths; k++) {
-		if (strcmp(paths[k], "-") == 0 && nstdin++)
-			die_usage("standard input given more than once");
-	}
-	same_files(paths, npaths);
-	/* all headers first: the format is decided over the union of columns */
-	for (int k = 0; k < npaths; k++) {
-		struct tfile *tf = &st.f[k];
-
-		tf->path = paths[k];
-		tf->r = csvr_open(paths[k]);
-		map_file(&st, tf);
-		if (tf->c_arch >= 0)
-			st.arch_col = 1;
-		if (tf->c_wc >= 0)
-			st.wc_col = 1;
-		if (tf->c_hs >= 0)
-			anyhs = 1;
-		for (size_t i = 0; i < csvr_ncols(tf->r); i++)
-			if (strstr(csvr_colname(tf->r, i), "_PAD[LOGICAL]") != NULL)
-				anypad = 1;
-	}
-	st.fmt = (st.arch_col || st.wc_col) ? FMT_V21 : anypad ? FMT_V2 : FMT_V1;
-	if (o->verbose)
-		say("Detected CSV format: %s", st.fmt == FMT_V21 ?
-		    "v2.1 (with device arch and worker core count)" :
-		    st.fmt == FMT_V2 ? "v2" : "v1 (legacy format)");
-	st.resolved = st.fmt != FMT_V21 || (!st.arch_col && !st.wc_col);
-	set_mid(&st);
-	st.sorting = !o->nosort && anyhs;
-
-	/* can the records go straight out? */
-	if (npaths == 1 && !st.sorting)
-		st.direct = 1;
-	else {
-		struct pscan ps = { 1, 0, 0, st.sorting, 0, &st.sp };
-		int ok = 1;
-
-		for (int k = 0; k < npaths && ok; k++) {
-			ok = prescan(&st.f[k], &ps);
-			if (ok && !ps.sorted && st.sorting)
-				break;
-			st.f[k].scanned = ok;
-		}
-		if (ok && (!st.sorting || ps.sorted)) {
-			st.direct = 1;
-			st.know_sp = 1;
-			for (int k = 0; k < npaths; k++) {
-				check_devices(&st, k);
-				for (size_t i = 0; i < st.f[k].npdev; i++)
-					devset_add(&st.devs, &st.ndevs,
-					    st.f[k].pdev[i] + (long long)k * st.ndev);
-			}
-		} else
-			buf_reset(&st.sp);	/* the spool will tell, in output order */
-	}
-	st.ids_asc = 1;		/* unless the sort reorders rows (release) */
-
-	for (int k = 0; k < npaths; k++) {
-		struct tfile *tf = &st.f[k];
-		const struct csvr_row *row;
-
-		if (!st.direct) {
-			tf->anydev = 0;
-			tf->maxdev = 0;
-		}
-		while ((row = csvr_next(tf->r)) != NULL)
-			do_row(&st, tf, k, row);
-		if (!st.direct)
-			check_devices(&st, k);
-	}
-	if (!st.resolved) {
-		st.resolved = 1;
-		set_mid(&st);
-	}
-	messages_end(&st);
-	release(&st, !st.direct && st.sorting);
-	if (!st.trace_done) {	/* no record at all */
-		st.know_sp = 1;
-		trace_record(&st);
-	}
-
-	for (int k = 0; k < npaths; k++) {
-		struct tfile *tf = &st.f[k];
+	for (int k = 0; k < st->nf; k++) {
+		struct tfile *tf = &st->f[k];
 
 		if (tf->jkey)
 			for (size_t i = 0; i < csvr_ncols(tf->r); i++)
@@ -1479,18 +1419,140 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o)
 		free(tf->jname);
 		free(tf->pdev);
 	}
-	free(st.f);
-	spool_close(st.spool);
-	free(st.ents);
-	free(st.arch);
-	for (int i = 0; i < st.narch_seen; i++)
-		free(st.arch_seen[i]);
-	free(st.arch_seen);
-	free(st.wc_seen);
-	buf_free(&st.head);
-	buf_free(&st.tail);
-	buf_free(&st.mid);
-	buf_free(&st.sp);
-	free(st.devs);
-	mlirloc_free(&st.loc);
+	free(st->f);
+	spool_close(st->spool);
+	free(st->ents);
+	free(st->arch);
+	for (int i = 0; i < st->narch_seen; i++)
+		free(st->arch_seen[i]);
+	free(st->arch_seen);
+	free(st->wc_seen);
+	buf_free(&st->head);
+	buf_free(&st->tail);
+	buf_free(&st->mid);
+	buf_free(&st->sp);
+	free(st->devs);
+	mlirloc_free(&st->loc);
+	error_free(&st->err);
+}
+
+static void
+run(struct st *st, char **paths, int npaths)
+{
+	const struct ttm_opts *o = st->o;
+	int anyhs = 0, anypad = 0;
+
+	same_files(paths, npaths);
+	/* all headers first: the format is decided over the union of columns */
+	for (int k = 0; k < npaths; k++) {
+		struct tfile *tf = &st->f[k];
+
+		tf->path = paths[k];
+		tf->r = csvr_open(paths[k]);
+		csv_check(st, tf->r);
+		map_file(st, tf);
+		if (tf->c_arch >= 0)
+			st->arch_col = 1;
+		if (tf->c_wc >= 0)
+			st->wc_col = 1;
+		if (tf->c_hs >= 0)
+			anyhs = 1;
+		for (size_t i = 0; i < csvr_ncols(tf->r); i++)
+			if (strstr(csvr_colname(tf->r, i), "_PAD[LOGICAL]") != NULL)
+				anypad = 1;
+	}
+	st->fmt = (st->arch_col || st->wc_col) ? FMT_V21 : anypad ? FMT_V2 : FMT_V1;
+	if (o->verbose)
+		say("Detected CSV format: %s", st->fmt == FMT_V21 ?
+		    "v2.1 (with device arch and worker core count)" :
+		    st->fmt == FMT_V2 ? "v2" : "v1 (legacy format)");
+	st->resolved = st->fmt != FMT_V21 || (!st->arch_col && !st->wc_col);
+	set_mid(st);
+	st->sorting = !o->nosort && anyhs;
+
+	/* can the records go straight out? */
+	if (npaths == 1 && !st->sorting)
+		st->direct = 1;
+	else {
+		struct pscan ps = { 1, 0, 0, st->sorting, 0, &st->sp };
+		int ok = 1;
+
+		for (int k = 0; k < npaths && ok; k++) {
+			ok = prescan(&st->f[k], &ps);
+			if (ok && !ps.sorted && st->sorting)
+				break;
+			st->f[k].scanned = ok;
+		}
+		if (ok && (!st->sorting || ps.sorted)) {
+			st->direct = 1;
+			st->know_sp = 1;
+			for (int k = 0; k < npaths; k++) {
+				check_devices(st, k);
+				for (size_t i = 0; i < st->f[k].npdev; i++)
+					devset_add(&st->devs, &st->ndevs,
+					    st->f[k].pdev[i] + (long long)k * st->ndev);
+			}
+		} else
+			buf_reset(&st->sp);	/* the spool will tell, in output order */
+	}
+	st->ids_asc = 1;		/* unless the sort reorders rows (release) */
+
+	for (int k = 0; k < npaths; k++) {
+		struct tfile *tf = &st->f[k];
+		const struct csvr_row *row;
+
+		if (!st->direct) {
+			tf->anydev = 0;
+			tf->maxdev = 0;
+		}
+		while ((row = csvr_next(tf->r)) != NULL)
+			do_row(st, tf, k, row);
+		csv_check(st, tf->r);
+		if (!st->direct)
+			check_devices(st, k);
+	}
+	if (!st->resolved) {
+		st->resolved = 1;
+		set_mid(st);
+	}
+	messages_end(st);
+	release(st, !st->direct && st->sorting);
+	if (!st->trace_done) {	/* no record at all */
+		st->know_sp = 1;
+		trace_record(st);
+	}
+}
+
+/* run, or st->err set. */
+static void
+guarded(struct st *st, char **paths, int npaths)
+{
+	if (setjmp(st->fail) == 0)
+		run(st, paths, npaths);
+}
+
+int
+ttm_parse(char **paths, int npaths, const struct ttm_opts *o, struct error *err)
+{
+	static char *stdin_path[] = { "-" };
+	struct st *st;
+	int rc;
+
+	if (npaths == 0) {
+		paths = stdin_path;
+		npaths = 1;
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->o = o;
+	st->id = 1;		/* the first data row is spreadsheet row 2 */
+	st->nf = npaths;
+	st->f = xcalloc((size_t)npaths, sizeof(*st->f));
+	st->err = (struct error)ERROR_INIT;
+	guarded(st, paths, npaths);
+	rc = error_is_set(&st->err) ? -1 : 0;
+	if (rc != 0)
+		error_move(err, &st->err);
+	st_free(st);
+	free(st);
+	return rc;
 }

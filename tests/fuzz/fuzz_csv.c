@@ -4,12 +4,14 @@
  * one option byte) is read as CSV through csvr_open_fp over fmemopen with a small,
  * input-chosen chunk size, touching every cell; then it is written to scratch files
  * (split in two at a form feed, to exercise the multi-file merge) and parsed by
- * ttm_parse with input-chosen options, its records going to /dev/null.
+ * ttm_parse with input-chosen options, its records going to /dev/null. Both return their
+ * errors: an exit is a finding (fuzz_strict).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/csvread.h"
+#include "core/diag.h"
 #include "tt/ttmetal.h"
 #include "fuzz.h"
 
@@ -48,6 +50,8 @@ run_csvr(void *arg)
 		}
 	}
 	(void)csvr_nrows(r);
+	if (csvr_error(r) != NULL && (csvr_error(r)->msg == NULL || csvr_next(r) != NULL))
+		abort();
 	csvr_close(r);
 	fclose(fp);
 	(void)sum;
@@ -61,6 +65,7 @@ run_ttm(void *arg)
 	const uint8_t *ff = memchr(jb->p, '\f', jb->n);
 	char *paths[2];
 	int n = 1;
+	struct error err = ERROR_INIT;
 
 	if (ff != NULL) {
 		paths[0] = (char *)fuzz_file(0, jb->p, (size_t)(ff - jb->p));
@@ -68,7 +73,9 @@ run_ttm(void *arg)
 		n = 2;
 	} else
 		paths[0] = (char *)fuzz_file(0, jb->p, jb->n);
-	ttm_parse(paths, n, &o);
+	if (ttm_parse(paths, n, &o, &err) != 0 && !error_is_set(&err))
+		abort();
+	error_free(&err);
 	fflush(stdout);
 }
 
@@ -84,8 +91,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, in.p, in.n);
 	jb.p = copy;
 	jb.n = in.n;
-	fuzz_guard(run_csvr, &jb);
-	fuzz_guard(run_ttm, &jb);
+	fuzz_strict(run_csvr, &jb);
+	fuzz_strict(run_ttm, &jb);
 	free(copy);
 	return 0;
 }

@@ -330,12 +330,30 @@ fuzz_byte(struct fuzz_in *in)
 }
 
 void
-fuzz_run_job(const uint8_t *data, size_t size, void (*fn)(void *), struct fuzz_job *jb)
+fuzz_strict(void (*fn)(void *), void *arg)
+{
+	int st = fuzz_guard(fn, arg);
+
+	if (st != -1) {
+		fprintf(stderr, "fuzz: the run exited (status %d) instead of returning its "
+		    "error\n", st);
+		abort();
+	}
+}
+
+void
+fuzz_job_split(const uint8_t *data, size_t size, struct fuzz_job *jb)
 {
 	struct fuzz_in in = { data, size };
 
 	jb->opt = fuzz_byte(&in);
 	jb->p = in.p;
 	jb->n = in.n;
+}
+
+void
+fuzz_run_job(const uint8_t *data, size_t size, void (*fn)(void *), struct fuzz_job *jb)
+{
+	fuzz_job_split(data, size, jb);
 	fuzz_guard(fn, jb);
 }

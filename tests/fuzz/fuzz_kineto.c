@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/diag.h"
 #include "core/json.h"
 #include "torch/kineto.h"
 #include "fuzz.h"
@@ -96,13 +97,17 @@ run(void *arg)
 {
 	struct fuzz_job *jb = arg;
 	struct kineto_opts o = { 0, 0 };
+	struct error err = ERROR_INIT;
 	FILE *fp;
 
 	o.python = jb->opt & 1;
 	o.verbose = (jb->opt >> 1) & 1;
 	if ((fp = fopen(fuzz_file(0, jb->p, jb->n), "r")) == NULL)
 		abort();
-	kineto_parse(fp, "fuzz", (jb->opt & 4) ? 1 : -1, &o);
+	if (kineto_parse(fp, "fuzz", (jb->opt & 4) ? 1 : -1, &o, &err) != 0 &&
+	    !error_is_set(&err))
+		abort();
+	error_free(&err);
 	fclose(fp);
 	fflush(stdout);
 }
@@ -112,7 +117,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_job jb;
 
-	fuzz_run_job(data, size, run, &jb);
+	fuzz_job_split(data, size, &jb);
+	fuzz_strict(run, &jb);
 	tokenize_twice(jb.p, jb.n, jb.opt);
 	return 0;
 }

@@ -47,6 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_job jb;
 
-	fuzz_run_job(data, size, run, &jb);
+	fuzz_job_split(data, size, &jb);
+	fuzz_strict(run, &jb);
 	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * Unit tests for csvread: the same input read in every chunk size from 1 byte up gives
  * the same header, rows, fields and line numbers (BOM, CRLF, quoted cells spanning
- * lines and chunks, blank lines, multibyte UTF-8 cut by a chunk end, no final newline).
+ * lines and chunks, blank lines, multibyte UTF-8 cut by a chunk end, no final newline);
+ * bad input is an error returned, with file and line, after the rows before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/csvread.h"
+#include "core/diag.h"
 #include "tap.h"
 
 static const char input[] =
@@ -50,6 +52,42 @@ render(size_t chunk)
 	csvr_close(r);
 	fclose(fp);
 	return b.p;
+}
+
+/* Read text in chunks of chunk bytes: "rows N, line L: message" (or "rows N, no error"),
+ * and whether a read after the error still gives NULL. */
+static char *
+bad(const char *text, size_t n, size_t chunk)
+{
+	FILE *fp = fmemopen((void *)text, n, "r");
+	struct csvr *r = csvr_open_fp(fp, "bad.csv", chunk);
+	const struct error *e;
+	struct buf b = BUF_INIT;
+	size_t rows = 0;
+
+	while (csvr_next(r) != NULL)
+		rows++;
+	if ((e = csvr_error(r)) == NULL)
+		buf_printf(&b, "rows %zu, no error", rows);
+	else
+		buf_printf(&b, "rows %zu, %s:%lld: %s%s", rows, e->file, e->line, e->msg,
+		    csvr_next(r) != NULL || csvr_error(r) != e ? " (then more)" : "");
+	csvr_close(r);
+	fclose(fp);
+	return b.p;
+}
+
+static void
+bad_case(const char *text, size_t n, const char *want, const char *name)
+{
+	for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+		char *got = bad(text, n, chunk);
+		char title[128];
+
+		snprintf(title, sizeof(title), "%s (chunk %zu)", name, chunk);
+		is_str(got, want, title);
+		free(got);
+	}
 }
 
 int
@@ -96,5 +134,21 @@ main(void)
 		fclose(fp);
 	}
 	free(ref);
+
+#define BAD(text, want, name) bad_case(text, sizeof(text) - 1, want, name)
+	BAD("a,b\n1,2\n3\n4,5\n", "rows 1, bad.csv:3: row has 1 field, header has 2",
+	    "a ragged row, after the rows before it");
+	BAD("a,b\n1,\"2\n", "rows 0, bad.csv:2: unterminated quote", "unterminated quote");
+	BAD("a,b\n1,2\"x\"\n", "rows 0, bad.csv:2: misplaced quote", "misplaced quote");
+	BAD("a,b\n1,2\n3,\0\n", "rows 1, bad.csv:3: NUL byte in input (binary file?)",
+	    "a NUL byte");
+	BAD("a,b\n\x01,2\n", "rows 0, bad.csv:2: control character 0x01 in input (binary "
+	    "file?)", "a control character");
+	BAD("a,b\n\xC3(,2\n", "rows 0, bad.csv:2: invalid UTF-8", "invalid UTF-8");
+	BAD("a,b\n1,\xE2\x82", "rows 0, bad.csv:2: invalid UTF-8", "UTF-8 cut by the end");
+	BAD("", "rows 0, bad.csv:1: empty file: no header", "an empty file");
+	BAD("\0a,b\n", "rows 0, bad.csv:1: NUL byte in input (binary file?)",
+	    "a bad header is the error, not an empty file");
+	BAD("a,b\n1,2", "rows 1, no error", "no error");
 	return tap_done();
 }
