@@ -8,6 +8,10 @@
  * names ("loc_line", "phase,iter", "line" for loc_file,loc_line): the label joins the
  * parts with ':', and the table shows Total %, Device Time Sum, Op Count and the op
  * names in the group (the costliest first) instead of the FLOPs columns.
+ *
+ * The summary is a tab (tab.h), the one column/group-by model of the reports: grouped
+ * with tab_group, aggregated with pandas' groupby statistics (stat_gsum, ...), ordered
+ * with tab_sort and printed by tab_print and tab_write_csv.
  */
 #ifndef TTP_SUMMARY_H
 #define TTP_SUMMARY_H

@@ -9,6 +9,11 @@
  * an .xlsx workbook (numbers as numbers, a bold header row, column widths from the
  * content).
  *
+ * A column can say how it shows (struct tab_fmt): a header for the terminal other than
+ * its name, fixed decimals, a unit after the number, thousands separators, alignments,
+ * colours, or that it stays out of the text forms or of the files. The TraceLens sheets
+ * use the defaults; the grouped summary of the TT report (summary.h) sets them.
+ *
  * Grouping: tab_group interns a key (any bytes, e.g. the columns of a group joined by
  * '\x1f') and returns its group number in order of first appearance; struct vec collects
  * the values of a group and the stat_* functions aggregate them as pandas does (std with
@@ -34,9 +39,30 @@ struct tab_cell {
 	} v;
 };
 
+/* struct tab_fmt flags */
+#define TAB_COL_NOTEXT	0x1	/* not in the text and Markdown forms */
+#define TAB_COL_NOFILE	0x2	/* not in the CSV and the workbook */
+#define TAB_COL_OPCOLOUR 0x4	/* text in colour: a string in its op's colour (colour.h) */
+
+enum tab_align { TAB_AUTO, TAB_LEFT, TAB_RIGHT };
+
+/* How a column shows. The strings are not copied: they must outlive the tab. */
+struct tab_fmt {
+	const char	*text;		/* header in text and Markdown; NULL: the name */
+	int		 dec;		/* >= 0: numbers with this many decimals (in CSV a
+					 * number cell only: an integer stays an integer, as
+					 * in a pandas integer column); -1: the default */
+	int		 thousands;	/* text and Markdown: ',' thousands separators */
+	const char	*unit;		/* text and Markdown: after a number (" %") */
+	int		 align, mdalign;	/* TAB_AUTO: right when a shown cell is a number */
+	unsigned	 flags;		/* TAB_COL_* */
+};
+#define TAB_FMT_INIT { NULL, -1, 0, NULL, TAB_AUTO, TAB_AUTO, 0 }
+
 struct tab {
 	char		*name;		/* sheet name: the CSV's basename, the xlsx sheet */
 	char		**cols;
+	struct tab_fmt	*fmts;		/* one per column */
 	size_t		 ncols, capcols;
 	struct tab_cell	*cells;		/* row-major, nrows x ncols */
 	size_t		 nrows, caprows;
@@ -47,6 +73,8 @@ struct tab *tab_new(const char *name);
 void tab_free(struct tab *t);
 /* Add a column (also after rows: their cells in it are empty); returns its index. */
 size_t tab_col(struct tab *t, const char *name);
+/* Set how column col shows (a new column has TAB_FMT_INIT). */
+void tab_format(struct tab *t, size_t col, const struct tab_fmt *f);
 /* The index of the column named name, or (size_t)-1. */
 size_t tab_find(const struct tab *t, const char *name);
 /* Append an empty row; returns its index. */
@@ -78,6 +106,8 @@ void tab_sort_pandas(struct tab *t, size_t col, int desc);
 /* A new tab named name holding the columns of t named in cols (NULL-terminated), in
  * that order; names t lacks are left out. */
 struct tab *tab_project(const struct tab *t, const char *name, const char *const *cols);
+/* A copy of t (its columns, formats and rows), named name. */
+struct tab *tab_copy(const struct tab *t, const char *name);
 /* Keep the first n rows. */
 void tab_truncate(struct tab *t, size_t n);
 /* Add "Percentage (%)" and "Cumulative Percentage (%)" columns over column col. */
@@ -85,7 +115,17 @@ void tab_percentages(struct tab *t, size_t col);
 
 /* Output. Each returns 0, or -1 with errno set by the failing write. */
 int tab_write_csv(const struct tab *t, FILE *fp);
-/* top: at most this many rows (0: all); width: the line budget (0: no trimming). */
+
+/* tab_print flags */
+#define TAB_PRINT_MD		0x1	/* a Markdown table, not aligned text */
+#define TAB_PRINT_COLOUR	0x2	/* text: ANSI colours (TAB_COL_OPCOLOUR columns) */
+#define TAB_PRINT_TRIM		0x4	/* text: no trailing spaces on a line */
+#define TAB_PRINT_ENDRULE	0x8	/* text: a rule under the last row as well */
+/* The table through the one printer (texttab.h): header, rule, rows. top: at most this
+ * many rows (0: all; text says how many more there are); width: in text, the line
+ * budget the widest columns are trimmed to (0: no trimming). */
+int tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags);
+/* tab_print as text, and as Markdown. */
 int tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width);
 int tab_write_md(const struct tab *t, FILE *fp, size_t top);
 
@@ -123,6 +163,25 @@ size_t stat_count(const struct vec *v);		/* non-NaN values */
 double stat_npsum(const struct vec *v);
 double stat_npmean(const struct vec *v);
 double stat_npstd(const struct vec *v);
+
+/* The same aggregations one value at a time, for the groups of a table that is
+ * streamed (whose values are too many to keep); the stat_* functions over a vec are
+ * these over its values. An all-zero stat_acc is empty; NaN values are skipped. */
+struct stat_acc {
+	size_t	n;		/* non-NaN values */
+	double	plain;		/* their sum added in order without compensation (the
+				 * TT summary's weighted mean and Ops order, as they were) */
+	double	sum, comp;	/* Kahan's compensated sum */
+	double	min, max;
+	double	mean, m2;	/* Welford's running mean and sum of squared deviations */
+};
+
+void stat_acc_add(struct stat_acc *a, double v);
+double stat_acc_sum(const struct stat_acc *a);
+double stat_acc_mean(const struct stat_acc *a);		/* NaN when empty */
+double stat_acc_std(const struct stat_acc *a, int ddof);	/* NaN when n - ddof <= 0 */
+double stat_acc_min(const struct stat_acc *a);		/* NaN when empty */
+double stat_acc_max(const struct stat_acc *a);
 
 /* Group number of key (order of first appearance). */
 uint32_t tab_group(struct names *groups, const char *key, size_t len);

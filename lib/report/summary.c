@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * summary: the grouped summary (spec 19) and its outputs: text, CSV, SVG plot; and the
- * generic grouping by record keys (see summary.h).
+ * generic grouping by record keys (see summary.h). The summary is a tab (tab.h): its
+ * groups come from tab_group, its figures from the stat_* functions, its orders from
+ * tab_sort and its text, Markdown and CSV from tab's printers.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,49 +11,24 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "report/colour.h"
 #include "core/diag.h"
 #include "tt/metrics.h"
-#include "core/numfmt.h"
-#include "report/opcsv.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary.h"
-#include "report/texttab.h"
+#include "report/tab.h"
 
-/* An op name in a group, with its device time there. */
-struct gop {
-	strid	op;
-	double	time;
-	size_t	first;
-};
-
-struct group {
-	strid		label, category;
-	long long	device;		/* -1 when not per device */
-	double		time;		/* Device Time Sum [us] */
-	double		tcomp, fcomp;	/* Kahan compensations (pandas groupby sum/mean) */
-	long		count;
-	long		nf;		/* ops with a FLOPs % */
-	double		fmin, fmax, fsum, fmean, fm2;	/* Welford mean and M2 */
-	double		pct;
-	int		has_wmean;
-	double		wmean;
-	size_t		first;		/* alphabetical rank, for stable ties */
-	struct gop	*ops;		/* GROUP_KEYS: the op names in the group */
-	size_t		 nops, capops;
+/* The summary's columns, in this order: those of the text table and of the CSV, which
+ * show some of them as the grouping says, and the groups' alphabetical rank (pandas'
+ * groupby order, for the ties of the sorts). */
+enum scol {
+	S_PCT, S_LABEL, S_DEVICE, S_TIME, S_COUNT, S_CAT, S_MIN, S_MAX, S_MEAN, S_STD,
+	S_WMEAN, S_OPS, S_RANK, NSCOLS
 };
 
 struct summary {
-	const struct table *t;
-	struct group	*g;
-	size_t		 ng;
+	struct tab	*tab;		/* one row per group, in the CSV's order */
 	int		 group_by, per_device;
-	const struct group_spec *spec;
-	size_t		*print_order;	/* indices into g in printed order */
-	/* spec 19 "Integer zeros": the CSV columns pandas holds as integers */
-	int		 int_time;	/* no op has a duration: Device Time Sum prints 0 */
-	int		 int_pct;	/* merged mode, grand total 0: Total % prints 0 */
 };
 
 static const char *const report_names[] = { "op", "memory", "category", "device", "phase" };
@@ -122,39 +99,33 @@ summary_check_keys(const struct table *t, const struct group_spec *g)
 }
 
 /* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */
-static strid
-row_category(struct table *t, const struct row *w)
+static const char *
+row_category(const struct table *t, const struct row *w)
 {
-	const char *c;
-
 	if (w->category)
-		return w->category;
-	c = metrics_category(table_str(t, w->label));
-	return table_intern(t, c, strlen(c));
+		return table_str(t, w->category);
+	return metrics_category(table_str(t, w->label));
 }
 
-/* The grouping label of a row. The table is logically const; interning new label
- * strings only adds to its strings. */
-static strid
-group_label(struct table *t, const struct row *w, int by, struct buf *b)
+/* Append the grouping label of a row (one report grouping) to b. */
+static void
+group_label(const struct table *t, const struct row *w, int by, struct buf *b)
 {
 	const char *label, *e, *mem, *p1, *p2, *q;
-	size_t i;
 
-	buf_reset(b);
 	switch (by) {
 	case GROUP_CATEGORY:
-		return row_category(t, w);
+		buf_adds(b, row_category(t, w));
+		return;
 	case GROUP_DEVICE:
 		if (w->flags & ROW_DEVICE)
 			buf_printf(b, "Dev %lld", w->device);
 		else
 			buf_adds(b, "(no device)");
-		return table_intern(t, b->p, b->len);
+		return;
 	case GROUP_PHASE:
-		if (w->phase)
-			return w->phase;
-		return table_intern(t, "(no phase)", 10);
+		buf_adds(b, w->phase ? table_str(t, w->phase) : "(no phase)");
+		return;
 	}
 	label = table_str(t, w->label);
 	while (*label == ' ' || *label == '\t')
@@ -167,54 +138,37 @@ group_label(struct table *t, const struct row *w, int by, struct buf *b)
 		p2 = strrchr(mem, '_');
 		if (p2 == NULL) {
 			p1 = mem;
-			q = NULL;
 		} else {
 			for (q = p2 - 1; q >= mem && *q != '_'; q--)
 				;
 			p1 = q >= mem ? q + 1 : mem;
 		}
 		buf_adds(b, " (in0:");
-		i = strlen(p1);
-		for (q = p1; q < p1 + i; q++)
+		for (q = p1; *q; q++)
 			buf_addc(b, (*q >= 'A' && *q <= 'Z') ? (char)(*q - 'A' + 'a') : *q);
 		buf_addc(b, ')');
 	}
-	return table_intern(t, b->p ? b->p : "", b->len);
-}
-
-/* pandas sums groups with Kahan compensation; so do we, so that the %.2f of a sum
- * such as 78.735 rounds the same way. */
-static void
-kahan_add(double *sum, double *comp, double v)
-{
-	double y = v - *comp, t = *sum + y;
-
-	*comp = t - *sum - y;
-	*sum = t;
 }
 
 /* GROUP_KEYS: the parts' texts joined by ':' (a missing key '?'); "(no TEXT)" when
  * every part is a record key and all are missing. */
-static strid
-keys_label(struct table *t, const struct row *w, const struct group_spec *g, struct buf *b,
-    struct buf *tmp)
+static void
+keys_label(const struct table *t, const struct row *w, const struct group_spec *g,
+    struct buf *b)
 {
 	const char *kv, *e;
 	size_t i, k = 0, missing = 0;
 
-	buf_reset(b);
 	for (i = 0; i < g->nparts; i++) {
 		size_t j;
 
 		if (i > 0)
 			buf_addc(b, ':');
 		if (g->part[i] != GROUP_KEY) {
-			strid id = group_label(t, w, g->part[i], tmp);
-
-			buf_adds(b, table_str(t, id));
+			group_label(t, w, g->part[i], b);
 			continue;
 		}
-		/* field k of the row's key values (the pool may have moved: look again) */
+		/* field k of the row's key values */
 		kv = table_str(t, w->gkey);
 		for (j = 0; j < k; j++)
 			kv = (e = strchr(kv, TABLE_KEYSEP)) != NULL ? e + 1 : kv + strlen(kv);
@@ -231,342 +185,15 @@ keys_label(struct table *t, const struct row *w, const struct group_spec *g, str
 		buf_reset(b);
 		buf_printf(b, "(no %s)", g->text);
 	}
-	return table_intern(t, b->p ? b->p : "", b->len);
 }
-
-/* GROUP_KEYS: count dt for op in the group's list of op names. */
-static void
-group_op(struct group *g, strid op, double dt)
-{
-	size_t i;
-
-	for (i = 0; i < g->nops && g->ops[i].op != op; i++)
-		;
-	if (i == g->nops) {
-		g->ops = xgrow(g->ops, &g->capops, g->nops + 1, sizeof(*g->ops));
-		g->ops[i].op = op;
-		g->ops[i].time = 0;
-		g->ops[i].first = i;
-		g->nops++;
-	}
-	g->ops[i].time += dt;
-}
-
-static int
-cmp_gop(const void *a, const void *b)
-{
-	const struct gop *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? 1 : -1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
-static const struct table *sort_t;
-
-static int
-cmp_alpha(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-	int c = strcmp(table_str(sort_t, x->label), table_str(sort_t, y->label));
-
-	if (c != 0)
-		return c;
-	return (x->device > y->device) - (x->device < y->device);
-}
-
-static int
-cmp_time(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? 1 : -1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
-static const struct group *sort_g;
-
-static int
-cmp_print(const void *a, const void *b)
-{
-	const struct group *x = &sort_g[*(const size_t *)a], *y = &sort_g[*(const size_t *)b];
-
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	if (x->pct != y->pct)
-		return x->pct < y->pct ? 1 : -1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
-struct wacc {
-	strid	label;
-	double	num, den;
-	int	any;
-};
-
-/* The weighted mean is per label across devices (Q30), over every op of the label. */
-static void
-wacc_add(struct wacc **wa, size_t *nw, size_t *wcap, strid lab, double x, double dt)
-{
-	size_t j;
-
-	for (j = 0; j < *nw && (*wa)[j].label != lab; j++)
-		;
-	if (j == *nw) {
-		*wa = xgrow(*wa, wcap, *nw + 1, sizeof(**wa));
-		(*wa)[j].label = lab;
-		(*wa)[j].num = (*wa)[j].den = 0;
-		(*wa)[j].any = 0;
-		(*nw)++;
-	}
-	(*wa)[j].num += x * dt;
-	(*wa)[j].den += dt;
-	(*wa)[j].any = 1;
-}
-
-/* The slot of a group (label, device) in a hash of hcap (a power of two) slots. */
-static size_t
-group_hash(strid lab, long long dev, size_t hcap)
-{
-	return ((size_t)lab * 2654435761u ^ (size_t)(dev + 1) * 40503u) & (hcap - 1);
-}
-
-struct summary *
-summary_build(const struct table *ct, const struct group_spec *spec, int per_device)
-{
-	struct table *t = (struct table *)ct;
-	struct summary *s;
-	struct buf b = BUF_INIT, tmp = BUF_INIT;
-	int group_by = spec->by;
-	size_t *hash, hcap = 64, i, j, nw = 0, wcap = 0;
-	struct wacc *wa = NULL;
-	size_t ndev = 0, k, gcap = 0;
-	long long *devs = NULL;
-	double *devtot = NULL;
-
-	s = xcalloc(1, sizeof(*s));
-	s->t = ct;
-	s->group_by = group_by;
-	s->spec = spec;
-	s->per_device = per_device;
-	s->int_time = 1;
-	hash = xcalloc(hcap, sizeof(*hash));	/* group index + 1; grows with the groups */
-	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = table_row(t, i);
-		strid lab;
-		long long dev = -1;
-		size_t h;
-		struct group *g;
-		double dt;
-		int has_f;
-
-		if (w->flags & ROW_SIGNPOST)
-			continue;
-		if (group_by == GROUP_KEYS)
-			lab = keys_label(t, w, spec, &b, &tmp);
-		else
-			lab = group_label(t, w, group_by, &b);
-		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-		/* host ops and ops without a duration have the integer Device Time 0 */
-		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
-			s->int_time = 0;
-		has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
-		if (has_f)
-			wacc_add(&wa, &nw, &wcap, lab, w->flops_pct, dt);
-		if (per_device) {
-			/* pandas' groupby drops a group key that is NaN: per device,
-			 * ops without a device (host ops) are left out */
-			if (!(w->flags & ROW_DEVICE))
-				continue;
-			dev = w->device;
-		}
-		if (2 * (s->ng + 1) > hcap) {	/* at most half full: grow, rehash */
-			free(hash);
-			hcap *= 2;
-			hash = xcalloc(hcap, sizeof(*hash));
-			for (k = 0; k < s->ng; k++) {
-				h = group_hash(s->g[k].label, s->g[k].device, hcap);
-				while (hash[h] != 0)
-					h = (h + 1) & (hcap - 1);
-				hash[h] = k + 1;
-			}
-		}
-		h = group_hash(lab, dev, hcap);
-		while (hash[h] != 0) {
-			g = &s->g[hash[h] - 1];
-			if (g->label == lab && g->device == dev)
-				break;
-			h = (h + 1) & (hcap - 1);
-		}
-		if (hash[h] == 0) {
-			s->g = xgrow(s->g, &gcap, s->ng + 1, sizeof(*s->g));
-			g = &s->g[s->ng++];
-			memset(g, 0, sizeof(*g));
-			g->label = lab;
-			g->device = dev;
-			if (group_by == GROUP_CATEGORY)
-				g->category = lab;
-			else if (group_by != GROUP_KEYS)	/* not shown */
-				g->category = row_category(t, w);
-			hash[h] = s->ng;
-		}
-		g = &s->g[hash[h] - 1];
-		kahan_add(&g->time, &g->tcomp, dt);
-		g->count++;
-		if (group_by == GROUP_KEYS)
-			group_op(g, w->op, dt);
-		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
-		if (has_f) {
-			double x = w->flops_pct, d;
-
-			if (g->nf == 0 || x < g->fmin)
-				g->fmin = x;
-			if (g->nf == 0 || x > g->fmax)
-				g->fmax = x;
-			g->nf++;
-			kahan_add(&g->fsum, &g->fcomp, x);
-			d = x - g->fmean;
-			g->fmean += d / (double)g->nf;
-			g->fm2 += d * (x - g->fmean);
-		}
-	}
-	free(hash);
-	buf_free(&b);
-	buf_free(&tmp);
-	if (s->ng == 0) {
-		free(wa);
-		summary_free(s);
-		return NULL;
-	}
-	for (i = 0; i < s->ng; i++) {
-		struct group *g = &s->g[i];
-
-		for (j = 0; j < nw && wa[j].label != g->label; j++)
-			;
-		if (j < nw && wa[j].any && wa[j].den != 0) {
-			g->has_wmean = 1;
-			g->wmean = wa[j].num / wa[j].den;
-		}
-		if (g->nf > 0)
-			g->fmean = g->fsum / (double)g->nf;
-		if (g->nops > 1)
-			qsort(g->ops, g->nops, sizeof(*g->ops), cmp_gop);
-	}
-	free(wa);
-
-	/* pandas groupby order (sorted keys), then a stable sort by time descending */
-	sort_t = ct;
-	qsort(s->g, s->ng, sizeof(*s->g), cmp_alpha);
-	for (i = 0; i < s->ng; i++)
-		s->g[i].first = i;
-	qsort(s->g, s->ng, sizeof(*s->g), cmp_time);
-
-	/* Total % over all groups, or per device */
-	for (i = 0; i < s->ng; i++) {
-		for (k = 0; k < ndev && devs[k] != s->g[i].device; k++)
-			;
-		if (k == ndev) {
-			devs = xreallocarray(devs, ndev + 1, sizeof(*devs));
-			devtot = xreallocarray(devtot, ndev + 1, sizeof(*devtot));
-			devs[ndev] = s->g[i].device;
-			devtot[ndev++] = 0;
-		}
-		devtot[k] += s->g[i].time;
-	}
-	for (i = 0; i < s->ng; i++) {
-		for (k = 0; devs[k] != s->g[i].device; k++)
-			;
-		s->g[i].pct = devtot[k] != 0 ? s->g[i].time / devtot[k] * 100 : 0;
-	}
-	s->int_pct = !per_device && ndev == 1 && devtot[0] == 0;
-	free(devs);
-	free(devtot);
-
-	s->print_order = xreallocarray(NULL, s->ng, sizeof(size_t));
-	for (i = 0; i < s->ng; i++)
-		s->print_order[i] = i;
-	if (per_device) {
-		sort_g = s->g;
-		qsort(s->print_order, s->ng, sizeof(size_t), cmp_print);
-	}
-	return s;
-}
-
-void
-summary_free(struct summary *s)
-{
-	if (s == NULL)
-		return;
-	for (size_t i = 0; i < s->ng; i++)
-		free(s->g[i].ops);
-	free(s->g);
-	free(s->print_order);
-	free(s);
-}
-
-void
-summary_top(struct summary *s, size_t n)
-{
-	unsigned char *keep;
-	size_t i, k = 0;
-
-	if (n >= s->ng)
-		return;
-	keep = xcalloc(s->ng, 1);
-	for (i = 0; i < n; i++)
-		keep[s->print_order[i]] = 1;
-	for (i = 0; i < s->ng; i++) {
-		if (keep[i])
-			s->g[k++] = s->g[i];
-		else
-			free(s->g[i].ops);
-	}
-	free(keep);
-	s->ng = k;
-	for (i = 0; i < s->ng; i++)
-		s->print_order[i] = i;
-	if (s->per_device) {
-		sort_g = s->g;
-		qsort(s->print_order, s->ng, sizeof(size_t), cmp_print);
-	}
-}
-
-size_t
-summary_ndevices(const struct summary *s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < s->ng; i++) {
-		size_t j;
-
-		for (j = 0; j < i && s->g[j].device != s->g[i].device; j++)
-			;
-		if (j == i)
-			n++;
-	}
-	return n;
-}
-
-/* --- text ------------------------------------------------------------------------ */
-
-enum scol {
-	S_PCT, S_OPCODE, S_DEVICE, S_TIME, S_COUNT, S_CAT, S_MIN, S_MAX, S_MEAN, S_STD,
-	S_WMEAN, S_OPS, NSCOLS
-};
-
-static const char *const sheaders[NSCOLS] = {
-	"Total %", "Op Code", "Device", "Device Time Sum", "Op Count", "Op Category",
-	"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs", "Ops"
-};
 
 /* The group column's header: what the groups are. */
 static const char *
-group_header(const struct summary *s)
+group_header(int by, const struct group_spec *spec)
 {
-	switch (s->group_by) {
+	switch (by) {
 	case GROUP_KEYS:
-		return s->spec->text;
+		return spec->text;
 	case GROUP_PHASE:
 		return "Phase";
 	case GROUP_DEVICE:
@@ -576,235 +203,364 @@ group_header(const struct summary *s)
 	}
 }
 
-static int
-col_shown(const struct summary *s, int col)
-{
-	if (col == S_DEVICE)
-		return s->per_device;
-	/* a phase or a device has ops of every category: no one category to show */
-	if (col == S_CAT && (s->group_by == GROUP_PHASE || s->group_by == GROUP_DEVICE))
-		return 0;
-	if (s->group_by == GROUP_KEYS)
-		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
-		    col == S_OPS;
-	if (col == S_OPS)
-		return 0;
-	if (s->group_by == GROUP_CATEGORY)
-		return col == S_PCT || col == S_OPCODE || col == S_TIME || col == S_COUNT ||
-		    col == S_DEVICE;
-	return 1;
-}
-
+/* The columns and how each shows: in the text table (headers without units, figures
+ * "12.34 %", "1,234.50 μs", op names in their colours) and in the CSV (headers with
+ * units, figures %.2f, an empty cell where there is none). */
 static void
-pct_cell(struct buf *b, int has, double v)
+scolumns(struct summary *s, const struct group_spec *spec)
 {
-	char nb[NUM_BUFSZ];
-
-	if (!has)
-		return;
-	num_fixed(nb, v, 2, 1);
-	buf_printf(b, "%s %%", nb);
-}
-
-/* The op names of a group, the costliest first. */
-static void
-ops_cell(struct buf *b, const struct table *t, const struct group *g)
-{
-	for (size_t i = 0; i < g->nops; i++) {
-		if (i > 0)
-			buf_adds(b, ", ");
-		buf_adds(b, table_str(t, g->ops[i].op));
-	}
-}
-
-static void
-scell(struct buf *b, const struct summary *s, const struct group *g, int col, int on)
-{
-	const struct table *t = s->t;
-	char nb[NUM_BUFSZ];
-	const char *lab;
-
-	switch (col) {
-	case S_PCT:
-		pct_cell(b, 1, g->pct);
-		break;
-	case S_OPCODE:
-		lab = table_str(t, g->label);
-		if (s->group_by == GROUP_KEYS)
-			buf_adds(b, lab);
-		else
-			colour_add(b, on, colour_for_op(lab), lab, strlen(lab));
-		break;
-	case S_DEVICE:
-		if (g->device >= 0)
-			buf_printf(b, "%lld", g->device);
-		break;
-	case S_TIME:
-		num_fixed(nb, g->time, 2, 1);
-		buf_printf(b, "%s \xce\xbcs", nb);
-		break;
-	case S_COUNT:
-		buf_printf(b, "%ld", g->count);
-		break;
-	case S_CAT:
-		buf_adds(b, table_str(t, g->category));
-		break;
-	case S_MIN:
-		pct_cell(b, g->nf > 0, g->fmin);
-		break;
-	case S_MAX:
-		pct_cell(b, g->nf > 0, g->fmax);
-		break;
-	case S_MEAN:
-		pct_cell(b, g->nf > 0, g->fmean);
-		break;
-	case S_STD:
-		pct_cell(b, g->nf > 1, sqrt(g->fm2 / (double)(g->nf - 1)));
-		break;
-	case S_WMEAN:
-		pct_cell(b, g->has_wmean, g->wmean);
-		break;
-	case S_OPS:
-		ops_cell(b, t, g);
-		break;
-	}
-}
-
-/* The summary's columns, those the grouping shows. */
-static void
-scolumns(struct ttab *tb, const struct summary *s, int flags)
-{
+	static const char *const names[NSCOLS] = {
+		"Total % [%]", NULL, "Device", "Device Time Sum [\xce\xbcs]", "Op Count",
+		"Op Category", "Min FLOPs [%]", "Max FLOPs [%]", "Mean FLOPs [%]",
+		"Std FLOPs [%]", "Weighted Mean FLOPs [%]", "Ops", "rank"
+	};
+	static const char *const texts[NSCOLS] = {
+		"Total %", NULL, "Device", "Device Time Sum", "Op Count", "Op Category",
+		"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs",
+		"Ops", NULL
+	};
+	int by = s->group_by, keys = by == GROUP_KEYS, cat = by == GROUP_CATEGORY;
 	int col;
 
-	ttab_init(tb, NSCOLS, flags | (s->group_by == GROUP_KEYS ? TTAB_TRIM : 0));
 	for (col = 0; col < NSCOLS; col++) {
-		int left = col == S_OPCODE || col == S_OPS;
+		struct tab_fmt f = TAB_FMT_INIT;
+		int left = col == S_LABEL || col == S_OPS;
+		unsigned hide = 0;
 
-		ttab_column(tb, col, col == S_OPCODE ? group_header(s) : sheaders[col],
-		    left ? TTAB_LEFT : TTAB_RIGHT,
-		    left || col == S_CAT ? TTAB_LEFT : TTAB_RIGHT);
-		ttab_hide(tb, col, !col_shown(s, col));
+		f.text = col == S_LABEL ? NULL : texts[col];
+		f.align = left ? TAB_LEFT : TAB_RIGHT;
+		f.mdalign = left || col == S_CAT ? TAB_LEFT : TAB_RIGHT;
+		switch (col) {
+		case S_PCT: case S_MIN: case S_MAX: case S_MEAN: case S_STD: case S_WMEAN:
+			f.dec = 2;
+			f.thousands = 1;
+			f.unit = " %";
+			break;
+		case S_TIME:
+			f.dec = 2;
+			f.thousands = 1;
+			f.unit = " \xce\xbcs";
+			break;
+		case S_LABEL:
+			if (!keys)
+				f.flags |= TAB_COL_OPCOLOUR;
+			break;
+		}
+		if (col == S_DEVICE && !s->per_device)
+			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
+		if ((col == S_CAT || (col >= S_MIN && col <= S_WMEAN)) && (keys || cat))
+			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
+		/* a phase or a device has ops of every category: no one category to show
+		 * (the CSV keeps the first op's, as it always has) */
+		if (col == S_CAT && (by == GROUP_PHASE || by == GROUP_DEVICE))
+			hide |= TAB_COL_NOTEXT;
+		if ((col == S_OPS && !keys) || col == S_RANK)
+			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
+		f.flags |= hide;
+		tab_format(s->tab, tab_col(s->tab, col == S_LABEL ? group_header(by, spec) :
+		    names[col]), &f);
 	}
 }
 
-static void
-srows(FILE *fp, struct ttab *tb, const struct summary *s, int colour)
+/* Sort keys: the CSV's order (Device Time Sum descending, pandas' groupby order for
+ * ties) and the text's order per device (device, Total % descending; D2). */
+static const struct tab_key by_time[] = { { S_TIME, 1 }, { S_RANK, 0 } };
+static const struct tab_key by_device[] = { { S_DEVICE, 0 }, { S_PCT, 1 }, { S_RANK, 0 } };
+static const struct tab_key by_label[] = { { S_LABEL, 0 }, { S_DEVICE, 0 } };
+
+/* Append an empty aggregate to the array a of *n (capacity *cap). */
+static struct stat_acc *
+acc_new(struct stat_acc *a, size_t *n, size_t *cap)
 {
-	struct buf cb = BUF_INIT;
-	size_t i;
-	int col;
+	a = xgrow(a, cap, *n + 1, sizeof(*a));
+	memset(&a[(*n)++], 0, sizeof(*a));
+	return a;
+}
 
-	for (i = 0; i < s->ng; i++) {
-		const struct group *g = &s->g[s->print_order[i]];
+/* GROUP_KEYS: the op names of each group, the costliest first (in order of appearance
+ * for equal times), joined by ", " into the Ops cells. pair[] holds each (group, op)
+ * pair's group and op, time[] its device time. */
+static void
+ops_cells(struct summary *s, const struct table *t, const uint32_t (*pair)[2],
+    const struct stat_acc *time, size_t np)
+{
+	struct tab *o = tab_new("ops");
+	static const struct tab_key keys[] = { { 0, 0 }, { 1, 1 } };
+	struct buf b = BUF_INIT;
+	size_t i, r;
 
-		for (col = 0; col < NSCOLS; col++) {
-			buf_reset(&cb);
-			if (col_shown(s, col))
-				scell(&cb, s, g, col, colour);
-			ttab_cell(tb, cb.p ? cb.p : "", cb.len);
-		}
-		ttab_row(tb, fp);
+	tab_col(o, "group");
+	tab_col(o, "time");
+	tab_col(o, "op");
+	for (i = 0; i < np; i++) {
+		r = tab_row(o);
+		tab_set_int(o, r, 0, pair[i][0]);
+		tab_set_num(o, r, 1, time[i].plain);
+		tab_set_int(o, r, 2, pair[i][1]);
 	}
-	buf_free(&cb);
+	tab_sort(o, keys, 2);
+	for (i = 0; i < o->nrows; i = r) {
+		long long g = tab_cell(o, i, 0)->v.i;
+
+		buf_reset(&b);
+		for (r = i; r < o->nrows && tab_cell(o, r, 0)->v.i == g; r++) {
+			if (r > i)
+				buf_adds(&b, ", ");
+			buf_adds(&b, table_str(t, (strid)tab_cell(o, r, 2)->v.i));
+		}
+		tab_set_strn(s->tab, (size_t)g, S_OPS, b.p, b.len);
+	}
+	buf_free(&b);
+	tab_free(o);
+}
+
+/* The group number of a device cell (empty: devices merged) in devs. */
+static uint32_t
+device_group(struct names *devs, const struct tab_cell *c)
+{
+	return tab_group(devs, (const char *)&c->v.i, c->kind == TAB_INT ? sizeof(c->v.i) : 0);
+}
+
+struct summary *
+summary_build(const struct table *t, const struct group_spec *spec, int per_device)
+{
+	struct summary *s;
+	struct tab *tb;
+	struct names groups, labels, pairs, devices;
+	struct buf b = BUF_INIT, key = BUF_INIT;
+	/* running aggregates (the rows are streamed): per group its device times and
+	 * FLOPs %; per label (across devices) FLOPs % x time and time, for the weighted
+	 * mean (Q30); per (group, op) pair its device time; per device its total */
+	struct stat_acc *time = NULL, *flops = NULL, *wnum = NULL, *wden = NULL;
+	struct stat_acc *ptime = NULL, *devtot = NULL;
+	size_t ng = 0, nf = 0, nl = 0, nw = 0, np = 0, ndev = 0;
+	size_t gcap = 0, fcap = 0, lcap = 0, wcap = 0, pcap = 0, dcap = 0, glcap = 0, pc = 0;
+	uint32_t *glabel = NULL, (*pair)[2] = NULL;
+	size_t i;
+	int int_time = 1;
+
+	s = xcalloc(1, sizeof(*s));
+	s->group_by = spec->by;
+	s->per_device = per_device;
+	s->tab = tb = tab_new("summary");
+	scolumns(s, spec);
+	names_init(&groups);
+	names_init(&labels);
+	names_init(&pairs);
+	names_init(&devices);
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = table_row(t, i);
+		uint32_t l, g;
+		double dt;
+		int has_f;
+
+		if (w->flags & ROW_SIGNPOST)
+			continue;
+		buf_reset(&b);
+		buf_adds(&b, "");
+		if (s->group_by == GROUP_KEYS)
+			keys_label(t, w, spec, &b);
+		else
+			group_label(t, w, s->group_by, &b);
+		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+		/* host ops and ops without a duration have the integer Device Time 0 */
+		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
+			int_time = 0;
+		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
+		has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
+		if ((l = tab_group(&labels, b.p, b.len)) == nl) {
+			wnum = acc_new(wnum, &nl, &lcap);
+			wden = acc_new(wden, &nw, &wcap);
+		}
+		if (has_f) {
+			stat_acc_add(&wnum[l], w->flops_pct * dt);
+			stat_acc_add(&wden[l], dt);
+		}
+		if (per_device) {
+			/* pandas' groupby drops a group key that is NaN: per device,
+			 * ops without a device (host ops) are left out */
+			if (!(w->flags & ROW_DEVICE))
+				continue;
+			buf_reset(&key);
+			buf_add(&key, &l, sizeof(l));
+			buf_add(&key, &w->device, sizeof(w->device));
+			g = tab_group(&groups, key.p, key.len);
+		} else
+			g = l;
+		if (g == ng) {
+			size_t r = tab_row(tb);
+
+			tab_set_strn(tb, r, S_LABEL, b.p, b.len);
+			if (per_device)
+				tab_set_int(tb, r, S_DEVICE, w->device);
+			if (s->group_by == GROUP_CATEGORY)
+				tab_set_strn(tb, r, S_CAT, b.p, b.len);
+			else if (s->group_by != GROUP_KEYS)	/* not shown */
+				tab_set_str(tb, r, S_CAT, row_category(t, w));
+			time = acc_new(time, &ng, &gcap);
+			flops = acc_new(flops, &nf, &fcap);
+			glabel = xgrow(glabel, &glcap, ng, sizeof(*glabel));
+			glabel[g] = l;
+		}
+		stat_acc_add(&time[g], dt);
+		if (has_f)
+			stat_acc_add(&flops[g], w->flops_pct);
+		if (s->group_by == GROUP_KEYS) {
+			uint32_t p, pk[2] = { g, w->op };
+
+			if ((p = tab_group(&pairs, (const char *)pk, sizeof(pk))) == np) {
+				ptime = acc_new(ptime, &np, &pcap);
+				pair = xgrow(pair, &pc, np, sizeof(*pair));
+				pair[p][0] = g;
+				pair[p][1] = w->op;
+			}
+			stat_acc_add(&ptime[p], dt);
+		}
+	}
+	if (ng == 0) {
+		summary_free(s);
+		s = NULL;
+		goto out;
+	}
+	for (i = 0; i < ng; i++) {
+		const struct stat_acc *f = &flops[i], *wd = &wden[glabel[i]];
+
+		if (int_time)
+			tab_set_int(tb, i, S_TIME, 0);
+		else
+			tab_set_num(tb, i, S_TIME, stat_acc_sum(&time[i]));
+		tab_set_int(tb, i, S_COUNT, (long long)time[i].n);
+		tab_set_num(tb, i, S_MIN, stat_acc_min(f));
+		tab_set_num(tb, i, S_MAX, stat_acc_max(f));
+		tab_set_num(tb, i, S_MEAN, stat_acc_mean(f));
+		tab_set_num(tb, i, S_STD, stat_acc_std(f, 1));
+		if (wd->n > 0 && wd->plain != 0)
+			tab_set_num(tb, i, S_WMEAN, wnum[glabel[i]].plain / wd->plain);
+	}
+	if (s->group_by == GROUP_KEYS)
+		ops_cells(s, t, (const uint32_t (*)[2])pair, ptime, np);
+
+	/* pandas groupby order (sorted keys), then a stable sort by time descending */
+	tab_sort(tb, by_label, 2);
+	for (i = 0; i < ng; i++)
+		tab_set_int(tb, i, S_RANK, (long long)i);
+	tab_sort(tb, by_time, 2);
+
+	/* Total % over all groups, or per device, summed in this order */
+	for (i = 0; i < ng; i++) {
+		uint32_t d = device_group(&devices, tab_cell(tb, i, S_DEVICE));
+
+		if (d == ndev)
+			devtot = acc_new(devtot, &ndev, &dcap);
+		stat_acc_add(&devtot[d], tab_num(tb, i, S_TIME));
+	}
+	for (i = 0; i < ng; i++) {
+		double tot = devtot[device_group(&devices, tab_cell(tb, i, S_DEVICE))].plain;
+
+		/* spec 19 "Integer zeros": merged, a grand total of 0 is pandas' integer 0 */
+		if (!per_device && tot == 0)
+			tab_set_int(tb, i, S_PCT, 0);
+		else
+			tab_set_num(tb, i, S_PCT, tot != 0 ? tab_num(tb, i, S_TIME) / tot * 100 : 0);
+	}
+out:
+	free(time);
+	free(flops);
+	free(wnum);
+	free(wden);
+	free(ptime);
+	free(devtot);
+	free(glabel);
+	free(pair);
+	names_free(&groups);
+	names_free(&labels);
+	names_free(&pairs);
+	names_free(&devices);
+	buf_free(&b);
+	buf_free(&key);
+	return s;
+}
+
+void
+summary_free(struct summary *s)
+{
+	if (s == NULL)
+		return;
+	tab_free(s->tab);
+	free(s);
+}
+
+void
+summary_top(struct summary *s, size_t n)
+{
+	if (n >= s->tab->nrows)
+		return;
+	/* the first n groups as they print, kept in the CSV's order */
+	if (s->per_device)
+		tab_sort(s->tab, by_device, 3);
+	tab_truncate(s->tab, n);
+	if (s->per_device)
+		tab_sort(s->tab, by_time, 2);
+}
+
+size_t
+summary_ndevices(const struct summary *s)
+{
+	struct names d;
+	size_t i, n;
+
+	names_init(&d);
+	for (i = 0; i < s->tab->nrows; i++) {
+		const struct tab_cell *c = tab_cell(s->tab, i, S_DEVICE);
+
+		tab_group(&d, (const char *)&c->v.i, c->kind == TAB_INT ? sizeof(c->v.i) : 0);
+	}
+	n = d.n;
+	names_free(&d);
+	return n;
+}
+
+/* --- text, Markdown, CSV ---------------------------------------------------------- */
+
+/* The table as it prints: per device, in the text's order. */
+static void
+sprint(FILE *fp, const struct summary *s, int flags)
+{
+	struct tab *p = s->tab;
+
+	if (s->per_device) {
+		p = tab_copy(s->tab, "summary");
+		tab_sort(p, by_device, 3);
+	}
+	if (s->group_by == GROUP_KEYS)
+		flags |= TAB_PRINT_TRIM;
+	tab_print(p, fp, 0, 0, flags);
+	if (p != s->tab)
+		tab_free(p);
 }
 
 void
 summary_print(FILE *fp, const struct summary *s, int colour)
 {
-	struct ttab tb;
-	struct buf cb = BUF_INIT;
-	size_t i;
-	int col;
-
-	scolumns(&tb, s, TTAB_TEXT);
-	for (col = 0; col < NSCOLS; col++) {
-		if (!col_shown(s, col))
-			continue;
-		for (i = 0; i < s->ng; i++) {
-			buf_reset(&cb);
-			scell(&cb, s, &s->g[i], col, 0);
-			ttab_fit(&tb, col, cb.p ? cb.p : "", cb.len);
-		}
-	}
-	buf_free(&cb);
 	fputs("\n\xf0\x9f\x93\x8a Stacked report \xf0\x9f\x93\x8a\n====================\n\n", fp);
-	ttab_header(&tb, fp);
-	ttab_rule(&tb, fp);
-	srows(fp, &tb, s, colour);
-	ttab_rule(&tb, fp);
-	ttab_free(&tb);
+	sprint(fp, s, TAB_PRINT_ENDRULE | (colour ? TAB_PRINT_COLOUR : 0));
 }
 
-/* --- CSV ------------------------------------------------------------------------- */
-
-static void
-csv_pct(FILE *fp, int has, double v)
+void
+summary_markdown(FILE *fp, const struct summary *s)
 {
-	fputc(',', fp);
-	if (has)
-		fprintf(fp, "%.2f", v);
+	sprint(fp, s, TAB_PRINT_MD);
 }
 
 int
 summary_write_csv(const char *path, const struct summary *s)
 {
 	FILE *fp;
-	size_t i;
-	int cat = s->group_by == GROUP_CATEGORY, keys = s->group_by == GROUP_KEYS, e;
-	struct buf cb = BUF_INIT;
+	int e;
 
 	if ((fp = fopen(path, "w")) == NULL)
 		return -1;
-	fputs("Total % [%],", fp);
-	csv_field(fp, group_header(s), strlen(group_header(s)));
-	fputc(',', fp);
-	if (s->per_device)
-		fputs("Device,", fp);
-	fputs("Device Time Sum [\xce\xbcs],Op Count", fp);
-	if (keys)
-		fputs(",Ops", fp);
-	else if (!cat)
-		fputs(",Op Category,Min FLOPs [%],Max FLOPs [%],Mean FLOPs [%],Std FLOPs [%],"
-		    "Weighted Mean FLOPs [%]", fp);
-	fputc('\n', fp);
-	for (i = 0; i < s->ng; i++) {
-		const struct group *g = &s->g[i];
-		const char *lab = table_str(s->t, g->label);
-
-		if (s->int_pct)
-			fputs("0,", fp);
-		else
-			fprintf(fp, "%.2f,", g->pct);
-		csv_field(fp, lab, strlen(lab));
-		if (s->per_device) {
-			fputc(',', fp);
-			if (g->device >= 0)
-				fprintf(fp, "%lld", g->device);
-		}
-		if (s->int_time)
-			fprintf(fp, ",0,%ld", g->count);
-		else
-			fprintf(fp, ",%.2f,%ld", g->time, g->count);
-		if (keys) {
-			buf_reset(&cb);
-			ops_cell(&cb, s->t, g);
-			fputc(',', fp);
-			csv_field(fp, cb.p ? cb.p : "", cb.len);
-		} else if (!cat) {
-			const char *c = table_str(s->t, g->category);
-
-			fputc(',', fp);
-			csv_field(fp, c, strlen(c));
-			csv_pct(fp, g->nf > 0, g->fmin);
-			csv_pct(fp, g->nf > 0, g->fmax);
-			csv_pct(fp, g->nf > 0, g->fmean);
-			csv_pct(fp, g->nf > 1, g->nf > 1 ? sqrt(g->fm2 / (double)(g->nf - 1)) : 0);
-			csv_pct(fp, g->has_wmean, g->wmean);
-		}
-		fputc('\n', fp);
-	}
-	buf_free(&cb);
-	if (ferror(fp)) {
+	if (tab_write_csv(s->tab, fp) != 0) {
 		e = errno ? errno : EIO;
 		fclose(fp);
 		errno = e;
@@ -815,47 +571,55 @@ summary_write_csv(const char *path, const struct summary *s)
 
 /* --- the plot -------------------------------------------------------------------- */
 
+static long
+row_device(const struct summary *s, size_t i)
+{
+	const struct tab_cell *c = tab_cell(s->tab, i, S_DEVICE);
+
+	return c->kind == TAB_INT ? (long)c->v.i : -1;
+}
+
 int
 summary_write_svg(const char *path, const struct summary *s, int classic)
 {
+	const struct tab *t = s->tab;
 	struct plot_seg *segs;
 	struct plot_bar *bars;
 	size_t nbars = 0, i, j, n;
 	int rv, flags = 0;
 
-	segs = xcalloc(s->ng, sizeof(*segs));
-	bars = xcalloc(s->ng, sizeof(*bars));
+	segs = xcalloc(t->nrows ? t->nrows : 1, sizeof(*segs));
+	bars = xcalloc(t->nrows ? t->nrows : 1, sizeof(*bars));
 	/* segments grouped by bar (device), each bar in time-descending order */
 	n = 0;
-	for (i = 0; i < s->ng; i++) {
-		long long dev = s->g[i].device;
+	for (i = 0; i < t->nrows; i++) {
+		long dev = row_device(s, i);
 
-		for (j = 0; j < nbars && bars[j].device != (long)dev; j++)
+		for (j = 0; j < nbars && bars[j].device != dev; j++)
 			;
 		if (j < nbars)
 			continue;
-		bars[nbars].device = s->per_device ? (long)dev : -1;
+		bars[nbars].device = dev;
 		bars[nbars].segs = segs + n;
-		for (j = i; j < s->ng; j++) {
-			const struct group *g = &s->g[j];
+		for (j = i; j < t->nrows; j++) {
 			struct plot_seg *p;
 
-			if (g->device != dev)
+			if (row_device(s, j) != dev)
 				continue;
 			p = &segs[n++];
-			p->label = table_str(s->t, g->label);
-			p->category = table_str(s->t, g->category);
-			p->time_us = g->time;
-			p->count = g->count;
-			p->pct = g->pct;
-			p->has_flops = g->nf > 0;
-			p->fmin = g->fmin;
-			p->fmax = g->fmax;
-			p->fmean = g->fmean;
-			p->has_std = g->nf > 1;
-			p->fstd = g->nf > 1 ? sqrt(g->fm2 / (double)(g->nf - 1)) : 0;
-			p->has_wmean = g->has_wmean;
-			p->fwmean = g->wmean;
+			p->label = tab_str(t, j, S_LABEL);
+			p->category = tab_str(t, j, S_CAT);
+			p->time_us = tab_num(t, j, S_TIME);
+			p->count = (long)tab_num(t, j, S_COUNT);
+			p->pct = tab_num(t, j, S_PCT);
+			p->has_flops = !isnan(tab_num(t, j, S_MIN));
+			p->fmin = tab_num(t, j, S_MIN);
+			p->fmax = tab_num(t, j, S_MAX);
+			p->fmean = tab_num(t, j, S_MEAN);
+			p->has_std = !isnan(tab_num(t, j, S_STD));
+			p->fstd = p->has_std ? tab_num(t, j, S_STD) : 0;
+			p->has_wmean = !isnan(tab_num(t, j, S_WMEAN));
+			p->fwmean = tab_num(t, j, S_WMEAN);
 		}
 		bars[nbars].nsegs = (size_t)(segs + n - bars[nbars].segs);
 		nbars++;
@@ -876,17 +640,4 @@ summary_write_svg(const char *path, const struct summary *s, int classic)
 	free(segs);
 	free(bars);
 	return rv;
-}
-
-/* --- Markdown -------------------------------------------------------------------- */
-
-void
-summary_markdown(FILE *fp, const struct summary *s)
-{
-	struct ttab tb;
-
-	scolumns(&tb, s, TTAB_MARKDOWN);
-	ttab_header(&tb, fp);
-	srows(fp, &tb, s, 0);
-	ttab_free(&tb);
 }

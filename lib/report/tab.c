@@ -10,6 +10,8 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/numfmt.h"
+#include "report/colour.h"
+#include "report/opcsv.h"
 #include "report/tab.h"
 #include "report/texttab.h"
 
@@ -33,6 +35,7 @@ tab_free(struct tab *t)
 	for (i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
 	free(t->cols);
+	free(t->fmts);
 	free(t->cells);
 	names_free(&t->strs);
 	free(t->name);
@@ -53,9 +56,20 @@ tab_col(struct tab *t, const char *name)
 		free(t->cells);
 		t->cells = c;
 	}
-	t->cols = xgrow(t->cols, &t->capcols, t->ncols + 1, sizeof(*t->cols));
+	if (t->ncols == t->capcols) {
+		t->capcols = grow_cap(t->capcols, t->ncols + 1);
+		t->cols = xreallocarray(t->cols, t->capcols, sizeof(*t->cols));
+		t->fmts = xreallocarray(t->fmts, t->capcols, sizeof(*t->fmts));
+	}
 	t->cols[t->ncols] = xstrdup(name);
+	t->fmts[t->ncols] = (struct tab_fmt)TAB_FMT_INIT;
 	return t->ncols++;
+}
+
+void
+tab_format(struct tab *t, size_t col, const struct tab_fmt *f)
+{
+	t->fmts[col] = *f;
 }
 
 size_t
@@ -378,18 +392,15 @@ tab_sort_pandas(struct tab *t, size_t col, int desc)
 	free(v);
 }
 
-struct tab *
-tab_project(const struct tab *t, const char *name, const char *const *cols)
+/* A new tab named name with columns src[0..n) of t, in that order. */
+static struct tab *
+project(const struct tab *t, const char *name, const size_t *src, size_t n)
 {
 	struct tab *p = tab_new(name);
-	size_t *src = NULL, n = 0, i, j, c;
+	size_t i, j;
 
-	for (i = 0; cols[i]; i++)
-		if ((c = tab_find(t, cols[i])) != (size_t)-1) {
-			src = xreallocarray(src, n + 1, sizeof(*src));
-			src[n++] = c;
-			tab_col(p, cols[i]);
-		}
+	for (j = 0; j < n; j++)
+		tab_format(p, tab_col(p, t->cols[src[j]]), &t->fmts[src[j]]);
 	for (i = 0; i < t->nrows; i++) {
 		size_t r = tab_row(p);
 
@@ -402,6 +413,34 @@ tab_project(const struct tab *t, const char *name, const char *const *cols)
 				*tab_cell(p, r, j) = *x;
 		}
 	}
+	return p;
+}
+
+struct tab *
+tab_project(const struct tab *t, const char *name, const char *const *cols)
+{
+	struct tab *p;
+	size_t *src = NULL, n = 0, i, c;
+
+	for (i = 0; cols[i]; i++)
+		if ((c = tab_find(t, cols[i])) != (size_t)-1) {
+			src = xreallocarray(src, n + 1, sizeof(*src));
+			src[n++] = c;
+		}
+	p = project(t, name, src, n);
+	free(src);
+	return p;
+}
+
+struct tab *
+tab_copy(const struct tab *t, const char *name)
+{
+	size_t *src = xreallocarray(NULL, t->ncols ? t->ncols : 1, sizeof(*src)), i;
+	struct tab *p;
+
+	for (i = 0; i < t->ncols; i++)
+		src[i] = i;
+	p = project(t, name, src, t->ncols);
 	free(src);
 	return p;
 }
@@ -440,9 +479,10 @@ tab_percentages(struct tab *t, size_t col)
 
 /* --- output ------------------------------------------------------------------------- */
 
-/* The cell as pandas' to_csv writes it (without quoting). */
+/* The cell as pandas' to_csv writes it (without quoting); dec >= 0: a number cell
+ * with that many decimals (its float_format). */
 static void
-cell_text(const struct tab *t, const struct tab_cell *c, struct buf *b)
+cell_text(const struct tab *t, const struct tab_cell *c, int dec, struct buf *b)
 {
 	char nb[NUM_BUFSZ];
 	size_t n;
@@ -453,7 +493,7 @@ cell_text(const struct tab *t, const struct tab_cell *c, struct buf *b)
 		buf_add(b, nb, n);
 		break;
 	case TAB_NUM:
-		n = num_shortest(nb, c->v.d);
+		n = dec >= 0 ? num_fixed(nb, c->v.d, dec, 0) : num_shortest(nb, c->v.d);
 		buf_add(b, nb, n);
 		break;
 	case TAB_STR:
@@ -467,41 +507,29 @@ cell_text(const struct tab *t, const struct tab_cell *c, struct buf *b)
 	}
 }
 
-static void
-csv_field(FILE *fp, const char *s, size_t n)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fwrite(s, 1, n, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 int
 tab_write_csv(const struct tab *t, FILE *fp)
 {
 	struct buf b = BUF_INIT;
-	size_t i, j;
+	size_t i, j, k;
 
-	for (j = 0; j < t->ncols; j++) {
-		if (j)
+	for (j = k = 0; j < t->ncols; j++) {
+		if (t->fmts[j].flags & TAB_COL_NOFILE)
+			continue;
+		if (k++)
 			fputc(',', fp);
 		csv_field(fp, t->cols[j], strlen(t->cols[j]));
 	}
 	fputc('\n', fp);
 	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < t->ncols; j++) {
-			if (j)
+		for (j = k = 0; j < t->ncols; j++) {
+			if (t->fmts[j].flags & TAB_COL_NOFILE)
+				continue;
+			if (k++)
 				fputc(',', fp);
 			buf_reset(&b);
 			buf_adds(&b, "");
-			cell_text(t, tab_cell(t, i, j), &b);
+			cell_text(t, tab_cell(t, i, j), t->fmts[j].dec, &b);
 			csv_field(fp, b.p, b.len);
 		}
 		fputc('\n', fp);
@@ -510,14 +538,24 @@ tab_write_csv(const struct tab *t, FILE *fp)
 	return ferror(fp) ? -1 : 0;
 }
 
-/* The cell as the terminal and Markdown show it: numbers with three decimals. */
+/* The cell as the terminal and Markdown show it: numbers with three decimals, or as
+ * the column's format says. */
 static void
-cell_show(const struct tab *t, const struct tab_cell *c, struct buf *b)
+cell_show(const struct tab *t, const struct tab_cell *c, const struct tab_fmt *f,
+    struct buf *b)
 {
 	char nb[NUM_BUFSZ];
 	size_t n;
 	const char *s;
 
+	if (f->dec >= 0 && (c->kind == TAB_NUM || c->kind == TAB_INT)) {
+		n = num_fixed(nb, c->kind == TAB_NUM ? c->v.d : (double)c->v.i, f->dec,
+		    f->thousands);
+		buf_add(b, nb, n);
+		if (f->unit)
+			buf_adds(b, f->unit);
+		return;
+	}
 	if (c->kind == TAB_NUM) {
 		double a = fabs(c->v.d);
 
@@ -528,10 +566,14 @@ cell_show(const struct tab *t, const struct tab_cell *c, struct buf *b)
 		else
 			n = (size_t)snprintf(nb, sizeof(nb), "%.3g", c->v.d);
 		buf_add(b, nb, n);
+		if (f->unit)
+			buf_adds(b, f->unit);
 		return;
 	}
 	if (c->kind != TAB_STR) {
-		cell_text(t, c, b);
+		cell_text(t, c, -1, b);
+		if (c->kind == TAB_INT && f->unit)
+			buf_adds(b, f->unit);
 		return;
 	}
 	/* one line per cell */
@@ -592,87 +634,123 @@ cut_cell(struct buf *out, const char *s, size_t n, size_t w)
 #define TEXT_MAX 48
 #define TEXT_MIN 10
 
-/* The table through the one table printer (report/texttab.h): in text, the widest
- * columns cut to fit width; in Markdown, whole cells. */
+/* Text alignment of a column: as its format says, else right when a cell is a number. */
 static int
-tab_write_ttab(const struct tab *t, FILE *fp, size_t top, size_t width, int md)
+col_align(int align, int numeric)
 {
-	size_t nr = top && top < t->nrows ? top : t->nrows, i, j, total;
+	if (align == TAB_AUTO)
+		return numeric ? TTAB_RIGHT : TTAB_LEFT;
+	return align == TAB_RIGHT ? TTAB_RIGHT : TTAB_LEFT;
+}
+
+int
+tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
+{
+	size_t nr = top && top < t->nrows ? top : t->nrows, i, j, k, total, ns = 0;
 	size_t nc = t->ncols ? t->ncols : 1;
-	size_t *w = xcalloc(nc, sizeof(*w));
+	size_t *w = xcalloc(nc, sizeof(*w)), *col = xcalloc(nc, sizeof(*col));
 	int *right = xcalloc(nc, sizeof(*right));
+	int md = (flags & TAB_PRINT_MD) != 0, colour = !md && (flags & TAB_PRINT_COLOUR);
 	struct buf *hdr = xcalloc(nc, sizeof(*hdr));
 	struct buf b = BUF_INIT, c = BUF_INIT;
 	struct ttab tb;
 
+	/* the shown columns: col[k] is the tab column of text column k */
 	for (j = 0; j < t->ncols; j++)
-		w[j] = u8width(t->cols[j], strlen(t->cols[j]));
+		if (!(t->fmts[j].flags & TAB_COL_NOTEXT))
+			col[ns++] = j;
+	for (k = 0; k < ns; k++) {
+		const char *h = t->fmts[col[k]].text ? t->fmts[col[k]].text : t->cols[col[k]];
+
+		buf_adds(&hdr[k], h);
+		w[k] = u8width(h, strlen(h));
+	}
 	for (i = 0; i < nr; i++)
-		for (j = 0; j < t->ncols; j++) {
-			const struct tab_cell *x = tab_cell(t, i, j);
+		for (k = 0; k < ns; k++) {
+			const struct tab_cell *x = tab_cell(t, i, col[k]);
 			size_t cw;
 
 			buf_reset(&b);
 			buf_adds(&b, "");
-			cell_show(t, x, &b);
-			if ((cw = u8width(b.p, b.len)) > w[j])
-				w[j] = cw;
-			right[j] |= is_right(x);
+			cell_show(t, x, &t->fmts[col[k]], &b);
+			if ((cw = u8width(b.p, b.len)) > w[k])
+				w[k] = cw;
+			right[k] |= is_right(x);
 		}
 	/* text columns at most TEXT_MAX wide; then the widest columns, one character at
 	 * a time, down to TEXT_MIN, until the line fits */
-	for (j = 0; !md && width && j < t->ncols; j++)
-		if (!right[j] && w[j] > TEXT_MAX)
-			w[j] = TEXT_MAX;
-	while (!md && width && t->ncols) {
+	for (k = 0; !md && width && k < ns; k++)
+		if (!right[k] && w[k] > TEXT_MAX)
+			w[k] = TEXT_MAX;
+	while (!md && width && ns) {
 		size_t wide = 0;
 
 		total = 0;
-		for (j = 0; j < t->ncols; j++) {
-			total += w[j] + (j ? 2 : 0);
-			if (w[j] > w[wide])
-				wide = j;
+		for (k = 0; k < ns; k++) {
+			total += w[k] + (k ? 2 : 0);
+			if (w[k] > w[wide])
+				wide = k;
 		}
 		if (total <= width || w[wide] <= TEXT_MIN)
 			break;
 		w[wide]--;
 	}
-	ttab_init(&tb, nc, md ? TTAB_MARKDOWN : TTAB_TEXT);
-	for (j = 0; j < t->ncols; j++) {
-		int a = right[j] ? TTAB_RIGHT : TTAB_LEFT;
+	ttab_init(&tb, ns, (md ? TTAB_MARKDOWN : TTAB_TEXT) |
+	    ((flags & TAB_PRINT_TRIM) ? TTAB_TRIM : 0));
+	for (k = 0; k < ns; k++) {
+		const struct tab_fmt *f = &t->fmts[col[k]];
 
-		if (md)
-			buf_adds(&hdr[j], t->cols[j]);
-		else
-			cut_cell(&hdr[j], t->cols[j], strlen(t->cols[j]), w[j]);
-		ttab_column(&tb, j, hdr[j].p, a, a);
-		ttab_minwidth(&tb, j, w[j]);
+		if (!md && width) {
+			buf_reset(&c);
+			cut_cell(&c, hdr[k].p, hdr[k].len, w[k]);
+			buf_reset(&hdr[k]);
+			buf_add(&hdr[k], c.p, c.len);
+		}
+		ttab_column(&tb, k, hdr[k].p, col_align(f->align, right[k]),
+		    col_align(f->mdalign, right[k]));
+		ttab_minwidth(&tb, k, w[k]);
 	}
 	ttab_header(&tb, fp);
 	ttab_rule(&tb, fp);
 	for (i = 0; i < nr; i++) {
-		for (j = 0; j < t->ncols; j++) {
+		for (k = 0; k < ns; k++) {
+			const struct tab_cell *x = tab_cell(t, i, col[k]);
+
 			buf_reset(&b);
 			buf_adds(&b, "");
-			cell_show(t, tab_cell(t, i, j), &b);
-			if (md)
+			cell_show(t, x, &t->fmts[col[k]], &b);
+			if (md) {
 				ttab_cell(&tb, b.p, b.len);
-			else {
-				cut_cell(&c, b.p, b.len, w[j]);
-				ttab_cell(&tb, c.p, c.len);
+				continue;
 			}
+			buf_reset(&c);
+			if (width)
+				cut_cell(&c, b.p, b.len, w[k]);
+			else
+				buf_add(&c, b.p, b.len);
+			if (colour && (t->fmts[col[k]].flags & TAB_COL_OPCOLOUR) &&
+			    x->kind == TAB_STR) {
+				buf_reset(&b);
+				colour_add(&b, 1, colour_for_op(names_str(&t->strs, x->v.s)),
+				    c.p ? c.p : "", c.len);
+				ttab_cell(&tb, b.p ? b.p : "", b.len);
+			} else
+				ttab_cell(&tb, c.p ? c.p : "", c.len);
 		}
 		ttab_row(&tb, fp);
 	}
+	if (flags & TAB_PRINT_ENDRULE)
+		ttab_rule(&tb, fp);
 	if (!md && nr < t->nrows)
 		fprintf(fp, "... %zu more rows\n", t->nrows - nr);
 	ttab_free(&tb);
-	for (j = 0; j < nc; j++)
-		buf_free(&hdr[j]);
+	for (k = 0; k < nc; k++)
+		buf_free(&hdr[k]);
 	free(hdr);
 	buf_free(&b);
 	buf_free(&c);
 	free(w);
+	free(col);
 	free(right);
 	return ferror(fp) ? -1 : 0;
 }
@@ -680,13 +758,13 @@ tab_write_ttab(const struct tab *t, FILE *fp, size_t top, size_t width, int md)
 int
 tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width)
 {
-	return tab_write_ttab(t, fp, top, width, 0);
+	return tab_print(t, fp, top, width, 0);
 }
 
 int
 tab_write_md(const struct tab *t, FILE *fp, size_t top)
 {
-	return tab_write_ttab(t, fp, top, 0, 1);
+	return tab_print(t, fp, top, 0, TAB_PRINT_MD);
 }
 
 /* --- xlsx --------------------------------------------------------------------------- */
@@ -723,7 +801,7 @@ void
 tab_book_add(struct tab_book *bk, const struct tab *t)
 {
 	char name[32];
-	size_t i, j, n;
+	size_t i, j, k, n, nk;
 	lxw_worksheet *ws;
 	struct buf b = BUF_INIT;
 	double *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
@@ -735,17 +813,23 @@ tab_book_add(struct tab_book *bk, const struct tab *t)
 	ws = workbook_add_worksheet(bk->wb, name);
 	if (ws == NULL)
 		return;
-	for (j = 0; j < t->ncols; j++) {
-		worksheet_write_string(ws, 0, (lxw_col_t)j, t->cols[j], bk->bold);
-		w[j] = (double)u8width(t->cols[j], strlen(t->cols[j]));
+	for (j = k = 0; j < t->ncols; j++) {
+		if (t->fmts[j].flags & TAB_COL_NOFILE)
+			continue;
+		worksheet_write_string(ws, 0, (lxw_col_t)k, t->cols[j], bk->bold);
+		w[k++] = (double)u8width(t->cols[j], strlen(t->cols[j]));
 	}
+	nk = k;
 	for (i = 0; i < t->nrows; i++) {
 		lxw_row_t r = (lxw_row_t)(i + 1);
 
-		for (j = 0; j < t->ncols; j++) {
+		for (j = k = 0; j < t->ncols; j++) {
 			const struct tab_cell *c = tab_cell(t, i, j);
-			lxw_col_t col = (lxw_col_t)j;
+			lxw_col_t col = (lxw_col_t)k;
 			double cw = 0;
+
+			if (t->fmts[j].flags & TAB_COL_NOFILE)
+				continue;
 
 			switch (c->kind) {
 			case TAB_INT:
@@ -778,11 +862,12 @@ tab_book_add(struct tab_book *bk, const struct tab *t)
 			default:
 				break;
 			}
-			if (cw > w[j])
-				w[j] = cw;
+			if (cw > w[k])
+				w[k] = cw;
+			k++;
 		}
 	}
-	for (j = 0; j < t->ncols; j++)
+	for (j = 0; j < nk; j++)
 		worksheet_set_column(ws, (lxw_col_t)j, (lxw_col_t)j,
 		    (w[j] > XLSX_MAXWIDTH ? XLSX_MAXWIDTH : w[j]) + 2, NULL);
 	worksheet_freeze_panes(ws, 1, 0);
@@ -826,33 +911,6 @@ vec_free(struct vec *v)
 	free(v->v);
 	v->v = NULL;
 	v->n = v->cap = 0;
-}
-
-size_t
-stat_count(const struct vec *v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < v->n; i++)
-		n += !isnan(v->v[i]);
-	return n;
-}
-
-/* pandas' group_sum: Kahan's compensated sum, in the values' order */
-double
-stat_sum(const struct vec *v)
-{
-	double s = 0, c = 0, y, t;
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i])) {
-			y = v->v[i] - c;
-			t = s + y;
-			c = t - s - y;
-			s = t;
-		}
-	return s;
 }
 
 /* numpy's pairwise_sum (loops_utils.h) over n doubles: below 8 a plain loop, up to 128
@@ -913,33 +971,6 @@ stat_npstd(const struct vec *v)
 	return s;
 }
 
-double
-stat_mean(const struct vec *v)
-{
-	size_t n = stat_count(v);
-
-	return n ? stat_sum(v) / (double)n : NAN;
-}
-
-/* pandas' group_var: Welford's running mean and sum of squares */
-double
-stat_std(const struct vec *v, int ddof)
-{
-	size_t n = 0, i;
-	double mean = 0, m2 = 0, old;
-
-	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i])) {
-			n++;
-			old = mean;
-			mean += (v->v[i] - old) / (double)n;
-			m2 += (v->v[i] - mean) * (v->v[i] - old);
-		}
-	if (n <= (size_t)ddof)
-		return NAN;
-	return sqrt(m2 / (double)(n - (size_t)ddof));
-}
-
 static int
 dcmp(const void *a, const void *b)
 {
@@ -968,28 +999,119 @@ stat_median(const struct vec *v)
 	return m;
 }
 
+/* pandas' groupby aggregations (cython group_sum, group_mean, group_var) one value at a
+ * time: Kahan's compensated sum, Welford's running mean and sum of squares. */
+void
+stat_acc_add(struct stat_acc *a, double v)
+{
+	double y, t, d;
+
+	if (isnan(v))
+		return;
+	a->n++;
+	a->plain += v;
+	y = v - a->comp;
+	t = a->sum + y;
+	a->comp = t - a->sum - y;
+	a->sum = t;
+	if (a->n == 1 || v < a->min)
+		a->min = v;
+	if (a->n == 1 || v > a->max)
+		a->max = v;
+	d = v - a->mean;
+	a->mean += d / (double)a->n;
+	a->m2 += d * (v - a->mean);
+}
+
+double
+stat_acc_sum(const struct stat_acc *a)
+{
+	return a->sum;
+}
+
+double
+stat_acc_mean(const struct stat_acc *a)
+{
+	return a->n ? a->sum / (double)a->n : NAN;
+}
+
+double
+stat_acc_std(const struct stat_acc *a, int ddof)
+{
+	if (a->n <= (size_t)ddof)
+		return NAN;
+	return sqrt(a->m2 / (double)(a->n - (size_t)ddof));
+}
+
+double
+stat_acc_min(const struct stat_acc *a)
+{
+	return a->n ? a->min : NAN;
+}
+
+double
+stat_acc_max(const struct stat_acc *a)
+{
+	return a->n ? a->max : NAN;
+}
+
+/* The aggregate of a vec's values. */
+static struct stat_acc
+acc_of(const struct vec *v)
+{
+	struct stat_acc a;
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	for (i = 0; i < v->n; i++)
+		stat_acc_add(&a, v->v[i]);
+	return a;
+}
+
+size_t
+stat_count(const struct vec *v)
+{
+	return acc_of(v).n;
+}
+
+double
+stat_sum(const struct vec *v)
+{
+	struct stat_acc a = acc_of(v);
+
+	return stat_acc_sum(&a);
+}
+
+double
+stat_mean(const struct vec *v)
+{
+	struct stat_acc a = acc_of(v);
+
+	return stat_acc_mean(&a);
+}
+
+double
+stat_std(const struct vec *v, int ddof)
+{
+	struct stat_acc a = acc_of(v);
+
+	return stat_acc_std(&a, ddof);
+}
+
 double
 stat_min(const struct vec *v)
 {
-	double m = NAN;
-	size_t i;
+	struct stat_acc a = acc_of(v);
 
-	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i]) && (isnan(m) || v->v[i] < m))
-			m = v->v[i];
-	return m;
+	return stat_acc_min(&a);
 }
 
 double
 stat_max(const struct vec *v)
 {
-	double m = NAN;
-	size_t i;
+	struct stat_acc a = acc_of(v);
 
-	for (i = 0; i < v->n; i++)
-		if (!isnan(v->v[i]) && (isnan(m) || v->v[i] > m))
-			m = v->v[i];
-	return m;
+	return stat_acc_max(&a);
 }
 
 uint32_t

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, pandas'
- * unstable sort_values, CSV as pandas writes it, projection, late columns) and pyrepr (Python's repr). */
+ * unstable sort_values, CSV as pandas writes it, projection, late columns, column
+ * formats in text, Markdown and CSV) and pyrepr (Python's repr). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,39 @@ test_stats(void)
 	ok(near(stat_std(&v, 0), sqrt(50.0 / 4)), "population std (ddof 0)");
 	ok(stat_min(&v) == 1 && stat_max(&v) == 10, "min and max skip NaN");
 	vec_free(&v);
+}
+
+/* The running aggregate: the same figures as over a vec, Kahan sums, Welford's std. */
+static void
+test_acc(void)
+{
+	struct stat_acc a, e;
+	static const double x[] = { 3, 1, NAN, 2, 10 };
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	e = a;
+	ok(isnan(stat_acc_mean(&a)) && isnan(stat_acc_min(&a)) && isnan(stat_acc_std(&a, 0)) &&
+	    stat_acc_sum(&a) == 0, "empty: mean, min, std NaN, sum 0");
+	for (i = 0; i < 5; i++)
+		stat_acc_add(&a, x[i]);
+	ok(a.n == 4 && a.plain == 16 && stat_acc_sum(&a) == 16 && stat_acc_mean(&a) == 4,
+	    "NaN skipped: count 4, sums 16, mean 4");
+	ok(near(stat_acc_std(&a, 1), sqrt(50.0 / 3)) && near(stat_acc_std(&a, 0), sqrt(12.5)),
+	    "std (Welford) as the two-pass one, ddof 1 and 0");
+	ok(stat_acc_min(&a) == 1 && stat_acc_max(&a) == 10, "min and max");
+	stat_acc_add(&e, 7);
+	ok(isnan(stat_acc_std(&e, 1)) && stat_acc_std(&e, 0) == 0, "one value: std NaN (ddof 1)");
+	/* 1 + 1e-16 + 1e-16 - 1: a plain sum loses both small terms, Kahan keeps them (to
+	 * an ulp of 1) */
+	memset(&a, 0, sizeof(a));
+	stat_acc_add(&a, 1);
+	stat_acc_add(&a, 1e-16);
+	stat_acc_add(&a, 1e-16);
+	stat_acc_add(&a, -1);
+	ok(a.plain == 0 && stat_acc_sum(&a) > 1e-16 && stat_acc_sum(&a) < 3e-16 &&
+	    stat_acc_mean(&a) == stat_acc_sum(&a) / 4,
+	    "groupby sum and mean: Kahan-compensated, as pandas' group_sum");
 }
 
 /* numpy 1.24's np.sum / np.mean over 0.1i + 0.001(i mod 7) + (1e6 when 5 | i): the
@@ -161,6 +195,71 @@ test_sort_pandas(void)
 	    "ascending with ties and NaN");
 }
 
+static char *
+print_of(const struct tab *t, int flags)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&p, &n);
+
+	tab_print(t, fp, 0, 0, flags);
+	fclose(fp);
+	return p;
+}
+
+/* Column formats: decimals, units and thousands in text; integers stay integers in the
+ * CSV; columns out of the text or the files; alignments; colours; trimming and rules. */
+static void
+test_formats(void)
+{
+	struct tab *t = tab_new("f");
+	struct tab_fmt pct = TAB_FMT_INIT, name = TAB_FMT_INIT, cat = TAB_FMT_INIT;
+	struct tab_fmt hid = TAB_FMT_INIT, csvonly = TAB_FMT_INIT;
+	size_t r;
+	char *s;
+
+	pct.text = "Total";
+	pct.dec = 2;
+	pct.thousands = 1;
+	pct.unit = " us";
+	name.flags = TAB_COL_OPCOLOUR;
+	cat.align = TAB_RIGHT;
+	cat.mdalign = TAB_LEFT;
+	hid.flags = TAB_COL_NOTEXT | TAB_COL_NOFILE;
+	csvonly.flags = TAB_COL_NOTEXT;
+	tab_format(t, tab_col(t, "Total [us]"), &pct);
+	tab_format(t, tab_col(t, "Name"), &name);
+	tab_format(t, tab_col(t, "Cat"), &cat);
+	tab_format(t, tab_col(t, "rank"), &hid);
+	tab_format(t, tab_col(t, "Note"), &csvonly);
+	r = tab_row(t); tab_set_num(t, r, 0, 1234.565); tab_set_str(t, r, 1, "Matmul");
+	tab_set_str(t, r, 2, "Compute"); tab_set_int(t, r, 3, 1); tab_set_str(t, r, 4, "x");
+	r = tab_row(t); tab_set_int(t, r, 0, 0); tab_set_str(t, r, 1, "Softmax");
+	tab_set_int(t, r, 3, 0);
+	s = csv_of(t);
+	is_str(s, "Total [us],Name,Cat,Note\n1234.57,Matmul,Compute,x\n0,Softmax,,\n",
+	    "CSV: the column's decimals on numbers, an integer as an integer, no hidden column");
+	free(s);
+	s = print_of(t, TAB_PRINT_ENDRULE);
+	is_str(s, "      Total  Name         Cat\n"
+	    "-----------------------------\n"
+	    "1,234.57 us  Matmul   Compute\n"
+	    "    0.00 us  Softmax         \n"
+	    "-----------------------------\n",
+	    "text: header, decimals, thousands and unit; Cat right as asked; a closing rule");
+	free(s);
+	s = print_of(t, TAB_PRINT_TRIM | TAB_PRINT_COLOUR);
+	ok(strstr(s, "  \033[38;5;") != NULL && strstr(s, "Softmax\033[0m\n") != NULL,
+	    "text in colour: names in their op's colour; trimmed lines");
+	free(s);
+	s = print_of(t, TAB_PRINT_MD | TAB_PRINT_COLOUR);
+	is_str(s, "| Total | Name | Cat |\n| ---: | :--- | :--- |\n"
+	    "| 1,234.57 us | Matmul | Compute |\n| 0.00 us | Softmax |  |\n",
+	    "Markdown: its own alignments, no colours");
+	free(s);
+	tab_free(t);
+}
+
 static void
 repr(const char *json, int flags, const char *want)
 {
@@ -189,9 +288,11 @@ int
 main(void)
 {
 	test_stats();
+	test_acc();
 	test_npstats();
 	test_table();
 	test_sort_pandas();
+	test_formats();
 	test_pyrepr();
 	return tap_done();
 }
