@@ -397,8 +397,89 @@ lead_dim(struct rec *r)
 	return m;
 }
 
-/* A PyTorch GEMM op, whose first input's leading dimension is its M (repeat and
- * matmul-m treat it as TT's matmuls). */
+/* The shape of input i of the array in (a record's "in") as its dimensions (at most 8)
+ * in d; their count, or -1 when it has no shape of positive integers. */
+static int
+in_dims(json_t *in, size_t i, long long *d)
+{
+	json_t *shape, *x;
+	size_t k, n = 0;
+
+	if (json_is_array(in) && json_is_object(json_array_get(in, i)) &&
+	    json_is_array(shape = json_object_get(json_array_get(in, i), "shape")) &&
+	    (n = json_array_size(shape)) <= 8) {
+		for (k = 0; k < n; k++) {
+			x = json_array_get(shape, k);
+			if (!json_is_integer(x) || json_integer_value(x) <= 0)
+				break;
+			d[k] = json_integer_value(x);
+		}
+		if (k < n)
+			n = 0;
+	} else
+		n = 0;
+	return n > 0 ? (int)n : -1;
+}
+
+/* The product of d[0..n-1), saturating. */
+static long long
+rows(const long long *d, int n)
+{
+	long long p = 1;
+	int k;
+
+	for (k = 0; k < n - 1; k++)
+		p = p > LLONG_MAX / d[k] ? LLONG_MAX : p * d[k];
+	return p;
+}
+
+static bool
+named(const char *name, size_t len, const char *s)
+{
+	return strlen(s) == len && memcmp(name, s, len) == 0;
+}
+
+/* ttp's M of a PyTorch op for matmul-m and repeat, the tokens it works on, as TT's M
+ * (W x Z x Y) is: for a GEMM with a weight (aten::mm, aten::linear, aten::_scaled_mm,
+ * aten::matmul by a matrix, aten::addmm's second input) the product of all but the
+ * last dimension of its input; for a batched one (aten::bmm, aten::baddbmm's second
+ * input, aten::matmul of two batches) the rows of one matrix; for aten::embedding the
+ * number of its indices; for any other op the product of all but the last dimension
+ * of its first input of rank 2 or more; -1 when the shapes do not say. */
+static long long
+torch_m(struct rec *r, bool gemm, const char *name, size_t len)
+{
+	json_t *in = rec_json(r, "in");
+	long long d[9], w[8], m = -1;
+	bool batched;
+	int n;
+	size_t i;
+
+	if (named(name, len, "aten::embedding")) {
+		/* (weight, indices): one row per index */
+		if ((n = in_dims(in, 1, d)) >= 1) {
+			d[n] = 1;
+			m = rows(d, n + 1);
+		}
+	} else if (!gemm) {
+		for (i = 0; i < 4 && m < 0; i++)
+			if ((n = in_dims(in, i, d)) >= 2)
+				m = rows(d, n);
+	} else {
+		i = named(name, len, "aten::addmm") || named(name, len, "aten::baddbmm");
+		if ((n = in_dims(in, i, d)) >= 2) {
+			batched = named(name, len, "aten::bmm") ||
+			    named(name, len, "aten::baddbmm") ||
+			    (named(name, len, "aten::matmul") && n >= 3 &&
+			    in_dims(in, 1, w) >= 3);
+			m = batched ? d[n - 2] : rows(d, n);
+		}
+	}
+	json_decref(in);
+	return m;
+}
+
+/* A PyTorch GEMM op (repeat and matmul-m treat it as TT's matmuls). */
 static bool
 is_gemm(const char *name, size_t len)
 {
@@ -516,13 +597,13 @@ spool_one(struct state *st, struct rec *r)
 		if (is_kineto(r)) {
 			f.flags |= F_KINETO;
 			st->nkineto++;
-			m = lead_dim(r);
 			matmul = is_gemm(name, len);
 			if (rec_bool(r, "launcher", &launcher) && launcher) {
 				f.flags |= F_LAUNCHER;
 				if (st->guessing)
-					f.guess = guess_op(st, r, name, len, m);
+					f.guess = guess_op(st, r, name, len, lead_dim(r));
 			}
+			m = torch_m(r, matmul, name, len);
 		} else {
 			struct tensor in0;
 			long long dv;
@@ -747,22 +828,26 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 	/* LLM names only on evidence: decode-sized matmuls in the repeating stretch, and
 	 * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
 	 * over a short padded sequence has small M too). Encoders' repeated blocks are
-	 * neither prefill nor decode. PyTorch traces: the heuristics judge, not this. */
+	 * neither prefill nor decode. PyTorch traces: decode when every GEMM in the
+	 * stretch is decode-sized (M is the batch's tokens, so the layers of a prefill
+	 * pass repeat too, with a large M). */
 	{
-		bool small = false, cache = false;
+		bool small = false, large = false, cache = false, kineto = false;
 
 		for (i = pp.start; i < pp.start + pp.len; i++) {
 			const struct opfacts *f = &st->ops[sel[i]];
 			const char *nm = names_str(&st->names, f->sym / 3);
 
 			if (f->flags & F_KINETO)
-				llm = true;
+				kineto = true;
 			if (f->mm == PM_DECODE)
 				small = true;
+			else if (f->mm == PM_PREFILL)
+				large = true;
 			if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
 				cache = true;
 		}
-		if (small && (prefill || cache))
+		if (kineto ? small && !large : small && (prefill || cache))
 			llm = true;
 	}
 	/* k: the position among the first device's ops of the last one at or before op i */
