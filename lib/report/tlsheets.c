@@ -48,7 +48,8 @@ struct top {
 	uint32_t	ldims, ltypes, lstrides, lconc;	/* list reprs (roofline sheets) */
 	uint32_t	*pk, *pv;		/* param names and value reprs */
 	size_t		 np;
-	int		 runtime, model;
+	int		 runtime, model;	/* model: ttp-roofline gave its figures */
+	int		 hasmodel;		/* TraceLens has a perf model for it */
 	int		 python;		/* a python function (ttp-parse -p); runtime too */
 	double		 flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
 	uint32_t	 bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
@@ -362,6 +363,8 @@ add_op(struct tl *tl, struct rec *r)
 	add_params(tl, o, r);
 	if (!isnan(o->flops))
 		o->model = 1;
+	/* TraceLens's _has_perf_model: the name has a model, whether or not it applies */
+	o->hasmodel = o->model || rec_str(r, "perf_model", NULL) != NULL;
 	o->roof_us = rec_num(r, "roof_us", &o->roof_us) ? o->roof_us : NAN;
 	o->bound = NAME_NONE;
 	if (!isnan(o->roof_us)) {
@@ -2096,7 +2099,7 @@ struct prow {
 	size_t		 op;		/* the op the row describes (or the synthetic's parent) */
 	long long	 uid;
 	uint32_t	 name, cat;
-	int		 model, synth;
+	int		 model, hasmodel, synth;
 	double		 dur_us, ktime, flops, bytes, roof_us;
 	size_t		*ev;		/* its GPU events, sorted by ts */
 	size_t		 nev;
@@ -2240,7 +2243,7 @@ subtree_facts(const struct tl *tl, struct ucoll *u, size_t i)
 		k = tl->kids[o->kid0 + j];
 		subtree_facts(tl, u, k);
 		u->subn[i] += u->subn[k];
-		u->submodel[i] |= u->submodel[k] || tl->op[k].model;
+		u->submodel[i] |= u->submodel[k] || tl->op[k].hasmodel;
 	}
 }
 
@@ -2265,7 +2268,7 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	if (u->subn[i] == 0)
 		return;
 	/* python frames and launches under them pass through: only CPU ops are rows */
-	if (o->runtime || (!o->model && (u->submodel[i] || !has_own_compute(tl, i)))) {
+	if (o->runtime || (!o->hasmodel && (u->submodel[i] || !has_own_compute(tl, i)))) {
 		for (j = 0; j < o->nkid; j++)
 			ucollect(tl, u, tl->kids[o->kid0 + j]);
 		return;
@@ -2276,6 +2279,7 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	p->name = o->name;
 	p->cat = op_category(tl, i);
 	p->model = o->model;
+	p->hasmodel = o->hasmodel;
 	p->dur_us = (double)(o->he - o->hs) / 1000.0;
 	p->flops = o->flops;
 	p->bytes = o->bytes;
@@ -2400,7 +2404,9 @@ unified_row(struct tl *tl, struct tab *t, size_t r, const struct prow *p, const 
 	tab_set_str(t, r, 38, trunc.p);
 	if (model != NONE && tl->op[model].params != NAME_NONE)
 		tab_set_str(t, r, 39, S(tl, tl->op[model].params));
-	tab_set_bool(t, r, 40, model != NONE);
+	/* has_perf_model: a model whose figures failed (an InferenceAttention op without its
+	 * step annotation, a model_error) leaves the row with no perf_params */
+	tab_set_bool(t, r, 40, model != NONE || p[m[0]].hasmodel);
 	vec_free(&dur);
 	vec_free(&kt);
 	vec_free(&tb);

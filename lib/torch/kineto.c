@@ -25,6 +25,7 @@
 #include "core/rec.h"
 #include "core/spool.h"
 #include "torch/kineto.h"
+#include "torch/opclass.h"
 
 #define NOVAL	INT64_MIN		/* an absent integer */
 #define STRVAL	(INT64_MIN + 1)		/* pid/tid/ids that are strings: STRVAL + index */
@@ -1271,6 +1272,36 @@ rec_parent(const struct kin *k, const struct kev *v)
 	return -1;
 }
 
+/*
+ * TraceLens's GEMM models read the transpose flags from the first kernel name that
+ * parses among the op's whole subtree's GPU events by start time (compute_perf_metrics
+ * sets kernel_details before the model reads it): for a GEMM-family op whose children
+ * launch its kernels (aiter::gemm_a16w16 over aten::mm), "subtree_kernels" names them.
+ */
+static void
+subtree_kernels(struct kin *k, const struct kev *v, const struct lists *L, struct rec *r)
+{
+	size_t vi = (size_t)(v - k->ev), ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
+	const struct opclass *oc = opclass_find(k->names.str[v->name]);
+	struct js_writer w;
+
+	if (oc == NULL || oc->family == NULL || strcmp(oc->family, "GEMM") != 0)
+		return;
+	memcpy(k->own_tmp, L->sub + L->sub_at[vi], ns * sizeof(*k->own_tmp));
+	cmp_ev = k->ev;
+	qsort(k->own_tmp, ns, sizeof(*k->own_tmp), by_ts);
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < ns; i++) {
+		const struct kev *g = &k->ev[k->own_tmp[i]];
+
+		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
+	}
+	js_w_end_array(&w);
+	rec_set_raw(r, "subtree_kernels", k->tmp.p, k->tmp.len);
+}
+
 static void
 write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span **tmp,
     size_t *cap)
@@ -1332,6 +1363,8 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 		js_w_end_array(&w);
 		rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
 	}
+	if (ns > no)
+		subtree_kernels(k, v, L, r);
 	if (v->in_len > 0)
 		rec_set_raw(r, "in", spool_get(k->sp, v->in_off, v->in_len), v->in_len);
 	set_thread(k, r, v);

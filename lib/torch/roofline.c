@@ -418,10 +418,10 @@ op_record(struct troof *t, struct rec *r)
 	const char *name = rec_str(r, "op", NULL), *kn[MAXKERNELS];
 	const struct opclass *oc;
 	long long id = -1, parent = -1, fwdid, ns = 0;
-	json_t *in, *ks;
+	json_t *in, *ks, *sk = NULL, *e;
 	struct targs a;
 	struct tperf p;
-	size_t nk;
+	size_t nk, i;
 	long idx = -1;
 
 	if (name == NULL)
@@ -445,9 +445,17 @@ op_record(struct troof *t, struct rec *r)
 		json_decref(ks);
 		return;
 	}
+	rec_set_str(r, "perf_model", oc->model);
 	in = rec_json(r, "in");
 	if (!read_args(in, &a))
 		die_where(rec_where(r), "key \"in\": expected an array of objects");
+	/* a GEMM's kernels launched by its children (ttp-parse's subtree_kernels) */
+	if ((sk = rec_json(r, "subtree_kernels")) != NULL && json_is_array(sk)) {
+		nk = 0;
+		json_array_foreach(sk, i, e)
+			if (json_is_string(e) && nk < MAXKERNELS)
+				kn[nk++] = json_string_value(e);
+	}
 	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
 	case PERF_OK:
 		write_sheet(r, oc, false);
@@ -476,6 +484,7 @@ op_record(struct troof *t, struct rec *r)
 	free(a.a);
 	json_decref(in);
 	json_decref(ks);
+	json_decref(sk);
 }
 
 void
