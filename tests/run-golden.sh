@@ -8,6 +8,7 @@
 # project, or absolute) and $TESTDATA (tests/data). A case that uses $DATA is skipped,
 # with a notice, when the default ../shared is absent; a SHARED given explicitly
 # (SHARED_REQUIRED=1, as make passes it) that has no data/ is an error.
+# Two cases of one tool with the same number fail the run (each engineer has a range).
 # Usage: run-golden.sh [PATTERN...]   (substrings of case paths); BLESS=1 rewrites the
 # expected files from the actual output.
 LC_ALL=C
@@ -27,6 +28,11 @@ unset NO_COLOR
 pass=0 fail=0 skip=0 n=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-golden.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+dups=$(cd "$TOP/tests/golden" && for d in */[0-9]*-*/; do echo "${d%%-*}"; done | sort | uniq -d)
+if [ -n "$dups" ]; then
+	n=$((n + 1)) fail=$((fail + 1))
+	echo "not ok $n - case numbers used twice:" $dups
+fi
 for c in $(find "$TOP/tests/golden" -name cmd -type f | sort); do
 	case_dir=${c%/cmd}
 	name=${case_dir#"$TOP/tests/golden/"}
