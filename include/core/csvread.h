@@ -4,8 +4,10 @@
  * needs and "file:line: message" errors.
  *
  * The input is opened with io_open (stdin for "-", gzip transparently) and read in
- * chunks; it is fed to libcsv one physical line at a time, so every row knows the line
- * it starts on and an error in a row is reported before anything after it is read.
+ * chunks and taken one physical line at a time, so every row knows the line it starts
+ * on and an error in a row is reported before anything after it is read. A line with
+ * no quote that begins a row is split at its commas in place (most trace lines: the
+ * fields libcsv would give, without its per-byte cost or a copy); libcsv reads the rest.
  * Accepted: a UTF-8 BOM (stripped), CRLF or LF line ends, blank lines (skipped), quoted
  * fields (RFC 4180, also spanning lines), spaces kept as data, cells of any size.
  * Errors, returned (csvr_error: file, line and message; the caller decides what to do):
@@ -56,6 +58,11 @@ int csvr_col(const struct csvr *r, const char *name);
  * fields read as "". Saves copying cells nobody reads. */
 void csvr_want(struct csvr *r, size_t i, bool want);
 void csvr_want_none(struct csvr *r);
+
+/* Split lines without quotes at their commas in place (true, the default: libcsv
+ * reads only the lines that need it) or give every line to libcsv (false). The rows
+ * are the same either way; the switch is for tests that compare the two. */
+void csvr_split_lines(struct csvr *r, bool on);
 
 /* The next data row, or NULL at the end of the input or on an error (csvr_error). */
 const struct csvr_row *csvr_next(struct csvr *r);

@@ -4,12 +4,14 @@
  * checks (encoding, binary data, quoting, ragged rows) described in csvread.h.
  *
  * Bytes are read in chunks and cut at newlines; each piece is checked (NUL, control
- * characters, UTF-8, the latter with a state kept across pieces) and then given to
- * csv_parse. libcsv's callbacks store the fields of the current row in one byte buffer
- * and finished rows in a small queue; csvr_next hands them out one by one and feeds
- * more only when the queue is empty, so a bad row is reported after every row before it
- * was returned. The first error is kept (fail) and ends the input: the rows queued with it
- * are dropped, csvr_next returns NULL and csvr_error says what.
+ * characters, UTF-8, the latter with a state kept across pieces). A whole line without
+ * quotes read between rows is split in place (split_line: its fields point into the
+ * chunk); any other piece is given to csv_parse, whose callbacks store the fields of the
+ * current row in one byte buffer. Finished rows wait in a small queue; csvr_next hands
+ * them out one by one and feeds more only when the queue is empty, so a bad row is
+ * reported after every row before it was returned. The first error is kept (fail) and
+ * ends the input: the rows queued with it are dropped, csvr_next returns NULL and
+ * csvr_error says what.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -25,9 +27,12 @@
 #include "core/io.h"
 
 struct fld {
-	size_t	off;		/* in data; SIZE_MAX: not stored */
+	size_t	off;		/* in data; SIZE_MAX: not stored; FLD_CHUNK: at ptr */
 	size_t	len;
+	const char *ptr;	/* a row split in place (split_line): in the chunk */
 };
+
+#define FLD_CHUNK (SIZE_MAX - 1)
 
 struct rowq {
 	size_t	first;		/* index of the row's first field in flds */
@@ -44,6 +49,8 @@ struct csvr {
 	unsigned char	*chunk;
 	size_t		 chunksz, cpos, cend;
 	int		 eof, started, finished;
+	int		 noplain;	/* every line through libcsv (csvr_split_lines) */
+	int		 clean;		/* libcsv is between rows: a line may be split */
 
 	long		 line;		/* line of the next byte to feed */
 	int		 in_row;
@@ -145,6 +152,12 @@ csvr_want_none(struct csvr *r)
 	if (r->want == NULL)
 		r->want = xmalloc(r->ncols ? r->ncols : 1);
 	memset(r->want, 0, r->ncols);
+}
+
+void
+csvr_split_lines(struct csvr *r, bool on)
+{
+	r->noplain = !on;
 }
 
 size_t
@@ -327,13 +340,94 @@ blank_piece(const unsigned char *s, size_t n)
 	return 1;
 }
 
+/* The first ',' in s[i..end), or end. Eight bytes at a time: a byte of x = v ^ ",,,..."
+ * is zero where v has a comma, and the lowest byte the zero-byte test flags is exact
+ * (its false positives lie only above a true zero). */
+static size_t
+find_comma(const unsigned char *s, size_t i, size_t end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+	while (i + 8 <= end) {
+		uint64_t v, x, m;
+
+		memcpy(&v, s + i, 8);
+		x = v ^ (ones * ',');
+		m = (x - ones) & ~x & highs;
+		if (m != 0)
+			return i + (size_t)(__builtin_ctzll(m) >> 3);
+		i += 8;
+	}
+#endif
+	while (i < end && s[i] != ',')
+		i++;
+	return i;
+}
+
+/*
+ * A whole line (s[n - 1] is its '\n') read outside any row, split at its commas in
+ * place when it holds no quote and no carriage return but one before the newline: the
+ * fields libcsv would give (spaces kept, empty fields empty), without copying them.
+ * Each field is NUL-terminated where its comma (or line end) was; they stay valid until
+ * the chunk is refilled, which is after the row was handed out. Returns 0 (nothing
+ * done) for a line libcsv must read.
+ */
+static int
+split_line(struct csvr *r, unsigned char *s, size_t n)
+{
+	size_t end, start = 0, idx = 0;
+	const unsigned char *cr;
+
+	if (n == 0)
+		return 0;
+	end = n - 1;
+	if (memchr(s, '"', end) != NULL)
+		return 0;
+	if ((cr = memchr(s, '\r', end)) != NULL) {
+		if (cr != s + end - 1)
+			return 0;
+		end--;
+	}
+	if (end == 0)
+		return 1;	/* a blank line: libcsv skips it too */
+	r->in_row = 1;
+	r->row_line = r->line;
+	for (;;) {
+		size_t pos = find_comma(s, start, end);
+		struct fld *f;
+
+		if (r->nflds == r->capflds) {
+			r->capflds = r->capflds ? r->capflds * 2 : 128;
+			r->flds = xreallocarray(r->flds, r->capflds, sizeof(*r->flds));
+		}
+		f = &r->flds[r->nflds++];
+		f->len = pos - start;
+		if (f->len == 0 || (r->have_header && r->want != NULL &&
+		    (idx >= r->ncols || !r->want[idx]))) {
+			f->off = SIZE_MAX;
+			f->len = 0;
+		} else {
+			f->off = FLD_CHUNK;
+			f->ptr = (const char *)s + start;
+		}
+		s[pos] = '\0';
+		idx++;
+		if (pos == end)
+			break;
+		start = pos + 1;
+	}
+	cb_row('\n', r);
+	return 1;
+}
+
 /* Feed one piece (up to and including a newline, or the rest of the chunk). Returns 0
  * at the end of the input (after finishing the parser). */
 static int
 feed(struct csvr *r)
 {
 	unsigned char *s, *nl;
-	size_t n;
+	size_t n, nrows;
 
 	if (r->finished)
 		return 0;
@@ -358,10 +452,18 @@ feed(struct csvr *r)
 	n = nl ? (size_t)(nl - s) + 1 : r->cend - r->cpos;
 	if (!check_bytes(r, s, n))
 		return 0;
+	if (nl != NULL && r->clean && !r->noplain && split_line(r, s, n)) {
+		if (error_is_set(&r->err))	/* from cb_row */
+			return 0;
+		r->cpos += n;
+		r->line++;
+		return 1;
+	}
 	if (!r->in_row && !blank_piece(s, n)) {
 		r->in_row = 1;
 		r->row_line = r->line;
 	}
+	nrows = r->nrows;
 	if (csv_parse(&r->p, s, n, cb_field, cb_row, r) != n) {
 		if (csv_error(&r->p) == CSV_EPARSE)
 			fail(r, r->line, "misplaced quote");
@@ -370,6 +472,15 @@ feed(struct csvr *r)
 	}
 	if (error_is_set(&r->err))	/* also from cb_row */
 		return 0;
+	/* Between rows again when a row ended at this line's end: with no CR but one
+	 * before the newline, a row can end nowhere else (a blank line keeps the state:
+	 * it may be inside a quoted field). */
+	if (nl != NULL && r->nrows > nrows) {
+		const unsigned char *cr = memchr(s, '\r', n);
+
+		r->clean = cr == NULL || cr == nl - 1;
+	} else if (!(r->clean && nl != NULL && blank_piece(s, n)))
+		r->clean = 0;
 	r->cpos += n;
 	if (nl != NULL)
 		r->line++;
@@ -387,7 +498,7 @@ compact(struct csvr *r)
 		for (size_t i = 0; i < nkeep; i++) {
 			struct fld *f = &r->flds[r->cur_first + i];
 
-			if (f->off != SIZE_MAX)
+			if (f->off != SIZE_MAX && f->off != FLD_CHUNK)
 				f->off -= r->cur_data;
 			r->flds[i] = *f;
 		}
@@ -427,7 +538,8 @@ unpack(struct csvr *r, struct rowq *q)
 	for (size_t i = 0; i < q->n; i++) {
 		struct fld *f = &r->flds[q->first + i];
 
-		r->optr[i] = f->off == SIZE_MAX ? empty : r->data.p + f->off;
+		r->optr[i] = f->off == SIZE_MAX ? empty : f->off == FLD_CHUNK ? f->ptr :
+		    r->data.p + f->off;
 		r->olen[i] = f->len;
 	}
 	r->orow.line = q->line;
@@ -473,6 +585,7 @@ csvr_open_fp(FILE *fp, const char *name, size_t chunk)
 	r->chunksz = chunk ? chunk : CSVR_CHUNK;
 	r->chunk = xmalloc(r->chunksz < 3 ? 3 : r->chunksz);
 	r->line = 1;
+	r->clean = 1;
 	r->u_lo = 0x80;
 	r->u_hi = 0xBF;
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
@@ -490,8 +603,8 @@ csvr_open_fp(FILE *fp, const char *name, size_t chunk)
 	for (size_t i = 0; i < q->n; i++) {
 		struct fld *f = &r->flds[q->first + i];
 
-		r->cols[i] = f->off == SIZE_MAX ? xstrdup("") :
-		    xstrndup(r->data.p + f->off, f->len);
+		r->cols[i] = f->off == SIZE_MAX ? xstrdup("") : f->off == FLD_CHUNK ?
+		    xstrndup(f->ptr, f->len) : xstrndup(r->data.p + f->off, f->len);
 	}
 	r->have_header = 1;
 	return r;

@@ -2,7 +2,9 @@
 /*
  * fuzz_csv: libFuzzer target for lib/csvread.c and lib/ttmetal.c. The input (after
  * one option byte) is read as CSV through csvr_open_fp over fmemopen with a small,
- * input-chosen chunk size, touching every cell; then it is written to scratch files
+ * input-chosen chunk size, touching every cell, twice: with lines split in place and
+ * with every line given to libcsv, which must give the same rows and the same error (a
+ * difference aborts); then it is written to scratch files
  * (split in two at a form feed, to exercise the multi-file merge) and parsed by
  * ttm_parse with input-chosen options, its records going to /dev/null. Both return their
  * errors: an exit is a finding (fuzz_strict).
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "tt/ttmetal.h"
@@ -19,6 +22,8 @@ struct job {
 	const uint8_t	*p;
 	size_t		 n;
 	unsigned	 opt;
+	int		 split;		/* csvr_split_lines */
+	struct buf	 rows[2];	/* each way's rows, rendered */
 };
 
 static void
@@ -33,6 +38,7 @@ run_csvr(void *arg)
 	if ((fp = fmemopen((void *)jb->p, jb->n, "r")) == NULL)
 		return;		/* size 0 */
 	r = csvr_open_fp(fp, "fuzz.csv", 1 + (jb->opt & 15) * 7);
+	csvr_split_lines(r, jb->split);
 	if (csvr_ncols(r) > 0)
 		(void)csvr_colname(r, csvr_ncols(r) - 1);
 	(void)csvr_col(r, "OP CODE");
@@ -43,15 +49,22 @@ run_csvr(void *arg)
 	while ((row = csvr_next(r)) != NULL) {
 		if (row->n != csvr_ncols(r))
 			abort();
+		buf_printf(&jb->rows[jb->split], "%ld", row->line);
 		for (i = 0; i < row->n; i++) {
 			if (strlen(row->f[i]) != row->len[i])
 				abort();
 			sum += row->len[i];
+			buf_addc(&jb->rows[jb->split], '|');
+			buf_add(&jb->rows[jb->split], row->f[i], row->len[i]);
 		}
+		buf_addc(&jb->rows[jb->split], '\n');
 	}
 	(void)csvr_nrows(r);
 	if (csvr_error(r) != NULL && (csvr_error(r)->msg == NULL || csvr_next(r) != NULL))
 		abort();
+	if (csvr_error(r) != NULL)
+		buf_printf(&jb->rows[jb->split], "error %lld: %s\n", csvr_error(r)->line,
+		    csvr_error(r)->msg);
 	csvr_close(r);
 	fclose(fp);
 	(void)sum;
@@ -91,7 +104,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, in.p, in.n);
 	jb.p = copy;
 	jb.n = in.n;
-	fuzz_strict(run_csvr, &jb);
+	memset(jb.rows, 0, sizeof(jb.rows));
+	for (jb.split = 0; jb.split <= 1; jb.split++)
+		fuzz_strict(run_csvr, &jb);
+	if (jb.rows[0].len != jb.rows[1].len ||
+	    (jb.rows[0].len && memcmp(jb.rows[0].p, jb.rows[1].p, jb.rows[0].len) != 0))
+		abort();
+	buf_free(&jb.rows[0]);
+	buf_free(&jb.rows[1]);
 	fuzz_strict(run_ttm, &jb);
 	free(copy);
 	return 0;

@@ -3,7 +3,8 @@
  * Unit tests for csvread: the same input read in every chunk size from 1 byte up gives
  * the same header, rows, fields and line numbers (BOM, CRLF, quoted cells spanning
  * lines and chunks, blank lines, multibyte UTF-8 cut by a chunk end, no final newline);
- * bad input is an error returned, with file and line, after the rows before it.
+ * bad input is an error returned, with file and line, after the rows before it; and
+ * lines split in place (no quotes) give the rows libcsv gives (csvr_split_lines off).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +24,31 @@ static const char input[] =
     ",,\r\n"
     "last,row,no newline";
 
-/* Render every row as "line|f1|f2|..." lines, header first. */
+/* Lines the in-place split reads and lines next to them that it must leave to libcsv:
+ * a lone CR ending a row, a CR inside a line, CR CR LF, blank lines of CRs, spaces and
+ * tabs, empty fields, a quoted line between plain ones, a quoted cell that begins
+ * after a lone CR and spans lines, a last line without newline. */
+static const char plain[] =
+    "a,b,c\n"
+    " x , y\t,z \r\n"
+    ",,\n"
+    "\r\n"
+    "\n"
+    "p,q,r\rs,t,u\n"
+    "1,2,3\r\r\n"
+    "\"q\",\"\",w\n"
+    "4,5,6\r\n"
+    "\r\r\n"
+    "m,n,o\r\"x\n"
+    "y\",z,w\n"
+    "7,8,";
+
+/* Render every row of text as "line|f1|f2|..." lines, header first; split: lines
+ * without quotes split in place. */
 static char *
-render(size_t chunk)
+render_text(const char *text, size_t len, size_t chunk, int split)
 {
-	FILE *fp = fmemopen((void *)input, sizeof(input) - 1, "r");
+	FILE *fp = fmemopen((void *)text, len, "r");
 	struct csvr *r;
 	const struct csvr_row *row;
 	struct buf b = BUF_INIT;
@@ -35,6 +56,7 @@ render(size_t chunk)
 	if (fp == NULL)
 		return NULL;
 	r = csvr_open_fp(fp, "mem", chunk);
+	csvr_split_lines(r, split);
 	buf_printf(&b, "header %zu", csvr_ncols(r));
 	for (size_t i = 0; i < csvr_ncols(r); i++)
 		buf_printf(&b, "|%s", csvr_colname(r, i));
@@ -55,9 +77,9 @@ render(size_t chunk)
 }
 
 /* Read text in chunks of chunk bytes: "rows N, line L: message" (or "rows N, no error"),
- * and whether a read after the error still gives NULL. */
+ * and whether a read after the error still gives NULL; split: lines split in place. */
 static char *
-bad(const char *text, size_t n, size_t chunk)
+bad(const char *text, size_t n, size_t chunk, int split)
 {
 	FILE *fp = fmemopen((void *)text, n, "r");
 	struct csvr *r = csvr_open_fp(fp, "bad.csv", chunk);
@@ -65,6 +87,7 @@ bad(const char *text, size_t n, size_t chunk)
 	struct buf b = BUF_INIT;
 	size_t rows = 0;
 
+	csvr_split_lines(r, split);
 	while (csvr_next(r) != NULL)
 		rows++;
 	if ((e = csvr_error(r)) == NULL)
@@ -80,14 +103,22 @@ bad(const char *text, size_t n, size_t chunk)
 static void
 bad_case(const char *text, size_t n, const char *want, const char *name)
 {
-	for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
-		char *got = bad(text, n, chunk);
-		char title[128];
+	for (size_t chunk = 1; chunk <= 64; chunk *= 4)
+		for (int split = 1; split >= 0; split--) {
+			char *got = bad(text, n, chunk, split);
+			char title[128];
 
-		snprintf(title, sizeof(title), "%s (chunk %zu)", name, chunk);
-		is_str(got, want, title);
-		free(got);
-	}
+			snprintf(title, sizeof(title), "%s (chunk %zu%s)", name, chunk,
+			    split ? "" : ", libcsv only");
+			is_str(got, want, title);
+			free(got);
+		}
+}
+
+static char *
+render(size_t chunk)
+{
+	return render_text(input, sizeof(input) - 1, chunk, 1);
 }
 
 int
@@ -150,5 +181,41 @@ main(void)
 	BAD("\0a,b\n", "rows 0, bad.csv:1: NUL byte in input (binary file?)",
 	    "a bad header is the error, not an empty file");
 	BAD("a,b\n1,2", "rows 1, no error", "no error");
+	{
+		const char *pwant =
+		    "header 3|a|b|c\n"
+		    "2| x | y\t|z \n"
+		    "3|||\n"
+		    "6|p|q|r\n"
+		    "6|s|t|u\n"
+		    "7|1|2|3\n"
+		    "8|q||w\n"
+		    "9|4|5|6\n"
+		    "11|m|n|o\n"
+		    "12|x\ny|z|w\n"
+		    "13|7|8|\n"
+		    "rows 10\n";
+		int same = 1;
+
+		ref = render_text(plain, sizeof(plain) - 1, 0, 1);
+		is_str(ref, pwant, "lines split in place: the rows, fields and lines libcsv gives");
+		free(ref);
+		/* (libcsv's own row lines may differ by chunk size: a row that begins after
+		 * a lone CR is dated by the line its first field ends on) */
+		for (size_t chunk = 1; chunk <= sizeof(plain) + 1; chunk++) {
+			char *lib = render_text(plain, sizeof(plain) - 1, chunk, 0);
+			char *got = render_text(plain, sizeof(plain) - 1, chunk, 1);
+
+			if (lib == NULL || got == NULL || strcmp(got, lib) != 0) {
+				if (same)
+					printf("#   differs: chunk %zu\n", chunk);
+				same = 0;
+			}
+			free(lib);
+			free(got);
+		}
+		ok(same, "split in place or by libcsv, chunk sizes 1..%zu: the same rows",
+		    sizeof(plain) + 1);
+	}
 	return tap_done();
 }
