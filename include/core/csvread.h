@@ -69,4 +69,10 @@ const struct csvr_row *csvr_next(struct csvr *r);
 /* Number of data rows returned so far. */
 size_t csvr_nrows(const struct csvr *r);
 
+/* Split s[0..n), a line without quotes or line end, at its commas: the first max
+ * fields (start, length) into f[] and len[], as a csvr would read them. Returns how
+ * many were stored: fewer than max when the line has fewer. For a quick look at a few
+ * columns of a plain file (ttp-parse's first pass). */
+size_t csv_split_plain(const char *s, size_t n, size_t max, const char **f, size_t *len);
+
 #endif

@@ -365,6 +365,24 @@ find_comma(const unsigned char *s, size_t i, size_t end)
 	return i;
 }
 
+size_t
+csv_split_plain(const char *s, size_t n, size_t max, const char **f, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t nf = 0, start = 0;
+
+	while (nf < max) {
+		size_t pos = find_comma(u, start, n);
+
+		f[nf] = s + start;
+		len[nf++] = pos - start;
+		if (pos == n)
+			break;
+		start = pos + 1;
+	}
+	return nf;
+}
+
 /*
  * A whole line (s[n - 1] is its '\n') read outside any row, split at its commas in
  * place when it holds no quote and no carriage return but one before the newline: the

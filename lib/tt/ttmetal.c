@@ -1196,28 +1196,6 @@ struct pscan {
 };
 
 static int
-field_span(const char *s, size_t n, int want, const char **fs, size_t *fl)
-{
-	int idx = 0;
-	size_t i = 0, start = 0;
-
-	for (;;) {
-		if (i == n || s[i] == ',') {
-			if (idx == want) {
-				*fs = s + start;
-				*fl = i - start;
-				return 1;
-			}
-			if (i == n)
-				return 0;
-			idx++;
-			start = i + 1;
-		}
-		i++;
-	}
-}
-
-static int
 simple_int(const char *s, size_t n, long long *v, int nonneg)
 {
 	int neg = n > 0 && s[0] == '-';
@@ -1238,7 +1216,9 @@ prescan(struct tfile *tf, struct pscan *ps)
 {
 	int fd, ok = 1, header = 1, hs = -1, dv = -1, ty = -1, oc = -1, eof = 0;
 	struct stat sb;
-	size_t cap = 1 << 20, len = 0, pos = 0;
+	size_t cap = 1 << 20, len = 0, pos = 0, nf, need = 0, nfl = 0;
+	const char **fs = NULL;
+	size_t *fl = NULL;
 	char *b;
 
 	if (strcmp(tf->path, "-") == 0)
@@ -1257,8 +1237,8 @@ prescan(struct tfile *tf, struct pscan *ps)
 	tf->maxdev = 0;
 	for (;;) {
 		char *nl = memchr(b + pos, '\n', len - pos);
-		const char *s, *f;
-		size_t n, fl;
+		const char *s;
+		size_t n;
 
 		if (nl == NULL && !eof) {
 			ssize_t m;
@@ -1287,7 +1267,9 @@ prescan(struct tfile *tf, struct pscan *ps)
 		pos = nl ? (size_t)(nl - b) + 1 : len;
 		if (n > 0 && s[n - 1] == '\r')
 			n--;
-		if (memchr(s, '"', n) != NULL) {
+		/* a quote (a cell may span lines) or a lone CR (it ends a row): libcsv's
+		 * rows are not the lines; the spool decides */
+		if (memchr(s, '"', n) != NULL || memchr(s, '\r', n) != NULL) {
 			ok = 0;
 			break;
 		}
@@ -1299,34 +1281,45 @@ prescan(struct tfile *tf, struct pscan *ps)
 			if (n == 0 && nl != NULL)
 				continue;
 			header = 0;
-			for (int i = 0; field_span(s, n, i, &f, &fl); i++) {
-				if (fl == 13 && memcmp(f, "HOST START TS", 13) == 0 && hs < 0)
+			nfl = 1;
+			for (const char *c = s; (c = memchr(c, ',', n - (size_t)(c - s))) != NULL; c++)
+				nfl++;
+			fs = xreallocarray(NULL, nfl, sizeof(*fs));
+			fl = xreallocarray(NULL, nfl, sizeof(*fl));
+			nf = csv_split_plain(s, n, nfl, fs, fl);
+			for (int i = (int)nf - 1; i >= 0; i--) {
+				if (fl[i] == 13 && memcmp(fs[i], "HOST START TS", 13) == 0)
 					hs = i;
-				if (fl == 9 && memcmp(f, "DEVICE ID", 9) == 0 && dv < 0)
+				if (fl[i] == 9 && memcmp(fs[i], "DEVICE ID", 9) == 0)
 					dv = i;
-				if (fl == 7 && memcmp(f, "OP TYPE", 7) == 0 && ty < 0)
+				if (fl[i] == 7 && memcmp(fs[i], "OP TYPE", 7) == 0)
 					ty = i;
-				if (fl == 7 && memcmp(f, "OP CODE", 7) == 0 && oc < 0)
+				if (fl[i] == 7 && memcmp(fs[i], "OP CODE", 7) == 0)
 					oc = i;
 			}
+			/* a data line is split only as far as the last column looked at */
+			need = (size_t)(1 + (hs > dv ? hs : dv));
+			if ((size_t)(1 + (ty > oc ? ty : oc)) > need)
+				need = (size_t)(1 + (ty > oc ? ty : oc));
 		} else if (n > 0) {
 			int isop = 1;
 			long long v;
 
-			if (ty >= 0 && field_span(s, n, ty, &f, &fl) && fl == 8 &&
-			    memcmp(f, "signpost", 8) == 0) {
+			nf = csv_split_plain(s, n, need, fs, fl);
+			if (ty >= 0 && (size_t)ty < nf && fl[ty] == 8 &&
+			    memcmp(fs[ty], "signpost", 8) == 0) {
 				isop = 0;
 				if (ps->sp->len)
 					buf_addc(ps->sp, ',');
-				if (oc >= 0 && field_span(s, n, oc, &f, &fl) && fl > 0)
-					js_escape(ps->sp, f, fl);
+				if (oc >= 0 && (size_t)oc < nf && fl[oc] > 0)
+					js_escape(ps->sp, fs[oc], fl[oc]);
 				else
 					buf_adds(ps->sp, "\"\"");
 			}
 
-			if (hs < 0 || !field_span(s, n, hs, &f, &fl) || fl == 0)
+			if (hs < 0 || (size_t)hs >= nf || fl[hs] == 0)
 				ps->tsless = 1;
-			else if (!simple_int(f, fl, &v, 0)) {
+			else if (!simple_int(fs[hs], fl[hs], &v, 0)) {
 				ok = 0;
 				break;
 			} else {
@@ -1337,8 +1330,8 @@ prescan(struct tfile *tf, struct pscan *ps)
 			}
 			if (!ps->sorted && ps->stop_unsorted)
 				break;
-			if (dv >= 0 && field_span(s, n, dv, &f, &fl) && fl > 0) {
-				if (!simple_int(f, fl, &v, 1)) {
+			if (dv >= 0 && (size_t)dv < nf && fl[dv] > 0) {
+				if (!simple_int(fs[dv], fl[dv], &v, 1)) {
 					ok = 0;
 					break;
 				}
@@ -1352,6 +1345,8 @@ prescan(struct tfile *tf, struct pscan *ps)
 		if (nl == NULL && eof)
 			break;
 	}
+	free(fs);
+	free(fl);
 	free(b);
 	close(fd);
 	return ok;
