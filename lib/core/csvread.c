@@ -415,10 +415,7 @@ split_line(struct csvr *r, unsigned char *s, size_t n)
 		size_t pos = find_comma(s, start, end);
 		struct fld *f;
 
-		if (r->nflds == r->capflds) {
-			r->capflds = r->capflds ? r->capflds * 2 : 128;
-			r->flds = xreallocarray(r->flds, r->capflds, sizeof(*r->flds));
-		}
+		r->flds = xgrow(r->flds, &r->capflds, r->nflds + 1, sizeof(*r->flds));
 		f = &r->flds[r->nflds++];
 		f->len = pos - start;
 		if (f->len == 0 || (r->have_header && r->want != NULL &&
