@@ -278,8 +278,12 @@ done
 
 [ -n "$trace_set" ] || bad "the following arguments are required: --profile_json_path"
 if [ -n "${phases:-}" ]; then
-	# TraceLens's CLI default is union; --by steps is ttp's better answer
-	pargs="-q -b ${method:-union}${pargs:-}"
+	# TraceLens's CLI default is union; --by steps is ttp's better answer. ttp-phase
+	# says what it labelled (how many launchers of each phase, or ops outside any
+	# step), unless quiet.
+	pv=-q
+	[ -n "$verbose" ] && pv=-v
+	pargs="$pv -b ${method:-union}${pargs:-}"
 	[ -n "${noplots:-}" ] || notes="${notes:-}--inference_phase_analysis: ttp draws no plots (TraceLens's --disable_plots)
 "
 elif [ -n "${method:-}${pargs:-}" ]; then
