@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "tt/window.h"
 
 /*
@@ -24,6 +25,44 @@
  */
 size_t merge_devices(struct fent *e, const uint32_t *sel, size_t n, const struct names *nm,
     bool no_merge, bool verbose, uint32_t *out);
+
+/*
+ * The merge step by step, for the batch above and for ttp-filter's streaming merge:
+ * per-device queues of device ops (their positions; entry pos is e[pos - base]) and
+ * the step loop. A step takes the head of every queue; merge_ready says whether every
+ * queue has one, so that a step made now is the step the whole input would make.
+ */
+struct merge {
+	const struct names *nm;
+	size_t		 ndev;
+	int64_t		*dev;		/* the queues' devices, ascending */
+	struct mqueue {
+		uint64_t *v;
+		size_t	  head, n, cap;
+	}		*q;
+	size_t		 nempty;	/* queues without a head */
+	size_t		 step, nwarn;
+	uint64_t	*group;
+	size_t		*missing;
+	struct buf	 b;
+};
+
+/* Queues for the devices devs[0..ndev) (ascending, distinct). */
+void merge_init(struct merge *m, const int64_t *devs, size_t ndev, const struct names *nm);
+/* The index of d in devs[0..n) (ascending), or n when it is not there. */
+size_t merge_devindex(const int64_t *devs, size_t n, int64_t d);
+/* Queue the device op at pos on its device (one of merge_init's). */
+void merge_push(struct merge *m, int64_t device, uint64_t pos);
+/* Every queue has a head. */
+bool merge_ready(const struct merge *m);
+/*
+ * One step over the heads (an empty queue is a device missing the op: a warning); false
+ * when every queue is empty. *chosen: the op that stands for the step (a collective's
+ * gets FE_SETDUR and the mean duration); the group's other ops get FE_SKIP.
+ */
+bool merge_step(struct merge *m, struct fent *e, uint64_t base, uint64_t *chosen);
+/* After the last step: how many warnings were not shown; frees m. */
+void merge_done(struct merge *m);
 
 /* Number of distinct devices among the entries sel[0..n). */
 size_t merge_count_devices(const struct fent *e, const uint32_t *sel, size_t n);

@@ -27,6 +27,9 @@ enum fkind { FK_OP, FK_SIGNPOST, FK_OTHER };
 #define FE_CLRGAP	0x0020	/* on output: delete gap_ns */
 #define FE_SETDUR	0x0040	/* on output: device_ns = dur (NaN: delete it) */
 #define FE_GPULINK	0x0080	/* a PyTorch "gpu" record; id: the entry of the op it is charged to */
+#define FE_PENDING	0x0100	/* a device op whose merge step is still to come */
+#define FE_SKIP		0x0200	/* not written: merged into another device's op, or outside
+				   the window */
 
 struct fent {
 	uint64_t off;		/* the record's line in the spool */
@@ -48,6 +51,32 @@ struct wopts {
 	bool	whole;		/* no default window: whole input, signposts dropped unless print */
 	bool	verbose;	/* say() the reference's informational messages */
 };
+
+/*
+ * The window as the signposts decide it, before any entry is looked at: from the
+ * signposts' names in stream order (sp[0..nsp)) and the options. window_select plans
+ * over the input's signposts; ttp-filter's streaming plans over those a trace record
+ * announces.
+ */
+struct wplan {
+	bool	 all;		/* --ignore-signposts: every entry, signposts included */
+	bool	 keep_sp;	/* signposts inside the window are kept */
+	bool	 named;		/* --start-signpost/--end-signpost: bounds by ID */
+	bool	 has_lo, has_hi;
+	size_t	 lo, hi;	/* named: the bounding signposts' ordinals in sp */
+	bool	 by_last;	/* the default window: after the first entry named last */
+	uint32_t last;
+	/* what is said: the reference's notes and the informational messages */
+	bool	 no_sp_note, multi_note, not_enough_note;
+};
+/* A named signpost that does not exist is an error (D3), exit 1, before anything is
+ * said; otherwise nothing is said until window_say. */
+void window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
+    const struct wopts *o, struct wplan *p);
+/* Say what tt-perf-report says about the window: its informational messages with say()
+ * under o->verbose, its warnings with note(). */
+void window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
+    const struct wopts *o, const struct wplan *p);
 
 /*
  * Select the window over e[0..n) (stream order, i.e. sorted) as tt-perf-report does

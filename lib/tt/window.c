@@ -17,127 +17,166 @@
 
 /* D3: the message lists the distinct signpost names, in order of appearance. */
 static void __attribute__((noreturn))
-not_found(const struct fent *e, size_t n, const struct names *nm, const char *what)
+not_found(const uint32_t *sp, size_t nsp, const struct names *nm, const char *what)
 {
 	struct buf b = BUF_INIT;
 	unsigned char *seen = xcalloc(nm->n + 1, 1);
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (e[i].kind != FK_SIGNPOST || e[i].name == NAME_NONE || seen[e[i].name])
+	for (i = 0; i < nsp; i++) {
+		if (sp[i] == NAME_NONE || seen[sp[i]])
 			continue;
-		seen[e[i].name] = 1;
+		seen[sp[i]] = 1;
 		buf_adds(&b, b.len ? ", " : "");
-		buf_adds(&b, names_str(nm, e[i].name));
+		buf_adds(&b, names_str(nm, sp[i]));
 	}
 	if (b.len == 0)
 		die(EXIT_DATA, "signpost '%s' not found; no signposts in the input", what);
 	die(EXIT_DATA, "signpost '%s' not found; signposts present: %s", what, b.p);
 }
 
-size_t
-window_select(const struct fent *e, size_t n, const struct names *nm,
-    const struct wopts *o, uint32_t *sel)
+void
+window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
+    const struct wopts *o, struct wplan *p)
 {
-	size_t i, k = 0, nsp = 0, ifirst = 0, count;
-	bool has_lo = false, has_hi = false, keep_sp = o->print, by_id = false;
-	size_t lo = 0, hi = 0;	/* the bounding entries */
-	int64_t idlo, idhi;
-	uint32_t sname, ename, last = NAME_NONE;
+	uint32_t sname, ename;
+	size_t i, count, want, at;
 
+	memset(p, 0, sizeof(*p));
+	p->last = NAME_NONE;
+	p->keep_sp = o->print;
 	if (o->ignore) {
-		if (o->verbose)
-			say("Ignoring all signposts. Using the entire file for analysis.");
-		for (i = 0; i < n; i++)
-			if (e[i].kind != FK_OTHER)
-				sel[k++] = (uint32_t)i;
-		return k;
-	}
-	for (i = 0; i < n; i++) {
-		if (e[i].kind == FK_SIGNPOST) {
-			if (nsp++ == 0)
-				ifirst = i;
-			last = e[i].name;
-		}
+		p->all = p->keep_sp = true;
+		return;
 	}
 	if (o->start != NULL || o->end != NULL) {
-		by_id = true;
-		/* D3: check both names before anything is said. */
+		p->named = true;
+		/* D3: check both names before anything is said */
 		sname = o->start ? names_lookup(nm, o->start, strlen(o->start)) : NAME_NONE;
 		ename = o->end ? names_lookup(nm, o->end, strlen(o->end)) : NAME_NONE;
 		if (o->start != NULL) {
-			for (i = ifirst; i < n; i++)
-				if (e[i].kind == FK_SIGNPOST && e[i].name == sname && sname != NAME_NONE)
-					break;
-			if (nsp == 0 || i == n)
-				not_found(e, n, nm, o->start);
-			has_lo = true;
-			lo = i;
-			if (o->verbose)
-				say("Using operations after '%s'.", o->start);
+			for (i = 0; i < nsp && (sname == NAME_NONE || sp[i] != sname); i++)
+				;
+			if (i == nsp)
+				not_found(sp, nsp, nm, o->start);
+			p->has_lo = true;
+			p->lo = i;
 		}
 		if (o->end != NULL) {
-			size_t want = o->start != NULL && strcmp(o->start, o->end) == 0;
-			size_t at = n;
-
-			count = 0;
-			for (i = ifirst; i < n && nsp > 0 && ename != NAME_NONE; i++) {
-				if (e[i].kind == FK_SIGNPOST && e[i].name == ename) {
+			/* the second occurrence when the end is the start's name (spec 7.4) */
+			want = o->start != NULL && strcmp(o->start, o->end) == 0;
+			at = nsp;
+			for (i = 0, count = 0; i < nsp && ename != NAME_NONE; i++) {
+				if (sp[i] == ename) {
 					if (count == want)
 						at = i;
 					count++;
 				}
 			}
 			if (count == 0)
-				not_found(e, n, nm, o->end);
-			if (at < n) {
-				has_hi = true;
-				hi = at;
-				if (o->verbose)
-					say("Using operations until '%s'.", o->end);
-				if (want == 1 && count > 2)
-					note("Multiple occurrences of signpost '%s' found. Using the second occurrence for the end filter.", o->end);
+				not_found(sp, nsp, nm, o->end);
+			if (at < nsp) {
+				p->has_hi = true;
+				p->hi = at;
+				p->multi_note = want == 1 && count > 2;
 			} else
-				note("Not enough occurrences of signpost '%s' to apply to both start and end filters.", o->end);
+				p->not_enough_note = true;
 		}
 	} else if (nsp == 0) {
-		if (!o->whole)
-			note("No signposts found in the file. Using the entire file for analysis.");
-		keep_sp = true;	/* there are none */
+		p->no_sp_note = !o->whole;
+		p->keep_sp = true;	/* there are none */
 	} else if (!o->whole) {
-		if (o->verbose) {
-			struct buf b = BUF_INIT;
+		p->by_last = true;
+		p->last = sp[nsp - 1];
+	}
+}
 
-			for (i = ifirst; i < n; i++) {
-				if (e[i].kind != FK_SIGNPOST)
-					continue;
-				buf_adds(&b, b.len ? ", " : "");
-				buf_adds(&b, names_str(nm, e[i].name));
-			}
-			say("Detected signposts: %s", b.p);
-			say("Using last signpost: %s for analysis.", names_str(nm, last));
-			buf_free(&b);
+void
+window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
+    const struct wopts *o, const struct wplan *p)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (p->all) {
+		if (o->verbose)
+			say("Ignoring all signposts. Using the entire file for analysis.");
+		return;
+	}
+	if (p->named) {
+		if (p->has_lo && o->verbose)
+			say("Using operations after '%s'.", o->start);
+		if (p->has_hi && o->verbose)
+			say("Using operations until '%s'.", o->end);
+		if (p->multi_note)
+			note("Multiple occurrences of signpost '%s' found. Using the second "
+			    "occurrence for the end filter.", o->end);
+		if (p->not_enough_note)
+			note("Not enough occurrences of signpost '%s' to apply to both start and "
+			    "end filters.", o->end);
+		return;
+	}
+	if (p->no_sp_note)
+		note("No signposts found in the file. Using the entire file for analysis.");
+	if (p->by_last && o->verbose) {
+		for (i = 0; i < nsp; i++) {
+			buf_adds(&b, b.len ? ", " : "");
+			buf_adds(&b, names_str(nm, sp[i]));
 		}
-		/* Q1, Q2: after the first row of any kind whose name is the last signpost's. */
+		say("Detected signposts: %s", b.p);
+		say("Using last signpost: %s for analysis.", names_str(nm, p->last));
+		buf_free(&b);
+	}
+}
+
+size_t
+window_select(const struct fent *e, size_t n, const struct names *nm,
+    const struct wopts *o, uint32_t *sel)
+{
+	size_t i, k = 0, nsp = 0, lo = 0, hi = 0;
+	uint32_t *sp, *spat;
+	bool has_lo = false, has_hi = false;
+	int64_t idlo, idhi;
+	struct wplan p;
+
+	sp = xreallocarray(NULL, n ? n : 1, sizeof(*sp));
+	spat = xreallocarray(NULL, n ? n : 1, sizeof(*spat));
+	for (i = 0; i < n; i++) {
+		if (e[i].kind == FK_SIGNPOST) {
+			sp[nsp] = e[i].name;
+			spat[nsp++] = (uint32_t)i;
+		}
+	}
+	window_plan(sp, nsp, nm, o, &p);
+	window_say(sp, nsp, nm, o, &p);
+	if (p.named) {
+		if ((has_lo = p.has_lo))
+			lo = spat[p.lo];
+		if ((has_hi = p.has_hi))
+			hi = spat[p.hi];
+	} else if (p.by_last) {
+		/* Q1, Q2: after the first row of any kind whose name is the last signpost's */
 		for (i = 0; i < n; i++)
-			if (e[i].kind != FK_OTHER && e[i].name == last)
+			if (e[i].kind != FK_OTHER && e[i].name == p.last)
 				break;
 		if (i < n) {
 			has_lo = true;
 			lo = i;
 		}
 	}
+	free(sp);
+	free(spat);
 	/* Named windows compare IDs, the default one stream positions (spec 7, item 7). */
-	idlo = has_lo ? (by_id ? e[lo].id : (int64_t)lo) : 0;
-	idhi = has_hi ? (by_id ? e[hi].id : (int64_t)hi) : 0;
+	idlo = has_lo ? (p.named ? e[lo].id : (int64_t)lo) : 0;
+	idhi = has_hi ? (p.named ? e[hi].id : (int64_t)hi) : 0;
 	for (i = 0; i < n; i++) {
-		int64_t at = by_id ? e[i].id : (int64_t)i;
+		int64_t at = p.named ? e[i].id : (int64_t)i;
 
 		if (e[i].kind == FK_OTHER)
 			continue;
-		if (e[i].kind == FK_SIGNPOST && !keep_sp)
+		if (e[i].kind == FK_SIGNPOST && !p.keep_sp)
 			continue;
-		if ((has_lo && at <= idlo) || (has_hi && at >= idhi))
+		if (!p.all && ((has_lo && at <= idlo) || (has_hi && at >= idhi)))
 			continue;
 		sel[k++] = (uint32_t)i;
 	}
