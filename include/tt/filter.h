@@ -6,7 +6,10 @@
  * Op-to-Op gap clearing, --id-range, then the record filters (--no-host-ops, --op,
  * --exclude-op, --phase, and tt-mlir's const-eval, input-layout-conversion, program and
  * loop selections). With --ignore-signposts --no-merge-devices
- * and more than one device, no look-ahead is needed and records stream through.
+ * and more than one device, no look-ahead is needed and records stream through. When
+ * the input starts with ttp-parse's "trace" record (the devices, ids ascending, the
+ * signposts), the window (default or named) and the merge stream too: the merge's
+ * per-device queues hold only the records that wait for a step (merge.h).
  */
 #ifndef TTP_FILTER_H
 #define TTP_FILTER_H

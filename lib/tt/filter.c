@@ -169,22 +169,31 @@ struct filter {
 	bool		*kept;		/* per entry: written */
 
 	/*
-	 * The default window streams when ttp-parse's leading "trace" record promises what
-	 * the end of input would tell (tt_trace): one device at most, ids ascending (so
-	 * the merge's id order is stream order), the signposts in order. Records are
-	 * spooled until the window has started and holds a device op (before that the
-	 * reference may keep nothing: Q43); then the spool is replayed and the rest goes
-	 * straight through. A record that breaks the promise is an error.
+	 * The signpost window and the device merge stream when ttp-parse's leading "trace"
+	 * record promises what the end of input would tell (tt_trace): ids ascending (so
+	 * the merge's id order is stream order, and a named window's ID bounds are stream
+	 * positions), the devices, the signposts in order. Records are spooled until the
+	 * window holds a device op of every promised device (before that the reference may
+	 * keep nothing, Q43, and the number of devices is not known); then the window's
+	 * entries go through the merge's per-device queues, and out in stream order as soon
+	 * as their step is made: e[head..n) are the records still waiting, lines in the
+	 * spool, e[0] at stream position base. A record that breaks the promise is an error.
 	 */
 	bool		 tt_promise;	/* a usable trace record came first */
 	bool		 tt_stream;	/* now streaming the window */
 	bool		 tt_inwin;	/* the default window has started */
 	uint32_t	*tt_sp;		/* the promised signposts, interned */
 	size_t		 tt_nsp, tt_spi;
-	uint32_t	 tt_last;	/* the last signpost's name */
-	bool		 tt_hasdev;
-	int64_t		 tt_dev, tt_previd;
+	struct wplan	 tt_plan;
+	int64_t		*tt_devs;	/* the promised devices, ascending */
+	bool		*tt_devseen;	/* ... that have a device op in the window */
+	size_t		 tt_ndev, tt_nseen;
+	int64_t		 tt_previd;
 	bool		 tt_anyid;
+	bool		 tt_merging;	/* streaming through the merge, not per device */
+	struct merge	 tt_m;
+	size_t		 head;		/* the first entry not yet written */
+	uint64_t	 base;		/* stream position of e[0] */
 };
 
 static void
@@ -587,50 +596,85 @@ finish(struct filter *f)
 	free(seq);
 }
 
-/* Whether the options allow the default window to stream: nothing that is checked or
- * decided only at the end of input. */
+/* Whether the options allow the window to stream: nothing that is checked or decided
+ * only at the end of input. */
 static bool
 tt_may_stream(const struct filter_opts *o)
 {
-	return o->w.start == NULL && o->w.end == NULL && !o->w.whole && !o->has_devices &&
+	return !o->w.whole && !o->has_devices &&
 	    o->phase == NULL && o->iter < 0 && o->program < 0 && o->loop < 0 &&
 	    o->nops == 0 && o->const_eval != FILTER_ONLY && o->layout_conv != FILTER_ONLY;
 }
 
-/* The leading "trace" record of a TT-Metal trace: what it promises. */
+/* devices: a JSON array of distinct integers, ascending; false if it is not that. */
+static bool
+tt_devices(struct filter *f, const char *s, size_t len)
+{
+	const char *p = s + 1, *end = s + len - 1;
+	char *q;
+	size_t cap = 0;
+
+	if (len < 2 || s[0] != '[' || *end != ']')
+		return false;
+	while (p < end) {
+		long long v = strtoll(p, &q, 10);
+
+		if (q == p || q > end || (f->tt_ndev > 0 && v <= f->tt_devs[f->tt_ndev - 1]))
+			return false;
+		f->tt_devs = xgrow(f->tt_devs, &cap, f->tt_ndev + 1, sizeof(*f->tt_devs));
+		f->tt_devs[f->tt_ndev++] = v;
+		p = q;
+		if (p < end && *p++ != ',')
+			return false;
+	}
+	return true;
+}
+
+/* Index of device d among the promised devices, or tt_ndev. */
+static size_t
+tt_devindex(const struct filter *f, int64_t d)
+{
+	return merge_devindex(f->tt_devs, f->tt_ndev, d);
+}
+
+/* The leading "trace" record of a TT-Metal trace: what it promises. A named signpost
+ * that it does not announce is an error at once (D3). */
 static void
 tt_trace(struct filter *f, struct rec *r)
 {
 	struct rec_strv v;
 	const char *s;
-	size_t i, len;
+	size_t i, len, cap = 0;
 	bool asc = false;
 
+	f->tt_ndev = 0;
 	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "ttmetal") != 0 ||
 	    !rec_bool(r, "ids_ascending", &asc) || !asc ||
 	    (s = rec_raw(r, "devices", &len)) == NULL || !rec_strv(r, "signposts", &v))
 		return;
-	/* devices: [] or [N] */
-	if (len == 2 && s[0] == '[' && s[1] == ']')
-		f->tt_hasdev = false;
-	else if (len > 2 && s[0] == '[' && memchr(s, ',', len) == NULL) {
-		char *end;
-
-		f->tt_dev = strtoll(s + 1, &end, 10);
-		if (end != s + len - 1)
-			return;
-		f->tt_hasdev = true;
-	} else
+	if (!tt_devices(f, s, len))
 		return;
 	for (i = 0; i < v.n; i++)
 		if (v.len[i] == 0)
 			return;	/* an unnamed signpost: the spool decides */
-	f->tt_sp = xreallocarray(NULL, v.n ? v.n : 1, sizeof(*f->tt_sp));
+	f->tt_sp = xgrow(NULL, &cap, v.n ? v.n : 1, sizeof(*f->tt_sp));
 	for (i = 0; i < v.n; i++)
 		f->tt_sp[i] = names_intern(&f->nm, v.s[i], v.len[i]);
 	f->tt_nsp = v.n;
-	f->tt_last = v.n ? f->tt_sp[v.n - 1] : NAME_NONE;
+	f->tt_devseen = xcalloc(f->tt_ndev ? f->tt_ndev : 1, sizeof(*f->tt_devseen));
+	window_plan(f->tt_sp, f->tt_nsp, &f->nm, &f->o->w, &f->tt_plan);
 	f->tt_promise = true;
+}
+
+/* The promise broken before the stream started: back to reading the whole input. */
+static void
+tt_drop_promise(struct filter *f)
+{
+	size_t i;
+
+	f->tt_promise = false;
+	for (i = 0; i < f->n; i++)
+		f->e[i].flags &= (uint16_t)~FE_SKIP;
 }
 
 /* A record against the promise; die where it breaks it. */
@@ -650,77 +694,175 @@ tt_check(struct filter *f, struct rec *r, const struct fent *x)
 			    "announced next", x->name == NAME_NONE ? "" : names_str(&f->nm, x->name));
 		f->tt_spi++;
 	}
-	if ((x->flags & FE_HASDEV) && (!f->tt_hasdev || x->device != f->tt_dev))
+	if ((x->flags & FE_HASDEV) && tt_devindex(f, x->device) == f->tt_ndev)
 		die_where(rec_where(r), "device %lld is not among the trace record's devices",
 		    (long long)x->device);
 }
 
-/* Whether entry x (the next in stream order) is inside the default window; moves the
- * window's start (Q1, Q2: after the first row of any kind named like the last
- * signpost; the whole input when there is none). */
+/*
+ * Whether entry x (the next in stream order, after tt_check) is inside the window of
+ * tt_plan. The default window starts after the first row of any kind named like the
+ * last signpost (Q1, Q2); a named one lies between its signposts, which with ids
+ * ascending is between their stream positions: a row after s signposts is after the
+ * start signpost (ordinal lo) when s > lo and before the end one (ordinal hi) when
+ * s <= hi.
+ */
 static bool
 tt_window(struct filter *f, const struct fent *x)
 {
+	const struct wplan *p = &f->tt_plan;
+
 	if (x->kind == FK_OTHER)
 		return false;
-	if (f->o->w.ignore)
+	if (p->all)
 		return true;
-	if (!f->tt_inwin) {
-		if (f->tt_nsp > 0) {
-			if (x->name == f->tt_last)
-				f->tt_inwin = true;
+	if (p->named) {
+		size_t s = f->tt_spi;	/* signposts so far, x included */
+
+		if (x->kind == FK_SIGNPOST) {
+			s--;	/* x's ordinal */
+			if ((p->has_lo && s <= p->lo) || (p->has_hi && s >= p->hi))
+				return false;
+		} else if ((p->has_lo && s <= p->lo) || (p->has_hi && s > p->hi))
 			return false;
-		}
-		f->tt_inwin = true;
+	} else if (p->by_last && !f->tt_inwin) {
+		if (x->name == p->last)
+			f->tt_inwin = true;
+		return false;
 	}
-	return x->kind != FK_SIGNPOST || f->o->w.print || f->tt_nsp == 0;
+	return x->kind != FK_SIGNPOST || p->keep_sp;
 }
 
-/* The window holds a device op: say what the end would have said, replay the spool
- * (the window's entries and the other records, in stream order), then stream. */
+/* Whether x, in the window, is a device op of a promised device not seen there yet;
+ * true when that makes every promised device seen. */
+static bool
+tt_see(struct filter *f, const struct fent *x)
+{
+	size_t i;
+
+	if (!is_devop(x))
+		return false;
+	i = tt_devindex(f, x->device);
+	if (!f->tt_devseen[i]) {
+		f->tt_devseen[i] = true;
+		f->tt_nseen++;
+	}
+	return f->tt_nseen == f->tt_ndev;
+}
+
+/* Entry i of the stream (in e) enters the merge or waits for nothing; steps are made
+ * as far as every queue has a head. */
+static void
+tt_admit(struct filter *f, size_t i)
+{
+	struct fent *x = &f->e[i];
+	uint64_t chosen;
+
+	if (!f->tt_merging || x->kind == FK_OTHER || (x->flags & FE_SKIP) || !is_devop(x))
+		return;
+	x->flags |= FE_PENDING;
+	merge_push(&f->tt_m, x->device, f->base + i);
+	while (merge_ready(&f->tt_m))
+		merge_step(&f->tt_m, f->e, f->base, &chosen);
+}
+
+#define TT_NOLINE UINT64_MAX	/* fent.off: the line is the current record's */
+
+/* Write the waiting entries from the oldest while their fate is known; cur is the
+ * current record's line (for the entry with TT_NOLINE). */
+static void
+tt_flush(struct filter *f, const char *cur, size_t curlen)
+{
+	while (f->head < f->n) {
+		struct fent *x = &f->e[f->head];
+		const char *p;
+
+		if (x->flags & FE_PENDING)
+			break;
+		p = x->off == TT_NOLINE ? cur : spool_get(f->sp, x->off, x->len);
+		if (x->kind == FK_OTHER)
+			write_line(f, p, x->len);
+		else if (!(x->flags & FE_SKIP))
+			emit(f, x, p, x->len);
+		f->head++;
+	}
+	if (f->head == f->n) {
+		f->base += f->n;
+		f->n = f->head = 0;
+		if (spool_size(f->sp) > (64u << 20))
+			spool_reset(f->sp);
+	} else if (f->head >= 4096 && f->head >= f->n / 2) {
+		memmove(f->e, f->e + f->head, (f->n - f->head) * sizeof(*f->e));
+		f->base += f->head;
+		f->n -= f->head;
+		f->head = 0;
+	}
+}
+
+/* The window holds a device op of every promised device: say what the end would have
+ * said, then send the spooled entries through the merge; from now on records stream. */
 static void
 tt_start(struct filter *f)
 {
 	const struct filter_opts *o = f->o;
 	size_t i;
-	bool inwin = f->tt_inwin;
 
-	if (o->w.ignore) {
+	window_say(f->tt_sp, f->tt_nsp, &f->nm, &o->w, &f->tt_plan);
+	if (o->no_merge && f->tt_ndev > 1) {
 		if (o->verbose)
-			say("Ignoring all signposts. Using the entire file for analysis.");
-	} else if (f->tt_nsp == 0)
-		note("No signposts found in the file. Using the entire file for analysis.");
-	else if (o->verbose) {
-		struct buf b = BUF_INIT;
-
-		for (i = 0; i < f->tt_nsp; i++) {
-			buf_adds(&b, b.len ? ", " : "");
-			buf_adds(&b, names_str(&f->nm, f->tt_sp[i]));
-		}
-		say("Detected signposts: %s", b.p);
-		say("Using last signpost: %s for analysis.", names_str(&f->nm, f->tt_last));
-		buf_free(&b);
+			say("Detected data from %zu devices. Keeping separate device data...",
+			    f->tt_ndev);
+	} else {
+		if (o->verbose)
+			say("Detected data from %zu devices. Merging device data...", f->tt_ndev);
+		f->tt_merging = true;
+		merge_init(&f->tt_m, f->tt_devs, f->tt_ndev, &f->nm);
 	}
-	if (o->verbose)
-		say("Detected data from 1 devices. Merging device data...");
-	range_message(o);
-	f->tt_inwin = false;
-	for (i = 0; i < f->n; i++) {
-		struct fent *x = &f->e[i];
-		const char *p = spool_get(f->sp, x->off, x->len);
-
-		if (x->kind == FK_OTHER)
-			write_line(f, p, x->len);
-		else if (tt_window(f, x))
-			emit(f, x, p, x->len);
-	}
-	f->tt_inwin = inwin;
 	f->tt_stream = true;
-	spool_close(f->sp);
-	f->sp = NULL;
-	free(f->e);
-	f->e = NULL;
-	f->n = f->cap = 0;
+	f->head = 0;
+	for (i = 0; i < f->n; i++)
+		tt_admit(f, i);
+	tt_flush(f, NULL, 0);
+}
+
+/* A record while streaming: out at once when nothing waits before it and its fate is
+ * known, else queued (its line spooled) until it is. */
+static void
+tt_stream(struct filter *f, struct fent *x, const char *line, size_t len)
+{
+	if (f->head == f->n && (x->kind == FK_OTHER || (x->flags & FE_SKIP) ||
+	    !f->tt_merging || !is_devop(x))) {
+		if (x->kind == FK_OTHER)
+			write_line(f, line, len);
+		else if (!(x->flags & FE_SKIP))
+			emit(f, x, line, len);
+		return;
+	}
+	x->off = TT_NOLINE;
+	x->len = (uint32_t)len;
+	f->e = xgrow(f->e, &f->cap, f->n + 1, sizeof(*f->e));
+	f->e[f->n++] = *x;
+	tt_admit(f, f->n - 1);
+	tt_flush(f, line, len);
+	if (f->n > 0 && f->e[f->n - 1].off == TT_NOLINE)
+		f->e[f->n - 1].off = spool_add(f->sp, line, len);
+}
+
+/* End of input while streaming: the last steps (devices that ran out of ops), the rest
+ * of the waiting entries; then --id-range's message, which the reference prints after
+ * the merge's warnings. */
+static void
+tt_finish(struct filter *f)
+{
+	uint64_t chosen;
+
+	if (f->tt_merging) {
+		while (merge_step(&f->tt_m, f->e, f->base, &chosen))
+			;
+		tt_flush(f, NULL, 0);
+		merge_done(&f->tt_m);
+	}
+	range_message(f->o);
 }
 
 void
@@ -754,37 +896,34 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 					    "drop the trace records (jq -c 'select(.kind != \"trace\")') "
 					    "to filter them as one input");
 				if (f.tt_promise)	/* two traces in one input: the spool decides */
-					f.tt_promise = false;
+					tt_drop_promise(&f);
 				else
 					tt_trace(&f, r);
 			}
 		}
 		if (f.tt_promise) {
-			bool in;
+			bool in, all;
 
 			tt_check(&f, r, &x);
 			in = tt_window(&f, &x);
+			if (!in && x.kind != FK_OTHER)
+				x.flags |= FE_SKIP;
+			buf_reset(&f.line);
+			rec_format(r, &f.line);
+			if (f.line.len > UINT32_MAX)
+				die_where(rec_where(r), "record too long");
 			if (f.tt_stream) {
-				if (x.kind == FK_OTHER)
-					rec_write(r, out);
-				else if (in) {
-					buf_reset(&f.line);
-					rec_format(r, &f.line);
-					emit(&f, &x, f.line.p, f.line.len);
-				}
+				tt_stream(&f, &x, f.line.p, f.line.len);
 				continue;
 			}
-			if (in && is_devop(&x)) {
-				/* spool this one too, then replay and stream */
-				f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
-				buf_reset(&f.line);
-				rec_format(r, &f.line);
-				x.off = spool_add(f.sp, f.line.p, f.line.len);
-				x.len = (uint32_t)f.line.len;
-				f.e[f.n++] = x;
+			all = in && tt_see(&f, &x);
+			f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
+			x.off = spool_add(f.sp, f.line.p, f.line.len);
+			x.len = (uint32_t)f.line.len;
+			f.e[f.n++] = x;
+			if (all)	/* replay the spool through the merge, then stream */
 				tt_start(&f);
-				continue;
-			}
+			continue;
 		}
 		if (f.streaming) {
 			if (x.flags & FE_HASDEV)
@@ -823,7 +962,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 		die(EXIT_DATA, "the trace record announced %zu signposts, the input had %zu",
 		    f.tt_nsp, f.tt_spi);
 	if (f.tt_stream) {
-		/* said it all at the start */
+		tt_finish(&f);
 	} else if (f.streaming) {
 		if (o->verbose)
 			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);
@@ -845,6 +984,8 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	free(f.e);
 	free(f.devs);
 	free(f.tt_sp);
+	free(f.tt_devs);
+	free(f.tt_devseen);
 	buf_free(&f.line);
 	names_free(&f.nm);
 	free(f.op_matched);
