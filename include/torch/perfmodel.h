@@ -75,6 +75,16 @@ enum perf_status {
  */
 enum perf_status perf_apply(const char *model, const char *name, const struct targs *a,
     const char *const *kernels, size_t nkernels, bool bwd, struct tperf *out);
+
+/*
+ * TraceLens's TritonCompiledPerfModel of a TorchInductor kernel op (triton_poi_*,
+ * triton_red_*, triton_per_*) from the trace's own arguments: FLOPs per element of the
+ * fused ops named in the kernel name times xnumel and rnumel (the integers of Concrete
+ * Inputs), bytes of the tensors of c10:: dtypes (a pointwise kernel writes its first
+ * tensor's width once more per element), compute spec vector_<dtype>. PERF_NONE when
+ * the name is not such a kernel or no integer is there (TraceLens: no model).
+ */
+enum perf_status perf_triton(const char *name, const struct targs *a, struct tperf *out);
 void perf_free(struct tperf *p);
 
 /* Whether ttp implements the model class (TraceLens has more, mostly extensions). */

@@ -2880,6 +2880,17 @@ op_sheet(struct tl *tl, size_t i)
 	return o->sheet = id;
 }
 
+/* A modelled CPU op of a roofline sheet: TraceLens's sheets list registered names, so
+ * TorchInductor's Triton kernels (category "triton"), modelled by name pattern, have
+ * none. */
+static int
+has_sheet(struct tl *tl, size_t i)
+{
+	const struct top *o = &tl->op[i];
+
+	return o->model && !o->runtime && strcmp(S(tl, op_category(tl, i)), "triton") != 0;
+}
+
 static struct tab *
 sheet_family(struct tl *tl, uint32_t fam)
 {
@@ -2895,7 +2906,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 		size_t x = tl->byid[i];
 		const struct top *o = &tl->op[x];
 
-		if (!o->model || o->runtime || op_sheet(tl, x) != fam)
+		if (!has_sheet(tl, x) || op_sheet(tl, x) != fam)
 			continue;
 		p = xreallocarray(p, n + 1, sizeof(*p));
 		memset(&p[n], 0, sizeof(*p));
@@ -3048,7 +3059,7 @@ sheets_roofline(struct tl *tl, struct tab ***out, size_t n)
 	for (i = 0; i < tl->nop; i++) {
 		uint32_t f;
 
-		if (!tl->op[i].model || tl->op[i].runtime)
+		if (!has_sheet(tl, i))
 			continue;
 		f = op_sheet(tl, i);
 		for (j = 0; j < nf && fam[j] != f; j++)

@@ -412,6 +412,34 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 	json_decref(in);
 }
 
+/* A TorchInductor kernel op: TraceLens's TritonCompiledPerfModel when its arguments
+ * carry the element counts (no roofline sheet: its category is "triton"). */
+static void
+triton(struct troof *t, struct rec *r, const char *name, long long ns)
+{
+	struct targs a;
+	struct tperf p;
+	json_t *in = rec_json(r, "in");
+
+	if (!read_args(in, &a))
+		die_where(rec_where(r), "key \"in\": expected an array of objects");
+	switch (perf_triton(name, &a, &p)) {
+	case PERF_OK:
+		rec_set_str(r, "perf_model", "TritonCompiledPerfModel");
+		write_figures(t, r, &p, ns);
+		perf_free(&p);
+		break;
+	case PERF_ERROR:
+		rec_set_str(r, "perf_model", "TritonCompiledPerfModel");
+		model_failed(t, r, name, "a tensor list among the kernel's arguments");
+		break;
+	case PERF_NONE:
+		break;
+	}
+	free(a.a);
+	json_decref(in);
+}
+
 static void
 op_record(struct troof *t, struct rec *r)
 {
@@ -442,6 +470,8 @@ op_record(struct troof *t, struct rec *r)
 	if (rec_int(r, "fwd", &fwdid) && (oc == NULL || oc->model == NULL))
 		backward(t, r, fwdid, ns);
 	if (oc == NULL || oc->model == NULL) {
+		if (strncmp(name, "triton_", 7) == 0)
+			triton(t, r, name, ns);
 		json_decref(ks);
 		return;
 	}
