@@ -112,7 +112,9 @@ usage(FILE *fp)
 	    "                        device or phase; line (the model's source line,\n"
 	    "                        loc_file:loc_line); any other record key (loc_line,\n"
 	    "                        loc_name, iter, ...); or up to 4 of these, e.g.\n"
-	    "                        phase,iter\n"
+	    "                        phase,iter; on a PyTorch trace, the summary of its\n"
+	    "                        GPU-launching ops by record keys (op, category,\n"
+	    "                        phase, ...) instead of the sheets\n"
 	    "  --per-device          one summary per device (the Device column)\n"
 	    "  --summary-file BASE   also write the summary to BASE.csv and BASE.svg\n"
 	    "  --stacked-csv BASE    the older name of --summary-file\n"
@@ -214,6 +216,7 @@ count_arg(const char *opt, const char *s)
 #define GIVEN_SUMMARY	0x04
 #define GIVEN_PERCENT	0x08
 #define GIVEN_FORMAT	0x10
+#define GIVEN_GROUP	0x20
 
 /* The --csv name means standard output, or a device or pipe: no summary files beside it
  * (D9), since "/dev/stdout_stacked.csv" is nobody's wish. */
@@ -342,6 +345,10 @@ check_args(const struct opts *o)
 		warning("warning: --percent-of has no effect with --summary-only");
 	if ((o->given & GIVEN_PERCENT) && o->top < 0)
 		warning("warning: --percent-of has no effect without --top");
+	if ((o->given & GIVEN_GROUP) && (o->csv_dir != NULL || o->xlsx != NULL ||
+	    o->nsheets > 0 || o->sheet_csv))
+		die_usage("--group-by: not with --sheet, --csv-dir, --xlsx or --format csv "
+		    "(TraceLens's sheets have their own groupings)");
 }
 
 static void
@@ -362,6 +369,7 @@ parse_args(int argc, char **argv, struct opts *o)
 			if (summary_parse_spec(optarg, &gspec, &err) != 0)
 				die_usage("--group-by: %s: '%s'", err, optarg);
 			o->group_by = gspec.by;
+			o->given |= GIVEN_GROUP;
 			break;
 		case OPT_CLASSIC: o->classic = 1; break;
 		case OPT_SUMMARY_FILE:
@@ -594,6 +602,34 @@ sheets_output(const struct opts *o, struct tl *tl)
 	tl_sheets_free(s, n);
 }
 
+/* A record of a PyTorch trace. */
+static int
+torch_record(struct rec *r)
+{
+	const char *tr = rec_str(r, "trace", NULL);
+
+	return tr != NULL && strcmp(tr, "kineto") == 0;
+}
+
+/* --group-by on a PyTorch trace: the summary's rows are the ops that launch GPU work
+ * (TraceLens's kernel launchers; device_ns is their kernels' busy time), grouped by
+ * record keys. *n counts the trace's records. */
+static void
+torch_add(struct table *t, struct rec *r, size_t *n)
+{
+	const char *kind = rec_str(r, "kind", NULL), *err;
+	bool launcher;
+
+	if ((*n)++ == 0) {
+		if (summary_spec_torch(&gspec, &err) != 0)
+			die_usage("--group-by %s: %s", gspec.text, err);
+		table_group_keys(t, gspec.keys, gspec.nkeys);
+	}
+	if (kind != NULL && strcmp(kind, "op") == 0 && rec_bool(r, "launcher", &launcher) &&
+	    launcher)
+		table_add(t, r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -609,6 +645,7 @@ main(int argc, char **argv)
 	static struct tl *tl;
 	const char *err;
 	int colour;
+	size_t ntorch = 0, ntt = 0;
 
 	io_init();
 	(void)summary_parse_spec("memory", &gspec, &err);
@@ -622,10 +659,26 @@ main(int argc, char **argv)
 		table_spool(&t);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = rec_next(rd)) != NULL)
-		if (!tl_add(tl, r))
-			table_add(&t, r);
+	while ((r = rec_next(rd)) != NULL) {
+		if ((o.given & GIVEN_GROUP) && torch_record(r))
+			torch_add(&t, r, &ntorch);
+		else if (!tl_add(tl, r))
+			ntt += (size_t)table_add(&t, r);
+	}
 	rec_close(rd);
+	if (ntorch > 0) {
+		/* the grouped summary of the PyTorch ops, as --summary-only shows it */
+		if (ntt > 0 || tl_count(tl) > 0)
+			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
+		if (o.csv != NULL)
+			die_usage("--csv: the op CSV is tt-perf-report's; for a PyTorch trace, "
+			    "--summary-file writes the summary's CSV");
+		if (!o.summary)
+			die_usage("--group-by on a PyTorch trace shows the grouped summary: "
+			    "not with --no-summary");
+		summary_only = 1;
+		o.group_by = gspec.by;
+	}
 	if (tl_count(tl) > 0 || o.csv_dir != NULL || o.xlsx != NULL || o.nsheets > 0) {
 		if (t.nrows > 0)
 			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
@@ -636,7 +689,7 @@ main(int argc, char **argv)
 	if (t.nnokind > 0)
 		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
 		    t.nokind_where, t.nnokind, t.nnokind == 1 ? "" : "s");
-	if (t.nnoroof > 0)
+	if (t.nnoroof > 0 && ntorch == 0)
 		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
 		    "add ttp-roofline before ttp-table", t.nnoroof, t.nnoroof == 1 ? "" : "s");
 	if (o.summary)

@@ -45,6 +45,10 @@ struct summary;
  * record key, "line" (loc_file,loc_line), or up to GROUP_MAXPARTS of these separated by
  * commas. Returns 0, or -1 with *err set to a static message. */
 int summary_parse_spec(const char *s, struct group_spec *g, const char **err);
+/* For the ops of a PyTorch trace: every part a record key (op, category and phase are
+ * the keys of those names), so that the summary has the record keys' layout. Returns 0,
+ * or -1 with *err set (memory and device have no key in PyTorch records). */
+int summary_spec_torch(struct group_spec *g, const char **err);
 /* Once the table is read (its group keys set from g->keys): an error (exit 1) naming
  * the key when no op record has one of the spec's record keys. */
 void summary_check_keys(const struct table *t, const struct group_spec *g);

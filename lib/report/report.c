@@ -370,7 +370,9 @@ table_add(struct table *t, struct rec *r)
 	w->verdict = get_str(t, r, "fidelity_verdict");
 	w->category = get_str(t, r, "category");
 	w->phase = get_str(t, r, "phase");
-	tensors(t, r, w);
+	/* a PyTorch op's tensors (any rank, lists of shapes) are not TT-Metal's */
+	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "kineto") != 0)
+		tensors(t, r, w);
 	if (rec_type(r, "math") != REC_ABSENT)
 		w->math = get_str(t, r, "math");
 	else if (!(w->flags & ROW_HOST))

@@ -76,6 +76,34 @@ summary_parse_spec(const char *s, struct group_spec *g, const char **err)
 	return 0;
 }
 
+int
+summary_spec_torch(struct group_spec *g, const char **err)
+{
+	const char *keys[GROUP_MAXPARTS];
+	size_t i, k = 0;
+
+	for (i = 0; i < g->nparts; i++) {
+		switch (g->part[i]) {
+		case GROUP_KEY:
+			keys[i] = g->keys[k++];
+			continue;
+		case GROUP_MEMORY:
+			*err = "memory is the memory of a TT-Metal op's first input, which "
+			    "PyTorch ops do not have";
+			return -1;
+		case GROUP_DEVICE:
+			*err = "PyTorch ops have no device key (their kernels run on one)";
+			return -1;
+		}
+		keys[i] = report_names[g->part[i]];
+		g->part[i] = GROUP_KEY;
+	}
+	memcpy(g->keys, keys, g->nparts * sizeof(*keys));
+	g->nkeys = g->nparts;
+	g->by = GROUP_KEYS;
+	return 0;
+}
+
 void
 summary_check_keys(const struct table *t, const struct group_spec *g)
 {
@@ -90,9 +118,12 @@ summary_check_keys(const struct table *t, const struct group_spec *g)
 			die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key: source locations "
 			    "come from the LOC column of tt-mlir (ttrt perf) and tt-torch traces, "
 			    "which this trace does not have", g->text, key);
-		if (strcmp(key, "iter") == 0)
-			die(EXIT_DATA, "--group-by %s: no op has an \"iter\" key: add ttp-phase "
-			    "before ttp-table", g->text);
+		if (strcmp(key, "iter") == 0 || strcmp(key, "phase") == 0)
+			die(EXIT_DATA, "--group-by %s: no op has a%s \"%s\" key: add ttp-phase "
+			    "before ttp-table", g->text, *key == 'i' ? "n" : "", key);
+		if (strcmp(key, "category") == 0)
+			die(EXIT_DATA, "--group-by %s: no op has a \"category\" key: add "
+			    "ttp-roofline before ttp-table", g->text);
 		die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key (the first op has: %s)",
 		    g->text, key, t->op_keys ? t->op_keys : "");
 	}
