@@ -157,7 +157,6 @@ double stat_median(const struct vec *v);	/* sorts a copy */
 double stat_std(const struct vec *v, int ddof);	/* NaN when n - ddof <= 0 */
 double stat_min(const struct vec *v);
 double stat_max(const struct vec *v);
-size_t stat_count(const struct vec *v);		/* non-NaN values */
 /* numpy's np.sum, np.mean and np.std (ddof 0) over every value, NaN included: its
  * pairwise summation, so that a mean rounded afterwards rounds as numpy's does. */
 double stat_npsum(const struct vec *v);

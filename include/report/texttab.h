@@ -3,14 +3,12 @@
  * texttab: the one printer of the reports' tables, as aligned text for the terminal or as
  * a GitHub-flavoured Markdown table.
  *
- * A table has columns (header, alignment in text, alignment in Markdown, hidden or
- * shown). In text, a column is as wide as the widest of its header and the cells fitted
+ * A table has columns (header, alignment in text, alignment in Markdown). In text, a column is as wide as the widest of its header and the cells fitted
  * to it (ttab_fit), widths counted as colour_width counts them (ANSI colours take no
  * room, a UTF-8 character one), cells are padded to it and separated by two spaces.
  * In Markdown, widths do not matter: a cell's '|' is escaped and a newline becomes a
- * space. Rows are built cell by cell in column order and written whole; a hidden
- * column's cell is taken and dropped, so callers can index columns by one enum whatever
- * is shown.
+ * space. Rows are built cell by cell in column order and written whole. Which columns
+ * a table shows is its caller's choice (tab.h's tab_print shows a tab's text columns).
  *
  *	struct ttab tb;
  *	ttab_init(&tb, NCOLS, TTAB_TEXT);
@@ -40,7 +38,6 @@ struct ttab_col {
 	const char	*header;	/* not copied: must outlive the table */
 	int		 align;		/* in text */
 	int		 mdalign;	/* in Markdown */
-	int		 hidden;
 	size_t		 width;		/* visible width in text */
 };
 
@@ -53,25 +50,21 @@ struct ttab {
 	int		 started;	/* a shown cell was added to it */
 };
 
-/* ncols columns, all shown, left-aligned, without header until ttab_column. */
+/* ncols columns, left-aligned, without header until ttab_column. */
 void ttab_init(struct ttab *t, size_t ncols, int flags);
 void ttab_free(struct ttab *t);
 /* Column col's header (its width the header's at least) and alignments. */
 void ttab_column(struct ttab *t, size_t col, const char *header, int align, int mdalign);
-void ttab_hide(struct ttab *t, size_t col, int hidden);
 /* Widen column col to the visible width of s[0..n), or to at least width. */
 void ttab_fit(struct ttab *t, size_t col, const char *s, size_t n);
 void ttab_minwidth(struct ttab *t, size_t col, size_t width);
-/* The visible width of a whole text line: the shown columns and their separators. */
-size_t ttab_linewidth(const struct ttab *t);
 
 /* The header: in text one padded line; in Markdown the header line and the alignment line. */
 void ttab_header(struct ttab *t, FILE *fp);
 /* In text, a line of '-' as wide as the table; nothing in Markdown. */
 void ttab_rule(const struct ttab *t, FILE *fp);
-/* The next cell of the row being built; ttab_cells takes a C string (NULL: empty). */
+/* The next cell of the row being built. */
 void ttab_cell(struct ttab *t, const char *s, size_t n);
-void ttab_cells(struct ttab *t, const char *s);
 /* Write the row (cells not given are empty) and start the next one. */
 void ttab_row(struct ttab *t, FILE *fp);
 

@@ -1068,12 +1068,6 @@ acc_of(const struct vec *v)
 	return a;
 }
 
-size_t
-stat_count(const struct vec *v)
-{
-	return acc_of(v).n;
-}
-
 double
 stat_sum(const struct vec *v)
 {

@@ -41,12 +41,6 @@ ttab_column(struct ttab *t, size_t col, const char *header, int align, int mdali
 }
 
 void
-ttab_hide(struct ttab *t, size_t col, int hidden)
-{
-	t->cols[col].hidden = hidden;
-}
-
-void
 ttab_minwidth(struct ttab *t, size_t col, size_t width)
 {
 	if (width > t->cols[col].width)
@@ -59,17 +53,15 @@ ttab_fit(struct ttab *t, size_t col, const char *s, size_t n)
 	ttab_minwidth(t, col, colour_width(s, n));
 }
 
-size_t
-ttab_linewidth(const struct ttab *t)
+/* The visible width of a whole text line: the columns and their separators. */
+static size_t
+linewidth(const struct ttab *t)
 {
-	size_t i, w = 0, shown = 0;
+	size_t i, w = 0;
 
 	for (i = 0; i < t->ncols; i++)
-		if (!t->cols[i].hidden) {
-			w += t->cols[i].width;
-			shown++;
-		}
-	return shown > 0 ? w + (shown - 1) * (sizeof(SEP) - 1) : 0;
+		w += t->cols[i].width;
+	return t->ncols > 0 ? w + (t->ncols - 1) * (sizeof(SEP) - 1) : 0;
 }
 
 static void
@@ -90,8 +82,6 @@ put(struct ttab *t, size_t col, const char *s, size_t n, int align)
 	struct buf *b = &t->line;
 	size_t i;
 
-	if (t->cols[col].hidden)
-		return;
 	if (b->len == 0 && (t->flags & TTAB_MARKDOWN))
 		buf_addc(b, '|');
 	if (t->flags & TTAB_MARKDOWN) {
@@ -148,8 +138,7 @@ ttab_header(struct ttab *t, FILE *fp)
 		return;
 	buf_addc(&t->line, '|');
 	for (i = 0; i < t->ncols; i++)
-		if (!t->cols[i].hidden)
-			buf_adds(&t->line, t->cols[i].mdalign == TTAB_LEFT ? " :--- |" : " ---: |");
+		buf_adds(&t->line, t->cols[i].mdalign == TTAB_LEFT ? " :--- |" : " ---: |");
 	endline(t, fp);
 }
 
@@ -160,7 +149,7 @@ ttab_rule(const struct ttab *t, FILE *fp)
 
 	if (t->flags & TTAB_MARKDOWN)
 		return;
-	for (n = ttab_linewidth(t); n > 0; n--)
+	for (n = linewidth(t); n > 0; n--)
 		fputc('-', fp);
 	fputc('\n', fp);
 }
@@ -172,12 +161,6 @@ ttab_cell(struct ttab *t, const char *s, size_t n)
 		die(EXIT_DATA, "ttab_cell: more cells than the table's %zu columns", t->ncols);
 	put(t, t->next, s, n, t->cols[t->next].align);
 	t->next++;
-}
-
-void
-ttab_cells(struct ttab *t, const char *s)
-{
-	ttab_cell(t, s ? s : "", s ? strlen(s) : 0);
 }
 
 void

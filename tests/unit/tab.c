@@ -33,7 +33,7 @@ test_stats(void)
 	vec_add(&v, NAN);
 	vec_add(&v, 2);
 	vec_add(&v, 10);
-	ok(stat_count(&v) == 4 && stat_sum(&v) == 16, "NaN skipped: count 4, sum 16");
+	ok(stat_mean(&v) == 4 && stat_sum(&v) == 16, "NaN skipped: mean 4, sum 16");
 	ok(stat_median(&v) == 2.5, "median of an even count: mean of the middle two");
 	ok(near(stat_std(&v, 1), sqrt(50.0 / 3)), "sample std (ddof 1)");
 	ok(near(stat_std(&v, 0), sqrt(50.0 / 4)), "population std (ddof 0)");

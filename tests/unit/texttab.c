@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for texttab: widths from headers and fitted cells counted without colour
- * escapes and by UTF-8 character, left and right alignment, left headers, hidden
- * columns, the rule, missing cells, and Markdown's escaping and alignment line.
+ * escapes and by UTF-8 character, left and right alignment, left headers, the rule,
+ * missing cells, and Markdown's escaping and alignment line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@ enum { A, B, C, NC };
 
 /* Render a small table into a string. */
 static char *
-render(int flags, int hideb)
+render(int flags)
 {
 	static const char *rows[][NC] = {
 		{ "x", "\033[38;5;9m12\033[0m", "\xce\xbcs" },
@@ -30,7 +30,6 @@ render(int flags, int hideb)
 	ttab_column(&tb, A, "Name", TTAB_LEFT, TTAB_LEFT);
 	ttab_column(&tb, B, "N", TTAB_RIGHT, TTAB_RIGHT);
 	ttab_column(&tb, C, "Unit", TTAB_RIGHT, TTAB_LEFT);
-	ttab_hide(&tb, B, hideb);
 	ttab_minwidth(&tb, C, 5);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < NC; j++)
@@ -39,10 +38,10 @@ render(int flags, int hideb)
 	ttab_rule(&tb, fp);
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < NC; j++)
-			ttab_cells(&tb, rows[i][j]);
+			ttab_cell(&tb, rows[i][j], strlen(rows[i][j]));
 		ttab_row(&tb, fp);
 	}
-	ttab_cells(&tb, "only");
+	ttab_cell(&tb, "only", 4);
 	ttab_row(&tb, fp);
 	ttab_free(&tb);
 	fclose(fp);
@@ -54,7 +53,7 @@ main(void)
 {
 	char *s;
 
-	s = render(TTAB_TEXT, 0);
+	s = render(TTAB_TEXT);
 	is_str(s,
 	    "Name        N   Unit\n"
 	    "--------------------\n"
@@ -63,23 +62,23 @@ main(void)
 	    "only                \n",
 	    "text: widths without escapes, UTF-8 by character, aligned, minimum width");
 	free(s);
-	s = render(TTAB_TEXT | TTAB_HEADLEFT, 1);
+	s = render(TTAB_TEXT | TTAB_HEADLEFT);
 	is_str(s,
-	    "Name       Unit \n"
-	    "----------------\n"
-	    "x             \xce\xbcs\n"
-	    "long name  a|b\nc\n"
-	    "only            \n",
-	    "text: hidden column dropped, headers left-aligned");
+	    "Name       N   Unit \n"
+	    "--------------------\n"
+	    "x          \033[38;5;9m12\033[0m     \xce\xbcs\n"
+	    "long name   3  a|b\nc\n"
+	    "only                \n",
+	    "text: headers left-aligned");
 	free(s);
-	s = render(TTAB_MARKDOWN, 1);
+	s = render(TTAB_MARKDOWN);
 	is_str(s,
-	    "| Name | Unit |\n"
-	    "| :--- | :--- |\n"
-	    "| x | \xce\xbcs |\n"
-	    "| long name | a\\|b c |\n"
-	    "| only |  |\n",
-	    "markdown: '|' escaped, newline a space, alignment line, hidden column dropped");
+	    "| Name | N | Unit |\n"
+	    "| :--- | ---: | :--- |\n"
+	    "| x | \033[38;5;9m12\033[0m | \xce\xbcs |\n"
+	    "| long name | 3 | a\\|b c |\n"
+	    "| only |  |  |\n",
+	    "markdown: '|' escaped, newline a space, alignment line");
 	free(s);
 	return tap_done();
 }
