@@ -16,6 +16,9 @@
  * as written) or decoded (js_str); the decoded text is NUL-terminated and may hold NUL
  * bytes from \u0000.
  *
+ * Text already held whole (a record's line) is scanned by the same code without tokens or
+ * refills (js_span: one value at a time, validated as above; the record module's reader).
+ *
  * Writing: js_escape appends a string as a JSON string literal (invalid UTF-8 becomes
  * U+FFFD, control characters are escaped); a js_writer builds compact JSON text (arrays,
  * objects, strings, integers, exact number text, null) into a buf with the commas and
@@ -28,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct buf;
 
@@ -92,6 +96,50 @@ uint64_t js_offset(const struct js_reader *rd);
 /* After JS_ERROR: what is wrong ("expected ',' or '}', got 'x'"). */
 const char *js_error(const struct js_reader *rd);
 
+/* --- text held whole ---------------------------------------------------------------- */
+
+/*
+ * The same scanner over text already in memory (a record's line), without tokens or
+ * refills: each call scans from s->i and leaves s->i past what it scanned; on JS_ERROR,
+ * s->err says what is wrong at byte s->err_at. p[len] must be a NUL byte (the scanning
+ * loops stop at it); a NUL byte before it is an error.
+ */
+#define JS_SPAN_MAXDEPTH	1024
+
+struct js_span {
+	const char	*p;
+	size_t		 len, i;
+	int		 max_depth;	/* deepest nesting (default 256, at most 1024) */
+	const char	*eoi;		/* the end's name in messages (default "input") */
+	int		 esc;		/* the last string held escapes */
+	bool		 real;		/* the last number had a fraction or an exponent */
+	size_t		 err_at;
+	char		 err[160];
+};
+
+void js_span_init(struct js_span *s, const char *p, size_t len);
+/* Skip white space. */
+static inline void
+js_span_ws(struct js_span *s)
+{
+	const char *p = s->p;
+	size_t i = s->i;
+
+	while (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')
+		i++;
+	s->i = i;
+}
+/* A string at s->i (its '"'): JS_STRING, s->esc set when it holds escapes. */
+static inline enum js_tok js_span_string(struct js_span *s);
+/* A number at s->i ('-' or a digit): JS_NUMBER, s->real set; one beyond a double's
+ * range (1e400) is an error. */
+static inline enum js_tok js_span_number(struct js_span *s);
+/* Any value at s->i (white space first), depth the nesting around it: its type (JS_OBJECT,
+ * JS_ARRAY, JS_STRING, JS_NUMBER, JS_TRUE, JS_FALSE or JS_NULL) or JS_ERROR. */
+enum js_tok js_span_value(struct js_span *s, int depth);
+/* Record an "expected X, got Y" error at s->i; returns JS_ERROR. */
+enum js_tok js_span_unexpected(struct js_span *s, const char *expected);
+
 /* --- text helpers --------------------------------------------------------------------- */
 
 /* Length of the valid UTF-8 sequence at p[i] (p[i] >= 0x80, at most len bytes), or 0. */
@@ -126,5 +174,69 @@ void js_w_bool(struct js_writer *w, bool v);
 void js_w_null(struct js_writer *w);
 /* A value given as valid compact JSON text (a number's exact text, a captured value). */
 void js_w_raw(struct js_writer *w, const char *json, size_t n);
+
+/* --- js_span's fast paths (short plain strings, plain numbers), inline --------------- */
+
+enum js_tok js_span_string_all(struct js_span *s);	/* the general cases */
+enum js_tok js_span_number_all(struct js_span *s);
+
+static inline enum js_tok
+js_span_string(struct js_span *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	size_t i = s->i + 1;
+	uint64_t v, q, b, m;
+
+	while (i + 8 <= s->len) {
+		memcpy(&v, s->p + i, 8);
+		q = v ^ (ones * '"');
+		b = v ^ (ones * '\\');
+		/* a '"', a '\\', a control byte or a non-ASCII byte */
+		m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((v - ones * 0x20) & ~v) | v;
+		m &= highs;
+		if (m != 0) {
+			i += (size_t)__builtin_ctzll(m) >> 3;
+			if (s->p[i] == '"') {
+				s->esc = 0;
+				s->i = i + 1;
+				return JS_STRING;
+			}
+			break;
+		}
+		i += 8;
+	}
+#endif
+	return js_span_string_all(s);
+}
+
+static inline enum js_tok
+js_span_number(struct js_span *s)
+{
+	const char *p = s->p;
+	size_t i = s->i + (p[s->i] == '-');
+	bool real = false;
+
+	/* an integer part without a leading zero, an optional fraction, no exponent */
+	if (p[i] == '0')
+		i++;
+	else if (p[i] >= '1' && p[i] <= '9')
+		while (p[++i] >= '0' && p[i] <= '9')
+			;
+	else
+		return js_span_number_all(s);
+	if (p[i] == '.' && p[i + 1] >= '0' && p[i + 1] <= '9') {
+		real = true;
+		i += 2;
+		while (p[i] >= '0' && p[i] <= '9')
+			i++;
+	}
+	if (p[i] == 'e' || p[i] == 'E' || p[i] == '.' || (p[i] >= '0' && p[i] <= '9') ||
+	    i - s->i >= 300)
+		return js_span_number_all(s);
+	s->real = real;
+	s->i = i;
+	return JS_NUMBER;
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * json: a streaming JSON tokenizer over a refillable buffer, string escaping and
+ * json: one JSON scanner, for a streaming tokenizer over a refillable buffer and for text
+ * held whole (js_span); string escaping and
  * unescaping, number text, and a compact JSON text builder (see core/json.h).
  *
  * The buffer holds the bytes from the start of the current token on; when a token runs
@@ -10,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,17 +160,52 @@ fail(struct js_reader *rd, size_t at, const char *fmt, ...)
 	return JS_ERROR;
 }
 
-/* "got 'x'" or "got byte 0xNN" or "got the end of input" for the byte at i. */
+/* A value cannot start with these: named in the message. */
+static const char *
+bad_word(const char *p, size_t i, size_t end)
+{
+	static const char *words[] = { "NaN", "Infinity", "-Infinity", "nan", "inf", "-inf" };
+	size_t k, n;
+
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+		n = strlen(words[k]);
+		if (end - i >= n && memcmp(p + i, words[k], n) == 0)
+			return words[k];
+	}
+	return NULL;
+}
+
+/*
+ * The message for an unexpected byte p[i] (or the end, i >= end) where expected was
+ * wanted: "expected X, got 'c'", "... got byte 0xNN", "unexpected end of EOI, expected X",
+ * or "NaN is not a JSON value".
+ */
+static void
+msg_unexpected(char *err, size_t sz, const char *p, size_t i, size_t end,
+    const char *expected, const char *eoi)
+{
+	unsigned char c = (unsigned char)p[i];
+	const char *w;
+
+	if (i >= end)
+		snprintf(err, sz, "unexpected end of %s, expected %s", eoi, expected);
+	else if (strncmp(expected, "a value", 7) == 0 && (w = bad_word(p, i, end)) != NULL)
+		snprintf(err, sz, "%s is not a JSON value", w);
+	else if (c > 0x20 && c < 0x7f)
+		snprintf(err, sz, "expected %s, got '%c'", expected, c);
+	else
+		snprintf(err, sz, "expected %s, got byte 0x%02x", expected, c);
+}
+
+static int need_bytes(struct js_reader *rd, size_t *i, size_t *keep, size_t n);
+
 static enum js_tok
 unexpected(struct js_reader *rd, size_t i, const char *expected)
 {
-	unsigned char c = (unsigned char)rd->buf[i];
-
-	if (i >= rd->end)
-		return fail(rd, i, "unexpected end of input, expected %s", expected);
-	if (c > 0x20 && c < 0x7f)
-		return fail(rd, i, "expected %s, got '%c'", expected, c);
-	return fail(rd, i, "expected %s, got byte 0x%02x", expected, c);
+	msg_unexpected(rd->err, sizeof(rd->err), rd->buf, i, rd->end, expected, "input");
+	rd->err_off = rd->base + i;
+	rd->tok = JS_ERROR;
+	return JS_ERROR;
 }
 
 /*
@@ -305,6 +342,262 @@ static const unsigned char sclass[256] = {
 	4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4, 4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,
 };
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+#define HASZERO(v)	(((v) - ONES) & ~(v) & HIGHS)
+
+/*
+ * The scanners below are the one JSON scanner: the tokenizer (text arriving in pieces)
+ * and js_span (text held whole) both call them. Each works on p[0..end) with a NUL at
+ * p[end] (the loops stop there unchecked) and returns 1 when it scanned its piece
+ * (*ip past it), 0 when the text ends inside it and more may follow (only when not
+ * final; *ip is where to go on once more is there: earlier bytes are checked), or -1
+ * on an error (the message in err, *ip at the bad byte).
+ */
+
+/* A string's body from *ip (past the opening quote, or where an earlier call stopped) to
+ * past its closing quote; *esc is set when it holds escapes. */
+static int
+str_body(const char *s, size_t end, int final, size_t *ip, int *esc, char *err, size_t sz)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = *ip, n;
+	long u, u2;
+
+	for (;;) {
+		/* The plain run, eight bytes at a time while possible. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		while (i + 8 <= end) {
+			uint64_t v, m;
+
+			memcpy(&v, p + i, 8);
+			m = HASZERO(v ^ (ONES * '"')) | HASZERO(v ^ (ONES * '\\')) |
+			    ((v - ONES * 0x20) & ~v & HIGHS) | (v & HIGHS);
+			if (m != 0) {
+				i += (size_t)__builtin_ctzll(m) >> 3;
+				goto special;
+			}
+			i += 8;
+		}
+#endif
+		while (sclass[p[i]] == 0)
+			i++;
+special:
+		switch (sclass[p[i]]) {
+		case 1:
+			*ip = i + 1;
+			return 1;
+		case 2:
+			if (end - i < 2)
+				goto short_;
+			*esc = 1;
+			switch (p[i + 1]) {
+			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
+			case 't':
+				i += 2;
+				continue;
+			case 'u':
+				break;
+			default:
+				*ip = i;
+				snprintf(err, sz, "invalid escape in a string");
+				return -1;
+			}
+			if (end - i < 6 && !final)
+				goto short_;
+			/* hex4 stops at the first non-hex byte: the sentinel at the latest */
+			if ((u = hex4(s + i + 2)) < 0) {
+				*ip = i;
+				snprintf(err, sz, "invalid \\u escape in a string");
+				return -1;
+			}
+			if (u >= 0xd800 && u <= 0xdbff) {
+				if (end - i < 12 && !final)
+					goto short_;
+				if (p[i + 6] != '\\' || p[i + 7] != 'u' ||
+				    (u2 = hex4(s + i + 8)) < 0xdc00 || u2 > 0xdfff)
+					goto lone;
+				i += 6;
+			} else if (u >= 0xdc00 && u <= 0xdfff)
+				goto lone;
+			i += 6;
+			continue;
+lone:
+			*ip = i;
+			snprintf(err, sz, "lone surrogate \\u%04lX in a string", u);
+			return -1;
+		case 3:
+			if (i >= end)
+				goto short_;
+			*ip = i;
+			snprintf(err, sz, "control character 0x%02x in a string", p[i]);
+			return -1;
+		default:
+			if (end - i < 4 && !final)
+				goto short_;
+			if ((n = js_utf8_len(p, i, end)) == 0) {
+				*ip = i;
+				snprintf(err, sz, "invalid UTF-8 in a string");
+				return -1;
+			}
+			i += n;
+		}
+	}
+short_:
+	*ip = i;
+	if (!final)
+		return 0;
+	snprintf(err, sz, "unterminated string");
+	return -1;
+}
+
+static inline bool
+digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A number at *ip ('-' or a digit); *real is set when it has a fraction or an exponent.
+ * One too large for a double (1e400) is an error. */
+static int
+num_body(const char *p, size_t end, int final, size_t *ip, bool *real, char *err,
+    size_t sz, const char *eoi)
+{
+	size_t i = *ip, start = i, intdig = 0;
+	long ex = 0;
+	int expneg = 0;
+
+	*real = false;
+	if (p[i] == '-')
+		i++;
+	if (p[i] == '0')
+		i++;
+	else if (digit(p[i]))
+		while (digit(p[i])) {
+			i++;
+			intdig++;
+		}
+	else
+		goto nodigit;
+	if (p[i] == '.') {
+		*real = true;
+		if (!digit(p[++i]))
+			goto nodigit;
+		while (digit(p[i]))
+			i++;
+	}
+	if (p[i] == 'e' || p[i] == 'E') {
+		*real = true;
+		i++;
+		if (p[i] == '+' || p[i] == '-')
+			expneg = p[i++] == '-';
+		if (!digit(p[i]))
+			goto nodigit;
+		while (digit(p[i])) {
+			if (ex < 100000)
+				ex = ex * 10 + (p[i] - '0');
+			i++;
+		}
+	}
+	if (i >= end && !final)
+		return 0;
+	if (digit(p[i])) {
+		*ip = start;
+		snprintf(err, sz, "invalid number (leading zero)");
+		return -1;
+	}
+	if (intdig > 300 || (!expneg && (long)intdig + ex > 300)) {
+		/* might overflow a double: look at it closely */
+		char tmp[64], *q = tmp, *big = NULL;
+		double d;
+
+		if (i - start >= sizeof(tmp))
+			q = big = xmalloc(i - start + 1);
+		memcpy(q, p + start, i - start);
+		q[i - start] = '\0';
+		d = strtod(q, NULL);
+		free(big);
+		if (isinf(d)) {
+			*ip = start;
+			snprintf(err, sz, "number out of range");
+			return -1;
+		}
+	}
+	*ip = i;
+	return 1;
+nodigit:
+	*ip = i;
+	/* more may follow, or "-Infinity" (named in the message) */
+	if (!final && (i >= end || (i == start + 1 && end - start < 9)))
+		return 0;
+	if (i == start + 1 && bad_word(p, start, end) != NULL) {
+		*ip = start;
+		msg_unexpected(err, sz, p, start, end, "a value", eoi);
+	} else
+		msg_unexpected(err, sz, p, i, end, "a digit", eoi);
+	return -1;
+}
+
+/* The string whose '"' is at buf[start]; on success the token is its body. */
+static enum js_tok
+scan_string(struct js_reader *rd, size_t start, enum js_tok kind)
+{
+	size_t i = start + 1, keep = start, s;
+	int r;
+
+	rd->esc = 0;
+	while ((r = str_body(rd->buf, rd->end, rd->eof, &i, &rd->esc, rd->err,
+	    sizeof(rd->err))) == 0) {
+		if (i - keep > rd->max_token)
+			return fail(rd, keep, "string longer than %zu bytes", rd->max_token);
+		if ((s = more(rd, keep)) == (size_t)-1)
+			return JS_ERROR;
+		i -= s;
+		keep -= s;
+	}
+	if (r < 0) {
+		rd->err_off = rd->base + (i >= rd->end ? keep : i);	/* unterminated: its start */
+		return rd->tok = JS_ERROR;
+	}
+	rd->tok_off = keep + 1;
+	rd->tok_len = i - keep - 2;
+	rd->pos = i;
+	rd->tok = kind;
+	rd->decoded = 0;
+	if (rd->tok_len + 2 > rd->max_token)
+		return fail(rd, keep, "string longer than %zu bytes", rd->max_token);
+	return kind;
+}
+
+static enum js_tok
+scan_number(struct js_reader *rd, size_t start)
+{
+	size_t i = start, keep = start, s;
+	bool real;
+	int r;
+
+	while ((r = num_body(rd->buf, rd->end, rd->eof, &i, &real, rd->err, sizeof(rd->err),
+	    "input")) == 0) {
+		if (i - keep > 4096)
+			return fail(rd, keep, "number longer than 4096 bytes");
+		if ((s = more(rd, keep)) == (size_t)-1)
+			return JS_ERROR;
+		keep -= s;
+		i = keep;	/* numbers are short: scan it again */
+	}
+	if (r < 0) {
+		rd->err_off = rd->base + i;
+		return rd->tok = JS_ERROR;
+	}
+	if (i - keep > 4096)
+		return fail(rd, keep, "number longer than 4096 bytes");
+	rd->tok_off = keep;
+	rd->tok_len = i - keep;
+	rd->pos = i;
+	rd->tok = JS_NUMBER;
+	return JS_NUMBER;
+}
+
 /* Ensure n bytes from *i are read (fewer only at the end of input). */
 static int
 need_bytes(struct js_reader *rd, size_t *i, size_t *keep, size_t n)
@@ -321,118 +614,21 @@ need_bytes(struct js_reader *rd, size_t *i, size_t *keep, size_t n)
 	return rd->end - *i >= n;
 }
 
-/* The string whose '"' is at buf[start]; on success the token is its body. */
+/* Not a value at buf[i]: NaN and the like by name (read far enough for them), a literal
+ * misspelt, or the byte. */
 static enum js_tok
-scan_string(struct js_reader *rd, size_t start, enum js_tok kind)
+bad_value(struct js_reader *rd, size_t i)
 {
-	size_t i = start + 1, keep = start, n;
-	const unsigned char *p;
-	long u, u2;
-	int r;
+	size_t keep = i;
+	const char *e = rd->need == N_VALUE_OR_CLOSE ? "a value or ']'" : "a value";
 
-	rd->esc = 0;
-	for (;;) {
-		p = (const unsigned char *)rd->buf;
-		while (sclass[p[i]] == 0)
-			i++;
-		switch (sclass[p[i]]) {
-		case 1:
-			rd->tok_off = keep + 1;
-			rd->tok_len = i - keep - 1;
-			rd->pos = i + 1;
-			rd->tok = kind;
-			rd->decoded = 0;
-			if (rd->tok_len + 2 > rd->max_token)
-				return fail(rd, keep, "string longer than %zu bytes",
-				    rd->max_token);
-			return kind;
-		case 2:
-			if ((r = need_bytes(rd, &i, &keep, 2)) < 0)
-				return JS_ERROR;
-			if (r == 0)
-				return fail(rd, keep, "unterminated string");
-			p = (const unsigned char *)rd->buf;
-			rd->esc = 1;
-			switch (p[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
-			case 't':
-				i += 2;
-				continue;
-			case 'u':
-				break;
-			default:
-				return fail(rd, i, "bad escape in string");
-			}
-			if ((r = need_bytes(rd, &i, &keep, 6)) < 0)
-				return JS_ERROR;
-			if (r == 0 || (u = hex4(rd->buf + i + 2)) < 0)
-				return fail(rd, i, "bad \\u escape in string");
-			if (u >= 0xdc00 && u <= 0xdfff)
-				return fail(rd, i, "lone low surrogate in string");
-			if (u >= 0xd800 && u <= 0xdbff) {
-				if ((r = need_bytes(rd, &i, &keep, 12)) < 0)
-					return JS_ERROR;
-				if (r == 0 || rd->buf[i + 6] != '\\' || rd->buf[i + 7] != 'u' ||
-				    (u2 = hex4(rd->buf + i + 8)) < 0xdc00 || u2 > 0xdfff)
-					return fail(rd, i, "lone high surrogate in string");
-				i += 6;
-			}
-			i += 6;
-			continue;
-		case 3:
-			if (i < rd->end)
-				return fail(rd, i, "control character 0x%02x in string",
-				    p[i]);
-			if (i - keep > rd->max_token)
-				return fail(rd, keep, "string longer than %zu bytes",
-				    rd->max_token);
-			if ((r = avail(rd, &i, &keep)) < 0)
-				return JS_ERROR;
-			if (r == 0)
-				return fail(rd, keep, "unterminated string");
-			continue;
-		case 4:
-			if ((r = need_bytes(rd, &i, &keep, 4)) < 0)
-				return JS_ERROR;
-			n = js_utf8_len((const unsigned char *)rd->buf, i, rd->end);
-			if (n == 0)
-				return fail(rd, i, "invalid UTF-8 in string");
-			i += n;
-			continue;
-		}
-	}
-}
-
-static enum js_tok
-scan_number(struct js_reader *rd, size_t start)
-{
-	size_t i = start, keep = start, n;
-	int r;
-
-	/* The number's bytes: digits, sign, dot, exponent; then check the grammar. */
-	for (;;) {
-		const char *p = rd->buf;
-
-		while ((p[i] >= '0' && p[i] <= '9') || p[i] == '-' || p[i] == '+' ||
-		    p[i] == '.' || p[i] == 'e' || p[i] == 'E')
-			i++;
-		if (i < rd->end || rd->eof)
-			break;
-		if (i - keep > 4096)
-			return fail(rd, keep, "number longer than 4096 bytes");
-		if ((r = avail(rd, &i, &keep)) < 0)
-			return JS_ERROR;
-	}
-	if (i - keep > 4096)
-		return fail(rd, keep, "number longer than 4096 bytes");
-	n = js_number_len(rd->buf + keep, i - keep);
-	if (n != i - keep)
-		return fail(rd, keep + n, "bad number");
-	rd->tok_off = keep;
-	rd->tok_len = n;
-	rd->pos = i;
-	rd->tok = JS_NUMBER;
-	return JS_NUMBER;
+	if (need_bytes(rd, &i, &keep, 9) < 0)
+		return JS_ERROR;
+	if (bad_word(rd->buf, i, rd->end) == NULL && strchr("tfn", rd->buf[i]) != NULL &&
+	    i < rd->end)
+		return fail(rd, i, "bad literal (expected %s)", rd->buf[i] == 't' ? "true" :
+		    rd->buf[i] == 'f' ? "false" : "null");
+	return unexpected(rd, i, e);
 }
 
 static enum js_tok
@@ -444,7 +640,7 @@ scan_literal(struct js_reader *rd, size_t start, const char *word, enum js_tok t
 	if ((r = need_bytes(rd, &i, &keep, n)) < 0)
 		return JS_ERROR;
 	if (r == 0 || memcmp(rd->buf + i, word, n) != 0)
-		return fail(rd, i, "bad literal (expected %s)", word);
+		return bad_value(rd, i);
 	rd->tok_off = i;
 	rd->tok_len = n;
 	rd->pos = i + n;
@@ -513,7 +709,7 @@ scan_value(struct js_reader *rd, size_t i)
 		t = scan_number(rd, i);
 		break;
 	default:
-		return unexpected(rd, i, "a value");
+		return bad_value(rd, i);
 	}
 	if (t != JS_ERROR)
 		after_value(rd);
@@ -609,10 +805,6 @@ js_next(struct js_reader *rd)
 				return close_container(rd, i);
 			/* FALLTHROUGH */
 		case N_VALUE:
-			if (rd->need == N_VALUE_OR_CLOSE && p[i] != '"' && p[i] != '{' &&
-			    p[i] != '[' && p[i] != '-' && (p[i] < '0' || p[i] > '9') &&
-			    p[i] != 't' && p[i] != 'f' && p[i] != 'n')
-				return unexpected(rd, i, expecting(rd));
 			return scan_value(rd, i);
 		}
 	}
@@ -751,6 +943,160 @@ js_capture(struct js_reader *rd, struct buf *out)
 		prev = t;
 	} while (rd->depth > d);
 	return t;
+}
+
+/* --- text held whole ---------------------------------------------------------------- */
+
+void
+js_span_init(struct js_span *s, const char *p, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->len = len;
+	s->max_depth = DEF_MAX_DEPTH;
+	s->eoi = "input";
+}
+
+enum js_tok
+js_span_unexpected(struct js_span *s, const char *expected)
+{
+	s->err_at = s->i;
+	msg_unexpected(s->err, sizeof(s->err), s->p, s->i, s->len, expected, s->eoi);
+	return JS_ERROR;
+}
+
+enum js_tok
+js_span_string_all(struct js_span *s)
+{
+	size_t start = s->i++;
+	int esc = 0;
+
+	if (str_body(s->p, s->len, 1, &s->i, &esc, s->err, sizeof(s->err)) < 0) {
+		s->err_at = s->i >= s->len ? start : s->i;	/* unterminated: its start */
+		return JS_ERROR;
+	}
+	s->esc = esc;
+	return JS_STRING;
+}
+
+enum js_tok
+js_span_number_all(struct js_span *s)
+{
+	if (num_body(s->p, s->len, 1, &s->i, &s->real, s->err, sizeof(s->err), s->eoi) < 0) {
+		s->err_at = s->i;
+		return JS_ERROR;
+	}
+	return JS_NUMBER;
+}
+
+static enum js_tok
+span_literal(struct js_span *s, const char *word, size_t n, enum js_tok t)
+{
+	if (s->len - s->i < n || memcmp(s->p + s->i, word, n) != 0) {
+		if (bad_word(s->p, s->i, s->len) != NULL)
+			return js_span_unexpected(s, "a value");
+		s->err_at = s->i;
+		snprintf(s->err, sizeof(s->err), "bad literal (expected %s)", word);
+		return JS_ERROR;
+	}
+	s->i += n;
+	return t;
+}
+
+/*
+ * Any value at s->i, containers iteratively on a bounded stack. Returns the type of the
+ * value (its first token). The NUL at p[len] matches none of the bytes looked for, so
+ * the end needs no test of its own.
+ */
+enum js_tok
+js_span_value(struct js_span *s, int depth)
+{
+	char stack[JS_SPAN_MAXDEPTH + 1];
+	int d = 0, max = s->max_depth < JS_SPAN_MAXDEPTH ? s->max_depth : JS_SPAN_MAXDEPTH;
+	enum js_tok type = JS_ERROR, t;
+	const char *p = s->p;
+
+value:
+	js_span_ws(s);
+	switch (p[s->i]) {
+	case '"':
+		t = js_span_string(s);
+		break;
+	case '{':
+	case '[':
+		if (depth + d + 1 > max) {
+			s->err_at = s->i;
+			snprintf(s->err, sizeof(s->err), "nesting deeper than %d", max);
+			return JS_ERROR;
+		}
+		if (d == 0)
+			type = p[s->i] == '{' ? JS_OBJECT : JS_ARRAY;
+		stack[d++] = p[s->i++];
+		js_span_ws(s);
+		if (stack[d - 1] == '{') {
+			if (p[s->i] == '}') {
+				s->i++;
+				d--;
+				goto after;
+			}
+			goto key;
+		}
+		if (p[s->i] == ']') {
+			s->i++;
+			d--;
+			goto after;
+		}
+		goto value;
+	case 't':
+		t = span_literal(s, "true", 4, JS_TRUE);
+		break;
+	case 'f':
+		t = span_literal(s, "false", 5, JS_FALSE);
+		break;
+	case 'n':
+		t = span_literal(s, "null", 4, JS_NULL);
+		break;
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		t = js_span_number(s);
+		break;
+	default:
+		return js_span_unexpected(s, "a value");
+	}
+	if (t == JS_ERROR)
+		return JS_ERROR;
+	if (d == 0)
+		type = t;
+after:
+	while (d > 0) {
+		js_span_ws(s);
+		if (p[s->i] == ',') {
+			s->i++;
+			if (stack[d - 1] == '{') {
+				js_span_ws(s);
+				goto key;
+			}
+			goto value;
+		}
+		if (p[s->i] == (stack[d - 1] == '{' ? '}' : ']')) {
+			s->i++;
+			d--;
+			continue;
+		}
+		return js_span_unexpected(s, stack[d - 1] == '{' ? "',' or '}'" : "',' or ']'");
+	}
+	return type;
+
+key:
+	if (p[s->i] != '"')
+		return js_span_unexpected(s, "a string (member name)");
+	if (js_span_string(s) == JS_ERROR)
+		return JS_ERROR;
+	js_span_ws(s);
+	if (p[s->i] != ':')
+		return js_span_unexpected(s, "':'");
+	s->i++;
+	goto value;
 }
 
 /* --- the current token ------------------------------------------------------------------ */
@@ -965,12 +1311,6 @@ js_escape(struct buf *b, const char *s, size_t n)
 	*o++ = '"';
 	*o = '\0';
 	b->len = (size_t)(o - b->p);
-}
-
-static inline bool
-digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 size_t

@@ -4,8 +4,10 @@
  * and everything about reading, validating, querying, changing and writing records.
  *
  * Representation. A record keeps its line text as read and an index of its top-level
- * keys: for each, the key span, the value span and the value's type, built by a
- * validating scanner (iterative, depth-bounded) in one pass over the line. Lookups go
+ * keys: for each, the key span, the value span and the value's type, built in one pass
+ * over the line by json.c's scanner (js_span: the same one that tokenizes documents,
+ * over text held whole); this module keeps only the record's logic (keys, their index,
+ * duplicates, whether the line is compact). Lookups go
  * through a small hash table over the decoded keys. Values are decoded only when asked
  * for, into a per-record arena whose memory never moves, so every pointer the getters
  * return stays valid until the record is reset (the reader's next line) or freed.
@@ -247,452 +249,29 @@ rec_die(const struct rec *r, const char *fmt, ...)
 	die_where(rec_where(r), "%s", msg);
 }
 
-/* --- the scanner ------------------------------------------------------------------ */
+/* --- scanning: json.c's scanner over the line ---------------------------------------- */
 
-struct scan {
-	const char	*p;
-	size_t		 len;
-	size_t		 i;
-	const struct rec *r;	/* for messages */
-	const char	*what;	/* for rec_set_raw: NULL on the reader path */
-	int		 esc;	/* last string had escapes */
-};
-
+/* A scanning error: "not JSON: what at column N" (a NUL byte: "NUL byte in record"). */
 static void __attribute__((noreturn))
-scan_fail(struct scan *s, size_t at, const char *what)
+span_die(const struct rec *r, const struct js_span *s)
 {
-	if (s->what != NULL)
-		die(EXIT_DATA, "%s: invalid JSON: %s at column %zu", s->what, what, at + 1);
-	rec_die(s->r, "not JSON: %s at column %zu", what, at + 1);
+	if (s->err_at < s->len && s->p[s->err_at] == '\0')
+		rec_die(r, "NUL byte in record");
+	rec_die(r, "not JSON: %s at column %zu", s->err, s->err_at + 1);
 }
 
-/* An unexpected byte at s->i (or the end of the line). */
-static void __attribute__((noreturn))
-scan_unexpected(struct scan *s, const char *expected)
-{
-	char msg[96];
-	unsigned char c;
-
-	if (s->i >= s->len) {
-		snprintf(msg, sizeof(msg), "unexpected end of line, expected %s", expected);
-		scan_fail(s, s->i, msg);
-	}
-	c = (unsigned char)s->p[s->i];
-	if (c == '\0') {
-		if (s->what != NULL)
-			die(EXIT_DATA, "%s: NUL byte in JSON", s->what);
-		rec_die(s->r, "NUL byte in record");
-	}
-	if (c > 0x20 && c < 0x7f)
-		snprintf(msg, sizeof(msg), "expected %s, got '%c'", expected, c);
-	else
-		snprintf(msg, sizeof(msg), "expected %s, got byte 0x%02x", expected, c);
-	scan_fail(s, s->i, msg);
-}
-
-/* The text always has a NUL at p[len] (a sentinel): loops stop there unchecked. */
-static inline void
-skip_ws(struct scan *s)
-{
-	const char *p = s->p;
-	size_t i = s->i;
-
-	while (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')
-		i++;
-	s->i = i;
-}
-
+/* The record type of a value js_span scanned. */
 static int
-hexval(int c)
+span_type(const struct js_span *s, enum js_tok t)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Four hex digits at p[i]; -1 if not. */
-static long
-hex4(const char *p, size_t i, size_t len)
-{
-	long v = 0;
-	int k, h;
-
-	if (len - i < 4)
-		return -1;
-	for (k = 0; k < 4; k++) {
-		if ((h = hexval((unsigned char)p[i + k])) < 0)
-			return -1;
-		v = v * 16 + h;
+	switch (t) {
+	case JS_OBJECT: return T_OBJECT;
+	case JS_ARRAY: return T_ARRAY;
+	case JS_STRING: return T_STRING;
+	case JS_NUMBER: return s->real ? T_REAL : T_INT;
+	case JS_TRUE: case JS_FALSE: return T_BOOL;
+	default: return T_NULL;
 	}
-	return v;
-}
-
-/*
- * Byte classes for string scanning: 0 plain, 1 '"', 2 '\\', 3 control, 4 non-ASCII.
- */
-static unsigned char sclass[256];
-static int sclass_ready;
-
-static void
-sclass_init(void)
-{
-	int c;
-
-	for (c = 0; c < 0x20; c++)
-		sclass[c] = 3;
-	sclass['"'] = 1;
-	sclass['\\'] = 2;
-	for (c = 0x80; c < 0x100; c++)
-		sclass[c] = 4;
-	sclass_ready = 1;
-}
-
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-#define HASZERO(v)	(((v) - ONES) & ~(v) & HIGHS)
-
-/* A string starting at the '"' at s->i; leaves s->i past the closing quote. */
-static void __attribute__((noinline))
-scan_string_slow(struct scan *s)
-{
-	const unsigned char *p = (const unsigned char *)s->p;
-	size_t i = s->i + 1, len = s->len, n;
-	long u, u2;
-	char msg[64];
-
-	s->esc = 0;
-	for (;;) {
-		/* The plain run, eight bytes at a time while possible. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		while (i + 8 <= len) {
-			uint64_t v, m;
-
-			memcpy(&v, p + i, 8);
-			m = HASZERO(v ^ (ONES * '"')) | HASZERO(v ^ (ONES * '\\')) |
-			    ((v - ONES * 0x20) & ~v & HIGHS) | (v & HIGHS);
-			if (m != 0) {
-				i += (size_t)__builtin_ctzll(m) >> 3;
-				goto special;
-			}
-			i += 8;
-		}
-#endif
-		while (sclass[p[i]] == 0)
-			i++;
-special:
-		if (i >= len) {
-			s->i = i;
-			scan_fail(s, i, "unexpected end of line in a string");
-		}
-		switch (sclass[p[i]]) {
-		case 1:
-			s->i = i + 1;
-			return;
-		case 2:
-			s->esc = 1;
-			if (i + 1 >= len)
-				scan_fail(s, len, "unexpected end of line in a string");
-			switch (p[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f':
-			case 'n': case 'r': case 't':
-				i += 2;
-				break;
-			case 'u':
-				if ((u = hex4(s->p, i + 2, len)) < 0)
-					scan_fail(s, i, "invalid \\u escape");
-				if (u >= 0xdc00 && u <= 0xdfff) {
-					snprintf(msg, sizeof(msg),
-					    "lone surrogate \\u%04lX", u);
-					scan_fail(s, i, msg);
-				}
-				if (u >= 0xd800 && u <= 0xdbff) {
-					if (i + 7 >= len || p[i + 6] != '\\' ||
-					    p[i + 7] != 'u' ||
-					    (u2 = hex4(s->p, i + 8, len)) < 0xdc00 ||
-					    u2 > 0xdfff) {
-						snprintf(msg, sizeof(msg),
-						    "lone surrogate \\u%04lX", u);
-						scan_fail(s, i, msg);
-					}
-					i += 12;
-				} else
-					i += 6;
-				break;
-			default:
-				scan_fail(s, i, "invalid escape in a string");
-			}
-			break;
-		case 3:
-			if (i >= len) {
-				s->i = i;
-				scan_fail(s, i, "unexpected end of line in a string");
-			}
-			if (p[i] == '\0') {
-				s->i = i;
-				scan_unexpected(s, "");
-			}
-			snprintf(msg, sizeof(msg), "control character 0x%02x in a string", p[i]);
-			scan_fail(s, i, msg);
-		default:
-			if ((n = js_utf8_len(p, i, len)) == 0) {
-				if (s->what != NULL)
-					die(EXIT_DATA, "%s: invalid UTF-8 at column %zu",
-					    s->what, i + 1);
-				rec_die(s->r, "invalid UTF-8 at column %zu", i + 1);
-			}
-			i += n;
-		}
-	}
-}
-
-/* A number at s->i; returns T_INT or T_REAL. */
-static int __attribute__((noinline))
-scan_number_slow(struct scan *s)
-{
-	const char *p = s->p;
-	size_t i = s->i, start = s->i, intdig = 0;
-	int real = 0, expneg = 0;
-	long ex = 0;
-
-	if (p[i] == '-')
-		i++;
-	if (p[i] == '0')
-		i++;
-	else if (p[i] >= '1' && p[i] <= '9') {
-		while (p[i] >= '0' && p[i] <= '9') {
-			i++;
-			intdig++;
-		}
-	} else {
-		s->i = i;
-		scan_unexpected(s, "a digit");
-	}
-	if (p[i] == '.') {
-		real = 1;
-		i++;
-		if (p[i] < '0' || p[i] > '9') {
-			s->i = i;
-			scan_unexpected(s, "a digit");
-		}
-		while (p[i] >= '0' && p[i] <= '9')
-			i++;
-	}
-	if ((p[i] == 'e' || p[i] == 'E')) {
-		real = 1;
-		i++;
-		if ((p[i] == '+' || p[i] == '-'))
-			expneg = p[i++] == '-';
-		if (p[i] < '0' || p[i] > '9') {
-			s->i = i;
-			scan_unexpected(s, "a digit");
-		}
-		while (p[i] >= '0' && p[i] <= '9') {
-			if (ex < 100000)
-				ex = ex * 10 + (p[i] - '0');
-			i++;
-		}
-	}
-	if (p[i] >= '0' && p[i] <= '9' && i == start + 1 + (p[start] == '-'))
-		scan_fail(s, start, "invalid number (leading zero)");
-	s->i = i;
-	if (intdig > 300 || (!expneg && (long)intdig + ex > 300)) {
-		/* Might overflow a double: look at it closely. */
-		char tmp[64], *q = tmp, *big = NULL;
-		double d;
-
-		if (i - start >= sizeof(tmp))
-			q = big = xmalloc(i - start + 1);
-		memcpy(q, p + start, i - start);
-		q[i - start] = '\0';
-		d = strtod(q, NULL);
-		free(big);
-		if (isinf(d))
-			scan_fail(s, start, "number out of range");
-	}
-	return real ? T_REAL : T_INT;
-}
-
-/* The common cases inline: a short plain string, a short integer. */
-static inline void
-scan_string(struct scan *s)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	size_t i = s->i + 1;
-	uint64_t v, m;
-
-	while (i + 8 <= s->len) {
-		memcpy(&v, s->p + i, 8);
-		m = HASZERO(v ^ (ONES * '"')) | HASZERO(v ^ (ONES * '\\')) |
-		    ((v - ONES * 0x20) & ~v & HIGHS) | (v & HIGHS);
-		if (m != 0) {
-			i += (size_t)__builtin_ctzll(m) >> 3;
-			if (s->p[i] == '"') {
-				s->esc = 0;
-				s->i = i + 1;
-				return;
-			}
-			break;	/* an escape, a control byte or UTF-8 */
-		}
-		i += 8;
-	}
-#endif
-	scan_string_slow(s);
-}
-
-static inline int
-scan_number(struct scan *s)
-{
-	const char *p = s->p;
-	size_t i = s->i;
-
-	if (p[i] >= '1' && p[i] <= '9') {
-		i++;
-		while (p[i] >= '0' && p[i] <= '9')
-			i++;
-		if (p[i] != '.' && p[i] != 'e' && p[i] != 'E' && i - s->i < 300) {
-			s->i = i;
-			return T_INT;
-		}
-	}
-	return scan_number_slow(s);
-}
-
-static void
-scan_literal(struct scan *s, const char *word, size_t n)
-{
-	if (s->len - s->i < n || memcmp(s->p + s->i, word, n) != 0)
-		scan_unexpected(s, "a value");
-	s->i += n;
-}
-
-/* NaN and Infinity get their own message. */
-static void __attribute__((noreturn))
-scan_badvalue(struct scan *s)
-{
-	static const char *words[] = { "NaN", "Infinity", "-Infinity", "nan", "inf", "-inf" };
-	size_t k, n;
-
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-		n = strlen(words[k]);
-		if (s->len - s->i >= n && memcmp(s->p + s->i, words[k], n) == 0) {
-			char msg[64];
-			snprintf(msg, sizeof(msg), "%s is not a JSON value", words[k]);
-			scan_fail(s, s->i, msg);
-		}
-	}
-	scan_unexpected(s, "a value");
-}
-
-/*
- * Any JSON value at s->i (after whitespace); depth is the nesting level of the
- * container holding it. Iterative: containers are tracked on a bounded stack.
- * Returns the value's type.
- */
-static int
-scan_value(struct scan *s, int depth)
-{
-	char stack[REC_MAXDEPTH + 1];
-	int d = 0, type = 0;
-	const char *p = s->p;
-
-value:
-	if (s->i >= s->len)
-		scan_unexpected(s, "a value");
-	switch (p[s->i]) {
-	case '"':
-		scan_string(s);
-		if (d == 0)
-			type = T_STRING;
-		break;
-	case '{':
-	case '[':
-		if (depth + d + 1 > REC_MAXDEPTH)
-			scan_fail(s, s->i, "nesting too deep");
-		if (d == 0)
-			type = p[s->i] == '{' ? T_OBJECT : T_ARRAY;
-		stack[d++] = p[s->i++];
-		skip_ws(s);
-		if (stack[d - 1] == '{') {
-			if (s->i < s->len && p[s->i] == '}') {
-				s->i++;
-				d--;
-				break;
-			}
-			goto key;
-		}
-		if (s->i < s->len && p[s->i] == ']') {
-			s->i++;
-			d--;
-			break;
-		}
-		goto value;
-	case 't':
-		scan_literal(s, "true", 4);
-		if (d == 0)
-			type = T_BOOL;
-		break;
-	case 'f':
-		scan_literal(s, "false", 5);
-		if (d == 0)
-			type = T_BOOL;
-		break;
-	case 'n':
-		if (s->len - s->i >= 4 && memcmp(p + s->i, "null", 4) == 0) {
-			s->i += 4;
-			if (d == 0)
-				type = T_NULL;
-			break;
-		}
-		scan_badvalue(s);
-	case '-':
-		if (s->i + 1 < s->len && p[s->i + 1] == 'I')
-			scan_badvalue(s);
-		/* FALLTHROUGH */
-	case '0': case '1': case '2': case '3': case '4':
-	case '5': case '6': case '7': case '8': case '9':
-		if (d == 0)
-			type = scan_number(s);
-		else
-			(void)scan_number(s);
-		break;
-	default:
-		scan_badvalue(s);
-	}
-	/* After a value. */
-	while (d > 0) {
-		skip_ws(s);
-		if (s->i >= s->len)
-			scan_unexpected(s, stack[d - 1] == '{' ? "',' or '}'" : "',' or ']'");
-		if (p[s->i] == ',') {
-			s->i++;
-			skip_ws(s);
-			if (stack[d - 1] == '{')
-				goto key;
-			goto value;
-		}
-		if (p[s->i] == (stack[d - 1] == '{' ? '}' : ']')) {
-			s->i++;
-			d--;
-			continue;
-		}
-		scan_unexpected(s, stack[d - 1] == '{' ? "',' or '}'" : "',' or ']'");
-	}
-	return type;
-
-key:
-	if (s->i >= s->len || p[s->i] != '"')
-		scan_unexpected(s, "a string key");
-	scan_string(s);
-	skip_ws(s);
-	if (s->i >= s->len || p[s->i] != ':')
-		scan_unexpected(s, "':'");
-	s->i++;
-	skip_ws(s);
-	goto value;
 }
 
 /* --- decoding strings ----------------------------------------------------------- */
@@ -795,20 +374,17 @@ rec_reset(struct rec *r)
 static int
 rec_index(struct rec *r)
 {
-	struct scan s;
+	struct js_span s;
 	struct field *f;
 	size_t ks, kend, ws;
+	enum js_tok t;
 	long dup;
 	char msg[300];
 
-	if (!sclass_ready)
-		sclass_init();
-	s.p = r->text;
-	s.len = r->len;
-	s.i = 0;
-	s.r = r;
-	s.what = NULL;
-	skip_ws(&s);
+	js_span_init(&s, r->text, r->len);
+	s.max_depth = REC_MAXDEPTH;
+	s.eoi = "line";
+	js_span_ws(&s);
 	if (s.i >= s.len)
 		return 0;
 	if (s.p[s.i] != '{') {
@@ -817,12 +393,13 @@ rec_index(struct rec *r)
 			    "(ttp-parse FILE | %s), or ttp-report FILE", getprogname());
 		if (strchr("[\"-0123456789tfn", s.p[s.i]) != NULL)
 			rec_die(r, "record is not a JSON object");
-		scan_unexpected(&s, "'{'");
+		js_span_unexpected(&s, "'{'");
+		span_die(r, &s);
 	}
 	r->ostart = s.i++;
 	ht_clear(r, 0);
 	ws = s.i;
-	skip_ws(&s);
+	js_span_ws(&s);
 	if (s.i != ws)
 		r->compact = 0;
 	if (s.i < s.len && s.p[s.i] == '}') {
@@ -830,10 +407,13 @@ rec_index(struct rec *r)
 		goto done;
 	}
 	for (;;) {
-		if (s.i >= s.len || s.p[s.i] != '"')
-			scan_unexpected(&s, "a string key");
+		if (s.i >= s.len || s.p[s.i] != '"') {
+			js_span_unexpected(&s, "a string (member name)");
+			span_die(r, &s);
+		}
 		ks = s.i;
-		scan_string(&s);
+		if (js_span_string(&s) == JS_ERROR)
+			span_die(r, &s);
 		kend = s.i;
 		r->f = xgrow(r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
 		f = &r->f[r->nf];
@@ -850,23 +430,28 @@ rec_index(struct rec *r)
 		f->dec = NULL;
 		f->kdec = NULL;
 		ws = s.i;
-		skip_ws(&s);
-		if (s.i >= s.len || s.p[s.i] != ':')
-			scan_unexpected(&s, "':'");
+		js_span_ws(&s);
+		if (s.i >= s.len || s.p[s.i] != ':') {
+			js_span_unexpected(&s, "':'");
+			span_die(r, &s);
+		}
 		s.i++;
-		skip_ws(&s);
+		js_span_ws(&s);
 		if (s.i != ws + 1)
 			r->compact = 0;
 		f->vofs = s.i;
-		/* scalars inline, the rest through the general scanner */
-		if (s.p[s.i] == '"') {
-			scan_string(&s);
-			f->type = T_STRING;
-		} else if (s.p[s.i] >= '0' && s.p[s.i] <= '9')
-			f->type = (unsigned char)scan_number(&s);
+		/* scalars first, the rest through the general scanner */
+		s.esc = 0;
+		if (s.p[s.i] == '"')
+			t = js_span_string(&s);
+		else if (s.p[s.i] >= '0' && s.p[s.i] <= '9')
+			t = js_span_number(&s);
 		else
-			f->type = (unsigned char)scan_value(&s, 1);
-		f->vesc = (unsigned char)s.esc;
+			t = js_span_value(&s, 1);
+		if (t == JS_ERROR)
+			span_die(r, &s);
+		f->type = (unsigned char)span_type(&s, t);
+		f->vesc = (unsigned char)(t == JS_STRING && s.esc);
 		f->vlen = s.i - f->vofs;
 		if (r->nf * 2 + 2 > r->htcap)
 			ht_rebuild(r);
@@ -884,13 +469,13 @@ rec_index(struct rec *r)
 		}
 		r->nf++;
 		ws = s.i;
-		skip_ws(&s);
+		js_span_ws(&s);
 		if (s.i != ws)
 			r->compact = 0;
 		if (s.i < s.len && s.p[s.i] == ',') {
 			s.i++;
 			ws = s.i;
-			skip_ws(&s);
+			js_span_ws(&s);
 			if (s.i != ws)
 				r->compact = 0;
 			continue;
@@ -899,13 +484,16 @@ rec_index(struct rec *r)
 			s.i++;
 			break;
 		}
-		scan_unexpected(&s, "',' or '}'");
+		js_span_unexpected(&s, "',' or '}'");
+		span_die(r, &s);
 	}
 done:
 	r->oend = s.i;
-	skip_ws(&s);
-	if (s.i < s.len)
-		scan_unexpected(&s, "the end of the line");
+	js_span_ws(&s);
+	if (s.i < s.len) {
+		js_span_unexpected(&s, "the end of the line");
+		span_die(r, &s);
+	}
 	return 1;
 }
 
@@ -1693,26 +1281,27 @@ rec_set_strv(struct rec *r, const char *key, const char *const *sv, const size_t
 void
 rec_set_raw(struct rec *r, const char *key, const char *json, size_t len)
 {
-	struct scan s;
-	int type;
+	struct js_span s;
+	enum js_tok t;
 	char *copy;
 
-	if (!sclass_ready)
-		sclass_init();
 	/* a copy with the scanner's NUL sentinel */
 	copy = xmalloc(len + 1);
 	memcpy(copy, json, len);
 	copy[len] = '\0';
-	s.p = copy;
-	s.len = len;
-	s.i = 0;
-	s.r = r;
-	s.what = "rec_set_raw";
-	skip_ws(&s);
-	type = scan_value(&s, 1);
-	skip_ws(&s);
-	if (s.i != len)
-		scan_unexpected(&s, "the end of the value");
+	js_span_init(&s, copy, len);
+	s.max_depth = REC_MAXDEPTH;
+	if ((t = js_span_value(&s, 1)) != JS_ERROR) {
+		js_span_ws(&s);
+		if (s.i != len)
+			t = js_span_unexpected(&s, "the end of the value");
+	}
+	if (t == JS_ERROR) {
+		if (s.err_at < len && copy[s.err_at] == '\0')
+			die(EXIT_DATA, "rec_set_raw: NUL byte in JSON");
+		die(EXIT_DATA, "rec_set_raw: invalid JSON: %s at column %zu", s.err,
+		    s.err_at + 1);
+	}
 	free(copy);
 	/* trim the whitespace around it */
 	while (len > 0 && strchr(" \t\r\n", json[len - 1]) != NULL)
@@ -1721,7 +1310,7 @@ rec_set_raw(struct rec *r, const char *key, const char *json, size_t len)
 		json++;
 		len--;
 	}
-	set_text(r, key, strlen(key), json, len, type);
+	set_text(r, key, strlen(key), json, len, span_type(&s, t));
 }
 
 void

@@ -112,20 +112,20 @@ test_tokens(void)
 	same_in_chunks("{\"a\":[1,2", "{@0 K:a@1 [@5 N:1@6 N:2@8 error@9: unexpected end "
 	    "of input, expected ',' or ']'", "truncated document");
 	same_in_chunks("[\"abc", "[@0 error@1: unterminated string", "unterminated string");
-	same_in_chunks("[01]", "[@0 error@2: bad number", "leading zero");
-	same_in_chunks("[1.]", "[@0 error@2: bad number", "number without fraction digits");
-	same_in_chunks("[-]", "[@0 error@1: bad number", "lone minus");
+	same_in_chunks("[01]", "[@0 error@1: invalid number (leading zero)", "leading zero");
+	same_in_chunks("[1.]", "[@0 error@3: expected a digit, got ']'", "number without fraction digits");
+	same_in_chunks("[-]", "[@0 error@2: expected a digit, got ']'", "lone minus");
 	same_in_chunks("[tru]", "[@0 error@1: bad literal (expected true)", "bad literal");
-	same_in_chunks("[NaN]", "[@0 error@1: expected a value or ']', got 'N'", "NaN");
+	same_in_chunks("[NaN]", "[@0 error@1: NaN is not a JSON value", "NaN");
 	same_in_chunks("{} {}", "{@0 }@1 error@3: content after the end of the document",
 	    "two documents");
 	same_in_chunks("", "error@0: unexpected end of input (empty document)", "empty input");
-	same_in_chunks("[\"a\x01\"]", "[@0 error@3: control character 0x01 in string",
+	same_in_chunks("[\"a\x01\"]", "[@0 error@3: control character 0x01 in a string",
 	    "control character in a string");
-	same_in_chunks("[\"\\x\"]", "[@0 error@2: bad escape in string", "bad escape");
-	same_in_chunks("[\"\\ud800x\"]", "[@0 error@2: lone high surrogate in string",
+	same_in_chunks("[\"\\x\"]", "[@0 error@2: invalid escape in a string", "bad escape");
+	same_in_chunks("[\"\\ud800x\"]", "[@0 error@2: lone surrogate \\uD800 in a string",
 	    "lone high surrogate");
-	same_in_chunks("[\"\xff\"]", "[@0 error@2: invalid UTF-8 in string", "invalid UTF-8");
+	same_in_chunks("[\"\xff\"]", "[@0 error@2: invalid UTF-8 in a string", "invalid UTF-8");
 	same_in_chunks("{\"a\":1}]", "{@0 K:a@1 N:1@5 }@6 error@7: content after the end of "
 	    "the document", "stray close");
 }

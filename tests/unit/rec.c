@@ -418,8 +418,8 @@ test_errors(void)
 	dies(do_parse, "{\"a\":-Infinity}", 1, "-Infinity is not a JSON value");
 	dies(do_parse, "{\"id\":1,\"id\":2}", 1, "t:1: duplicate key \"id\"\n");
 	dies(do_parse, "{\"\\u0069d\":1,\"id\":2}", 1, "duplicate key \"id\"\n");
-	dies(do_parse, "{\"a\":\"\xff\"}", 1, "invalid UTF-8 at column 7\n");
-	dies(do_parse, "{\"a\":\"\xed\xa0\x80\"}", 1, "invalid UTF-8 at column 7\n");
+	dies(do_parse, "{\"a\":\"\xff\"}", 1, "not JSON: invalid UTF-8 in a string at column 7\n");
+	dies(do_parse, "{\"a\":\"\xed\xa0\x80\"}", 1, "not JSON: invalid UTF-8 in a string at column 7\n");
 	dies(do_parse, "{\"a\":\"\xc0\xaf\"}", 1, "invalid UTF-8");
 	dies(do_parse, "{\"a\":\"x\ty\"}", 1, "control character 0x09 in a string");
 	dies(do_parse, "{\"a\":\"\\x\"}", 1, "invalid escape in a string at column 7");
@@ -432,10 +432,10 @@ test_errors(void)
 	dies(do_parse, "{\"a\":[1e400]}", 1, "number out of range at column 7");
 	dies(do_parse, "{\"a\":1} x", 1, "expected the end of the line, got 'x' at column 9");
 	dies(do_parse, "{\"a\" 1}", 1, "expected ':', got '1' at column 6");
-	dies(do_parse, "{a:1}", 1, "expected a string key, got 'a' at column 2");
-	dies(do_parse, "{\"a\":tru}", 1, "expected a value, got 't' at column 6");
+	dies(do_parse, "{a:1}", 1, "expected a string (member name), got 'a' at column 2");
+	dies(do_parse, "{\"a\":tru}", 1, "bad literal (expected true) at column 6");
 	dies(do_parse, "{\"a\":[1,]}", 1, "expected a value, got ']' at column 9");
-	dies(do_parse, "{\"a\":{\"b\":1,}}", 1, "expected a string key, got '}'");
+	dies(do_parse, "{\"a\":{\"b\":1,}}", 1, "expected a string (member name), got '}'");
 }
 
 static void
@@ -525,8 +525,8 @@ main(int argc, char **argv)
 	test_strv();
 	test_errors();
 	test_depth();
-	dies(do_deep, "1000", 1, "nesting too deep at column 1005");
-	dies(do_deep, "200000", 1, "nesting too deep");
+	dies(do_deep, "1000", 1, "nesting deeper than 1000 at column 1005");
+	dies(do_deep, "200000", 1, "nesting deeper than 1000");
 	test_big();
 	return tap_done();
 }
