@@ -1954,8 +1954,66 @@ coll_cell(struct tab *t, size_t r, size_t c, json_t *v)
 	}
 }
 
+/* A communication kernel's collective args: each group key but the process group's
+ * name is there (TraceLens's groupby drops a row with any key missing) and a stream. */
+static int
+coll_complete(const struct tl *tl, const struct kev *k)
+{
+	const char *txt = S(tl, k->comm);
+	json_t *c = json_loadb(txt, strlen(txt), 0, NULL), *v;
+	size_t j;
+	int ok = json_is_object(c) && k->stream >= 0;
+
+	for (j = 1; ok && coll_keys[j]; j++)
+		ok = (v = json_object_get(c, coll_keys[j])) != NULL && !json_is_null(v);
+	json_decref(c);
+	return ok;
+}
+
+/* The process group's name where the args have none: "Unknown_Group", or "all" when no
+ * collective kernel names one and each rank runs them on one stream (TraceLens's
+ * simplified inference mode). */
+static const char *
+coll_unnamed_group(const struct tl *tl)
+{
+	long long *rank = NULL, *stream = NULL;
+	size_t n = 0, i, j;
+	const char *name = "all";
+
+	for (i = 0; i < tl->nk; i++) {
+		const struct kev *k = &tl->k[i];
+		const char *txt;
+		json_t *c, *v;
+
+		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM)
+			continue;
+		if (k->comm != NAME_NONE) {
+			txt = S(tl, k->comm);
+			c = json_loadb(txt, strlen(txt), 0, NULL);
+			v = json_object_get(c, "Process Group Name");
+			if (v != NULL && !json_is_null(v) && !(json_is_string(v) &&
+			    strcmp(json_string_value(v), "Unknown_Group") == 0))
+				name = "Unknown_Group";
+			json_decref(c);
+		}
+		for (j = 0; j < n && rank[j] != k->rank; j++)
+			;
+		if (j == n) {
+			rank = xreallocarray(rank, n + 1, sizeof(*rank));
+			stream = xreallocarray(stream, n + 1, sizeof(*stream));
+			rank[n] = k->rank;
+			stream[n++] = k->stream;
+		} else if (stream[j] != k->stream)
+			name = "Unknown_Group";
+	}
+	free(rank);
+	free(stream);
+	return name;
+}
+
 /* One row per (rank, process group, collective, sizes, dtype, stream) over the
- * communication kernels that carry their collective's args, by dur_sum descending. */
+ * communication kernels that carry their collective's args, in pandas' order: the
+ * groups by key, then sorted on dur_sum descending. */
 static struct tab *
 sheet_coll(struct tl *tl)
 {
@@ -1964,13 +2022,15 @@ sheet_coll(struct tl *tl)
 	struct vec *d = NULL;
 	size_t *first = NULL, ng = 0, i, g, j;
 	struct buf key = BUF_INIT;
-	struct tab_key sk;
+	struct tab_key sk[11];
+	const char *unnamed = NULL;
 
 	names_init(&groups);
 	for (i = 0; i < tl->nk; i++) {
 		const struct kev *k = &tl->k[i];
 
-		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM || k->comm == NAME_NONE)
+		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM || k->comm == NAME_NONE ||
+		    !coll_complete(tl, k))
 			continue;
 		buf_reset(&key);
 		buf_printf(&key, "%lld\x1f%u\x1f%lld", k->rank, k->comm, k->stream);
@@ -2005,6 +2065,11 @@ sheet_coll(struct tl *tl)
 		tab_set_int(t, r, 0, k->rank);
 		for (j = 0; coll_keys[j]; j++)
 			coll_cell(t, r, 1 + j, c ? json_object_get(c, coll_keys[j]) : NULL);
+		if (tab_cell(t, r, 1)->kind == TAB_NONE) {
+			if (unnamed == NULL)
+				unnamed = coll_unnamed_group(tl);
+			tab_set_str(t, r, 1, unnamed);
+		}
 		c0 = 1 + j;
 		if (k->stream >= 0)
 			tab_set_int(t, r, c0, k->stream);
@@ -2025,9 +2090,10 @@ sheet_coll(struct tl *tl)
 		json_decref(c);
 		vec_free(&d[g]);
 	}
-	sk.col = tab_find(t, "dur_sum");
-	sk.desc = 1;
-	tab_sort(t, &sk, 1);
+	for (j = 0; j < 11; j++)
+		sk[j] = (struct tab_key){ j, 0 };
+	tab_sort(t, sk, 11);
+	tab_sort_pandas(t, tab_find(t, "dur_sum"), 1);
 	free(d);
 	free(first);
 	buf_free(&key);
