@@ -72,6 +72,7 @@ struct tl {
 	long long	 maxid;
 	int		 linked;		/* ops linked to parents and events */
 	int		 roofline;		/* some op has a roofline time */
+	int		 capture;		/* ttp-parse merged graph-capture traces */
 	uint32_t	 empty;
 	const struct tl_opts *o;		/* of the tl_sheets call */
 };
@@ -399,9 +400,19 @@ tl_add(struct tl *tl, struct rec *r)
 	else if (strcmp(kind, "trace") == 0) {
 		long long n;
 
-		/* synthetic rows number on from the trace's last event index */
-		if (rec_int(r, "events", &n) && n - 1 > tl->maxid)
-			tl->maxid = n - 1;
+		/* synthetic rows number on from the trace's last event index, or from
+		 * the last event merged from graph-capture traces (ttp-parse -c) */
+		if (rec_int(r, "events", &n)) {
+			long long m;
+
+			if (rec_int(r, "capture_events", &m))
+				n += m;
+			if (n - 1 > tl->maxid)
+				tl->maxid = n - 1;
+		}
+		/* TraceLens reads python frames whenever it merges captures */
+		if (rec_str(r, "capture_folder", NULL) != NULL)
+			tl->capture = 1;
 	}
 	return 1;
 }
@@ -1180,19 +1191,22 @@ round2(double x)
 /* kernel_details_summary and trunc_kernel_details of a group's instances. */
 static void
 kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
-    struct buf *trunc, size_t *order, const struct klist **tplp);
+    struct buf *trunc, size_t *order, const struct klist **tplp, int stacks);
 
 static void
 kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
     struct buf *trunc)
 {
-	kernel_details_order(tl, in, n, sum, trunc, NULL, NULL);
+	kernel_details_order(tl, in, n, sum, trunc, NULL, NULL, 0);
 }
 
-/* The same, and the template instance's kernel positions in the summary's order. */
+static void kernel_stack(const struct tl *tl, size_t k, struct buf *b);
+
+/* The same, and the template instance's kernel positions in the summary's order; with
+ * stacks, each entry has the template kernel's call_stack after its stream. */
 static void
 kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
-    struct buf *trunc, size_t *order, const struct klist **tplp)
+    struct buf *trunc, size_t *order, const struct klist **tplp, int stacks)
 {
 	const struct klist *tpl = NULL;
 	struct kdent *ent;
@@ -1245,6 +1259,11 @@ kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, stru
 		py_key(sum, "stream");
 		py_int(sum, k->stream);
 		buf_adds(sum, ", ");
+		if (stacks) {
+			py_key(sum, "call_stack");
+			kernel_stack(tl, tpl->ev[ent[j].pos], sum);
+			buf_adds(sum, ", ");
+		}
 		py_key(sum, "count");
 		py_int(sum, (long long)d.n);
 		buf_adds(sum, ", ");
@@ -2465,7 +2484,10 @@ unified_row(struct tl *tl, struct tab *t, size_t r, const struct prow *p, const 
 	tab_set_num(t, r, 34, stat_median(&kt));
 	tab_set_num(t, r, 35, stat_min(&kt));
 	tab_set_num(t, r, 36, stat_max(&kt));
-	kernel_details(tl, kl, nm, &sum, &trunc);
+	/* TraceLens's python frames (add_python_func) put each kernel's call stack in
+	 * the summary; --include_call_stack moves them to call_stack_full */
+	kernel_details_order(tl, kl, nm, &sum, &trunc, NULL, NULL, !synth &&
+	    (tl->o->by_module || tl->capture) && !tl->o->call_stack);
 	tab_set_str(t, r, 37, sum.p);
 	tab_set_str(t, r, 38, trunc.p);
 	if (model != NONE && tl->op[model].params != NAME_NONE)
@@ -2611,6 +2633,17 @@ py_list_of(struct buf *b, char *const *f, size_t n)
 	buf_addc(b, ']');
 }
 
+/* Kernel k's call stack (its chain without its own name) as a Python list. */
+static void
+kernel_stack(const struct tl *tl, size_t k, struct buf *b)
+{
+	struct frames v = { NULL, 0 };
+
+	kernel_chain(tl, k, &v);
+	py_list_of(b, v.f, v.n > 0 ? v.n - 1 : 0);
+	frames_free(&v);
+}
+
 static const char *const wrap_files[] = { "torch/_ops.py", "torch/nn/modules/module.py",
 	"torch/utils/_contextlib.py", "torch/utils/_device.py", "torch/_tensor.py",
 	"torch/functional.py", "torch/overrides.py", "torch/_inductor/", "torch/_functorch/",
@@ -2727,7 +2760,7 @@ unified_stack(struct tl *tl, struct tab *t, size_t r, size_t col, const struct p
 		goto out;
 	}
 	order = xreallocarray(order, q->nev + 1, sizeof(*order));
-	kernel_details_order(tl, kl, nm, &sum, &trunc, order, &tpl);
+	kernel_details_order(tl, kl, nm, &sum, &trunc, order, &tpl, 0);
 	n = q->nev;
 	ch = xcalloc(n + 1, sizeof(*ch));
 	for (j = 0; j < n; j++) {
@@ -2922,8 +2955,21 @@ op_sheet(struct tl *tl, size_t i)
 	size_t j, len;
 	uint32_t id;
 
-	if (o->sheet != NAME_NONE)
+	if (o->sheet != NAME_NONE) {
+		/* ttp-roofline names the training report's sheets; the inference report
+		 * keeps only GEMM and the element-wise ones whole (Normalization_fwd) */
+		n = S(tl, o->sheet);
+		len = strlen(n);
+		if (tl->o->inference && strcmp(n, "GEMM") != 0 &&
+		    strcmp(n, "UnaryElementwise") != 0 && strcmp(n, "BinaryElementwise") != 0 &&
+		    !(len > 4 && (strcmp(n + len - 4, "_fwd") == 0 ||
+		    strcmp(n + len - 4, "_bwd") == 0))) {
+			buf_printf(&b, "%s_fwd", n);
+			o->sheet = intern_buf(tl, &b);
+			buf_free(&b);
+		}
 		return o->sheet;
+	}
 	c = S(tl, op_category(tl, i));
 	len = strlen(c);
 	if (strcmp(c, "elementwise") == 0) {
