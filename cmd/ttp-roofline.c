@@ -28,7 +28,7 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: %s [-hnqVv] [--arch NAME] [--override-arch NAME] [--spec FILE]\n"
-	    "       [--no-extras] [FILE ...]\n"
+	    "       [--no-extras] [--pseudo-ops] [--no-step-counts] [FILE ...]\n"
 	    "Adds tt-perf-report's per-op figures and a roofline to ttp op records, and\n"
 	    "TraceLens's perf models and a GPU roofline to PyTorch op records.\n"
 	    "  -a, --arch NAME           TT architecture for records that do not name one\n"
@@ -38,6 +38,11 @@ usage(FILE *fp)
 	    "  -s, --spec FILE           load more architectures or overrides (JSON), or\n"
 	    "                            a GPU from TraceLens's arch JSON\n"
 	    "  -n, --no-extras           only the tt-perf-report compatible keys\n"
+	    "      --pseudo-ops          PyTorch: sglang_profiler::NAME_<digits> ops are NAME\n"
+	    "                            (TraceLens's --enable_pseudo_ops)\n"
+	    "      --no-step-counts      PyTorch: attention ops of inference engines do not\n"
+	    "                            read the counts of their step annotation (as\n"
+	    "                            TraceLens's training report: no figures)\n"
 	    "  -q, --quiet               no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose             print the reference's informational messages\n"
 	    "  -h, --help                show this help and exit\n"
@@ -63,6 +68,8 @@ main(int argc, char *argv[])
 		{ "override-arch",	required_argument,	NULL, 'o' },
 		{ "spec",		required_argument,	NULL, 's' },
 		{ "no-extras",		no_argument,		NULL, 'n' },
+		{ "pseudo-ops",		no_argument,		NULL, 'P' },
+		{ "no-step-counts",	no_argument,		NULL, 'S' },
 		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "verbose",		no_argument,		NULL, 'v' },
 		{ "help",		no_argument,		NULL, 'h' },
@@ -76,6 +83,7 @@ main(int argc, char *argv[])
 	struct mresult m;
 	struct rec *r;
 	const char *kind, *fmt;
+	bool pseudo = false, steps = true;
 	int ch;
 
 	io_init();
@@ -95,6 +103,12 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			opt.extras = false;
+			break;
+		case 'P':
+			pseudo = true;
+			break;
+		case 'S':
+			steps = false;
 			break;
 		case 'q':
 			diag_set_quiet(1);
@@ -126,6 +140,7 @@ main(int argc, char *argv[])
 
 	metrics_init(&m);
 	torch = troof_new(gpu, gpuspec);
+	troof_inference(torch, pseudo, steps);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = rec_next(rd)) != NULL) {

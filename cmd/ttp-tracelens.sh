@@ -263,7 +263,7 @@ while [ $# -gt 0 ]; do
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
 		include_call_stack) targs="$targs --include-call-stack"; python=1 ;;
-		enable_pseudo_ops) targs="$targs --pseudo-ops"; python=1 ;;
+		enable_pseudo_ops) targs="$targs --pseudo-ops"; rargs="$rargs --pseudo-ops"; python=1 ;;
 		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		quiet) verbose= ;;
@@ -319,6 +319,9 @@ if [ ! -r "$trace" ]; then
 	exit 1
 fi
 
+# TraceLens's training report reads no step annotation: its inference-engine attention
+# ops get no figures
+[ -n "$inference" ] || rargs="$rargs --no-step-counts"
 stage ttp-parse; parse=$qv
 stage ttp-roofline; roofline=$qv
 stage ttp-table; table=$qv

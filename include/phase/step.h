@@ -53,6 +53,11 @@ struct step {
 	long long	context_tokens, generation_tokens;
 	long long	batch;
 	long long	number;		/* ProfilerStep#<N>; -1 for the others */
+	/* The attention counts of the detailed formats (TraceLens's chunk_stats): sums
+	 * over the context (c_) and generation (g_) requests of the query length sq, the
+	 * key length sk and their products; sqsk says the format carries them. */
+	bool		sqsk;
+	long long	c_sq, c_sk, c_sqsq, c_sqsk, g_sq, g_sk, g_sqsq, g_sqsk;
 };
 
 /* Parse the annotation s[0..n) (not NUL-terminated). False (st->kind = STEP_NONE) when

@@ -35,10 +35,18 @@ struct targ {
 	const json_t	*shape_json;	/* the shape as written (nested lists), or NULL */
 };
 
+/* The attention counts of the step annotation that encloses an op (TraceLens's
+ * apply_annotation and chunk_stats), which the InferenceAttention models read. */
+struct tanno {
+	bool		 sqsk;		/* the annotation carries the counts */
+	long long	 c_sq, c_sk, c_sqsq, c_sqsk, g_sq, g_sk, g_sqsq, g_sqsk;
+};
+
 struct targs {
 	size_t		 n;
 	struct targ	*a;
 	bool		 strides_known;	/* some argument has strides (else: None) */
+	const struct tanno *anno;	/* the enclosing step's counts, or NULL */
 };
 
 /* A number as Python has it: an exact integer or a double. */

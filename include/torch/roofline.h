@@ -11,6 +11,8 @@
 #ifndef TTP_TORCH_ROOFLINE_H
 #define TTP_TORCH_ROOFLINE_H
 
+#include <stdbool.h>
+
 struct hwspec;
 struct rec;
 struct troof;
@@ -21,6 +23,12 @@ struct troof *troof_new(const struct hwspec *arch, const struct hwspec *spec);
 /* One record of a Kineto trace: a "trace" record sets the GPU; an "op" record gets its
  * keys. Other records are left alone. */
 void troof_record(struct troof *t, struct rec *r);
+/* TraceLens's inference-report behaviour. pseudo_ops (--enable_pseudo_ops): a CPU op
+ * named sglang_profiler::NAME_<digits> becomes NAME before it is categorised and
+ * modelled. step_counts (the default; TraceLens's training report reads none): the
+ * InferenceAttention ops read the attention counts of the step annotation (signpost)
+ * that encloses them. */
+void troof_inference(struct troof *t, bool pseudo_ops, bool step_counts);
 /* Notes on what was not modelled (once, on stderr), then free. */
 void troof_free(struct troof *t);
 

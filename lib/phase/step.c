@@ -78,26 +78,34 @@ counts_phase(struct step *st)
 		st->phase = SP_IDLE;
 }
 
-/* (sq<a>sk<b>sqsq<c>sqsk<d>): a is the token count. */
+/* (sq<a>sk<b>sqsq<c>sqsk<d>): a is the token count; v[] gets a, b, c, d. */
 static bool
-sqsk(struct cur *c, long long *sq)
+sqsk(struct cur *c, long long *sq, long long *v)
 {
-	long long v;
-
-	return lit(c, "(sq") && num(c, sq) && lit(c, "sk") && num(c, &v) &&
-	    lit(c, "sqsq") && num(c, &v) && lit(c, "sqsk") && num(c, &v) && lit(c, ")");
+	return lit(c, "(sq") && num(c, sq) && lit(c, "sk") && num(c, &v[1]) &&
+	    lit(c, "sqsq") && num(c, &v[2]) && lit(c, "sqsk") && num(c, &v[3]) &&
+	    lit(c, ")") && ((v[0] = *sq), true);
 }
 
 static bool
 vllm_detailed(struct cur c, struct step *st)
 {
-	long long n;
+	long long n, cv[4], gv[4];
 
 	if (!(lit(&c, "execute_") && num(&c, &n) && lit(&c, "_context_") &&
-	    num(&c, &st->context_requests) && sqsk(&c, &st->context_tokens) &&
+	    num(&c, &st->context_requests) && sqsk(&c, &st->context_tokens, cv) &&
 	    lit(&c, "_generation_") && num(&c, &st->generation_requests) &&
-	    sqsk(&c, &st->generation_tokens)))
+	    sqsk(&c, &st->generation_tokens, gv)))
 		return false;
+	st->sqsk = true;
+	st->c_sq = cv[0];
+	st->c_sk = cv[1];
+	st->c_sqsq = cv[2];
+	st->c_sqsk = cv[3];
+	st->g_sq = gv[0];
+	st->g_sk = gv[1];
+	st->g_sqsq = gv[2];
+	st->g_sqsk = gv[3];
 	st->batch = st->context_tokens + st->generation_tokens;
 	counts_phase(st);
 	return true;
@@ -173,7 +181,7 @@ lastbracket(const char *s, const char *e)
 /* SGLang's key=number pairs, as re.findall(r"(\w+)=(\d+)") finds them; the last
  * occurrence of a key wins. */
 struct sgkv {
-	long long	bs, toks, c, g, c_sq, g_sq;
+	long long	bs, toks, c, g, c_sq, g_sq, c_sk, c_sqsq, c_sqsk, g_sk, g_sqsq, g_sqsk;
 };
 
 static void
@@ -189,6 +197,12 @@ sglang_pairs(const char *s, const char *e, struct sgkv *kv)
 		{ "g", offsetof(struct sgkv, g) },
 		{ "c_sq", offsetof(struct sgkv, c_sq) },
 		{ "g_sq", offsetof(struct sgkv, g_sq) },
+		{ "c_sk", offsetof(struct sgkv, c_sk) },
+		{ "c_sqsq", offsetof(struct sgkv, c_sqsq) },
+		{ "c_sqsk", offsetof(struct sgkv, c_sqsk) },
+		{ "g_sk", offsetof(struct sgkv, g_sk) },
+		{ "g_sqsq", offsetof(struct sgkv, g_sqsq) },
+		{ "g_sqsk", offsetof(struct sgkv, g_sqsk) },
 	};
 
 	while (s < e) {
@@ -245,6 +259,15 @@ sglang_detailed(struct cur c, struct step *st)
 	st->batch = kv.c_sq + kv.g_sq;
 	if (st->batch == 0)
 		st->batch = kv.toks ? kv.toks : kv.bs;
+	st->sqsk = true;
+	st->c_sq = kv.c_sq;
+	st->c_sk = kv.c_sk;
+	st->c_sqsq = kv.c_sqsq;
+	st->c_sqsk = kv.c_sqsk;
+	st->g_sq = kv.g_sq;
+	st->g_sk = kv.g_sk;
+	st->g_sqsq = kv.g_sqsq;
+	st->g_sqsk = kv.g_sqsk;
 	counts_phase(st);
 	if (w == W_MIXED && st->context_requests == 0 && st->generation_requests == 0)
 		st->phase = SP_MIXED;
@@ -297,8 +320,24 @@ sglang_native(struct cur c, struct step *st)
 
 /* ATOM's key=value pairs (a value is a [list] with an optional "...+N", or a run of
  * non-spaces); bs is its first number, tok a plain number (else 0). */
+struct atkv {
+	long long	bs, tok, sk, sqsq, sqsk;
+	bool		has_sqsq, has_sqsk;
+};
+
+/* A plain number (TraceLens's _safe_int), else 0. */
+static long long
+safe_int(const char *v, const char *ve)
+{
+	const char *d;
+
+	for (d = v; d < ve && isdig(*d); d++)
+		;
+	return d == ve ? digits(v, ve) : 0;
+}
+
 static void
-atom_pairs(const char *s, const char *e, long long *bs, long long *tok)
+atom_pairs(const char *s, const char *e, struct atkv *kv)
 {
 	while (s < e) {
 		const char *w = s, *v, *ve;
@@ -334,13 +373,17 @@ atom_pairs(const char *s, const char *e, long long *bs, long long *tok)
 				d++;
 			for (de = d; de < ve && isdig(*de); de++)
 				;
-			*bs = digits(d, de);
-		} else if (wl == 3 && memcmp(w, "tok", 3) == 0) {
-			const char *d;
-
-			for (d = v; d < ve && isdig(*d); d++)
-				;
-			*tok = d == ve ? digits(v, ve) : 0;
+			kv->bs = digits(d, de);
+		} else if (wl == 3 && memcmp(w, "tok", 3) == 0)
+			kv->tok = safe_int(v, ve);
+		else if (wl == 2 && memcmp(w, "sk", 2) == 0)
+			kv->sk = safe_int(v, ve);
+		else if (wl == 4 && memcmp(w, "sqsq", 4) == 0) {
+			kv->sqsq = safe_int(v, ve);
+			kv->has_sqsq = true;
+		} else if (wl == 4 && memcmp(w, "sqsk", 4) == 0) {
+			kv->sqsk = safe_int(v, ve);
+			kv->has_sqsk = true;
 		}
 	}
 }
@@ -349,7 +392,7 @@ static bool
 atom(struct cur c, struct step *st, bool want_detailed)
 {
 	const char *close;
-	long long bs = 0, tok = 0;
+	struct atkv kv;
 	bool prefill;
 
 	if (lit(&c, "prefill["))
@@ -362,15 +405,25 @@ atom(struct cur c, struct step *st, bool want_detailed)
 		return false;
 	if (want_detailed && !has_sqsq(c.p, close))
 		return false;
-	atom_pairs(c.p, close, &bs, &tok);
+	memset(&kv, 0, sizeof(kv));
+	atom_pairs(c.p, close, &kv);
 	if (prefill) {
-		st->context_requests = bs;
-		st->context_tokens = tok;
+		st->context_requests = kv.bs;
+		st->context_tokens = kv.tok;
+		st->c_sq = kv.tok;
+		st->c_sk = kv.sk;
+		st->c_sqsq = kv.sqsq;
+		st->c_sqsk = kv.sqsk;
 	} else {
-		st->generation_requests = bs;
-		st->generation_tokens = tok;
+		st->generation_requests = kv.bs;
+		st->generation_tokens = kv.tok;
+		st->g_sq = kv.tok;
+		st->g_sk = kv.sk;
+		st->g_sqsq = kv.sqsq;
+		st->g_sqsk = kv.sqsk;
 	}
-	st->batch = tok;
+	st->sqsk = kv.has_sqsq && kv.has_sqsk;
+	st->batch = kv.tok;
 	counts_phase(st);
 	return true;
 }

@@ -155,6 +155,7 @@ struct ctx {
 	size_t			 nkernels;
 	struct tperf		*o;
 	bool			 failed;
+	bool			 none;		/* TraceLens's NotImplementedError */
 };
 
 static void
@@ -1954,6 +1955,118 @@ m_store_cache(struct ctx *c)
 	c->o->bytes = py_muli(n, 4 * bpe_or2(dtype(c, 0)));
 }
 
+/*
+ * The InferenceAttention models (TraceLens's attention_perf_model_extensions): one
+ * attention over a step's packed requests, its work from the step annotation's counts
+ * (args->anno): context requests attend to their own chunk causally and to their cached
+ * keys, generation requests to their whole context. Variants: 0 the base class (q
+ * [N_Q, H_Q, d] = Input Dims[0], k [.., N_KV, H_KV, d_v] = Input Dims[1]), 1
+ * aiter::mha_batch_prefill (d_v from v = Input Dims[2]), 2 aiter's paged attention
+ * ragged (q, k cache, v cache = Input Dims[2..4], N_KV = c_sk + g_sk, no dtype_KV).
+ */
+static void
+m_inf_attn(struct ctx *c, int variant)
+{
+	const struct tanno *an = c->a->anno;
+	const struct targ *q, *k, *v = NULL;
+	long long nq, hq, dqk, nkv, hkv, dv, ctx_q, ctx_kv, gen_q, gen_kv;
+	const char *dtq, *dtkv = NULL;
+	int bpe, bpekv;
+
+	if (an == NULL || !an->sqsk) {
+		fail(c, "no step annotation with sq/sk counts encloses it (TraceLens: "
+		    "\"attention without sq/sk annotation is not supported\")");
+		return;
+	}
+	if (variant == 2) {
+		q = shape(c, 2);
+		k = shape(c, 3);
+		v = shape(c, 4);
+		if (c->failed)
+			return;
+		if (q->rank != 3 || k->rank < 2 || v->rank < 1) {
+			fail(c, "q, k and v caches of ranks %d, %d, %d", q->rank, k->rank,
+			    v->rank);
+			return;
+		}
+		hkv = k->dims[k->rank - 2];
+		dv = v->dims[v->rank - 1];
+		nkv = an->c_sk + an->g_sk;
+		dtq = c->a->a[2].dtype;
+	} else {
+		q = shape(c, 0);
+		k = shape(c, 1);
+		if (c->failed)
+			return;
+		if (q->rank != 3 || k->rank < 3) {
+			fail(c, "q and k of ranks %d and %d (want 3)", q->rank, k->rank);
+			return;
+		}
+		nkv = k->dims[k->rank - 3];
+		hkv = k->dims[k->rank - 2];
+		dv = k->dims[k->rank - 1];
+		dtq = c->a->a[0].dtype;
+		dtkv = c->a->n > 1 ? c->a->a[1].dtype : dtq;
+		if (variant == 1 && c->a->n > 2 && c->a->a[2].shape == TSHAPE_FLAT &&
+		    c->a->a[2].rank >= 1)
+			dv = c->a->a[2].dims[c->a->a[2].rank - 1];
+	}
+	nq = q->dims[0];
+	hq = q->dims[1];
+	dqk = q->dims[2];
+	param(c, "B", json_integer(1));
+	param(c, "N_Q", json_integer(nq));
+	param(c, "H_Q", json_integer(hq));
+	param(c, "H_V", json_integer(hkv));
+	param(c, "H_K", json_integer(hkv));
+	param(c, "N_KV", json_integer(nkv));
+	param(c, "H_KV", json_integer(hkv));
+	param(c, "d_h_qk", json_integer(dqk));
+	param(c, "d_h_v", json_integer(dv));
+	param(c, "dropout", json_real(0.0));
+	param(c, "causal", json_false());
+	param(c, "flash_impl", json_true());
+	param(c, "c_sq", json_integer(an->c_sq));
+	param(c, "c_sk", json_integer(an->c_sk));
+	param(c, "c_sqsq", json_integer(an->c_sqsq));
+	param(c, "c_sqsk", json_integer(an->c_sqsk));
+	param(c, "g_sq", json_integer(an->g_sq));
+	param(c, "g_sk", json_integer(an->g_sk));
+	param(c, "g_sqsq", json_integer(an->g_sqsq));
+	param(c, "g_sqsk", json_integer(an->g_sqsk));
+	param(c, "dtype_Q", json_string(dtq));
+	if (variant != 2)
+		param(c, "dtype_KV", json_string(dtkv));
+	if (an->c_sq == 0 && an->g_sq == 0) {
+		/* TraceLens: NotImplementedError, the op gets no row */
+		c->none = true;
+		return;
+	}
+	/* flops_func: QK and PV over every (query, key) pair, the causal half of the
+	 * chunk's own pairs taken off for context requests */
+	c->o->flops = I(hq * (2 * an->c_sqsk * dqk) - hq * an->c_sqsq * dqk +
+	    hq * (2 * an->c_sqsk * dv) - hq * an->c_sqsq * dv +
+	    hq * (2 * an->g_sqsk * dqk) + hq * (2 * an->g_sqsk * dv));
+	/* bytes_func: Q read and output written, the current chunk's K and V in Q's
+	 * dtype, the cached K and V in the cache's dtype */
+	bpe = *dtq != '\0' ? perf_bpe(dtq) : 0;
+	if (bpe == 0)
+		bpe = 2;
+	bpekv = dtkv != NULL && *dtkv != '\0' ? perf_bpe(dtkv) : 0;
+	if (bpekv == 0)
+		bpekv = bpe;
+	ctx_q = an->c_sq * hq * dqk + an->c_sq * hq * dv + an->c_sq * hkv * dqk +
+	    an->c_sq * hkv * dv;
+	ctx_kv = (an->c_sk - an->c_sq) * hkv * dqk + (an->c_sk - an->c_sq) * hkv * dv;
+	gen_q = an->g_sq * hq * dqk + an->g_sq * hq * dv + an->g_sq * hkv * dqk +
+	    an->g_sq * hkv * dv;
+	gen_kv = (an->g_sk - an->g_sq) * hkv * dqk + (an->g_sk - an->g_sq) * hkv * dv;
+	c->o->has_bytes = true;
+	c->o->bytes = I((ctx_q + gen_q) * bpe + (ctx_kv + gen_kv) * bpekv);
+	c->o->maf = "matrix";
+	c->o->prec = *dtq != '\0' ? perf_precision(dtq) : NULL;
+}
+
 /* MoEDispatch, MoECombine: tokens x hidden moved, no FLOPs, no compute spec. */
 static void
 m_moe_comm(struct ctx *c)
@@ -2381,7 +2494,10 @@ static const char *implemented[] = {
 	"aiter_rmsnorm2d_fwd_with_add_ck", "aiter_silu_and_mul", "sgl_kernel_silu_and_mul",
 	"gemm_a16w16", "fused_rope_fwd", "sgl_kernel_rotary_embedding", "sglang_store_cache",
 	"moe_dispatch", "moe_combine", "causal_conv1d_fwd", "cross_entropy_fwd",
-	"primus_turbo_grouped_gemm", "hipblaslt_gemm_fp8",
+	"primus_turbo_grouped_gemm", "hipblaslt_gemm_fp8", "InferenceAttention",
+	"vllm_unified_attention_with_output", "mha_varlen_fwd", "mla_decode_fwd",
+	"vllm_unified_mla_attention_with_output", "aiter_mha_batch_prefill",
+	"pseudo_mla_prefill_fwd", "aiter_paged_attention_ragged",
 };
 
 bool
@@ -2450,6 +2566,7 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	c.nkernels = nkernels;
 	c.o = out;
 	c.failed = false;
+	c.none = false;
 	out->params = json_object();
 	out->flops = I(0);
 
@@ -2516,6 +2633,16 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 		m_grouped_gemm(&c);
 	else if (strcmp(model, "hipblaslt_gemm_fp8") == 0)
 		m_hipblaslt_fp8(&c);
+	else if (strcmp(model, "InferenceAttention") == 0 ||
+	    strcmp(model, "vllm_unified_attention_with_output") == 0 ||
+	    strcmp(model, "mha_varlen_fwd") == 0 || strcmp(model, "mla_decode_fwd") == 0 ||
+	    strcmp(model, "vllm_unified_mla_attention_with_output") == 0)
+		m_inf_attn(&c, 0);
+	else if (strcmp(model, "aiter_mha_batch_prefill") == 0 ||
+	    strcmp(model, "pseudo_mla_prefill_fwd") == 0)
+		m_inf_attn(&c, 1);
+	else if (strcmp(model, "aiter_paged_attention_ragged") == 0)
+		m_inf_attn(&c, 2);
 	else {
 		perf_free(out);
 		return PERF_NONE;
@@ -2523,6 +2650,10 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	if (c.failed) {
 		perf_free(out);
 		return PERF_ERROR;
+	}
+	if (c.none) {
+		perf_free(out);
+		return PERF_NONE;
 	}
 	return PERF_OK;
 }

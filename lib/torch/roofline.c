@@ -17,6 +17,7 @@
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/recjson.h"
+#include "phase/step.h"
 #include "torch/opclass.h"
 #include "torch/perfmodel.h"
 #include "torch/roofline.h"
@@ -41,6 +42,13 @@ struct troof {
 	size_t			 nfwds;
 	struct names		 unmodelled;	/* names with a TraceLens model ttp lacks */
 	size_t			 nunmodelled, nfailed, nlate;
+	bool			 pseudo;	/* --pseudo-ops: sglang_profiler:: names */
+	bool			 nosteps;	/* --no-step-counts */
+	struct sign {
+		long long	 start, end, rank;
+		struct tanno	 an;
+	}			*sign;		/* the signposts so far, in stream order */
+	size_t			 nsign, capsign;
 };
 
 struct troof *
@@ -56,12 +64,20 @@ troof_new(const struct hwspec *arch, const struct hwspec *spec)
 }
 
 void
+troof_inference(struct troof *t, bool pseudo_ops, bool step_counts)
+{
+	t->pseudo = pseudo_ops;
+	t->nosteps = !step_counts;
+}
+
+void
 troof_free(struct troof *t)
 {
 	size_t i;
 
 	if (t == NULL)
 		return;
+	free(t->sign);
 	if (t->nunmodelled > 0) {
 		char list[512] = "";
 
@@ -440,6 +456,96 @@ triton(struct troof *t, struct rec *r, const char *name, long long ns)
 	json_decref(in);
 }
 
+/* A signpost: its span and the attention counts of its step annotation. */
+static void
+signpost_record(struct troof *t, struct rec *r)
+{
+	const char *name = rec_str(r, "name", NULL);
+	struct sign *g;
+	struct step st;
+	long long v;
+
+	if (name == NULL || !rec_int(r, "host_start_ns", &v))
+		return;
+	t->sign = xgrow(t->sign, &t->capsign, t->nsign + 1, sizeof(*t->sign));
+	g = &t->sign[t->nsign++];
+	memset(g, 0, sizeof(*g));
+	g->start = v;
+	g->end = rec_int(r, "host_end_ns", &v) ? v : g->start;
+	g->rank = rec_int(r, "rank", &v) ? v : 0;
+	if (step_parse(name, strlen(name), &st) && st.sqsk) {
+		g->an.sqsk = true;
+		g->an.c_sq = st.c_sq;
+		g->an.c_sk = st.c_sk;
+		g->an.c_sqsq = st.c_sqsq;
+		g->an.c_sqsk = st.c_sqsk;
+		g->an.g_sq = st.g_sq;
+		g->an.g_sk = st.g_sk;
+		g->an.g_sqsq = st.g_sqsq;
+		g->an.g_sqsk = st.g_sqsk;
+	}
+}
+
+/* The attention ops TraceLens's inference report annotates (apply_annotation's name
+ * prefixes): each reads the counts of the first annotation, in time order, that
+ * encloses it. */
+static const char *const annotated[] = {
+	"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
+	"pseudo_mla_decode_fwd", "pseudo_mla_prefill_fwd", "vllm::gdn_attention_core",
+	"aiter::fmha_v3_varlen_fwd", "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+	"sglang_profiler::attention_paged_attention_ragged", "aiter::mha_batch_prefill",
+	"aiter::pa_decode_gluon", "aiter::v4_attention_with_output",
+	"pseudo_v4_paged_decode_swa", "pseudo_v4_paged_decode_csa",
+	"pseudo_v4_paged_decode_hca", NULL
+};
+
+static const struct tanno *
+enclosing_step(const struct troof *t, const char *name, struct rec *r)
+{
+	static const struct tanno none;
+	long long s, e, rank;
+	size_t i;
+
+	if (t->nosteps)
+		return NULL;
+	for (i = 0; annotated[i] && strncmp(name, annotated[i], strlen(annotated[i])) != 0;
+	    i++)
+		;
+	if (annotated[i] == NULL || !rec_int(r, "host_start_ns", &s))
+		return NULL;
+	e = rec_int(r, "host_end_ns", &e) ? e : s;
+	rank = rec_int(r, "rank", &rank) ? rank : 0;
+	for (i = 0; i < t->nsign; i++)
+		if (t->sign[i].rank == rank && t->sign[i].start <= s && e < t->sign[i].end)
+			return &t->sign[i].an;
+	return &none;
+}
+
+/* --pseudo-ops: a CPU op sglang_profiler::NAME_<digits> is NAME (TraceLens's
+ * ^(sglang_profiler::.+?)_\d+$); the record's op changes, the trace's name is kept in
+ * op_traced. Returns the name to use. */
+static const char *
+pseudo_name(struct troof *t, struct rec *r, const char *name)
+{
+	const char *cat = rec_str(r, "cat", NULL);
+	size_t len = strlen(name), k;
+	char *s;
+
+	if (!t->pseudo || (cat != NULL && strcmp(cat, "cpu_op") != 0) ||
+	    strncmp(name, "sglang_profiler::", 17) != 0)
+		return name;
+	for (k = len; k > 17 && name[k - 1] >= '0' && name[k - 1] <= '9'; k--)
+		;
+	if (!(k < len && k > 18 && name[k - 1] == '_'))
+		return name;
+	s = xstrdup(name);
+	rec_set_str(r, "op_traced", s);
+	s[k - 1] = '\0';
+	rec_set_str(r, "op", s);
+	free(s);
+	return rec_str(r, "op", NULL);
+}
+
 static void
 op_record(struct troof *t, struct rec *r)
 {
@@ -454,6 +560,7 @@ op_record(struct troof *t, struct rec *r)
 
 	if (name == NULL)
 		name = "";
+	name = pseudo_name(t, r, name);
 	(void)rec_int(r, "id", &id);
 	(void)rec_int(r, "parent", &parent);
 	if (!rec_int(r, "subtree_ns", &ns))
@@ -486,6 +593,7 @@ op_record(struct troof *t, struct rec *r)
 			if (json_is_string(e) && nk < MAXKERNELS)
 				kn[nk++] = json_string_value(e);
 	}
+	a.anno = enclosing_step(t, name, r);
 	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
 	case PERF_OK:
 		write_sheet(r, oc, false);
@@ -528,4 +636,6 @@ troof_record(struct troof *t, struct rec *r)
 		trace_record(t, r);
 	else if (strcmp(kind, "op") == 0)
 		op_record(t, r);
+	else if (strcmp(kind, "signpost") == 0)
+		signpost_record(t, r);
 }

@@ -23,6 +23,19 @@ t(const char *ann, const char *want)
 	is_str(got, want, ann);
 }
 
+/* want: "sqsk c_sq c_sk c_sqsq c_sqsk g_sq g_sk g_sqsq g_sqsk" (chunk_stats) */
+static void
+c(const char *ann, const char *want)
+{
+	struct step st;
+	char got[256];
+
+	(void)step_parse(ann, strlen(ann), &st);
+	snprintf(got, sizeof(got), "%d %lld %lld %lld %lld %lld %lld %lld %lld", st.sqsk,
+	    st.c_sq, st.c_sk, st.c_sqsq, st.c_sqsk, st.g_sq, st.g_sk, st.g_sqsq, st.g_sqsk);
+	is_str(got, want, ann);
+}
+
 int
 main(void)
 {
@@ -95,6 +108,21 @@ main(void)
 	t("step[DECODE bs=8] (rank 0)", "sglang-native decode 0 8 0 8 8 -1");
 	/* Saturation. */
 	t("ProfilerStep#99999999999999999999999", "profiler step 0 0 0 0 0 9223372036854775807");
+
+	/* The attention counts of the detailed formats; none in the native ones. */
+	c("execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk32785sqsq32sqsk32785)",
+	    "1 0 0 0 0 32 32785 32 32785");
+	c("execute_15360_context_15(sq15360sk15360sqsq15728640sqsk15728640)"
+	    "_generation_0(sq0sk0sqsq0sqsk0)", "1 15360 15360 15728640 15728640 0 0 0 0");
+	c("step[MIXED bs=2 c=1 g=1 c_sq=5 c_sk=8 c_sqsq=25 c_sqsk=40 g_sq=1 g_sk=12 "
+	    "g_sqsq=1 g_sqsk=12]", "1 5 8 25 40 1 12 1 12");
+	c("prefill[bs=2 tok=14721 ctx=[7803, 6918] sqsq=108745533 sqsk=108745533 sk=14721]",
+	    "1 14721 14721 108745533 108745533 0 0 0 0");
+	c("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]",
+	    "1 0 0 0 0 128 65536 512 262144");
+	c("decode[bs=32 tok=128 sk=65536]", "0 0 0 0 0 128 65536 0 0");
+	c("step[DECODE bs=32]", "0 0 0 0 0 0 0 0 0");
+	c("execute_context_2(14721)_generation_0(0)", "0 0 0 0 0 0 0 0 0");
 
 	ok(step_tier(STEP_VLLM_DETAILED) < step_tier(STEP_SGLANG_NATIVE), "detailed first");
 	ok(step_tier(STEP_ATOM_NATIVE) < step_tier(STEP_PROFILER), "profiler steps last");
