@@ -16,7 +16,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-parse [-ahnpqVv] [FILE ...]\n"
+	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [FILE ...]\n"
 	    "Read TT-Metal ops perf CSV files or PyTorch profiler traces (Kineto JSON),\n"
 	    "told apart by their content (none or \"-\": standard input; gzip is read\n"
 	    "transparently), and write records as NDJSON.\n"
@@ -25,6 +25,10 @@ usage(FILE *fp)
 	    "  -n, --no-sort      CSV: keep file order (do not sort by HOST START TS);\n"
 	    "      --tracing-mode same as --no-sort (tt-perf-report's name)\n"
 	    "  -p, --python       PyTorch: python functions join the call tree as op records\n"
+	    "  -c, --capture-folder DIR\n"
+	    "                     PyTorch: merge the graph-capture traces DIR lists in its\n"
+	    "                     execution_details.json under the graph launches they\n"
+	    "                     replay (TraceLens's capture folder; implies -p)\n"
 	    "  -q, --quiet        no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose      print informational messages\n"
 	    "  -h, --help         show this help and exit\n"
@@ -51,6 +55,7 @@ main(int argc, char *argv[])
 		{ "no-sort",		no_argument,	NULL, 'n' },
 		{ "tracing-mode",	no_argument,	NULL, 'n' },
 		{ "python",		no_argument,	NULL, 'p' },
+		{ "capture-folder",	required_argument, NULL, 'c' },
 		{ "quiet",		no_argument,	NULL, 'q' },
 		{ "verbose",		no_argument,	NULL, 'v' },
 		{ "help",		no_argument,	NULL, 'h' },
@@ -58,14 +63,14 @@ main(int argc, char *argv[])
 		{ NULL,			0,		NULL, 0 }
 	};
 	struct ttm_opts o = { 0, 0, 0 };
-	struct kineto_opts ko = { 0, 0 };
+	struct kineto_opts ko = { 0, 0, NULL };
 	char *dash[] = { "-" };
 	char **paths;
 	int ch, i, npaths, json;
 
 	io_init();
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":anpqvhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":ac:npqvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.all = 1;
@@ -75,6 +80,9 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			ko.python = 1;
+			break;
+		case 'c':
+			ko.capture = optarg;
 			break;
 		case 'q':
 			diag_set_quiet(1);
@@ -107,6 +115,8 @@ main(int argc, char *argv[])
 	if (!json) {
 		struct error err = ERROR_INIT;
 
+		if (ko.capture != NULL)
+			die_usage("--capture-folder: PyTorch traces only");
 		if (ttm_parse(argv + optind, argc - optind, &o, &err) != 0)
 			error_die(&err);
 		io_finish();

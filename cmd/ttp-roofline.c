@@ -39,7 +39,7 @@ usage(FILE *fp)
 	    "                            a GPU from TraceLens's arch JSON\n"
 	    "  -n, --no-extras           only the tt-perf-report compatible keys\n"
 	    "      --pseudo-ops          PyTorch: sglang_profiler::NAME_<digits> ops are NAME\n"
-	    "                            (TraceLens's --enable_pseudo_ops)\n"
+	    "                            (TraceLens's pseudo-op option)\n"
 	    "      --no-step-counts      PyTorch: attention ops of inference engines do not\n"
 	    "                            read the counts of their step annotation (as\n"
 	    "                            TraceLens's training report: no figures)\n"

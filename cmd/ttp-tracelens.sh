@@ -144,9 +144,9 @@ if [ -n "$inference" ]; then
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary group_by_parent_module
 short_kernel_study short_kernel_threshold_us= short_kernel_histogram_bins=
 topk_short_kernels= enable_pseudo_ops topk_ops= topk_roofline_ops= gpu_arch_json_path=
-group_by_num_kernels include_call_stack help version quiet inference'
+group_by_num_kernels include_call_stack capture_folder= help version quiet inference'
 	unimpl='comparison_json_path= extension_file= python_path= gpu_arch_platform=
-enable-origami capture_folder= comparison_capture_folder= include_overlap_info'
+enable-origami comparison_capture_folder= include_overlap_info'
 fi
 
 
@@ -263,6 +263,7 @@ while [ $# -gt 0 ]; do
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
 		include_call_stack) targs="$targs --include-call-stack"; python=1 ;;
+		capture_folder) capture=$val; python=1 ;;
 		enable_pseudo_ops) targs="$targs --pseudo-ops"; rargs="$rargs --pseudo-ops"; python=1 ;;
 		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
@@ -333,6 +334,15 @@ else
 fi
 quote "$trace"
 trace_q=$qv
+if [ -n "${capture:-}" ]; then
+	# TraceLens reads the folder's execution_details.json: a missing folder is an error
+	if [ ! -d "$capture" ]; then
+		printf '%s: %s: Not a directory\n' "$prog" "$capture" >&2
+		exit 1
+	fi
+	quote "$capture"
+	parse="$parse -c $qv"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -29,6 +29,8 @@
 struct kineto_opts {
 	int	python;		/* python_function events join the tree and become op records */
 	int	verbose;	/* say what was skipped */
+	const char *capture;	/* a folder of graph-capture traces to merge (TraceLens's
+				 * --capture_folder; implies python), or NULL */
 };
 
 /* Read one trace from fp (named name in messages) and write its records to stdout. rank

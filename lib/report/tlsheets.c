@@ -33,6 +33,9 @@ struct kev {
 	long long	rank;				/* of its trace (ids are per trace) */
 	long long	id;				/* its event index, -1 if none */
 	size_t		op;				/* index of the launching op, or NONE */
+	long long	via;				/* launch_via: the record right above
+							 * its launch, below op; -1 if none */
+	size_t		vop;				/* its index, or NONE */
 	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
 	double		s, e, dur;
 };
@@ -205,6 +208,8 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
 	k->op = NONE;
+	k->via = rec_int(r, "launch_via", &v) ? v : -1;
+	k->vop = NONE;
 	{
 		size_t n;
 		const char *c = rec_raw(r, "comm", &n);
@@ -492,6 +497,8 @@ tl_link(struct tl *tl)
 			k->by = -1;
 			continue;
 		}
+		if (k->via >= 0)
+			k->vop = find_op(tl, k->rank, k->via);
 		o = &tl->op[k->op];
 		o->ev = xgrow(o->ev, &o->capev, o->nev + 1, sizeof(*o->ev));
 		o->ev[o->nev++] = i;
@@ -2599,14 +2606,16 @@ frames_free(struct frames *v)
 }
 
 /* Kernel k's chain in its row: the kept frames from the root down to the row's op, then
- * those between it and the kernel's launching op (one walk up from the launching op),
- * then the kernel's name. */
+ * those between it and the kernel's launch (one walk up from the record right above the
+ * launch: python frames under the launching op, or the launching op), then the kernel's
+ * name. */
 static void
 kernel_chain(const struct tl *tl, size_t k, struct frames *v)
 {
 	size_t *path = NULL, np = 0, cap = 0, j;
 
-	for (j = tl->k[k].op; j != NONE; j = tl->op[j].up) {
+	for (j = tl->k[k].vop != NONE ? tl->k[k].vop : tl->k[k].op; j != NONE;
+	    j = tl->op[j].up) {
 		path = xgrow(path, &cap, np + 1, sizeof(*path));
 		path[np++] = j;
 	}

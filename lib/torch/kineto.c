@@ -18,12 +18,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/io.h"
 #include "core/json.h"
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/spool.h"
+#include "phase/step.h"
 #include "torch/kineto.h"
 #include "torch/opclass.h"
 
@@ -62,6 +66,7 @@ struct kev {
 	uint32_t	 in_len;
 	uint32_t	 idx;			/* index in traceEvents */
 	uint32_t	 name;
+	uint32_t	 kname;			/* a launch's args.kernel, or NAME_NONE */
 	int32_t		 parent;		/* host tree parent (kev index) */
 	int32_t		 linker;		/* GPU: the launch event that linked it */
 	int32_t		 launcher;		/* GPU: the op it is charged to */
@@ -97,6 +102,8 @@ struct etmp {
 	int64_t		 ts, dur, pid, tid, id, corr, ext, seq, stream, device;
 	struct buf	 mname, labels;		/* metadata events' args */
 	bool		 has_mname, has_labels;
+	struct buf	 kern;			/* a launch's args.kernel */
+	bool		 has_kern;
 	struct arglist	 arg[NARGS];
 	struct buf	 comm;			/* a collective's args (commkey[]), as JSON members */
 	uint64_t	 off;			/* byte offset of the event */
@@ -126,6 +133,8 @@ struct kin {
 	int32_t		*own_tmp;		/* an op's non-communication GPU events */
 	struct error	 err;			/* bad input, and where read_trace ... */
 	jmp_buf		 fail;			/* ... returns it (kfail) */
+	const char	*cap_folder;		/* captures merged from this folder */
+	size_t		 cap_events, cap_merged;
 };
 
 /* --- small helpers -------------------------------------------------------------------- */
@@ -371,14 +380,14 @@ read_arglist(struct kin *k, struct arglist *a)
 /* The keys the reader looks at, in events and in their args. */
 enum key {
 	K_OTHER, K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
-	K_CORR, K_EXT, K_SEQ, K_STREAM, K_DEVICE, K_LABELS,
+	K_CORR, K_EXT, K_SEQ, K_STREAM, K_DEVICE, K_LABELS, K_KERNEL,
 	K_ARG0		/* K_ARG0 + A_DIMS ...: the argument lists */
 };
 
 static const char *const keyname[] = {
 	"", "ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "args",
 	"correlation", "External id", "Sequence number", "stream", "device", "labels",
-	"Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+	"kernel", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
 };
 
 /* The args of a communication kernel that coll_analysis reads (spec tracelens.md §1.3,
@@ -467,6 +476,9 @@ read_args(struct kin *k)
 		case K_LABELS:
 			tok_copy(k, t, &e->labels, &e->has_labels);
 			break;
+		case K_KERNEL:
+			tok_copy(k, t, &e->kern, &e->has_kern);
+			break;
 		case K_ARG0 + A_DIMS: case K_ARG0 + A_TYPE: case K_ARG0 + A_STRIDES:
 		case K_ARG0 + A_CONCRETE:
 			read_arglist(k, &e->arg[key - K_ARG0]);
@@ -486,7 +498,7 @@ reset_tmp(struct etmp *e)
 	e->cat = C_OTHER;
 	e->ph = 0;
 	e->has_name = e->has_ts = e->has_dur = false;
-	e->has_mname = e->has_labels = false;
+	e->has_mname = e->has_labels = e->has_kern = false;
 	e->ts = e->dur = 0;
 	e->pid = e->tid = e->id = e->corr = e->ext = e->seq = NOVAL;
 	e->stream = e->device = NOVAL;
@@ -618,6 +630,8 @@ keep_event(struct kin *k, uint32_t idx)
 	v->name = names_intern(&k->names, e->has_name ? e->name.p : "", e->has_name ?
 	    e->name.len : 0);
 	v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+	v->kname = IS_LAUNCH(e->cat) && e->has_kern ? names_intern(&k->names, e->kern.p,
+	    e->kern.len) : NAME_NONE;
 	v->cat = (uint8_t)e->cat;
 	if (e->corr != NOVAL)
 		v->flags |= F_HASCORR;
@@ -986,7 +1000,8 @@ link_gpu(struct kin *k)
 }
 
 /* The op a linked GPU event is charged to: the first CPU op above its launch, python
- * functions skipped, "execute" passed through; else the launch itself (spec §1.5). */
+ * functions skipped, "execute" passed through, the walk stopped by any other kind of
+ * event (a merged capture's root); else the launch itself (spec §1.5). */
 static void
 find_launchers(struct kin *k)
 {
@@ -1001,8 +1016,10 @@ find_launchers(struct kin *k)
 		if (!IS_GPU(v->cat) || v->linker < 0)
 			continue;
 		for (p = k->ev[v->linker].parent; p >= 0; p = k->ev[p].parent) {
-			if (k->ev[p].cat != C_CPU_OP)
+			if (k->ev[p].cat == C_PYTHON)
 				continue;
+			if (k->ev[p].cat != C_CPU_OP)
+				break;
 			if (strcmp(names_str(&k->names, k->ev[p].name), "execute") == 0)
 				continue;
 			l = p;
@@ -1391,8 +1408,16 @@ write_gpu(struct kin *k, const struct kev *g)
 		rec_set_int(r, "device", g->device);
 	rec_set_int(r, "start_ns", g->ts);
 	rec_set_int(r, "ns", g->dur);
-	if (g->launcher >= 0)
+	if (g->launcher >= 0) {
+		int32_t via = g->linker;
+
 		rec_set_int(r, "launched_by", k->ev[g->launcher].idx);
+		/* python frames between the launching op and the launch */
+		if (!(k->ev[via].flags & F_REC))
+			via = rec_parent(k, &k->ev[via]);
+		if (via >= 0 && via != g->launcher)
+			rec_set_int(r, "launch_via", k->ev[via].idx);
+	}
 	set_id(k, r, "correlation", g->corr);
 	if (g->in_len > 0)
 		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
@@ -1472,6 +1497,11 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 	rec_set_int(r, "flows_unpaired", (long long)k->n_flow_unpaired);
 	if (k->n_inexact > 0)
 		rec_set_int(r, "times_rounded", (long long)k->n_inexact);	/* to whole ns */
+	if (k->cap_folder != NULL) {
+		rec_set_str(r, "capture_folder", k->cap_folder);
+		rec_set_int(r, "capture_merged", (long long)k->cap_merged);
+		rec_set_int(r, "capture_events", (long long)k->cap_events);
+	}
 	rec_write(r, stdout);
 	rec_free(r);
 }
@@ -1524,6 +1554,774 @@ write_records(struct kin *k)
 	free(o);
 }
 
+/* --- graph-capture merge (spec tracelens.md §8; TraceLens's --capture_folder) ----------- */
+
+/*
+ * A graph-replay trace shows each replayed kernel under its graph launch only. The
+ * capture trace of that graph (profiled while the engine captured it) holds the CPU ops,
+ * shapes and python frames that launched each kernel. TraceLens's
+ * trace_capture_merge_experimental grafts the capture under the launch, and so does this:
+ *   - execution_details.json in the folder lists the capture traces {file, batch_size,
+ *     mode}; each engine step (the iteration annotations of the first tier that has any:
+ *     detailed vLLM/SGLang/ATOM formats, else native ones) takes the capture of the
+ *     smallest batch size at least its own, FULL or PIECEWISE (PIECEWISE when both exist
+ *     and the step has several graph launches);
+ *   - a capture root is the span between a StreamBeginCapture's end and the next
+ *     StreamEndCapture: the CPU ops and python frames in it whose parent is outside it,
+ *     under a new runtime event "CaptureRoot";
+ *   - each graph launch inside the step is paired with a capture root (one root serves
+ *     every launch, else one each); the root's launches (runtime events named with
+ *     Launch, Memcpy or Memset) are aligned with the launch's GPU events by time, by
+ *     kernel name (args.kernel) when the counts or names differ, per stream when the
+ *     graph ran on several;
+ *   - the capture's subtree is appended to the trace as new events, numbered on from the
+ *     last event (breadth first, then by capture time), every one at the graph launch's
+ *     start and duration, under the graph launch; each GPU event's launch becomes its
+ *     capture launch, so the kernels get the captured CPU ops as launchers.
+ */
+
+struct cap {
+	char		*path;		/* the capture trace */
+	char		*key;		/* "<batch size>_<mode>" */
+	struct kin	*k;		/* loaded when first needed */
+	int32_t		*kids;		/* the host tree's children, TraceLens's order */
+	size_t		*kid_at;
+	int32_t		*roots;		/* CaptureRoot children (capture events) per root */
+	size_t		*root_at;
+	int64_t		*root_ts, *root_dur;
+	size_t		 nroots;
+};
+
+struct capset {
+	struct cap	*c;
+	size_t		 n;
+	long long	*bs;		/* the valid entries' batch sizes (files or not) */
+	size_t		 nbs;
+	const char	*folder;
+	size_t		 merged, events;
+};
+
+static bool
+name_has(const struct kin *k, uint32_t name, const char *sub, bool nocase)
+{
+	const char *s = names_str(&k->names, name);
+
+	return nocase ? strcasestr(s, sub) != NULL : strstr(s, sub) != NULL;
+}
+
+/* Children in TraceLens's order: as build_tree attaches them, by (ts, index). */
+static void
+cap_children(struct kin *k, struct cap *c)
+{
+	int32_t *h = xreallocarray(NULL, k->nev + 1, sizeof(*h));
+	size_t nh = 0, i, *fill;
+
+	for (i = 0; i < k->nev; i++) {
+		int ca = k->ev[i].cat;
+
+		if (ca == C_CPU_OP || IS_LAUNCH(ca) || ca == C_PYTHON)
+			h[nh++] = (int32_t)i;
+	}
+	cmp_ev = k->ev;
+	qsort(h, nh, sizeof(*h), by_ts);
+	c->kid_at = xcalloc(k->nev + 2, sizeof(size_t));
+	for (i = 0; i < nh; i++)
+		if (k->ev[h[i]].parent >= 0)
+			c->kid_at[k->ev[h[i]].parent + 1]++;
+	for (i = 0; i < k->nev; i++)
+		c->kid_at[i + 1] += c->kid_at[i];
+	c->kids = xreallocarray(NULL, c->kid_at[k->nev] + 1, sizeof(*c->kids));
+	fill = xcalloc(k->nev + 1, sizeof(size_t));
+	for (i = 0; i < nh; i++) {
+		int32_t p = k->ev[h[i]].parent;
+
+		if (p >= 0)
+			c->kids[c->kid_at[p] + fill[p]++] = h[i];
+	}
+	free(fill);
+	free(h);
+}
+
+/* find_capture_roots: StreamBeginCapture and StreamEndCapture paired in order. */
+static void
+cap_roots(struct kin *k, struct cap *c)
+{
+	int32_t *beg = NULL, *end = NULL;
+	size_t nb = 0, ne = 0, cb = 0, ce = 0, i, r, n = 0, cap = 0;
+	char *in = xcalloc(k->nev + 1, 1);
+
+	for (i = 0; i < k->nev; i++) {
+		if (k->ev[i].cat != C_RUNTIME)
+			continue;
+		if (name_has(k, k->ev[i].name, "StreamBeginCapture", false)) {
+			beg = xgrow(beg, &cb, nb + 1, sizeof(*beg));
+			beg[nb++] = (int32_t)i;
+		} else if (name_has(k, k->ev[i].name, "StreamEndCapture", false)) {
+			end = xgrow(end, &ce, ne + 1, sizeof(*end));
+			end[ne++] = (int32_t)i;
+		}
+	}
+	c->nroots = nb < ne ? nb : ne;
+	c->root_at = xcalloc(c->nroots + 1, sizeof(size_t));
+	c->root_ts = xcalloc(c->nroots + 1, sizeof(int64_t));
+	c->root_dur = xcalloc(c->nroots + 1, sizeof(int64_t));
+	for (r = 0; r < c->nroots; r++) {
+		int64_t ts = k->ev[beg[r]].ts + k->ev[beg[r]].dur, te = k->ev[end[r]].ts;
+
+		c->root_ts[r] = ts;
+		c->root_dur[r] = te - ts;
+		for (i = 0; i < k->nev; i++)
+			in[i] = k->ev[i].ts >= ts && k->ev[i].ts + k->ev[i].dur <= te;
+		for (i = 0; i < k->nev; i++) {
+			const struct kev *v = &k->ev[i];
+
+			if (!in[i] || v->parent < 0 || in[v->parent] ||
+			    (v->cat != C_CPU_OP && v->cat != C_PYTHON))
+				continue;
+			c->roots = xgrow(c->roots, &cap, n + 1, sizeof(*c->roots));
+			c->roots[n++] = (int32_t)i;
+		}
+		c->root_at[r + 1] = n;
+	}
+	free(in);
+	free(beg);
+	free(end);
+}
+
+static struct kin *kin_load(const char *path, const struct kineto_opts *o);
+static void kin_free(struct kin *k);
+
+static void
+cap_load(struct cap *c, const struct kineto_opts *o)
+{
+	if (c->k != NULL)
+		return;
+	c->k = kin_load(c->path, o);
+	cap_children(c->k, c);
+	cap_roots(c->k, c);
+}
+
+static bool
+readable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return false;
+	fclose(f);
+	return true;
+}
+
+/* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder). */
+static void
+capset_read(struct capset *cs, const char *folder)
+{
+	struct buf p = BUF_INIT;
+	json_error_t e;
+	json_t *root, *x;
+	size_t i, j;
+
+	cs->folder = folder;
+	buf_printf(&p, "%s/execution_details.json", folder);
+	if ((root = json_load_file(p.p, 0, &e)) == NULL) {
+		if (!readable(p.p))
+			die(EXIT_DATA, "%s: no execution_details.json: ttp reads the capture "
+			    "traces' batch sizes and modes from it (TraceLens writes one)",
+			    folder);
+		die(EXIT_DATA, "%s:%d: %s", p.p, e.line, e.text);
+	}
+	if (!json_is_array(root))
+		die(EXIT_DATA, "%s: not a list of capture traces", p.p);
+	json_array_foreach(root, i, x) {
+		const char *file = json_string_value(json_object_get(x, "file"));
+		const char *mode = json_string_value(json_object_get(x, "mode"));
+		json_t *bs = json_object_get(x, "batch_size");
+		struct buf key = BUF_INIT, path = BUF_INIT;
+
+		if (file == NULL)
+			die(EXIT_DATA, "%s: entry %zu: no \"file\"", p.p, i);
+		if (mode == NULL || (strcmp(mode, "FULL") != 0 &&
+		    strcmp(mode, "PIECEWISE") != 0) || !json_is_integer(bs)) {
+			warning("%s: entry %zu (%s): batch size or mode not valid: skipped",
+			    p.p, i, file);
+			continue;
+		}
+		cs->bs = xreallocarray(cs->bs, cs->nbs + 1, sizeof(*cs->bs));
+		cs->bs[cs->nbs++] = json_integer_value(bs);
+		buf_printf(&path, "%s/%s", folder, file);
+		if (!readable(path.p)) {
+			warning("%s: capture trace not found: skipped", path.p);
+			buf_free(&path);
+			continue;
+		}
+		buf_printf(&key, "%lld_%s", (long long)json_integer_value(bs), mode);
+		for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
+			;
+		if (j == cs->n) {
+			cs->c = xreallocarray(cs->c, cs->n + 1, sizeof(*cs->c));
+			memset(&cs->c[cs->n++], 0, sizeof(*cs->c));
+		} else {
+			free(cs->c[j].key);
+			free(cs->c[j].path);
+		}
+		cs->c[j].key = xstrdup(key.p);
+		cs->c[j].path = xstrdup(path.p);
+		buf_free(&key);
+		buf_free(&path);
+	}
+	json_decref(root);
+	buf_free(&p);
+}
+
+static struct cap *
+capset_find(struct capset *cs, long long bs, const char *mode)
+{
+	struct buf key = BUF_INIT;
+	size_t j;
+
+	buf_printf(&key, "%lld_%s", bs, mode);
+	for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
+		;
+	buf_free(&key);
+	return j < cs->n ? &cs->c[j] : NULL;
+}
+
+/* --- alignment (verify_subtree_events, align_streams) --- */
+
+struct align {
+	struct kin	*ck, *gk;
+	const int32_t	*c, *g;		/* capture launches, graph GPU events */
+	size_t		 nc, ng;
+	int32_t		*out;		/* per graph event (in *g order), its capture launch */
+	int32_t		*gperm;		/* the graph events, reordered (group alignment) */
+};
+
+static const char *
+cap_kname(const struct kin *k, const struct kev *v)
+{
+	return names_str(&k->names, v->kname != NAME_NONE ? v->kname : v->name);
+}
+
+static bool
+names_match(const struct align *a, int32_t c, int32_t g)
+{
+	const struct kev *cv = &a->ck->ev[c];
+	const char *cn = names_str(&a->ck->names, cv->name);
+	const char *gn = names_str(&a->gk->names, a->gk->ev[g].name);
+
+	if ((strstr(cn, "Memcpy") && strstr(gn, "Memcpy")) || (strstr(cn, "Memset") &&
+	    (strstr(gn, "Memset") || strstr(gn, "fillBuffer"))))
+		return true;
+	return strcmp(cap_kname(a->ck, cv), gn) == 0;
+}
+
+/* _align_capture_to_graph: for each graph event, the next capture launch that matches. */
+static bool
+align_greedy(struct align *a)
+{
+	size_t ci = 0, gi;
+
+	for (gi = 0; gi < a->ng; gi++) {
+		bool hit = false;
+
+		while (ci < a->nc) {
+			int32_t c = a->c[ci++];
+
+			if (names_match(a, c, a->g[gi])) {
+				a->out[gi] = c;
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+/* _align_graph_to_capture_by_group: the n-th launch of a kernel name with the n-th
+ * graph event of that name; the counts of every name must agree. */
+static bool
+align_groups(struct align *a)
+{
+	struct names nm;
+	size_t *cc, *gc, *seen, i, j, n;
+	bool ok = true;
+
+	names_init(&nm);
+	for (i = 0; i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+
+		(void)names_intern(&nm, s, strlen(s));
+	}
+	for (i = 0; i < a->ng; i++) {
+		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+
+		(void)names_intern(&nm, s, strlen(s));
+	}
+	n = nm.n;
+	cc = xcalloc(n + 1, sizeof(size_t));
+	gc = xcalloc(n + 1, sizeof(size_t));
+	seen = xcalloc(n + 1, sizeof(size_t));
+	for (i = 0; i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+
+		cc[names_lookup(&nm, s, strlen(s))]++;
+	}
+	for (i = 0; i < a->ng; i++) {
+		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+
+		gc[names_lookup(&nm, s, strlen(s))]++;
+	}
+	for (i = 0; i < n; i++)
+		if (cc[i] != gc[i])
+			ok = false;
+	for (i = 0; ok && i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+		uint32_t x = names_lookup(&nm, s, strlen(s));
+		size_t want = seen[x]++, m = 0;
+
+		for (j = 0; j < a->ng; j++) {
+			const char *gs = names_str(&a->gk->names, a->gk->ev[a->g[j]].name);
+
+			if (strcmp(gs, s) == 0 && m++ == want) {
+				a->gperm[i] = a->g[j];
+				a->out[i] = a->c[i];
+				break;
+			}
+		}
+	}
+	free(cc);
+	free(gc);
+	free(seen);
+	names_free(&nm);
+	return ok;
+}
+
+/* verify_subtree_events: 1 (in order), 2 (greedy), 3 (by group), 0 (failed). */
+static int
+align_single(struct align *a)
+{
+	size_t i;
+
+	if (a->nc != a->ng)
+		return align_greedy(a) ? 2 : 0;
+	for (i = 0; i < a->ng; i++) {
+		const struct kev *cv = &a->ck->ev[a->c[i]];
+
+		a->out[i] = a->c[i];
+		if (cv->kname == NAME_NONE)
+			continue;	/* TraceLens: "alignment has not been verified" */
+		if (strcmp(names_str(&a->ck->names, cv->kname),
+		    names_str(&a->gk->names, a->gk->ev[a->g[i]].name)) != 0)
+			return align_groups(a) ? 3 : 0;
+	}
+	return 1;
+}
+
+/* align_streams: capture launches (program order) to graph events (GPU order per
+ * stream) through one FIFO per stream; ties go to the stream whose queue matches the
+ * longest run of the following launches. */
+static bool
+align_streams(struct align *a)
+{
+	int64_t *st = xreallocarray(NULL, a->ng + 1, sizeof(*st));
+	size_t *head = xcalloc(a->ng + 1, sizeof(size_t)), ns = 0, ci, s, i;
+	size_t **q = xcalloc(a->ng + 1, sizeof(*q)), *qn = xcalloc(a->ng + 1, sizeof(size_t));
+	bool ok = true;
+
+	for (i = 0; i < a->ng; i++)
+		a->out[i] = -1;
+	for (i = 0; i < a->ng; i++) {
+		int64_t v = a->gk->ev[a->g[i]].stream;
+
+		for (s = 0; s < ns && st[s] != v; s++)
+			;
+		if (s == ns)
+			st[ns++] = v;
+		q[s] = xreallocarray(q[s], qn[s] + 1, sizeof(**q));
+		q[s][qn[s]++] = i;
+	}
+	for (ci = 0; ci < a->nc; ci++) {
+		size_t best = ns, ncand = 0;
+		long bestrun = -1;
+
+		for (s = 0; s < ns; s++)
+			if (head[s] < qn[s] && names_match(a, a->c[ci], a->g[q[s][head[s]]])) {
+				ncand++;
+				if (best == ns)
+					best = s;
+			}
+		if (ncand > 1)	/* _best_stream_by_run: the first longest run */
+			for (s = 0; s < ns; s++) {
+				long run = 0;
+
+				if (!(head[s] < qn[s] && names_match(a, a->c[ci],
+				    a->g[q[s][head[s]]])))
+					continue;
+				while (head[s] + (size_t)run < qn[s] && ci + (size_t)run < a->nc &&
+				    names_match(a, a->c[ci + run], a->g[q[s][head[s] + run]]))
+					run++;
+				if (run > bestrun) {
+					bestrun = run;
+					best = s;
+				}
+			}
+		if (best == ns)
+			continue;
+		a->out[q[best][head[best]++]] = a->c[ci];
+	}
+	for (i = 0; i < a->ng; i++)
+		if (a->out[i] < 0)
+			ok = false;
+	for (s = 0; s < ns; s++)
+		free(q[s]);
+	free(q);
+	free(qn);
+	free(head);
+	free(st);
+	return ok;
+}
+
+/* --- grafting --- */
+
+static int64_t
+remap_id(struct kin *to, const struct kin *from, int64_t v)
+{
+	uint32_t i;
+
+	if (v == NOVAL || v < STRVAL || v > STRMAX)
+		return v;
+	i = (uint32_t)(v - STRVAL);
+	return STRVAL + names_intern(&to->strs, from->strs.str[i], from->strs.len[i]);
+}
+
+static int32_t
+add_event(struct kin *k)
+{
+	if (k->nev >= INT32_MAX / 2)
+		die(EXIT_DATA, "%s: more than %d events to keep", k->file, INT32_MAX / 2);
+	k->ev = xgrow(k->ev, &k->capev, k->nev + 1, sizeof(*k->ev));
+	memset(&k->ev[k->nev], 0, sizeof(*k->ev));
+	return (int32_t)k->nev++;
+}
+
+/* Capture root r of c grafted under graph launch g of k, and the graph's GPU events
+ * (gs[0..ng), in time order) relinked to their capture launches. */
+static int
+graft(struct kin *k, struct capset *cs, struct cap *c, size_t r, int32_t g,
+    const int32_t *gs, size_t ng)
+{
+	int rc = 0;
+	struct kin *ck = c->k;
+	int32_t *bfs = NULL, *launch = NULL, *map;
+	size_t nb = 0, cb = 0, nl = 0, cl = 0, i, head;
+	struct align a;
+	int how;
+	const char *gname = names_str(&k->names, k->ev[g].name);
+
+	/* the subtree, breadth first from the root (-1 stands for CaptureRoot) */
+	bfs = xgrow(bfs, &cb, 1, sizeof(*bfs));
+	bfs[nb++] = -1;
+	for (head = 0; head < nb; head++) {
+		int32_t x = bfs[head];
+		const int32_t *kid = x < 0 ? c->roots + c->root_at[r] : c->kids + c->kid_at[x];
+		size_t n = x < 0 ? c->root_at[r + 1] - c->root_at[r] :
+		    c->kid_at[x + 1] - c->kid_at[x];
+
+		bfs = xgrow(bfs, &cb, nb + n, sizeof(*bfs));
+		for (i = 0; i < n; i++)
+			bfs[nb++] = kid[i];
+	}
+	/* then by capture time, ties in breadth-first order (a stable sort) */
+	{
+		struct oitem *o = xreallocarray(NULL, nb, sizeof(*o));
+
+		for (i = 0; i < nb; i++) {
+			memset(&o[i], 0, sizeof(o[i]));
+			o[i].t = bfs[i] < 0 ? c->root_ts[r] : ck->ev[bfs[i]].ts;
+			o[i].idx = (uint32_t)i;
+			o[i].ev = bfs[i];
+		}
+		qsort(o, nb, sizeof(*o), by_out);
+		for (i = 0; i < nb; i++)
+			bfs[i] = o[i].ev;
+		free(o);
+	}
+	for (i = 0; i < nb; i++) {
+		const struct kev *v = bfs[i] < 0 ? NULL : &ck->ev[bfs[i]];
+
+		if (v == NULL || !IS_LAUNCH(v->cat) || !(name_has(ck, v->name, "launch", true) ||
+		    name_has(ck, v->name, "memcpy", true) || name_has(ck, v->name, "memset", true)))
+			continue;
+		launch = xgrow(launch, &cl, nl + 1, sizeof(*launch));
+		launch[nl++] = bfs[i];
+	}
+	memset(&a, 0, sizeof(a));
+	a.ck = ck;
+	a.gk = k;
+	a.c = launch;
+	a.nc = nl;
+	a.g = gs;
+	a.ng = ng;
+	a.out = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
+	a.gperm = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
+	memcpy(a.gperm, gs, ng * sizeof(*gs));
+	{
+		bool multi = false;
+
+		for (i = 1; i < ng; i++)
+			if (k->ev[gs[i]].stream != k->ev[gs[0]].stream)
+				multi = true;
+		if (multi) {
+			for (i = 0; i < nl; i++) {
+				const struct kev *v = &ck->ev[launch[i]];
+
+				if (v->kname == NAME_NONE &&
+				    !name_has(ck, v->name, "Memcpy", false) &&
+				    !name_has(ck, v->name, "Memset", false))
+					break;
+			}
+			if (i < nl) {
+				warning("%s: %s: the graph ran on several streams and the capture's "
+				    "launches name no kernels: no capture is merged", c->path,
+				    gname);
+				rc = -1;
+				goto out;
+			} else
+				how = align_streams(&a) ? 4 : 0;
+		} else
+			how = align_single(&a);
+	}
+	if (how == 0) {
+		warning("%s: the launches of %s (%zu) do not align with the %zu GPU events of "
+		    "%s (event %u): not merged", c->path, c->nroots > 1 ? "its capture root" :
+		    "the capture", nl, ng, gname, k->ev[g].idx);
+		goto out;
+	}
+	/* append the subtree: CaptureRoot, then every event at the launch's time */
+	map = xreallocarray(NULL, ck->nev + 1, sizeof(*map));
+	for (i = 0; i < ck->nev; i++)
+		map[i] = -1;
+	{
+		uint32_t base = k->nevents + (uint32_t)cs->events;
+		int32_t root = -1;
+
+		for (i = 0; i < nb; i++) {
+			int32_t x = add_event(k);
+			struct kev *v = &k->ev[x];
+
+			v->idx = base + (uint32_t)i;
+			v->ts = k->ev[g].ts;
+			v->dur = k->ev[g].dur;
+			v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+			v->kname = NAME_NONE;
+			if (bfs[i] < 0) {
+				v->name = names_intern(&k->names, "CaptureRoot", 11);
+				v->cat = C_RUNTIME;
+				v->pid = v->tid = v->corr = v->ext = v->seq = NOVAL;
+				v->stream = v->device = NOVAL;
+				v->parent = g;
+				root = x;
+				continue;
+			}
+			{
+				const struct kev *cv = &ck->ev[bfs[i]];
+				const char *nm = ck->names.str[cv->name];
+
+				map[bfs[i]] = x;
+				v->name = names_intern(&k->names, nm, ck->names.len[cv->name]);
+				v->cat = cv->cat;
+				v->pid = remap_id(k, ck, cv->pid);
+				v->tid = remap_id(k, ck, cv->tid);
+				v->corr = remap_id(k, ck, cv->corr);
+				v->ext = remap_id(k, ck, cv->ext);
+				v->seq = cv->seq;
+				v->stream = cv->stream;
+				v->device = cv->device;
+				if (cv->in_len > 0) {
+					v->in_off = spool_add(k->sp, spool_get(ck->sp, cv->in_off,
+					    cv->in_len), cv->in_len);
+					v->in_len = cv->in_len;
+				}
+				if (cv->cat == C_CPU_OP)
+					k->has_cpu_op = true;
+			}
+		}
+		for (i = 0; i < nb; i++) {
+			int32_t p;
+
+			if (bfs[i] < 0)
+				continue;
+			p = ck->ev[bfs[i]].parent;
+			k->ev[map[bfs[i]]].parent = p >= 0 && map[p] >= 0 ? map[p] : root;
+		}
+		for (i = 0; i < ng; i++) {
+			struct kev *gv = &k->ev[a.gperm[i]];
+
+			gv->linker = map[a.out[i]];
+			gv->corr = k->ev[gv->linker].corr;
+		}
+		cs->events += nb;
+		cs->merged++;
+	}
+	free(map);
+out:
+	free(a.out);
+	free(a.gperm);
+	free(launch);
+	free(bfs);
+	return rc;
+}
+
+/* The GPU events of graph launch g: those linked to it or to an event below it. */
+static size_t
+graph_events(struct kin *k, int32_t g, int32_t **out)
+{
+	size_t n = 0, i;
+	int32_t p;
+
+	*out = xreallocarray(NULL, k->nev + 1, sizeof(**out));
+	for (i = 0; i < k->nev; i++) {
+		if (!IS_GPU(k->ev[i].cat) || k->ev[i].linker < 0)
+			continue;
+		for (p = k->ev[i].linker; p >= 0 && p != g; p = k->ev[p].parent)
+			;
+		if (p == g)
+			(*out)[n++] = (int32_t)i;
+	}
+	cmp_ev = k->ev;
+	qsort(*out, n, sizeof(**out), by_ts);
+	return n;
+}
+
+static void
+merge_captures(struct kin *k, const char *folder)
+{
+	struct capset cs;
+	int32_t *steps = NULL, *gl = NULL;
+	size_t ns = 0, ngl = 0, i, j, tier;
+	struct kineto_opts co = { 1, 0, NULL };
+	size_t nev0 = k->nev;
+	int32_t *lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*lk0));
+	int64_t *corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*corr0));
+	bool failed = false;
+
+	for (i = 0; i < k->nev; i++) {
+		lk0[i] = k->ev[i].linker;
+		corr0[i] = k->ev[i].corr;
+	}
+	memset(&cs, 0, sizeof(cs));
+	capset_read(&cs, folder);
+	/* the engine steps: iteration annotations of the first tier that has any */
+	steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
+	for (tier = 1; tier <= 2 && ns == 0; tier++)
+		for (i = 0; i < k->nev; i++) {
+			struct step st;
+			const char *s = k->names.str[k->ev[i].name];
+
+			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
+			    &st) && step_tier(st.kind) == (int)tier)
+				steps[ns++] = (int32_t)i;
+		}
+	cmp_ev = k->ev;
+	qsort(steps, ns, sizeof(*steps), by_ts);
+	gl = xreallocarray(NULL, k->nev + 1, sizeof(*gl));
+	for (i = 0; i < k->nev; i++)
+		if (name_has(k, k->ev[i].name, "graphlaunch", true))
+			gl[ngl++] = (int32_t)i;
+	qsort(gl, ngl, sizeof(*gl), by_ts);
+	for (i = 0; i < ns; i++) {
+		const struct kev *x = &k->ev[steps[i]];
+		int64_t xs = x->ts, xe = x->ts + x->dur;
+		int32_t *roots = NULL;
+		size_t nr = 0, r;
+		long long want = -1, bs = -1;
+		struct step st;
+		struct cap *c, *full, *piece;
+		const char *sname = k->names.str[x->name];
+
+		for (j = 0; j < ngl; j++)
+			if (k->ev[gl[j]].ts >= xs && k->ev[gl[j]].ts + k->ev[gl[j]].dur <= xe) {
+				roots = xreallocarray(roots, nr + 1, sizeof(*roots));
+				roots[nr++] = gl[j];
+			}
+		if (nr == 0)
+			continue;
+		(void)step_parse(sname, strlen(sname), &st);
+		want = st.batch;
+		for (j = 0; j < cs.nbs; j++)
+			if (cs.bs[j] >= want && (bs < 0 || cs.bs[j] < bs))
+				bs = cs.bs[j];
+		full = bs >= 0 ? capset_find(&cs, bs, "FULL") : NULL;
+		piece = bs >= 0 ? capset_find(&cs, bs, "PIECEWISE") : NULL;
+		c = full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
+		if (c == NULL) {
+			warning("%s: no capture trace for the batch size %lld of step %s: its "
+			    "graph launches are not merged", folder, bs >= 0 ? bs : want, sname);
+			free(roots);
+			continue;
+		}
+		cap_load(c, &co);
+		if (c->nroots != 1 && c->nroots != nr) {
+			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
+			    "merged", c->path, c->nroots, nr, sname);
+			free(roots);
+			continue;
+		}
+		for (r = 0; r < nr; r++) {
+			int32_t *gs;
+			size_t ng = graph_events(k, roots[r], &gs);
+
+			if (ng > 0 && graft(k, &cs, c, c->nroots == 1 ? 0 : r, roots[r], gs,
+			    ng) < 0)
+				failed = true;
+			else if (ng == 0)
+				warning("%s: graph launch %u has no GPU events: not merged",
+				    k->file, k->ev[roots[r]].idx);
+			free(gs);
+		}
+		free(roots);
+	}
+	if (failed) {
+		/* TraceLens: "Graph capture merge failed", the report is unaugmented */
+		k->nev = nev0;
+		for (i = 0; i < nev0; i++) {
+			k->ev[i].linker = lk0[i];
+			k->ev[i].corr = corr0[i];
+		}
+	} else {
+		k->cap_folder = folder;
+		k->cap_events = cs.events;
+		k->cap_merged = cs.merged;
+	}
+	free(lk0);
+	free(corr0);
+	if (k->o->verbose)
+		note("%s: %zu graph launches merged with their capture (%zu events added)",
+		    k->file, cs.merged, cs.events);
+	for (i = 0; i < cs.n; i++) {
+		struct cap *c = &cs.c[i];
+
+		if (c->k != NULL) {
+			kin_free(c->k);
+			free(c->k);
+		}
+		free(c->path);
+		free(c->key);
+		free(c->kids);
+		free(c->kid_at);
+		free(c->roots);
+		free(c->root_at);
+		free(c->root_ts);
+		free(c->root_dur);
+	}
+	free(cs.c);
+	free(cs.bs);
+	free(steps);
+	free(gl);
+}
+
 /* --- the whole job ------------------------------------------------------------------------- */
 
 static void
@@ -1531,7 +2329,8 @@ kin_free(struct kin *k)
 {
 	int a;
 
-	js_close(k->rd);
+	if (k->rd != NULL)
+		js_close(k->rd);
 	free(k->ev);
 	names_free(&k->names);
 	names_free(&k->strs);
@@ -1549,6 +2348,7 @@ kin_free(struct kin *k)
 	buf_free(&k->t.name);
 	buf_free(&k->t.mname);
 	buf_free(&k->t.labels);
+	buf_free(&k->t.kern);
 	buf_free(&k->t.comm);
 	for (a = 0; a < NARGS; a++) {
 		buf_free(&k->t.arg[a].text);
@@ -1568,12 +2368,40 @@ read_guarded(struct kin *k)
 	return true;
 }
 
+/* A capture trace, read and its host tree built. */
+static struct kin *
+kin_load(const char *path, const struct kineto_opts *o)
+{
+	struct kin *k = xcalloc(1, sizeof(*k));
+	FILE *fp = io_open(path);
+
+	k->err = (struct error)ERROR_INIT;
+	k->o = o;
+	k->file = path;
+	k->rank = -1;
+	k->rd = js_open_fp(fp);
+	k->sp = spool_open();
+	names_init(&k->names);
+	names_init(&k->strs);
+	if (!read_guarded(k))
+		error_die(&k->err);
+	js_close(k->rd);
+	k->rd = NULL;
+	io_close(fp);
+	build_tree(k);
+	return k;
+}
+
 int
 kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
     struct error *err)
 {
 	struct kin k;
+	struct kineto_opts po = *o;
 
+	if (o->capture != NULL)
+		po.python = 1;	/* TraceLens merges with python frames in both trees */
+	o = &po;
 	memset(&k, 0, sizeof(k));
 	k.err = (struct error)ERROR_INIT;
 	k.o = o;
@@ -1590,8 +2418,10 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	}
 	build_tree(&k);
 	link_gpu(&k);
-	find_launchers(&k);
 	link_fwd_bwd(&k);
+	if (o->capture != NULL)
+		merge_captures(&k, o->capture);
+	find_launchers(&k);
 	write_records(&k);
 	if (o->verbose)
 		note("%s: %u events; %zu GPU events, %zu unlinked; %zu events of other kinds "
