@@ -26,7 +26,8 @@ usage: ttp-tracelens --inference [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--enable_pseudo_ops] [--topk_ops TOPK_OPS]
                      [--topk_roofline_ops TOPK_ROOFLINE_OPS]
                      [--gpu_arch_json_path GPU_ARCH_JSON_PATH]
-                     [--group_by_num_kernels] [--include_call_stack] [-q]
+                     [--group_by_num_kernels] [--include_call_stack]
+                     [--capture_folder CAPTURE_FOLDER] [-q]
 
 TraceLens's inference report of a PyTorch profiler trace, as
 TraceLens_generate_perf_report_pytorch_inference writes it: the training report's
@@ -44,10 +45,13 @@ options (beside the training report's, see ttp-tracelens --help):
                            pseudo-op extensions (fused MoE, MLA, ...; see
                            ttp-table(1) --pseudo-ops) is an error: ttp does not
                            build them yet; other traces get the plain report
+  --capture_folder D       merge the graph-capture traces D/execution_details.json
+                           lists under the graph launches they replay (ttp-parse
+                           -c), so replayed kernels get their CPU ops
   --disable_coll_analysis  accepted (the inference report has no coll_analysis)
 
-TraceLens options ttp does not implement (--capture_folder,
---comparison_json_path, --comparison_capture_folder, --extension_file,
+TraceLens options ttp does not implement (--comparison_json_path,
+--comparison_capture_folder, --extension_file,
 --python_path, --gpu_arch_platform, --include_overlap_info, --enable-origami)
 are errors, never silently ignored.
 EOF
