@@ -1961,30 +1961,54 @@ m_store_cache(struct ctx *c)
  * (args->anno): context requests attend to their own chunk causally and to their cached
  * keys, generation requests to their whole context. Variants: 0 the base class (q
  * [N_Q, H_Q, d] = Input Dims[0], k [.., N_KV, H_KV, d_v] = Input Dims[1]), 1
- * aiter::mha_batch_prefill (d_v from v = Input Dims[2]), 2 aiter's paged attention
- * ragged (q, k cache, v cache = Input Dims[2..4], N_KV = c_sk + g_sk, no dtype_KV).
+ * aiter::mha_batch_prefill and the like (d_v from v = Input Dims[2]), 2 aiter's paged
+ * attention ragged (q, k cache, v cache = Input Dims[2..4], N_KV = c_sk + g_sk, no
+ * dtype_KV), 3 aiter::pa_decode_gluon (decode only: the context counts are 0; H_KV =
+ * Input Dims[2][1], d_v = d_qk, dtype_KV of the k cache, and the generation keys capped
+ * at g_sq times the sliding window, Concrete Inputs[19], when it is positive).
  */
 static void
 m_inf_attn(struct ctx *c, int variant)
 {
-	const struct tanno *an = c->a->anno;
+	struct tanno st;
+	const struct tanno *an = &st;
 	const struct targ *q, *k, *v = NULL;
-	long long nq, hq, dqk, nkv, hkv, dv, ctx_q, ctx_kv, gen_q, gen_kv;
+	long long nq, hq, dqk, nkv, hkv, dv, ctx_q, ctx_kv, gen_q, gen_kv, win = 0;
+	long long g_sk, g_sqsk;
 	const char *dtq, *dtkv = NULL;
 	int bpe, bpekv;
 
-	if (an == NULL || !an->sqsk) {
+	if (c->a->anno != NULL)
+		st = *c->a->anno;
+	if (c->a->anno == NULL || !st.sqsk) {
 		fail(c, "no step annotation with sq/sk counts encloses it (TraceLens: "
 		    "\"attention without sq/sk annotation is not supported\")");
 		return;
 	}
-	if (variant == 2) {
+	if (variant == 3) {
+		q = shape(c, 0);
+		k = shape(c, 2);
+		if (c->failed)
+			return;
+		if (q->rank < 3 || k->rank < 2) {
+			fail(c, "q and k cache of ranks %d and %d", q->rank, k->rank);
+			return;
+		}
+		st.c_sq = st.c_sk = st.c_sqsq = st.c_sqsk = 0;
+		hkv = k->dims[1];
+		dv = q->dims[2];
+		nkv = st.g_sk;
+		dtq = c->a->a[0].dtype;
+		dtkv = c->a->a[2].dtype;
+		if (c->a->n <= 19 || !pyint(c->a->a[19].value, &win))
+			win = 0;
+	} else if (variant == 2) {
 		q = shape(c, 2);
 		k = shape(c, 3);
 		v = shape(c, 4);
 		if (c->failed)
 			return;
-		if (q->rank != 3 || k->rank < 2 || v->rank < 1) {
+		if (q->rank != 3 || k->rank < 2 || v->rank < 1) {	/* unpacking q */
 			fail(c, "q, k and v caches of ranks %d, %d, %d", q->rank, k->rank,
 			    v->rank);
 			return;
@@ -2037,6 +2061,8 @@ m_inf_attn(struct ctx *c, int variant)
 	param(c, "dtype_Q", json_string(dtq));
 	if (variant != 2)
 		param(c, "dtype_KV", json_string(dtkv));
+	if (variant == 3)
+		param(c, "sliding_window", json_integer(win));
 	if (an->c_sq == 0 && an->g_sq == 0) {
 		/* TraceLens: NotImplementedError, the op gets no row */
 		c->none = true;
@@ -2044,9 +2070,18 @@ m_inf_attn(struct ctx *c, int variant)
 	}
 	/* flops_func: QK and PV over every (query, key) pair, the causal half of the
 	 * chunk's own pairs taken off for context requests */
+	/* _cap_gen_kv: a sliding window W caps each decode token's keys at W */
+	g_sk = an->g_sk;
+	g_sqsk = an->g_sqsk;
+	if (win > 0 && an->g_sq != 0) {
+		if (g_sk > an->g_sq * win)
+			g_sk = an->g_sq * win;
+		if (g_sqsk > an->g_sq * win)
+			g_sqsk = an->g_sq * win;
+	}
 	c->o->flops = I(hq * (2 * an->c_sqsk * dqk) - hq * an->c_sqsq * dqk +
 	    hq * (2 * an->c_sqsk * dv) - hq * an->c_sqsq * dv +
-	    hq * (2 * an->g_sqsk * dqk) + hq * (2 * an->g_sqsk * dv));
+	    hq * (2 * g_sqsk * dqk) + hq * (2 * g_sqsk * dv));
 	/* bytes_func: Q read and output written, the current chunk's K and V in Q's
 	 * dtype, the cached K and V in the cache's dtype */
 	bpe = *dtq != '\0' ? perf_bpe(dtq) : 0;
@@ -2060,7 +2095,7 @@ m_inf_attn(struct ctx *c, int variant)
 	ctx_kv = (an->c_sk - an->c_sq) * hkv * dqk + (an->c_sk - an->c_sq) * hkv * dv;
 	gen_q = an->g_sq * hq * dqk + an->g_sq * hq * dv + an->g_sq * hkv * dqk +
 	    an->g_sq * hkv * dv;
-	gen_kv = (an->g_sk - an->g_sq) * hkv * dqk + (an->g_sk - an->g_sq) * hkv * dv;
+	gen_kv = (g_sk - an->g_sq) * hkv * dqk + (g_sk - an->g_sq) * hkv * dv;
 	c->o->has_bytes = true;
 	c->o->bytes = I((ctx_q + gen_q) * bpe + (ctx_kv + gen_kv) * bpekv);
 	c->o->maf = "matrix";
@@ -2497,7 +2532,8 @@ static const char *implemented[] = {
 	"primus_turbo_grouped_gemm", "hipblaslt_gemm_fp8", "InferenceAttention",
 	"vllm_unified_attention_with_output", "mha_varlen_fwd", "mla_decode_fwd",
 	"vllm_unified_mla_attention_with_output", "aiter_mha_batch_prefill",
-	"pseudo_mla_prefill_fwd", "aiter_paged_attention_ragged",
+	"pseudo_mla_prefill_fwd", "aiter_paged_attention_ragged", "aiter_fmha_v3_varlen_fwd",
+	"pa_decode_gluon",
 };
 
 bool
@@ -2639,8 +2675,11 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	    strcmp(model, "vllm_unified_mla_attention_with_output") == 0)
 		m_inf_attn(&c, 0);
 	else if (strcmp(model, "aiter_mha_batch_prefill") == 0 ||
-	    strcmp(model, "pseudo_mla_prefill_fwd") == 0)
+	    strcmp(model, "pseudo_mla_prefill_fwd") == 0 ||
+	    strcmp(model, "aiter_fmha_v3_varlen_fwd") == 0)
 		m_inf_attn(&c, 1);
+	else if (strcmp(model, "pa_decode_gluon") == 0)
+		m_inf_attn(&c, 3);
 	else if (strcmp(model, "aiter_paged_attention_ragged") == 0)
 		m_inf_attn(&c, 2);
 	else {
