@@ -100,7 +100,7 @@ struct tab_key {
 };
 void tab_sort(struct tab *t, const struct tab_key *keys, size_t nkeys);
 /* pandas' sort_values(by=col, ascending=!desc) with its default kind: numpy's quicksort,
- * which is not stable, so equal values end in the order pandas gives them (for up to 17
+ * which is not stable, so equal values end in the order pandas gives them (for up to 16
  * rows that is table order); empty cells last in table order. */
 void tab_sort_pandas(struct tab *t, size_t col, int desc);
 /* A new tab named name holding the columns of t named in cols (NULL-terminated), in
