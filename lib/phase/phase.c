@@ -57,6 +57,12 @@ static const struct {
 	{ "frequency", PHASE_FREQUENCY },
 	{ "hybrid", PHASE_HYBRID },
 	{ "union", PHASE_UNION },
+	/* TraceLens's --phase_detection_method names */
+	{ "gemm_params", PHASE_GEMM_PARAMS },
+	{ "kernel_names", PHASE_KERNEL_NAMES },
+	{ "attention_patterns", PHASE_ATTENTION },
+	{ "framework_apis", PHASE_FRAMEWORK },
+	{ "operation_frequency", PHASE_FREQUENCY },
 };
 
 bool
