@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 struct rec;
 struct rec_reader;
@@ -125,5 +126,82 @@ void rec_format(struct rec *r, struct buf *out);
  * makes it) for keys the line does not have. For stages that keep lines, not records. */
 void rec_line_add(struct buf *out, const char *line, size_t len, const char *members,
     size_t mlen);
+
+/* --- building records ----------------------------------------------------------------- */
+
+/*
+ * A record made from scratch, member by member, straight into a buffer: for the readers of
+ * trace formats, which make every record (the edit interface above is for stages that
+ * change records they read). A member is a key, then one value; values inside arrays and
+ * objects are written without keys. Keys given to rec_build_key are the program's own
+ * names (plain ASCII, nothing to escape); rec_build_keyn takes any text (e.g. a column
+ * name) and escapes it. Strings are escaped as rec_set_str's (invalid UTF-8 becomes
+ * U+FFFD); a number is given as its text, which must be a valid JSON number.
+ */
+#include "core/buf.h"
+#include "core/json.h"
+
+struct rec_build {
+	struct js_writer w;
+};
+/* Where a record can be cut back to (rec_build_rewind). */
+struct rec_build_mark {
+	size_t		 len;
+	bool		 comma;
+};
+
+void rec_build_begin(struct rec_build *rb, struct buf *b);	/* '{' */
+/* More members of a record whose first part is in another buffer (after a member). */
+void rec_build_more(struct rec_build *rb, struct buf *b);
+void rec_build_end(struct rec_build *rb);			/* '}' and the newline */
+/* The hot calls, inline: a key or a string value that is the program's own text
+ * (plain ASCII, nothing to escape; a literal's length is known when compiling). */
+static inline void
+rec_build_plain(struct rec_build *rb, const char *k, size_t n, bool key)
+{
+	struct buf *b = rb->w.b;
+	char *o;
+
+	if (b->cap - b->len < n + 5)
+		buf_grow(b, n + 4);
+	o = b->p + b->len;
+	if (rb->w.comma)
+		*o++ = ',';
+	*o++ = '"';
+	memcpy(o, k, n);
+	o += n;
+	*o++ = '"';
+	if (key)
+		*o++ = ':';
+	*o = '\0';
+	b->len = (size_t)(o - b->p);
+	rb->w.comma = !key;
+}
+static inline void
+rec_build_key(struct rec_build *rb, const char *k)
+{
+	rec_build_plain(rb, k, strlen(k), true);
+}
+static inline void
+rec_build_word(struct rec_build *rb, const char *s)
+{
+	rec_build_plain(rb, s, strlen(s), false);
+}
+void rec_build_keyn(struct rec_build *rb, const char *k, size_t n);
+void rec_build_str(struct rec_build *rb, const char *s, size_t n);
+void rec_build_strz(struct rec_build *rb, const char *s);
+void rec_build_int(struct rec_build *rb, long long v);
+void rec_build_num(struct rec_build *rb, const char *text, size_t n);
+/* JSON text the caller guarantees valid: values (comma-separated in an array) taken from
+ * records. */
+void rec_build_raw(struct rec_build *rb, const char *json, size_t n);
+void rec_build_bool(struct rec_build *rb, bool v);
+void rec_build_null(struct rec_build *rb);
+void rec_build_array(struct rec_build *rb);
+void rec_build_end_array(struct rec_build *rb);
+void rec_build_object(struct rec_build *rb);
+void rec_build_end_object(struct rec_build *rb);
+struct rec_build_mark rec_build_mark(const struct rec_build *rb);
+void rec_build_rewind(struct rec_build *rb, struct rec_build_mark m);
 
 #endif

@@ -1434,3 +1434,142 @@ rec_write(struct rec *r, FILE *fp)
 	if (fwrite_unlocked(r->out.p, 1, r->out.len, fp) != r->out.len)
 		io_write_error(fp, "stdout");
 }
+
+/* --- building records ----------------------------------------------------------------- */
+
+void
+rec_build_begin(struct rec_build *rb, struct buf *b)
+{
+	js_w_init(&rb->w, b);
+	js_w_object(&rb->w);
+}
+
+void
+rec_build_more(struct rec_build *rb, struct buf *b)
+{
+	js_w_init(&rb->w, b);
+	rb->w.comma = true;
+}
+
+void
+rec_build_end(struct rec_build *rb)
+{
+	buf_add(rb->w.b, "}\n", 2);
+	rb->w.comma = true;
+}
+
+void
+rec_build_keyn(struct rec_build *rb, const char *k, size_t n)
+{
+	if (rb->w.comma)
+		buf_addc(rb->w.b, ',');
+	js_escape(rb->w.b, k, n);
+	buf_addc(rb->w.b, ':');
+	rb->w.comma = false;
+}
+
+/* The comma before a value or member, if one is due. */
+static inline void
+build_sep(struct rec_build *rb)
+{
+	struct buf *b = rb->w.b;
+
+	if (rb->w.comma) {
+		if (b->cap - b->len < 2)
+			buf_grow(b, 1);
+		b->p[b->len++] = ',';
+	}
+	rb->w.comma = true;
+}
+
+void
+rec_build_str(struct rec_build *rb, const char *s, size_t n)
+{
+	build_sep(rb);
+	js_escape(rb->w.b, s, n);
+}
+
+void
+rec_build_strz(struct rec_build *rb, const char *s)
+{
+	js_w_str(&rb->w, s, strlen(s));
+}
+
+void
+rec_build_int(struct rec_build *rb, long long v)
+{
+	struct buf *b = rb->w.b;
+
+	if (b->cap - b->len < NUM_INTSZ + 2)
+		buf_grow(b, NUM_INTSZ + 1);
+	if (rb->w.comma)
+		b->p[b->len++] = ',';
+	rb->w.comma = true;
+	b->len += num_int(b->p + b->len, v, 0);
+}
+
+void
+rec_build_num(struct rec_build *rb, const char *text, size_t n)
+{
+	build_sep(rb);
+	buf_add(rb->w.b, text, n);
+}
+
+void
+rec_build_raw(struct rec_build *rb, const char *json, size_t n)
+{
+	js_w_raw(&rb->w, json, n);
+}
+
+void
+rec_build_bool(struct rec_build *rb, bool v)
+{
+	js_w_bool(&rb->w, v);
+}
+
+void
+rec_build_null(struct rec_build *rb)
+{
+	js_w_null(&rb->w);
+}
+
+void
+rec_build_array(struct rec_build *rb)
+{
+	js_w_array(&rb->w);
+}
+
+void
+rec_build_end_array(struct rec_build *rb)
+{
+	js_w_end_array(&rb->w);
+}
+
+void
+rec_build_object(struct rec_build *rb)
+{
+	js_w_object(&rb->w);
+}
+
+void
+rec_build_end_object(struct rec_build *rb)
+{
+	js_w_end_object(&rb->w);
+}
+
+struct rec_build_mark
+rec_build_mark(const struct rec_build *rb)
+{
+	struct rec_build_mark m = { rb->w.b->len, rb->w.comma };
+
+	return m;
+}
+
+void
+rec_build_rewind(struct rec_build *rb, struct rec_build_mark m)
+{
+	rb->w.b->len = m.len;
+	if (rb->w.b->p != NULL)
+		rb->w.b->p[m.len] = '\0';
+	rb->w.comma = m.comma;
+}

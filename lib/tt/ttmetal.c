@@ -5,8 +5,8 @@
  * newer and tt-mlir columns), strict cell typing, multi-file merging, format and arch
  * resolution with tt-perf-report's messages, and the (stable) HOST START TS order.
  *
- * Output strategy: a record is built whole in a buffer (so an error in a row emits
- * nothing of it) in two parts, head and tail, with the v2.1 "arch"/"worker_cores" pair
+ * Output strategy: a record is built whole in a buffer by the record builder (rec.h), so
+ * an error in a row emits nothing of it, in two parts, head and tail, with the v2.1 "arch"/"worker_cores" pair
  * in between, since those are known only once a row says them. Records go straight to
  * stdout when the order is known to be right (a fast first pass over regular files, or
  * --no-sort) and the pair is resolved; otherwise to a spool file with a compact index
@@ -35,7 +35,7 @@
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
-#include "core/json.h"
+#include "core/rec.h"
 #include "core/numfmt.h"
 #include "core/spool.h"
 #include "tt/mlirloc.h"
@@ -53,14 +53,14 @@ struct tens {
 struct tfile {
 	const char	*path;
 	struct csvr	*r;
-	char		*jname;		/* name, JSON-escaped, without quotes */
+	char		*srcname;	/* "src" up to the line number: "<name>:" */
 	int	c_op, c_type, c_call, c_dev, c_arch, c_wc, c_cores, c_fid, c_attrs;
 	int	c_hs, c_he, c_dur, c_gap, c_tid, c_tsess, c_pmi, c_pmc, c_pmb;
 	int	c_sub, c_loc, c_ceval, c_ilc, c_pmeta;
 	struct tens	*in, *out;
 	int		 nin, nout;
 	unsigned char	*used;
-	char		**jkey;		/* --all: ",\"NAME\":" */
+	char		**ckey;		/* --all: each column's record key, or NULL */
 	unsigned char	*strcol;	/* --all: always a string (hashes) */
 	long long	 maxdev;	/* from the first pass */
 	long long	*pdev;		/* the first pass: the distinct DEVICE IDs of ops, sorted */
@@ -105,6 +105,7 @@ struct st {
 	size_t		 nents, capents;
 
 	struct buf	 head, tail;
+	struct buf	 src;			/* a record's "src" */
 	unsigned long	 nout;
 
 	/* the leading "trace" record: written before the first record */
@@ -145,25 +146,6 @@ csv_check(struct st *st, const struct csvr *r)
 	if (e != NULL)
 		fail(st, e->file, (long)e->line, "%s", e->msg);
 }
-
-/* --- JSON writing ------------------------------------------------------------------ */
-
-/* Strings through json.c's escaper (invalid UTF-8 becomes U+FFFD). */
-static void
-jstr(struct buf *b, const char *s, size_t n)
-{
-	js_escape(b, s, n);
-}
-
-static void
-jint(struct buf *b, long long v)
-{
-	char t[NUM_INTSZ];
-
-	buf_add(b, t, num_int(t, v, 0));
-}
-
-#define KEY(b, lit) buf_add((b), lit, sizeof(lit) - 1)
 
 /* --- cells ------------------------------------------------------------------------- */
 
@@ -283,7 +265,7 @@ cell_int(const struct cx *cx, int col, int nonneg)
 
 /* A number cell written as it stands (validated, finite). */
 static void
-cell_num(struct buf *b, const struct cx *cx, int col)
+cell_num(struct rec_build *rb, const struct cx *cx, int col)
 {
 	const char *s = cx->row->f[col];
 	size_t n = cx->row->len[col];
@@ -306,7 +288,7 @@ cell_num(struct buf *b, const struct cx *cx, int col)
 		if (!isfinite(d))
 			cell_die(cx, col, "out of range");
 	}
-	buf_add(b, s, n);
+	rec_build_num(rb, s, n);
 }
 
 /* A shape cell: "P" or "P[L]" with non-negative integers. */
@@ -483,7 +465,7 @@ map_file(struct st *st, struct tfile *tf)
 	if (st->o->all) {
 		char **kname = xcalloc(nc ? nc : 1, sizeof(*kname));
 
-		tf->jkey = xcalloc(nc ? nc : 1, sizeof(*tf->jkey));
+		tf->ckey = xcalloc(nc ? nc : 1, sizeof(*tf->ckey));
 		tf->strcol = xcalloc(nc ? nc : 1, 1);
 		for (size_t i = 0; i < nc; i++) {
 			const char *name = csvr_colname(r, i);
@@ -510,34 +492,23 @@ map_file(struct st *st, struct tfile *tf)
 				buf_printf(&k, "%s.%d", name, m);
 				cand = xstrdup(k.p);
 			}
-			buf_reset(&k);
-			buf_add(&k, ",", 1);
-			jstr(&k, cand, strlen(cand));
-			buf_addc(&k, ':');
-			tf->jkey[i] = k.p;
-			kname[i] = cand;
+			buf_free(&k);
+			tf->ckey[i] = kname[i] = cand;
 			/* hashes are names, not quantities: keep them text */
 			tf->strcol[i] = strlen(name) >= 4 &&
 			    strcmp(name + strlen(name) - 4, "HASH") == 0;
 		}
-		for (size_t i = 0; i < nc; i++)
-			free(kname[i]);
-		free(kname);
+		free(kname);	/* the names are tf->ckey's */
 	} else {
 		/* skip copying the cells nobody reads */
 		for (size_t i = 0; i < nc; i++)
 			csvr_want(r, i, tf->used[i] || (int)i == tf->c_arch ||
 			    (int)i == tf->c_wc);
 	}
-	{
-		struct buf b = BUF_INIT;
-
-		/* the escaped name without its quotes: "src" is "<name>:<line>" */
-		js_escape(&b, csvr_name(r), strlen(csvr_name(r)));
-		b.p[b.len - 1] = ':';
-		tf->jname = xstrdup(b.p + 1);
-		buf_free(&b);
-	}
+	/* "src" is "<name>:<line>" */
+	tf->srcname = xmalloc(strlen(csvr_name(r)) + 2);
+	strcpy(tf->srcname, csvr_name(r));
+	strcat(tf->srcname, ":");
 }
 
 /* --- v2.1 architecture and worker cores ---------------------------------------------- */
@@ -559,14 +530,16 @@ norm_arch(const char *raw)
 static void
 set_mid(struct st *st)
 {
+	struct rec_build rb;
+
 	buf_reset(&st->mid);
 	if (st->fmt != FMT_V21)
 		return;
-	KEY(&st->mid, ",\"arch\":");
-	jstr(&st->mid, st->arch ? st->arch : "wormhole",
-	    strlen(st->arch ? st->arch : "wormhole"));
-	KEY(&st->mid, ",\"worker_cores\":");
-	jint(&st->mid, st->wc > 0 ? st->wc : 64);
+	rec_build_more(&rb, &st->mid);
+	rec_build_key(&rb, "arch");
+	rec_build_strz(&rb, st->arch ? st->arch : "wormhole");
+	rec_build_key(&rb, "worker_cores");
+	rec_build_int(&rb, st->wc > 0 ? st->wc : 64);
 }
 
 static void
@@ -667,89 +640,68 @@ messages_end(struct st *st)
 
 /* --- records ------------------------------------------------------------------------ */
 
-/* key (",\"name\":") and the cell of column col, when the cell is not empty: as a JSON
- * string, an integer (nonneg: negative is an error) or a number. */
+/* Member key from the cell of column col, when the cell is not empty: as a JSON string,
+ * an integer (nonneg: negative is an error) or a number. */
 static void
-kv_str(struct buf *b, const struct cx *cx, const char *key, int col)
+kv_str(struct rec_build *rb, const struct cx *cx, const char *key, int col)
 {
 	if (HAS(cx, col)) {
-		buf_adds(b, key);
-		jstr(b, cx->row->f[col], cx->row->len[col]);
+		rec_build_key(rb, key);
+		rec_build_str(rb, cx->row->f[col], cx->row->len[col]);
 	}
 }
 
 static void
-kv_int(struct buf *b, const struct cx *cx, const char *key, int col, int nonneg)
+kv_int(struct rec_build *rb, const struct cx *cx, const char *key, int col, int nonneg)
 {
 	if (HAS(cx, col)) {
-		buf_adds(b, key);
-		jint(b, cell_int(cx, col, nonneg));
+		rec_build_key(rb, key);
+		rec_build_int(rb, cell_int(cx, col, nonneg));
 	}
 }
 
 static void
-kv_num(struct buf *b, const struct cx *cx, const char *key, int col)
+kv_num(struct rec_build *rb, const struct cx *cx, const char *key, int col)
 {
 	if (HAS(cx, col)) {
-		buf_adds(b, key);
-		cell_num(b, cx, col);
+		rec_build_key(rb, key);
+		cell_num(rb, cx, col);
 	}
 }
 
-/* ",key:" (no comma before the first member of an object) */
 static void
-member(struct buf *b, int *any, const char *key)
+int4(struct rec_build *rb, const char *key, const long long v[4])
 {
-	if (*any)
-		buf_addc(b, ',');
-	buf_adds(b, key);
-	*any = 1;
+	rec_build_key(rb, key);
+	rec_build_array(rb);
+	for (int k = 0; k < 4; k++)
+		rec_build_int(rb, v[k]);
+	rec_build_end_array(rb);
 }
 
+/* The member key of the tensor array ("in", "out"): groups in index order, empty ones
+ * null, trailing ones dropped; nothing when every group is empty. */
 static void
-int4(struct buf *b, const long long v[4])
+tensors(struct rec_build *rb, const struct cx *cx, const char *key, const struct tens *tv,
+    int nt)
 {
-	buf_addc(b, '[');
-	for (int k = 0; k < 4; k++) {
-		if (k)
-			buf_addc(b, ',');
-		jint(b, v[k]);
-	}
-	buf_addc(b, ']');
-}
+	struct rec_build_mark start = rec_build_mark(rb), keep = start;
 
-/* A tensor's string member from column col, when the cell is not empty. */
-static void
-str_member(struct buf *b, int *any, const char *key, const struct cx *cx, int col)
-{
-	if (HAS(cx, col)) {
-		member(b, any, key);
-		jstr(b, cx->row->f[col], cx->row->len[col]);
-	}
-}
-
-/* The in/out array: groups in index order, empty ones null, trailing ones dropped.
- * Returns 0 (and writes nothing) when every group is empty. */
-static int
-tensors(struct buf *b, const struct cx *cx, const struct tens *tv, int nt)
-{
-	size_t start = b->len, keep = start;
-
+	rec_build_key(rb, key);
+	rec_build_array(rb);
 	for (int i = 0; i < nt; i++) {
 		const struct tens *t = &tv[i];
 		long long pad[4], lg[4];
-		int nd = 0, any = 0;
-		size_t gstart;
+		int nd = 0;
+		struct rec_build_mark group = rec_build_mark(rb), empty;
 
 		for (int k = 0; k < 4; k++)
 			if (HAS(cx, t->d[k])) {
 				cell_shape(cx, t->d[k], &pad[k], &lg[k]);
 				nd++;
 			}
-		if (i > 0)
-			buf_addc(b, ',');
-		gstart = b->len;
-		buf_addc(b, '{');
+		rec_build_object(rb);
+		empty = rec_build_mark(rb);
 		if (nd == 4) {
 			/* As the record readers require (tensor.h): at most 2^53 elements. */
 			long long e = 1, el = 1;
@@ -758,30 +710,27 @@ tensors(struct buf *b, const struct cx *cx, const struct tens *tv, int nt)
 				if (__builtin_mul_overflow(e, pad[k], &e) || e > (1LL << 53) ||
 				    __builtin_mul_overflow(el, lg[k], &el) || el > (1LL << 53))
 					cell_die(cx, t->d[3], "tensor of more than 2^53 elements");
-			member(b, &any, "\"shape\":");
-			int4(b, pad);
-			member(b, &any, "\"logical\":");
-			int4(b, lg);
+			int4(rb, "shape", pad);
+			int4(rb, "logical", lg);
 		}
-		str_member(b, &any, "\"layout\":", cx, t->layout);
-		str_member(b, &any, "\"dtype\":", cx, t->dtype);
-		str_member(b, &any, "\"mem\":", cx, t->mem);
-		if (any) {
-			buf_addc(b, '}');
-			keep = b->len;
+		kv_str(rb, cx, "layout", t->layout);
+		kv_str(rb, cx, "dtype", t->dtype);
+		kv_str(rb, cx, "mem", t->mem);
+		if (rec_build_mark(rb).len != empty.len) {
+			rec_build_end_object(rb);
+			keep = rec_build_mark(rb);
 		} else {
-			b->len = gstart;
-			KEY(b, "null");
+			rec_build_rewind(rb, group);
+			rec_build_null(rb);
 		}
 	}
-	b->len = keep;
-	if (b->p != NULL)
-		b->p[b->len] = '\0';
-	return keep != start;
+	rec_build_rewind(rb, keep);
+	if (keep.len != start.len)
+		rec_build_end_array(rb);
 }
 
 static void
-all_cols(struct buf *b, const struct cx *cx)
+all_cols(struct rec_build *rb, const struct cx *cx)
 {
 	struct tfile *tf = cx->tf;
 	size_t nc = csvr_ncols(tf->r);
@@ -791,24 +740,24 @@ all_cols(struct buf *b, const struct cx *cx)
 		size_t n;
 		int k;
 
-		if (tf->jkey[i] == NULL || cx->row->len[i] == 0)
+		if (tf->ckey[i] == NULL || cx->row->len[i] == 0)
 			continue;
 		s = cx->row->f[i];
 		n = cx->row->len[i];
-		buf_adds(b, tf->jkey[i]);
+		rec_build_keyn(rb, tf->ckey[i], strlen(tf->ckey[i]));
 		k = tf->strcol[i] ? NUM_BAD : numclass(s, n);
 		if (k == NUM_INT) {
 			long long v;
 
 			if (digits(s + (s[0] == '-'), n - (s[0] == '-'), &v)) {
-				buf_add(b, s, n);
+				rec_build_num(rb, s, n);
 				continue;
 			}
 		} else if (k == NUM_REAL && isfinite(strtod(s, NULL))) {
-			buf_add(b, s, n);
+			rec_build_num(rb, s, n);
 			continue;
 		}
-		jstr(b, s, n);
+		rec_build_str(rb, s, n);
 	}
 }
 
@@ -825,17 +774,14 @@ mlir_bad(unsigned long *count, const struct cx *cx, int col, const char *what,
 }
 
 /* LOC, CONST_EVAL_OP, INPUT_LAYOUT_CONVERSION_OP, PROGRAM_METADATA (tt-mlir), as
- * members of the record being built in t (json.h's writer, after earlier members). */
+ * members of the record being built. */
 static void
-mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
+mlir_cols(struct st *st, struct rec_build *rb, const struct cx *cx)
 {
 	struct tfile *tf = cx->tf;
-	struct js_writer w;
 	const char *err;
 	size_t at;
 
-	js_w_init(&w, t);
-	w.comma = true;
 	if (HAS(cx, tf->c_loc)) {
 		struct mlirloc *l = &st->loc;
 		const char *s = cx->row->f[tf->c_loc];
@@ -845,38 +791,38 @@ mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
 		if (!ok)
 			mlir_bad(&st->nbadloc, cx, tf->c_loc, "an MLIR location", err, at);
 		if (!ok || l->nframes > 0) {	/* loc(unknown): no keys */
-			js_w_key(&w, "loc");
-			js_w_str(&w, s, n);
+			rec_build_key(rb, "loc");
+			rec_build_str(rb, s, n);
 		}
 		if (ok && l->nframes > 0) {
 			if (l->file != NULL) {
-				js_w_key(&w, "loc_file");
-				js_w_strz(&w, l->file);
-				js_w_key(&w, "loc_line");
-				js_w_int(&w, l->line);
+				rec_build_key(rb, "loc_file");
+				rec_build_strz(rb, l->file);
+				rec_build_key(rb, "loc_line");
+				rec_build_int(rb, l->line);
 				if (l->col >= 0) {
-					js_w_key(&w, "loc_col");
-					js_w_int(&w, l->col);
+					rec_build_key(rb, "loc_col");
+					rec_build_int(rb, l->col);
 				}
 			}
 			if (l->name != NULL) {
-				js_w_key(&w, "loc_name");
-				js_w_strz(&w, l->name);
+				rec_build_key(rb, "loc_name");
+				rec_build_strz(rb, l->name);
 			}
-			js_w_key(&w, "loc_chain");
-			js_w_array(&w);
+			rec_build_key(rb, "loc_chain");
+			rec_build_array(rb);
 			for (size_t k = 0; k < l->nframes; k++)
-				js_w_strz(&w, l->frames[k]);
-			js_w_end_array(&w);
+				rec_build_strz(rb, l->frames[k]);
+			rec_build_end_array(rb);
 		}
 	}
 	if (HAS(cx, tf->c_ceval)) {
-		js_w_key(&w, "const_eval");
-		js_w_bool(&w, cell_bool(cx, tf->c_ceval));
+		rec_build_key(rb, "const_eval");
+		rec_build_bool(rb, cell_bool(cx, tf->c_ceval));
 	}
 	if (HAS(cx, tf->c_ilc)) {
-		js_w_key(&w, "input_layout_conversion");
-		js_w_bool(&w, cell_bool(cx, tf->c_ilc));
+		rec_build_key(rb, "input_layout_conversion");
+		rec_build_bool(rb, cell_bool(cx, tf->c_ilc));
 	}
 	if (HAS(cx, tf->c_pmeta)) {
 		const char *s = cx->row->f[tf->c_pmeta];
@@ -888,16 +834,16 @@ mlir_cols(struct st *st, struct buf *t, const struct cx *cx)
 			mlir_bad(&st->nbadmeta, cx, tf->c_pmeta, "a dict", err, at);
 		/* the text too, as for LOC: it may hold more than the two numbers */
 		if (!ok || prog >= 0 || loop >= 0 || n > 2) {
-			js_w_key(&w, "program_metadata");
-			js_w_str(&w, s, n);
+			rec_build_key(rb, "program_metadata");
+			rec_build_str(rb, s, n);
 		}
 		if (prog >= 0) {
-			js_w_key(&w, "program_index");
-			js_w_int(&w, prog);
+			rec_build_key(rb, "program_index");
+			rec_build_int(rb, prog);
 		}
 		if (loop >= 0) {
-			js_w_key(&w, "loop_number");
-			js_w_int(&w, loop);
+			rec_build_key(rb, "loop_number");
+			rec_build_int(rb, loop);
 		}
 	}
 }
@@ -962,45 +908,43 @@ static void
 trace_record(struct st *st)
 {
 	struct buf b = BUF_INIT;
-	struct js_writer w;
+	struct rec_build rb;
 
 	st->trace_done = 1;
-	js_w_init(&w, &b);
-	js_w_object(&w);
-	js_w_key(&w, "kind");
-	js_w_strz(&w, "trace");
-	js_w_key(&w, "trace");
-	js_w_strz(&w, "ttmetal");
+	rec_build_begin(&rb, &b);
+	rec_build_key(&rb, "kind");
+	rec_build_strz(&rb, "trace");
+	rec_build_key(&rb, "trace");
+	rec_build_strz(&rb, "ttmetal");
 	if (st->nf == 1) {
-		js_w_key(&w, "file");
-		js_w_strz(&w, csvr_name(st->f[0].r));
+		rec_build_key(&rb, "file");
+		rec_build_strz(&rb, csvr_name(st->f[0].r));
 	} else {
-		js_w_key(&w, "files");
-		js_w_array(&w);
+		rec_build_key(&rb, "files");
+		rec_build_array(&rb);
 		for (int k = 0; k < st->nf; k++)
-			js_w_strz(&w, csvr_name(st->f[k].r));
-		js_w_end_array(&w);
+			rec_build_strz(&rb, csvr_name(st->f[k].r));
+		rec_build_end_array(&rb);
 	}
-	js_w_key(&w, "format");
-	js_w_strz(&w, "ttmetal");
-	js_w_key(&w, "fmt");
-	js_w_strz(&w, fmt_name[st->fmt]);
+	rec_build_key(&rb, "format");
+	rec_build_strz(&rb, "ttmetal");
+	rec_build_key(&rb, "fmt");
+	rec_build_strz(&rb, fmt_name[st->fmt]);
 	if (st->know_sp) {
-		js_w_key(&w, "devices");
-		js_w_array(&w);
+		rec_build_key(&rb, "devices");
+		rec_build_array(&rb);
 		for (size_t i = 0; i < st->ndevs; i++)
-			js_w_int(&w, st->devs[i]);
-		js_w_end_array(&w);
-		js_w_key(&w, "signposts");
-		js_w_array(&w);
+			rec_build_int(&rb, st->devs[i]);
+		rec_build_end_array(&rb);
+		rec_build_key(&rb, "signposts");
+		rec_build_array(&rb);
 		if (st->sp.len)
-			js_w_raw(&w, st->sp.p, st->sp.len);
-		js_w_end_array(&w);
+			rec_build_raw(&rb, st->sp.p, st->sp.len);
+		rec_build_end_array(&rb);
 	}
-	js_w_key(&w, "ids_ascending");
-	js_w_bool(&w, st->ids_asc);
-	js_w_end_object(&w);
-	buf_addc(&b, '\n');
+	rec_build_key(&rb, "ids_ascending");
+	rec_build_bool(&rb, st->ids_asc);
+	rec_build_end(&rb);
 	out_write(b.p, b.len);
 	buf_free(&b);
 }
@@ -1086,6 +1030,7 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 {
 	struct cx cx = { tf, row, st };
 	struct buf *h = &st->head, *t = &st->tail;
+	struct rec_build rb;
 	int isop, hasts = 0;
 	long long ts = 0;
 
@@ -1099,85 +1044,74 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 		ts = cell_int(&cx, tf->c_hs, 0);
 		hasts = 1;
 	}
-	if (isop)
-		KEY(h, "{\"kind\":\"op\",\"trace\":\"ttmetal\",\"id\":");
-	else
-		KEY(h, "{\"kind\":\"signpost\",\"trace\":\"ttmetal\",\"id\":");
-	jint(h, st->id);
-	KEY(h, ",\"src\":\"");
-	buf_adds(h, tf->jname);
-	jint(h, row->line);
-	buf_addc(h, '"');
+	rec_build_begin(&rb, h);
+	rec_build_key(&rb, "kind");
+	rec_build_word(&rb, isop ? "op" : "signpost");
+	rec_build_key(&rb, "trace");
+	rec_build_word(&rb, "ttmetal");
+	rec_build_key(&rb, "id");
+	rec_build_int(&rb, st->id);
+	rec_build_key(&rb, "src");
+	buf_reset(&st->src);
+	buf_adds(&st->src, tf->srcname);
+	buf_grow(&st->src, NUM_INTSZ);
+	st->src.len += num_int(st->src.p + st->src.len, row->line, 0);
+	rec_build_str(&rb, st->src.p, st->src.len);
 	if (!isop) {
-		kv_str(h, &cx, ",\"name\":", tf->c_op);
-		kv_str(h, &cx, ",\"message\":", tf->c_attrs);
+		kv_str(&rb, &cx, "name", tf->c_op);
+		kv_str(&rb, &cx, "message", tf->c_attrs);
 		if (hasts) {
-			KEY(h, ",\"host_start_ns\":");
-			jint(h, ts);
+			rec_build_key(&rb, "host_start_ns");
+			rec_build_int(&rb, ts);
 		}
-		KEY(h, ",\"fmt\":\"");
-		buf_adds(h, fmt_name[st->fmt]);
-		buf_addc(h, '"');
+		rec_build_key(&rb, "fmt");
+		rec_build_word(&rb, fmt_name[st->fmt]);
 		if (st->o->all)
-			all_cols(h, &cx);
-		buf_add(h, "}\n", 2);
+			all_cols(&rb, &cx);
+		rec_build_end(&rb);
 	} else {
-		kv_str(h, &cx, ",\"op\":", tf->c_op);
-		kv_str(h, &cx, ",\"op_type\":", tf->c_type);
-		kv_int(h, &cx, ",\"call\":", tf->c_call, 1);
+		kv_str(&rb, &cx, "op", tf->c_op);
+		kv_str(&rb, &cx, "op_type", tf->c_type);
+		kv_int(&rb, &cx, "call", tf->c_call, 1);
 		if (HAS(&cx, tf->c_dev)) {
 			long long d = cell_int(&cx, tf->c_dev, 1);
 
 			if (!tf->anydev || d > tf->maxdev)
 				tf->maxdev = d;
 			tf->anydev = 1;
-			KEY(h, ",\"device\":");
-			jint(h, d + (long long)k * st->ndev);
+			rec_build_key(&rb, "device");
+			rec_build_int(&rb, d + (long long)k * st->ndev);
 			if (!st->direct)
 				devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
 		}
-		KEY(h, ",\"fmt\":\"");
-		buf_adds(h, fmt_name[st->fmt]);
-		buf_addc(h, '"');
-		/* arch, worker_cores go here */
-		kv_int(t, &cx, ",\"cores\":", tf->c_cores, 1);
-		kv_str(t, &cx, ",\"fidelity\":", tf->c_fid);
-		kv_str(t, &cx, ",\"attrs\":", tf->c_attrs);
+		rec_build_key(&rb, "fmt");
+		rec_build_word(&rb, fmt_name[st->fmt]);
+		/* arch, worker_cores go here (st->mid) */
+		rec_build_more(&rb, t);
+		kv_int(&rb, &cx, "cores", tf->c_cores, 1);
+		kv_str(&rb, &cx, "fidelity", tf->c_fid);
+		kv_str(&rb, &cx, "attrs", tf->c_attrs);
 		if (hasts) {
-			KEY(t, ",\"host_start_ns\":");
-			jint(t, ts);
+			rec_build_key(&rb, "host_start_ns");
+			rec_build_int(&rb, ts);
 		}
-		kv_int(t, &cx, ",\"host_end_ns\":", tf->c_he, 0);
-		kv_num(t, &cx, ",\"device_ns\":", tf->c_dur);
-		kv_num(t, &cx, ",\"gap_ns\":", tf->c_gap);
-		if (tf->nin) {
-			size_t m = t->len;
-
-			KEY(t, ",\"in\":[");
-			if (tensors(t, &cx, tf->in, tf->nin))
-				buf_addc(t, ']');
-			else
-				t->len = m;
-		}
-		if (tf->nout) {
-			size_t m = t->len;
-
-			KEY(t, ",\"out\":[");
-			if (tensors(t, &cx, tf->out, tf->nout))
-				buf_addc(t, ']');
-			else
-				t->len = m;
-		}
-		kv_int(t, &cx, ",\"trace_id\":", tf->c_tid, 1);
-		kv_int(t, &cx, ",\"trace_session\":", tf->c_tsess, 1);
-		kv_num(t, &cx, ",\"pm_ideal_ns\":", tf->c_pmi);
-		kv_num(t, &cx, ",\"pm_compute_ns\":", tf->c_pmc);
-		kv_num(t, &cx, ",\"pm_bandwidth_ns\":", tf->c_pmb);
-		kv_int(t, &cx, ",\"sub_device\":", tf->c_sub, 1);
-		mlir_cols(st, t, &cx);
+		kv_int(&rb, &cx, "host_end_ns", tf->c_he, 0);
+		kv_num(&rb, &cx, "device_ns", tf->c_dur);
+		kv_num(&rb, &cx, "gap_ns", tf->c_gap);
+		if (tf->nin)
+			tensors(&rb, &cx, "in", tf->in, tf->nin);
+		if (tf->nout)
+			tensors(&rb, &cx, "out", tf->out, tf->nout);
+		kv_int(&rb, &cx, "trace_id", tf->c_tid, 1);
+		kv_int(&rb, &cx, "trace_session", tf->c_tsess, 1);
+		kv_num(&rb, &cx, "pm_ideal_ns", tf->c_pmi);
+		kv_num(&rb, &cx, "pm_compute_ns", tf->c_pmc);
+		kv_num(&rb, &cx, "pm_bandwidth_ns", tf->c_pmb);
+		kv_int(&rb, &cx, "sub_device", tf->c_sub, 1);
+		mlir_cols(st, &rb, &cx);
 		if (st->o->all)
-			all_cols(t, &cx);
-		buf_add(t, "}\n", 2);
+			all_cols(&rb, &cx);
+		rec_build_end(&rb);
 	}
 	if (st->direct && st->resolved) {
 		if (st->nents)
@@ -1402,16 +1336,16 @@ st_free(struct st *st)
 	for (int k = 0; k < st->nf; k++) {
 		struct tfile *tf = &st->f[k];
 
-		if (tf->jkey)
+		if (tf->ckey)
 			for (size_t i = 0; i < csvr_ncols(tf->r); i++)
-				free(tf->jkey[i]);
-		free(tf->jkey);
+				free(tf->ckey[i]);
+		free(tf->ckey);
 		free(tf->strcol);
 		csvr_close(tf->r);
 		free(tf->used);
 		free(tf->in);
 		free(tf->out);
-		free(tf->jname);
+		free(tf->srcname);
 		free(tf->pdev);
 	}
 	free(st->f);
@@ -1425,6 +1359,7 @@ st_free(struct st *st)
 	buf_free(&st->head);
 	buf_free(&st->tail);
 	buf_free(&st->mid);
+	buf_free(&st->src);
 	buf_free(&st->sp);
 	free(st->devs);
 	mlirloc_free(&st->loc);
