@@ -185,4 +185,19 @@ double stat_acc_max(const struct stat_acc *a);
 /* Group number of key (order of first appearance). */
 uint32_t tab_group(struct names *groups, const char *key, size_t len);
 
+/* Values by group: each key's group (tab_group's number), the values added to each
+ * group in order, and the item (a caller's index) with which each group first came. */
+struct tab_groups {
+	struct names	 keys;
+	struct vec	*vals;
+	size_t		*first;
+	size_t		 n, cap;
+};
+
+void tab_groups_init(struct tab_groups *g);
+/* Add value v of item to the group of key; returns the group. */
+size_t tab_groups_add(struct tab_groups *g, const char *key, size_t len, size_t item,
+    double v);
+void tab_groups_free(struct tab_groups *g);
+
 #endif

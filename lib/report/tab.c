@@ -1113,3 +1113,41 @@ tab_group(struct names *groups, const char *key, size_t len)
 {
 	return names_intern(groups, key, len);
 }
+
+void
+tab_groups_init(struct tab_groups *g)
+{
+	memset(g, 0, sizeof(*g));
+	names_init(&g->keys);
+}
+
+size_t
+tab_groups_add(struct tab_groups *g, const char *key, size_t len, size_t item, double v)
+{
+	size_t k = tab_group(&g->keys, key, len);
+
+	if (k == g->n) {
+		if (g->n == g->cap) {
+			g->cap = grow_cap(g->cap, g->n + 1);
+			g->vals = xreallocarray(g->vals, g->cap, sizeof(*g->vals));
+			g->first = xreallocarray(g->first, g->cap, sizeof(*g->first));
+		}
+		g->vals[k] = (struct vec)VEC_INIT;
+		g->first[g->n++] = item;
+	}
+	vec_add(&g->vals[k], v);
+	return k;
+}
+
+void
+tab_groups_free(struct tab_groups *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		vec_free(&g->vals[i]);
+	free(g->vals);
+	free(g->first);
+	names_free(&g->keys);
+	memset(g, 0, sizeof(*g));
+}

@@ -713,9 +713,8 @@ static struct tab *
 sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 {
 	struct tab *t;
-	struct names groups;
-	struct vec *d = NULL;
-	size_t *first = NULL, ng = 0, i, g;
+	struct tab_groups gr;
+	size_t i, g;
 	struct buf key = BUF_INIT;
 	double all = 0;
 
@@ -726,7 +725,7 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 
 	buf_printf(&key, "kernel_summary%s%s", phase ? "_" : "", phase ? phase : "");
 	t = tab_new(key.p);
-	names_init(&groups);
+	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk && (phase == NULL || ph != NAME_NONE); i++) {
 		const struct kev *k = &tl->k[i];
 		uint32_t cat, par;
@@ -740,14 +739,7 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		par = k->op == NONE ? NAME_NONE : tl->op[k->op].name;
 		buf_reset(&key);
 		buf_printf(&key, "%u\x1f%u\x1f%u\x1f%lld", cat, par, k->name, k->stream);
-		g = tab_group(&groups, key.p, key.len);
-		if (g == ng) {
-			d = xreallocarray(d, ng + 1, sizeof(*d));
-			first = xreallocarray(first, ng + 1, sizeof(*first));
-			d[ng] = (struct vec)VEC_INIT;
-			first[ng++] = i;
-		}
-		vec_add(&d[g], k->dur);
+		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 		all += k->dur;
 	}
 	tab_col(t, "Parent op category");
@@ -762,10 +754,10 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 	tab_col(t, "Percent of kernels time (%)");
 	if (phase == NULL)
 		tab_col(t, "Percent of total time (%)");
-	for (g = 0; g < ng; g++) {
-		const struct kev *k = &tl->k[first[g]];
+	for (g = 0; g < gr.n; g++) {
+		const struct kev *k = &tl->k[gr.first[g]];
 		size_t r = tab_row(t);
-		double sum = stat_sum(&d[g]);
+		double sum = stat_sum(&gr.vals[g]);
 
 		set_name(t, r, 0, tl, kernel_parent_cat(tl, k));
 		if (k->op != NONE)
@@ -773,14 +765,13 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		tab_set_str(t, r, 2, S(tl, k->name));
 		tab_set_int(t, r, 3, k->stream);
 		tab_set_num(t, r, 4, sum);
-		tab_set_int(t, r, 5, (long long)d[g].n);
-		tab_set_num(t, r, 6, stat_mean(&d[g]));
-		tab_set_num(t, r, 7, stat_min(&d[g]));
-		tab_set_num(t, r, 8, stat_max(&d[g]));
+		tab_set_int(t, r, 5, (long long)gr.vals[g].n);
+		tab_set_num(t, r, 6, stat_mean(&gr.vals[g]));
+		tab_set_num(t, r, 7, stat_min(&gr.vals[g]));
+		tab_set_num(t, r, 8, stat_max(&gr.vals[g]));
 		tab_set_num(t, r, 9, sum / all * 100);
 		if (phase == NULL)
 			tab_set_num(t, r, 10, sum / total_us * 100);
-		vec_free(&d[g]);
 	}
 	{
 		/* groupby orders groups by key (empty last); then pandas' sort on the sum */
@@ -789,9 +780,7 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		tab_sort(t, keys, 4);
 		tab_sort_pandas(t, 4, 1);
 	}
-	free(d);
-	free(first);
-	names_free(&groups);
+	tab_groups_free(&gr);
 	buf_free(&key);
 	return t;
 }
@@ -859,12 +848,11 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 {
 	struct tab *t = tab_new("short_kernels_summary");
 	int gpu_only = tl->nop == 0;
-	struct names groups;
-	struct vec *d = NULL;
-	size_t *first = NULL, ng = 0, i, g, c0;
+	struct tab_groups gr;
+	size_t i, g, c0;
 	struct buf key = BUF_INIT;
 
-	names_init(&groups);
+	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
 		const struct kev *k = &tl->k[i];
 		const struct top *op;
@@ -881,14 +869,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, op->tdims,
 			    op->tstrides, op->tconc, k->name);
 		}
-		g = tab_group(&groups, key.p, key.len);
-		if (g == ng) {
-			d = xreallocarray(d, ng + 1, sizeof(*d));
-			first = xreallocarray(first, ng + 1, sizeof(*first));
-			d[ng] = (struct vec)VEC_INIT;
-			first[ng++] = i;
-		}
-		vec_add(&d[g], k->dur);
+		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
 	if (!gpu_only) {
 		tab_col(t, "Parent cpu_op");
@@ -901,10 +882,10 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 	tab_col(t, "Short Kernel count");
 	tab_col(t, "Short Kernel duration (\u00b5s) mean");
 	tab_col(t, "Short Kernel duration (\u00b5s) percent of total time");
-	for (g = 0; g < ng; g++) {
-		const struct kev *k = &tl->k[first[g]];
+	for (g = 0; g < gr.n; g++) {
+		const struct kev *k = &tl->k[gr.first[g]];
 		size_t r = tab_row(t);
-		double sum = stat_sum(&d[g]);
+		double sum = stat_sum(&gr.vals[g]);
 
 		if (!gpu_only) {
 			const struct top *op = &tl->op[k->op];
@@ -916,10 +897,9 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		}
 		tab_set_str(t, r, c0, S(tl, k->name));
 		tab_set_num(t, r, c0 + 1, sum);
-		tab_set_int(t, r, c0 + 2, (long long)d[g].n);
-		tab_set_num(t, r, c0 + 3, stat_mean(&d[g]));
+		tab_set_int(t, r, c0 + 2, (long long)gr.vals[g].n);
+		tab_set_num(t, r, c0 + 3, stat_mean(&gr.vals[g]));
 		tab_set_num(t, r, c0 + 4, sum / total_us * 100);
-		vec_free(&d[g]);
 	}
 	{
 		struct tab_key keys[] = { { c0 + 1, 1 }, { c0 + 2, 0 }, { c0 + 3, 0 },
@@ -929,9 +909,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 	}
 	if (o->topk_short >= 0)
 		tab_truncate(t, (size_t)o->topk_short);
-	free(d);
-	free(first);
-	names_free(&groups);
+	tab_groups_free(&gr);
 	buf_free(&key);
 	return t;
 }
@@ -2044,14 +2022,13 @@ static struct tab *
 sheet_coll(struct tl *tl)
 {
 	struct tab *t = tab_new("coll_analysis");
-	struct names groups;
-	struct vec *d = NULL;
-	size_t *first = NULL, ng = 0, i, g, j;
+	struct tab_groups gr;
+	size_t i, g, j;
 	struct buf key = BUF_INIT;
 	struct tab_key sk[11];
 	const char *unnamed = NULL;
 
-	names_init(&groups);
+	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
 		const struct kev *k = &tl->k[i];
 
@@ -2060,14 +2037,7 @@ sheet_coll(struct tl *tl)
 			continue;
 		buf_reset(&key);
 		buf_printf(&key, "%lld\x1f%u\x1f%lld", k->rank, k->comm, k->stream);
-		g = tab_group(&groups, key.p, key.len);
-		if (g == ng) {
-			d = xreallocarray(d, ng + 1, sizeof(*d));
-			first = xreallocarray(first, ng + 1, sizeof(*first));
-			d[ng] = (struct vec)VEC_INIT;
-			first[ng++] = i;
-		}
-		vec_add(&d[g], k->dur);
+		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
 	tab_col(t, "rank");
 	for (j = 0; coll_keys[j]; j++)
@@ -2081,8 +2051,8 @@ sheet_coll(struct tl *tl)
 	tab_col(t, "dur_min");
 	tab_col(t, "dur_max");
 	tab_col(t, "operation_count");
-	for (g = 0; g < ng; g++) {
-		const struct kev *k = &tl->k[first[g]];
+	for (g = 0; g < gr.n; g++) {
+		const struct kev *k = &tl->k[gr.first[g]];
 		const char *txt = S(tl, k->comm);
 		json_t *c = json_loadb(txt, strlen(txt), 0, NULL), *v;
 		size_t r = tab_row(t), c0 = 1 + j;
@@ -2107,23 +2077,20 @@ sheet_coll(struct tl *tl)
 		v = c ? json_object_get(c, "Out msg nelems") : NULL;
 		if (b > 0 && json_is_number(v))
 			tab_set_num(t, r, c0 + 2, json_number_value(v) * b / (1024.0 * 1024.0));
-		tab_set_num(t, r, c0 + 3, stat_sum(&d[g]));
-		tab_set_num(t, r, c0 + 4, stat_mean(&d[g]));
-		tab_set_num(t, r, c0 + 5, stat_std(&d[g], 1));
-		tab_set_num(t, r, c0 + 6, stat_min(&d[g]));
-		tab_set_num(t, r, c0 + 7, stat_max(&d[g]));
-		tab_set_int(t, r, c0 + 8, (long long)d[g].n);
+		tab_set_num(t, r, c0 + 3, stat_sum(&gr.vals[g]));
+		tab_set_num(t, r, c0 + 4, stat_mean(&gr.vals[g]));
+		tab_set_num(t, r, c0 + 5, stat_std(&gr.vals[g], 1));
+		tab_set_num(t, r, c0 + 6, stat_min(&gr.vals[g]));
+		tab_set_num(t, r, c0 + 7, stat_max(&gr.vals[g]));
+		tab_set_int(t, r, c0 + 8, (long long)gr.vals[g].n);
 		json_decref(c);
-		vec_free(&d[g]);
 	}
 	for (j = 0; j < 11; j++)
 		sk[j] = (struct tab_key){ j, 0 };
 	tab_sort(t, sk, 11);
 	tab_sort_pandas(t, tab_find(t, "dur_sum"), 1);
-	free(d);
-	free(first);
 	buf_free(&key);
-	names_free(&groups);
+	tab_groups_free(&gr);
 	return t;
 }
 

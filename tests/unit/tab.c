@@ -41,6 +41,22 @@ test_stats(void)
 	vec_free(&v);
 }
 
+/* Values by group: groups in order of first appearance, each with its values and the
+ * item it first came with. */
+static void
+test_groups(void)
+{
+	struct tab_groups g;
+
+	tab_groups_init(&g);
+	ok(tab_groups_add(&g, "b", 1, 10, 1.5) == 0 && tab_groups_add(&g, "a", 1, 11, 2) == 1 &&
+	    tab_groups_add(&g, "b", 1, 12, 3) == 0 && g.n == 2, "groups in order of first appearance");
+	ok(g.first[0] == 10 && g.first[1] == 11 && g.vals[0].n == 2 && stat_sum(&g.vals[0]) == 4.5 &&
+	    g.vals[1].n == 1, "each group's first item and values");
+	tab_groups_free(&g);
+	ok(g.n == 0 && g.vals == NULL, "freed");
+}
+
 /* The running aggregate: the same figures as over a vec, Kahan sums, Welford's std. */
 static void
 test_acc(void)
@@ -289,6 +305,7 @@ main(void)
 {
 	test_stats();
 	test_acc();
+	test_groups();
 	test_npstats();
 	test_table();
 	test_sort_pandas();
