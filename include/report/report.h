@@ -23,7 +23,7 @@ struct spool;
 
 /* Row flags: which values are present, and what kind of row it is. */
 #define ROW_SIGNPOST	0x00001
-#define ROW_HOST	0x00002		/* label contains "(torch)" */
+#define ROW_HOST	0x00002		/* a host op (opclass_report: "(torch)") */
 #define ROW_DEVICE	0x00004		/* device id present */
 #define ROW_CORES	0x00008
 #define ROW_CALL	0x00010
@@ -39,10 +39,11 @@ struct spool;
 #define ROW_IN0BW	0x04000
 #define ROW_SBH		0x08000
 #define ROW_SBW		0x10000
-#define ROW_MATMUL	0x20000		/* label contains "Matmul" */
+#define ROW_MATMUL	0x20000		/* a matmul (opclass_report: "Matmul") */
 #define ROW_ITER	0x40000
 #define ROW_DEV_INTNS	0x80000		/* device_ns was an integer: dev_ns holds it */
 #define ROW_GAP_INTNS	0x100000	/* gap_ns was an integer: gap_ns holds it */
+#define ROW_CONV_NEW	0x200000	/* an OptimizedConvNew (opclass_report) */
 
 /* A string of the table: 0 is "absent", anything else its names.h index + 1. */
 typedef uint32_t strid;

@@ -61,6 +61,7 @@ struct mresult {
 	double		 tflops, flops_pct;
 	enum bound	 bound;
 	bool		 is_matmul, is_conv, is_halo, is_host;
+	unsigned	 opc;		/* opclass_report of the label: OPC_HOST... */
 	bool		 dram_sharded;
 	bool		 has_in0_block_w, has_sub_h, has_sub_w;
 	long long	 in0_block_w, sub_h, sub_w;
@@ -91,6 +92,10 @@ void metrics_analyse(const struct mop *op, struct mresult *m);
 double metrics_dtype_size(const char *dtype);
 /* Short datatype names: FLOAT32 FP32, BFLOAT16 BF16, BFLOAT8_B BFP8, BFLOAT4_B BFP4. */
 const char *metrics_dtype_short(const char *dtype);
+/* Spec 9: the Math Fidelity cell of an op that is not a matmul or conv, "in0, in1 => out"
+ * with the dtypes shortened (NULL: absent) and stripped, into b (empty). */
+struct buf;
+void metrics_math_plain(struct buf *b, const char *in0, const char *in1, const char *out);
 /* Spec 17.3. fid is the fidelity name (first word of the Math Fidelity cell). */
 enum verdict metrics_fidelity_verdict(const char *in0, const char *in1, const char *out,
     const char *fid, const char **msg);

@@ -24,4 +24,15 @@ bool opclass_collective(const char *name);
 /* OP TYPE of an op that ran on the device ("tt_dnn_device"); NULL is not one. */
 bool opclass_device_type(const char *op_type);
 
+/*
+ * What tt-perf-report's report makes of an op by its OP Code cell (spec 9, 13, 16, 17): a
+ * host op, a matmul (Bound, advice, the Matmul Optimization list), an OptimizedConvNew (its
+ * Math Fidelity cell coloured as a matmul's). ttp-roofline computes them on the label and
+ * writes them as the booleans host, matmul and conv_new (ttp-record(5)); ttp-table reads
+ * those, and calls this only for records without them (no ttp-roofline ran: on the op
+ * name; records of an older ttp-roofline: on their label).
+ */
+enum { OPC_HOST = 1, OPC_MATMUL = 2, OPC_CONV_NEW = 4 };
+unsigned opclass_report(const char *label, size_t n);
+
 #endif

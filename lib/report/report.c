@@ -140,33 +140,41 @@ get_str(struct table *t, struct rec *r, const char *key)
 	return table_intern(t, s, n);
 }
 
-/* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (spec 9). */
+/* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (spec 9), as
+ * ttp-roofline makes it. */
 static strid
 fallback_math(struct table *t, const struct row *w)
 {
 	struct buf b = BUF_INIT;
 	strid id;
-	size_t s, e;
 
-	if (w->dt_in0)
-		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in0)));
-	if (w->dt_in1) {
-		buf_adds(&b, ", ");
-		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_in1)));
-	}
-	if (w->dt_out) {
-		buf_adds(&b, " => ");
-		buf_adds(&b, metrics_dtype_short(table_str(t, w->dt_out)));
-	}
-	buf_addc(&b, '\0');
-	for (s = 0; b.p[s] == ' '; s++)
-		;
-	e = strlen(b.p);
-	while (e > s && b.p[e - 1] == ' ')
-		e--;
-	id = table_intern(t, b.p + s, e - s);
+	metrics_math_plain(&b, w->dt_in0 ? table_str(t, w->dt_in0) : NULL,
+	    w->dt_in1 ? table_str(t, w->dt_in1) : NULL, w->dt_out ? table_str(t, w->dt_out) : NULL);
+	id = table_intern(t, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return id;
+}
+
+/* The classes of an op (opclass_report) as ttp-roofline wrote them; without them (no
+ * ttp-roofline, or an older one) computed on the OP Code cell, label (op name). */
+static unsigned
+get_opclass(struct table *t, struct rec *r, strid label)
+{
+	static const char *const key[] = { "host", "matmul", "conv_new" };
+	static const unsigned bit[] = { OPC_HOST, OPC_MATMUL, OPC_CONV_NEW };
+	unsigned c = 0;
+	size_t i;
+	bool b;
+
+	if (rec_type(r, "host") != REC_BOOL) {
+		const char *s = table_str(t, label);
+
+		return opclass_report(s, strlen(s));
+	}
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
+		if (rec_bool(r, key[i], &b) && b)
+			c |= bit[i];
+	return c;
 }
 
 static strid
@@ -270,6 +278,7 @@ table_add(struct table *t, struct rec *r)
 	struct row *w;
 	bool b;
 	size_t n;
+	unsigned opc;
 
 	kind = rec_str(r, "kind", NULL);
 	if (kind == NULL) {
@@ -304,15 +313,17 @@ table_add(struct table *t, struct rec *r)
 		s = "", n = 0;
 	w->op = table_intern(t, s, n);
 	w->label = get_str(t, r, "label");
-	if (w->label == 0) {
+	if (w->label == 0) {	/* no ttp-roofline: the op name is the OP Code */
 		w->label = w->op;
 		t->nnoroof++;
 	}
-	s = table_str(t, w->label);
-	if (opclass_host(s))
+	opc = get_opclass(t, r, w->label);
+	if (opc & OPC_HOST)
 		w->flags |= ROW_HOST;
-	if (opclass_matmul(s, strlen(s)))
+	if (opc & OPC_MATMUL)
 		w->flags |= ROW_MATMUL;
+	if (opc & OPC_CONV_NEW)
+		w->flags |= ROW_CONV_NEW;
 	if (w->flags & ROW_HOST)
 		t->nhost++;
 	else
@@ -724,13 +735,8 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 	case C_MATH:
 		if (sp || (w->math == 0 && !grey))
 			break;
-		if (on && !grey) {
-			const char *label = table_str(t, w->label);
-
-			if (opclass_matmul(label, strlen(label)) ||
-			    strstr(label, "OptimizedConvNew") != NULL)
-				c = verdict_colour(table_str(t, w->verdict));
-		}
+		if (on && !grey && (w->flags & (ROW_MATMUL | ROW_CONV_NEW)))
+			c = verdict_colour(table_str(t, w->verdict));
 		cell_str(b, on, c, table_str(t, w->math));
 		break;
 	}

@@ -594,15 +594,22 @@ math_mm(const struct mop *op, struct mresult *m)
 static void
 math_plain(const struct mop *op, struct mresult *m)
 {
-	struct buf *b = &m->math;
+	metrics_math_plain(&m->math, op->in0.dtype, op->in1.dtype, op->out0.dtype);
+}
+
+void
+metrics_math_plain(struct buf *b, const char *in0, const char *in1, const char *out)
+{
 	size_t i, j;
 
-	if (op->in0.dtype != NULL)
-		buf_adds(b, metrics_dtype_short(op->in0.dtype));
-	if (op->in1.dtype != NULL)
-		buf_printf(b, ", %s", metrics_dtype_short(op->in1.dtype));
-	if (op->out0.dtype != NULL)
-		buf_printf(b, " => %s", metrics_dtype_short(op->out0.dtype));
+	if (in0 != NULL)
+		buf_adds(b, metrics_dtype_short(in0));
+	if (in1 != NULL)
+		buf_printf(b, ", %s", metrics_dtype_short(in1));
+	if (out != NULL)
+		buf_printf(b, " => %s", metrics_dtype_short(out));
+	if (b->p == NULL)
+		return;
 	/* Python str.strip() */
 	for (i = 0; i < b->len && isspace((unsigned char)b->p[i]); i++)
 		continue;
@@ -872,10 +879,11 @@ metrics_analyse(const struct mop *op, struct mresult *m)
 		buf_adds(&m->label, name);
 		math_plain(op, m);
 	}
-	if (opclass_host(m->label.p)) {
+	m->opc = opclass_report(m->label.p, m->label.len);
+	if (m->opc & OPC_HOST) {
 		m->is_host = true;
 		m->bound = BOUND_HOST;
-	} else if (opclass_matmul(m->label.p, m->label.len))
+	} else if (m->opc & OPC_MATMUL)
 		m->bound = metrics_bound(m->has_dram, m->dram_pct, m->has_flops_pct,
 		    m->flops_pct);
 	if (m->is_matmul)

@@ -37,6 +37,20 @@ opclass_collective(const char *name)
 	    strstr(name, "AllReduce") != NULL;
 }
 
+unsigned
+opclass_report(const char *label, size_t n)
+{
+	unsigned c = 0;
+
+	if (memmem(label, n, "(torch)", 7) != NULL)
+		c |= OPC_HOST;
+	if (opclass_matmul(label, n))
+		c |= OPC_MATMUL;
+	if (memmem(label, n, "OptimizedConvNew", 16) != NULL)
+		c |= OPC_CONV_NEW;
+	return c;
+}
+
 bool
 opclass_device_type(const char *op_type)
 {

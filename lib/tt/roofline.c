@@ -16,6 +16,7 @@
 
 #include "core/hwspec.h"
 #include "tt/metrics.h"
+#include "tt/opclass.h"
 #include "core/rec.h"
 #include "tt/roofline.h"
 #include "core/tensor.h"
@@ -395,6 +396,9 @@ write_metrics(struct rec *r, const struct mresult *m)
 	else
 		rec_del(r, "advice");
 	rec_set_str(r, "category", m->category);
+	rec_set_bool(r, "host", (m->opc & OPC_HOST) != 0);
+	rec_set_bool(r, "matmul", (m->opc & OPC_MATMUL) != 0);
+	rec_set_bool(r, "conv_new", (m->opc & OPC_CONV_NEW) != 0);
 }
 
 static void

@@ -21,5 +21,14 @@ main(void)
 	    "collectives");
 	ok(opclass_device_type("tt_dnn_device") && !opclass_device_type("tt_dnn_cpu") &&
 	    !opclass_device_type(NULL), "device op type");
+	ok(opclass_report("MatmulDeviceOperation 32 x 64 x 32", 34) == OPC_MATMUL &&
+	    opclass_report("(torch) aten::add", 17) == OPC_HOST &&
+	    opclass_report("Matmul (torch)", 14) == (OPC_HOST | OPC_MATMUL),
+	    "report classes: host and matmul, also both");
+	ok(opclass_report("OptimizedConvNew 4096 x 576 x 64 [ABH=x|x ADB]", 46) == OPC_CONV_NEW &&
+	    opclass_report("Conv2dDeviceOperation", 21) == 0 &&
+	    opclass_report("HaloDeviceOperation", 19) == 0 && opclass_report("", 0) == 0,
+	    "report classes: OptimizedConvNew, not Conv2d, halo or nothing");
+	ok(opclass_report("(torch)Matmul", 7) == OPC_HOST, "report classes: within the n bytes");
 	return tap_done();
 }
