@@ -82,9 +82,8 @@ struct tl {
 
 const char *const tl_sheet_names[] = {
 	"gpu_timeline", "ops_summary_by_category", "ops_summary_by_phase", "ops_summary",
-	"ops_summary_prefill",
-	"ops_summary_decode", "ops_unique_args",
-	"unified_perf_summary", "<family>", "kernel_summary", "kernel_summary_prefill",
+	"ops_unique_args", "unified_perf_summary", "ops_summary_prefill",
+	"ops_summary_decode", "<family>", "kernel_summary", "kernel_summary_prefill",
 	"kernel_summary_decode", "short_kernel_histogram",
 	"short_kernels_summary", "coll_analysis", NULL
 };
@@ -2118,10 +2117,11 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
 		n = push(out, n, sheet_by_category(tl, &L, ls));
 		n = push(out, n, sheet_by_phase(tl, &L, ls));
 		n = push(out, n, sheet_ops_summary(tl, &L, ls));
-		n = push(out, n, sheet_phase(tl, &L, ls, "prefill"));
-		n = push(out, n, sheet_phase(tl, &L, ls, "decode"));
 		n = push(out, n, sheet_unique_args(tl, &L, ls));
 		n = push(out, n, sheet_unified(tl));
+		/* where the inference-phase branch puts them */
+		n = push(out, n, sheet_phase(tl, &L, ls, "prefill"));
+		n = push(out, n, sheet_phase(tl, &L, ls, "decode"));
 		n = sheets_roofline(tl, out, n);
 		free(ls);
 		launchers_free(&L);
