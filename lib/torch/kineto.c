@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <errno.h>
 
 #include <jansson.h>
 
@@ -134,6 +136,7 @@ struct kin {
 	struct error	 err;			/* bad input, and where read_trace ... */
 	jmp_buf		 fail;			/* ... returns it (kfail) */
 	const char	*cap_folder;		/* captures merged from this folder */
+	bool		 cap_classified;	/* ... which had no execution_details.json */
 	size_t		 cap_events, cap_merged;
 };
 
@@ -1501,6 +1504,8 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 		rec_set_str(r, "capture_folder", k->cap_folder);
 		rec_set_int(r, "capture_merged", (long long)k->cap_merged);
 		rec_set_int(r, "capture_events", (long long)k->cap_events);
+		if (k->cap_classified)
+			rec_set_bool(r, "capture_classified", true);
 	}
 	rec_write(r, stdout);
 	rec_free(r);
@@ -1595,6 +1600,12 @@ struct cap {
 struct capset {
 	struct cap	*c;
 	size_t		 n;
+	struct loaded {
+		char		*path;
+		struct kin	*k;
+	}		*ld;		/* capture traces read to classify them */
+	size_t		 nld;
+	bool		 classified;	/* no execution_details.json: classified here */
 	long long	*bs;		/* the valid entries' batch sizes (files or not) */
 	size_t		 nbs;
 	const char	*folder;
@@ -1692,11 +1703,19 @@ static struct kin *kin_load(const char *path, const struct kineto_opts *o);
 static void kin_free(struct kin *k);
 
 static void
-cap_load(struct cap *c, const struct kineto_opts *o)
+cap_load(struct capset *cs, struct cap *c, const struct kineto_opts *o)
 {
+	size_t i;
+
 	if (c->k != NULL)
 		return;
-	c->k = kin_load(c->path, o);
+	for (i = 0; i < cs->nld && strcmp(cs->ld[i].path, c->path) != 0; i++)
+		;
+	if (i < cs->nld) {
+		c->k = cs->ld[i].k;	/* read when the folder was classified */
+		cs->ld[i].k = NULL;
+	} else
+		c->k = kin_load(c->path, o);
 	cap_children(c->k, c);
 	cap_roots(c->k, c);
 }
@@ -1712,9 +1731,155 @@ readable(const char *path)
 	return true;
 }
 
-/* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder). */
+static int
+by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The most common first dimension of the CPU ops' argument shapes (TraceLens's
+ * infer_batch_size_from_cpu_ops: ties to the first seen), or -1 when there is none. */
+static long long
+common_first_dim(struct kin *k)
+{
+	struct names seen;
+	size_t *count = NULL, cap = 0, i, j, best = 0;
+	long long v = -1;
+
+	names_init(&seen);
+	for (i = 0; i < k->nev; i++) {
+		const struct kev *e = &k->ev[i];
+		json_t *in, *a;
+
+		if (e->cat != C_CPU_OP || e->in_len == 0)
+			continue;
+		in = json_loadb(spool_get(k->sp, e->in_off, e->in_len), e->in_len, 0, NULL);
+		json_array_foreach(in, j, a) {
+			json_t *d0 = json_array_get(json_object_get(a, "shape"), 0);
+			char num[32];
+			size_t n0 = seen.n;
+			uint32_t x;
+
+			if (!json_is_integer(d0))
+				continue;
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(d0));
+			x = names_intern(&seen, num, strlen(num));
+			if (seen.n > n0) {
+				count = xgrow(count, &cap, seen.n, sizeof(*count));
+				count[x] = 0;
+			}
+			count[x]++;
+		}
+		json_decref(in);
+	}
+	for (i = 0; i < seen.n; i++)
+		if (count[i] > count[best])
+			best = i;
+	if (seen.n > 0)
+		v = strtoll(seen.str[best], NULL, 10);
+	free(count);
+	names_free(&seen);
+	return v;
+}
+
+/* classify_graph_capture_trace, without writing the file: per capture trace (.json or
+ * .json.gz, by name), the batch size and mode of its capture annotation when it has as
+ * many as vLLM _dummy_run frames, else FULL for at most one StreamBeginCapture and
+ * PIECEWISE for more, with the most common first dimension as the batch size. */
+static json_t *
+capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
+{
+	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
+	json_t *root = json_array();
+	char **files = NULL;
+	size_t nf = 0, i, j;
+	DIR *d = opendir(folder);
+	struct dirent *de;
+
+	if (d == NULL)
+		die(EXIT_DATA, "%s: %s", folder, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if ((n > 5 && strcmp(de->d_name + n - 5, ".json") == 0) ||
+		    (n > 8 && strcmp(de->d_name + n - 8, ".json.gz") == 0)) {
+			files = xreallocarray(files, nf + 1, sizeof(*files));
+			files[nf++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	if (nf == 0)
+		die(EXIT_DATA, "%s: no execution_details.json and no capture trace (.json, "
+		    ".json.gz) to classify", folder);
+	qsort(files, nf, sizeof(*files), by_str);
+	for (i = 0; i < nf; i++) {
+		struct buf path = BUF_INIT;
+		struct kin *k;
+		size_t ndummy = 0, nann = 0, nbeg = 0;
+		int32_t ann = -1;
+		long long bs = -1;
+		const char *mode = NULL, *how = "inferred";
+		json_t *x = json_object();
+
+		buf_printf(&path, "%s/%s", folder, files[i]);
+		k = kin_load(path.p, o);
+		for (j = 0; j < k->nev; j++) {
+			const struct kev *v = &k->ev[j];
+			const char *nm = names_str(&k->names, v->name), *p;
+			struct step st;
+
+			if (strncmp(nm, dummy, sizeof(dummy) - 1) == 0) {
+				for (p = nm + sizeof(dummy) - 1; *p >= '0' && *p <= '9'; p++)
+					;
+				if (p > nm + sizeof(dummy) - 1 && strncmp(p, "): _dummy_run", 13) == 0)
+					ndummy++;
+			}
+			if (v->cat == C_RUNTIME && strstr(nm, "StreamBeginCapture") != NULL)
+				nbeg++;
+			if (v->cat == C_ANNOT && step_parse(nm, strlen(nm), &st) &&
+			    st.kind == STEP_CAPTURE) {
+				nann++;
+				if (ann < 0 || v->ts < k->ev[ann].ts)
+					ann = (int32_t)j;
+			}
+		}
+		json_object_set_new(x, "file", json_string(files[i]));
+		if (nann > 0 && nann == ndummy) {
+			/* capture_<bs>_<mode>: the mode is the rest of the name */
+			const char *nm = names_str(&k->names, k->ev[ann].name);
+			struct step st;
+
+			(void)step_parse(nm, strlen(nm), &st);
+			bs = st.batch;
+			mode = strchr(nm + 8, '_') + 1;
+			how = "from its annotation";
+			json_object_set_new(x, "batch_size", json_integer(bs));
+			json_object_set_new(x, "mode", json_string(mode));
+		} else {
+			mode = nbeg <= 1 ? "FULL" : "PIECEWISE";
+			bs = common_first_dim(k);
+			json_object_set_new(x, "batch_size", bs >= 0 ? json_integer(bs) :
+			    json_null());
+			json_object_set_new(x, "mode", json_string(mode));
+		}
+		note("%s: batch size %lld, mode %s (%s; TraceLens would write them to "
+		    "execution_details.json)", path.p, bs, mode, how);
+		json_array_append_new(root, x);
+		cs->ld = xreallocarray(cs->ld, cs->nld + 1, sizeof(*cs->ld));
+		cs->ld[cs->nld].path = xstrdup(path.p);
+		cs->ld[cs->nld++].k = k;
+		buf_free(&path);
+		free(files[i]);
+	}
+	free(files);
+	cs->classified = true;
+	return root;
+}
+
+/* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder); when
+ * the folder has none, the traces are classified as TraceLens classifies them. */
 static void
-capset_read(struct capset *cs, const char *folder)
+capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 {
 	struct buf p = BUF_INIT;
 	json_error_t e;
@@ -1723,13 +1888,12 @@ capset_read(struct capset *cs, const char *folder)
 
 	cs->folder = folder;
 	buf_printf(&p, "%s/execution_details.json", folder);
-	if ((root = json_load_file(p.p, 0, &e)) == NULL) {
-		if (!readable(p.p))
-			die(EXIT_DATA, "%s: no execution_details.json: ttp reads the capture "
-			    "traces' batch sizes and modes from it (TraceLens writes one)",
-			    folder);
+	if (!readable(p.p)) {
+		root = capset_classify(cs, folder, o);
+		buf_reset(&p);
+		buf_printf(&p, "%s (classified)", folder);
+	} else if ((root = json_load_file(p.p, 0, &e)) == NULL)
 		die(EXIT_DATA, "%s:%d: %s", p.p, e.line, e.text);
-	}
 	if (!json_is_array(root))
 		die(EXIT_DATA, "%s: not a list of capture traces", p.p);
 	json_array_foreach(root, i, x) {
@@ -2212,7 +2376,7 @@ merge_captures(struct kin *k, const char *folder)
 		corr0[i] = k->ev[i].corr;
 	}
 	memset(&cs, 0, sizeof(cs));
-	capset_read(&cs, folder);
+	capset_read(&cs, folder, &co);
 	/* the engine steps: iteration annotations of the first tier that has any */
 	steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
 	for (tier = 1; tier <= 2 && ns == 0; tier++)
@@ -2262,7 +2426,7 @@ merge_captures(struct kin *k, const char *folder)
 			free(roots);
 			continue;
 		}
-		cap_load(c, &co);
+		cap_load(&cs, c, &co);
 		if (c->nroots != 1 && c->nroots != nr) {
 			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
 			    "merged", c->path, c->nroots, nr, sname);
@@ -2292,6 +2456,7 @@ merge_captures(struct kin *k, const char *folder)
 		}
 	} else {
 		k->cap_folder = folder;
+		k->cap_classified = cs.classified;
 		k->cap_events = cs.events;
 		k->cap_merged = cs.merged;
 	}
@@ -2316,6 +2481,14 @@ merge_captures(struct kin *k, const char *folder)
 		free(c->root_ts);
 		free(c->root_dur);
 	}
+	for (i = 0; i < cs.nld; i++) {
+		if (cs.ld[i].k != NULL) {
+			kin_free(cs.ld[i].k);
+			free(cs.ld[i].k);
+		}
+		free(cs.ld[i].path);
+	}
+	free(cs.ld);
 	free(cs.c);
 	free(cs.bs);
 	free(steps);
