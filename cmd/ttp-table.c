@@ -676,6 +676,9 @@ main(int argc, char **argv)
 		if (!o.summary)
 			die_usage("--group-by on a PyTorch trace shows the grouped summary: "
 			    "not with --no-summary");
+		if (o.per_device)
+			die_usage("--per-device: PyTorch ops have no device key (their kernels "
+			    "run on one)");
 		summary_only = 1;
 		o.group_by = gspec.by;
 	}
