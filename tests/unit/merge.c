@@ -63,6 +63,38 @@ multidev(void)
 	add(7, 0, "UnaryDeviceOperation", 5000, true);
 }
 
+/* The merge step by step as ttp-filter streams it: a step whenever every queue has a
+ * head, the rest at the end; the chosen entries, in stream order. */
+static const char *
+run_stream(void)
+{
+	static char out[512];
+	int64_t devs[2] = { 0, 1 };
+	struct merge m;
+	uint64_t c;
+	size_t i, early = 0;
+	bool chosen[64] = { false };
+
+	merge_init(&m, devs, 2, &nm);
+	for (i = 0; i < n; i++) {
+		merge_push(&m, e[i].device, i);
+		while (merge_ready(&m)) {
+			merge_step(&m, e, 0, &c);
+			chosen[c] = true;
+			early++;
+		}
+	}
+	while (merge_step(&m, e, 0, &c))
+		chosen[c] = true;
+	merge_done(&m);
+	snprintf(out, sizeof(out), "%zu early:", early);
+	for (i = 0; i < n; i++)
+		if (chosen[i])
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), " %lld",
+			    (long long)e[i].id);
+	return out;
+}
+
 int
 main(void)
 {
@@ -79,6 +111,11 @@ main(void)
 	for (i = 0; i < n; i++)
 		sel[i] = (uint32_t)i;
 	ok(merge_count_devices(e, sel, n) == 2, "two devices");
+	multidev();
+	is_str(run_stream(), "5 early: 8 3 4 5 11 7",
+	    "step by step: the same ops (in stream order), five steps before the end");
+	ok(e[2].dur == 60000 && (e[2].flags & FE_SETDUR) && (e[3].flags & FE_SKIP) &&
+	    !(e[2].flags & FE_PENDING), "AllGather: the mean, device 1's row merged away");
 
 	n = 0;
 	add(4, 0, "B", 20, true);
