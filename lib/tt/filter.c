@@ -194,6 +194,22 @@ struct filter {
 	struct merge	 tt_m;
 	size_t		 head;		/* the first entry not yet written */
 	uint64_t	 base;		/* stream position of e[0] */
+
+	/*
+	 * Without a promise the summaries stay in memory up to SPILL_AT entries; past that,
+	 * while ids ascend, they go to a spool of their own (fsp), and at the end of input
+	 * the window and the merge are replayed from the two spools in stream order through
+	 * the streaming merge above, what the trace record would have told now known:
+	 * the signposts (sps), the devices. Ids that stop ascending (the merge's id order
+	 * is then not stream order) or PyTorch records read them back into memory.
+	 */
+	struct spool	*fsp;
+	size_t		 nspilled;	/* summaries in fsp, e[] empty meanwhile */
+	bool		 asc, anyid;	/* the ids so far ascend */
+	int64_t		 lastid;
+	uint32_t	*sps;		/* the signposts' names, stream order */
+	size_t		 nsps, capsps;
+	bool		 replay;	/* e[] is the replay's queue; lines stay in sp */
 };
 
 static void
@@ -319,26 +335,33 @@ check_selections(struct filter *f)
 	buf_free(&b);
 }
 
-/* Track distinct devices; returns how many there are now. */
+/* Add d to the ascending list v[0..*n) unless it is there; returns *n. */
 static size_t
-see_device(struct filter *f, int64_t d)
+sorted_add(int64_t **v, size_t *n, size_t *cap, int64_t d)
 {
-	size_t lo = 0, hi = f->ndevs;
+	size_t lo = 0, hi = *n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (f->devs[mid] == d)
-			return f->ndevs;
-		if (f->devs[mid] < d)
+		if ((*v)[mid] == d)
+			return *n;
+		if ((*v)[mid] < d)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	f->devs = xgrow(f->devs, &f->capdevs, f->ndevs + 1, sizeof(*f->devs));
-	memmove(f->devs + lo + 1, f->devs + lo, (f->ndevs - lo) * sizeof(*f->devs));
-	f->devs[lo] = d;
-	return ++f->ndevs;
+	*v = xgrow(*v, cap, *n + 1, sizeof(**v));
+	memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof(**v));
+	(*v)[lo] = d;
+	return ++*n;
+}
+
+/* Track distinct devices; returns how many there are now. */
+static size_t
+see_device(struct filter *f, int64_t d)
+{
+	return sorted_add(&f->devs, &f->ndevs, &f->capdevs, d);
 }
 
 /* Summarise one record; false when it is dropped at once (--device). */
@@ -380,7 +403,7 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		die_where(rec_where(r), "%s record without \"id\"", kind);
 	x->id = v;
 	if (x->kind == FK_OP) {
-		f->last_op = f->n;
+		f->last_op = f->nspilled + f->n;
 		f->last_op_id = v;
 		f->have_op = true;
 	}
@@ -789,7 +812,7 @@ tt_flush(struct filter *f, const char *cur, size_t curlen)
 	if (f->head == f->n) {
 		f->base += f->n;
 		f->n = f->head = 0;
-		if (spool_size(f->sp) > (64u << 20))
+		if (!f->replay && spool_size(f->sp) > (64u << 20))
 			spool_reset(f->sp);
 	} else if (f->head >= 4096 && f->head >= f->n / 2) {
 		memmove(f->e, f->e + f->head, (f->n - f->head) * sizeof(*f->e));
@@ -797,6 +820,22 @@ tt_flush(struct filter *f, const char *cur, size_t curlen)
 		f->n -= f->head;
 		f->head = 0;
 	}
+}
+
+/* The window holds ndev devices, those in qdev[0..nq) with device ops: merge them (the
+ * queues) or keep them apart, and say so. */
+static void
+tt_devices_say(struct filter *f, size_t ndev, const int64_t *qdev, size_t nq)
+{
+	if (f->o->no_merge && ndev > 1) {
+		if (f->o->verbose)
+			say("Detected data from %zu devices. Keeping separate device data...", ndev);
+		return;
+	}
+	if (f->o->verbose)
+		say("Detected data from %zu devices. Merging device data...", ndev);
+	f->tt_merging = true;
+	merge_init(&f->tt_m, qdev, nq, &f->nm);
 }
 
 /* The window holds a device op of every promised device: say what the end would have
@@ -808,16 +847,7 @@ tt_start(struct filter *f)
 	size_t i;
 
 	window_say(f->tt_sp, f->tt_nsp, &f->nm, &o->w, &f->tt_plan);
-	if (o->no_merge && f->tt_ndev > 1) {
-		if (o->verbose)
-			say("Detected data from %zu devices. Keeping separate device data...",
-			    f->tt_ndev);
-	} else {
-		if (o->verbose)
-			say("Detected data from %zu devices. Merging device data...", f->tt_ndev);
-		f->tt_merging = true;
-		merge_init(&f->tt_m, f->tt_devs, f->tt_ndev, &f->nm);
-	}
+	tt_devices_say(f, f->tt_ndev, f->tt_devs, f->tt_ndev);
 	f->tt_stream = true;
 	f->head = 0;
 	for (i = 0; i < f->n; i++)
@@ -865,6 +895,130 @@ tt_finish(struct filter *f)
 	range_message(f->o);
 }
 
+#define SPILL_AT (1u << 16)	/* summaries kept in memory before they are spilled */
+
+/* What a replay at the end needs to know: the signposts in order, whether ids ascend. */
+static void
+note_entry(struct filter *f, const struct fent *x)
+{
+	if (x->kind == FK_OTHER)
+		return;
+	if (f->anyid && x->id <= f->lastid)
+		f->asc = false;
+	f->anyid = true;
+	f->lastid = x->id;
+	if (x->kind == FK_SIGNPOST) {
+		f->sps = xgrow(f->sps, &f->capsps, f->nsps + 1, sizeof(*f->sps));
+		f->sps[f->nsps++] = x->name;
+	}
+}
+
+/* Keep the summary of a spooled record: in e[], or past SPILL_AT in fsp. */
+static void
+store(struct filter *f, const struct fent *x)
+{
+	if (f->fsp == NULL && f->n >= SPILL_AT && f->asc && !f->kineto && !f->may_stream) {
+		f->fsp = spool_open();
+		spool_add(f->fsp, (const char *)f->e, f->n * sizeof(*f->e));
+		f->nspilled = f->n;
+		f->n = f->cap = 0;
+		free(f->e);
+		f->e = NULL;
+	}
+	if (f->fsp != NULL) {
+		spool_add(f->fsp, (const char *)x, sizeof(*x));
+		f->nspilled++;
+		return;
+	}
+	f->e = xgrow(f->e, &f->cap, f->n + 1, sizeof(*f->e));
+	f->e[f->n++] = *x;
+}
+
+/* Spilled summary i. */
+static void
+fent_at(struct filter *f, size_t i, struct fent *x)
+{
+	memcpy(x, spool_get(f->fsp, (uint64_t)i * sizeof(*x), sizeof(*x)), sizeof(*x));
+}
+
+/* The spilled summaries back into e[], for finish(). */
+static void
+unspill(struct filter *f)
+{
+	size_t i;
+
+	f->e = xgrow(f->e, &f->cap, f->nspilled ? f->nspilled : 1, sizeof(*f->e));
+	for (i = 0; i < f->nspilled; i++)
+		fent_at(f, i, &f->e[i]);
+	f->n = f->nspilled;
+	f->nspilled = 0;
+	spool_close(f->fsp);
+	f->fsp = NULL;
+}
+
+/* Spilled summary i, the next in stream order (0 starts over): whether it is in the
+ * window. */
+static bool
+replay_entry(struct filter *f, size_t i, struct fent *x)
+{
+	if (i == 0) {
+		f->tt_spi = 0;
+		f->tt_inwin = false;
+	}
+	fent_at(f, i, x);
+	if (x->kind == FK_SIGNPOST)
+		f->tt_spi++;
+	return tt_window(f, x);
+}
+
+/*
+ * End of input with the summaries spilled and ids ascending: the window and the merge
+ * in two passes over the spilled summaries, the second through the streaming merge (so
+ * what stays in memory is what waits for a merge step). False, with nothing said, when
+ * the window holds no device op: finish() has the reference's answer and the advice.
+ */
+static bool
+replay(struct filter *f)
+{
+	const struct filter_opts *o = f->o;
+	int64_t *dev = NULL, *qdev = NULL;
+	size_t i, ndev = 0, nq = 0, capd = 0, capq = 0;
+	struct fent x;
+
+	window_plan(f->sps, f->nsps, &f->nm, &o->w, &f->tt_plan);
+	/* pass 1: the window's devices, and those with device ops (the merge's queues) */
+	for (i = 0; i < f->nspilled; i++) {
+		if (!replay_entry(f, i, &x) || !(x.flags & FE_HASDEV))
+			continue;
+		sorted_add(&dev, &ndev, &capd, x.device);
+		if (is_devop(&x))
+			sorted_add(&qdev, &nq, &capq, x.device);
+	}
+	if (nq == 0) {
+		free(dev);
+		free(qdev);
+		return false;
+	}
+	window_say(f->sps, f->nsps, &f->nm, &o->w, &f->tt_plan);
+	tt_devices_say(f, ndev, qdev, nq);
+	free(dev);
+	free(qdev);
+	/* pass 2: in stream order through the merge's queues */
+	f->replay = true;
+	f->head = f->n = 0;
+	f->base = 0;
+	for (i = 0; i < f->nspilled; i++) {
+		if (!replay_entry(f, i, &x) && x.kind != FK_OTHER)
+			x.flags |= FE_SKIP;
+		f->e = xgrow(f->e, &f->cap, f->n + 1, sizeof(*f->e));
+		f->e[f->n++] = x;
+		tt_admit(f, f->n - 1);
+		tt_flush(f, NULL, 0);
+	}
+	tt_finish(f);
+	return true;
+}
+
 void
 filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 {
@@ -879,12 +1033,14 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	f.sp = spool_open();
 	f.op_matched = xcalloc(o->nops ? o->nops : 1, sizeof(*f.op_matched));
 	f.may_stream = o->w.ignore && o->no_merge;
+	f.asc = true;
 	if (f.may_stream && o->verbose)
 		say("Ignoring all signposts. Using the entire file for analysis.");
 
 	while ((r = rec_next(rd)) != NULL) {
 		if (!summarise(&f, r, &x))
 			continue;
+		note_entry(&f, &x);
 		if (x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
 		    tt_may_stream(o)) {
 			const char *k = rec_str(r, "kind", NULL);
@@ -937,14 +1093,13 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 			}
 			continue;
 		}
-		f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
 		buf_reset(&f.line);
 		rec_format(r, &f.line);
 		if (f.line.len > UINT32_MAX)
 			die_where(rec_where(r), "record too long");
 		x.off = spool_add(f.sp, f.line.p, f.line.len);
 		x.len = (uint32_t)f.line.len;
-		f.e[f.n++] = x;
+		store(&f, &x);
 		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
 			start_streaming(&f);
 	}
@@ -977,10 +1132,15 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 			f.o = &o2;
 			finish(&f);
 			f.o = o;
-		} else
+		} else if (f.fsp == NULL || !f.asc || f.kineto || !replay(&f)) {
+			if (f.fsp != NULL)
+				unspill(&f);
 			finish(&f);
+		}
 	}
 	spool_close(f.sp);
+	spool_close(f.fsp);
+	free(f.sps);
 	free(f.e);
 	free(f.devs);
 	free(f.tt_sp);
