@@ -6,10 +6,12 @@
  * here.
  *
  * A tensor array is null or an array whose elements are null (an empty group before
- * a non-empty one) or objects {"shape":[W,Z,Y,X], "logical":[W,Z,Y,X], "layout":s,
- * "dtype":s, "mem":s}, each member optional or null. Other members are skipped. A
- * value of another type is an error about the input, e.g. "file:line: in[0].shape:
- * expected an array of 4 non-negative integers", exit 1.
+ * a non-empty one) or objects {"shape":[d0,...], "logical":[d0,...], "layout":s,
+ * "dtype":s, "mem":s}, each member optional or null. Shapes have any rank from 0 to
+ * TENSOR_MAXRANK (PyTorch: 0 to 8; TT-Metal: 4, [W, Z, Y, X]), outermost first, and at
+ * most 2^53 elements. Other members are skipped. A value of another type is an error
+ * about the input, e.g. "file:line: in[0].shape: expected an array of at most 8
+ * non-negative integers", exit 1.
  */
 #ifndef TTP_TENSOR_H
 #define TTP_TENSOR_H
@@ -19,11 +21,19 @@
 
 struct rec;
 
+#define TENSOR_MAXRANK	8
+
+/* A shape: rank extents, outermost first. */
+struct dims {
+	int		 rank;
+	long long	 d[TENSOR_MAXRANK];
+};
+
 struct tensor {
 	bool		 present;	/* an object (false: null) */
 	bool		 has_shape, has_logical;
-	long long	 shape[4];	/* physical (padded) [W, Z, Y, X] */
-	long long	 logical[4];
+	struct dims	 shape;		/* physical (padded) */
+	struct dims	 logical;
 	/* NUL-terminated and decoded, NULL when absent; owned by the record (valid until
 	 * the reader moves on or the record is freed: see rec_decode). */
 	const char	*layout, *dtype, *mem;
@@ -33,5 +43,9 @@ struct tensor {
  * how many slots were filled (index = tensor number; 0 when the key is absent or
  * null). Elements past max are not looked at. */
 size_t tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max);
+
+/* TT-Metal's [W, Z, Y, X] of d: its extents padded on the left with 1s to four. False
+ * (and nothing written) when d has more than four. */
+bool dims_wzyx(const struct dims *d, long long wzyx[4]);
 
 #endif

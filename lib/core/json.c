@@ -950,11 +950,15 @@ js_capture(struct js_reader *rd, struct buf *out)
 void
 js_span_init(struct js_span *s, const char *p, size_t len)
 {
-	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->len = len;
+	s->i = 0;
 	s->max_depth = DEF_MAX_DEPTH;
 	s->eoi = "input";
+	s->esc = 0;
+	s->real = false;
+	s->err_at = 0;
+	s->err[0] = '\0';
 }
 
 enum js_tok

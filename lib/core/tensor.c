@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * tensor: the tensor arrays of op records (see tensor.h). One scanner walks the value's
- * JSON text (rec_raw: already validated by rec, NUL-terminated), so it only has to find
- * its way and check the types it reads; strings are decoded into the record's memory
- * (rec_decode).
+ * tensor: the tensor arrays of op records (see tensor.h). The value's JSON text (rec_raw:
+ * already validated by rec, NUL-terminated) is walked with json.c's scanner (js_span),
+ * so this module only checks the types it reads; strings are decoded into the record's
+ * memory (rec_decode).
  */
 #include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/json.h"
 #include "core/rec.h"
 #include "core/tensor.h"
 
@@ -17,7 +18,7 @@ struct tread {
 	struct rec	*r;
 	const char	*key;	/* "in", "out" */
 	size_t		 i;	/* the element being read */
-	const char	*e;	/* end of the text */
+	struct js_span	 s;	/* over the array's text */
 };
 
 static void __attribute__((noreturn))
@@ -29,221 +30,129 @@ bad(const struct tread *tr, const char *member, const char *what)
 	    what);
 }
 
-static const char *
-ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-/* Bytes that matter when skipping: quotes, backslashes, brackets. */
-static const unsigned char cls[256] = {
-	['"'] = 1, ['\\'] = 2, ['['] = 3, ['{'] = 3, [']'] = 4, ['}'] = 4,
-};
-
-/* p just past an opening quote; returns just past the closing one. */
-static const char *
-skip_string(const char *p, const char *e, bool *esc)
-{
-	while (p < e) {
-		switch (cls[(unsigned char)*p]) {
-		case 1:
-			return p + 1;
-		case 2:
-			*esc = true;
-			p += 2;
-			break;
-		default:
-			p++;
-		}
-	}
-	return e;
-}
-
-/* p at a value; returns its end. */
-static const char *
-skip_value(const char *p, const char *e)
-{
-	int depth = 0;
-	bool esc;
-
-	if (*p == '"')
-		return skip_string(p + 1, e, &esc);
-	if (*p != '[' && *p != '{') {
-		while (p < e && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
-		    *p != '\t' && *p != '\n' && *p != '\r')
-			p++;
-		return p;
-	}
-	for (; p < e; p++) {
-		switch (cls[(unsigned char)*p]) {
-		case 1:
-			p = skip_string(p + 1, e, &esc) - 1;
-			break;
-		case 3:
-			depth++;
-			break;
-		case 4:
-			if (--depth == 0)
-				return p + 1;
-			break;
-		default:
-			break;
-		}
-	}
-	return e;
-}
-
+/* At null: skip it. */
 static bool
-is_null(const char *p)
+null(struct tread *tr)
 {
-	return p[0] == 'n' && p[1] == 'u' && p[2] == 'l' && p[3] == 'l';
+	if (tr->s.p[tr->s.i] != 'n')
+		return false;
+	tr->s.i += 4;
+	return true;
 }
 
-/* [W, Z, Y, X] of non-negative integers, or null (*has = false). */
-static const char *
-dims(const struct tread *tr, const char *p, const char *member, long long *d, bool *has)
+/* An array of up to TENSOR_MAXRANK non-negative integers, or null (*has = false). */
+static void
+dims(struct tread *tr, const char *member, struct dims *d, bool *has)
 {
-	static const char what[] = "an array of 4 non-negative integers";
-	int k;
+	static const char what[] = "an array of at most 8 non-negative integers";
+	struct js_span *s = &tr->s;
+	long long e = 1;
 
-	if (is_null(p)) {
-		*has = false;
-		return p + 4;
-	}
-	if (*p != '[')
+	*has = false;
+	if (null(tr))
+		return;
+	if (s->p[s->i] != '[')
 		bad(tr, member, what);
-	p++;
-	for (k = 0; k < 4; k++) {
-		long long v = 0;
+	s->i++;
+	d->rank = 0;
+	for (js_span_ws(s); s->p[s->i] != ']'; js_span_ws(s)) {
+		const char *num;
+		long long v;
 
-		p = ws(p);
-		if (k > 0) {
-			if (*p != ',')
-				bad(tr, member, what);
-			p = ws(p + 1);
-		}
-		if (*p < '0' || *p > '9')
+		if (d->rank > 0 && s->p[s->i++] == ',')
+			js_span_ws(s);
+		num = s->p + s->i;
+		if (d->rank == TENSOR_MAXRANK || *num < '0' || *num > '9' ||
+		    js_span_number(s) != JS_NUMBER || s->real)
 			bad(tr, member, what);
-		for (; *p >= '0' && *p <= '9'; p++) {
-			if (v > (LLONG_MAX - (*p - '0')) / 10)
+		/* digits only: their value, if it fits */
+		for (v = 0; num < s->p + s->i; num++) {
+			if (v > (LLONG_MAX - (*num - '0')) / 10)
 				bad(tr, member, what);
-			v = v * 10 + (*p - '0');
+			v = v * 10 + (*num - '0');
 		}
-		if (*p == '.' || *p == 'e' || *p == 'E')
-			bad(tr, member, what);
-		d[k] = v;
+		d->d[d->rank++] = v;
+		/* At most 2^53 elements: element counts and the products the metrics take
+		 * of them stay exact and never overflow. */
+		if (__builtin_mul_overflow(e, v, &e) || e > (1LL << 53))
+			bad(tr, member, "a tensor of at most 2^53 elements");
 	}
-	p = ws(p);
-	if (*p != ']')
-		bad(tr, member, what);
-	/* At most 2^53 elements: element counts and the products the metrics take of
-	 * them stay exact and never overflow. */
-	{
-		long long e = 1;
-
-		for (k = 0; k < 4; k++)
-			if (__builtin_mul_overflow(e, d[k], &e) || e > (1LL << 53))
-				bad(tr, member, "a tensor of at most 2^53 elements");
-	}
+	s->i++;
 	*has = true;
-	return p + 1;
 }
 
-/* A string or null (*s = NULL). */
-static const char *
-string(const struct tread *tr, const char *p, const char *member, const char **s)
+/* A string or null (*out = NULL). */
+static void
+string(struct tread *tr, const char *member, const char **out)
 {
-	const char *q;
-	bool esc = false;
+	struct js_span *s = &tr->s;
+	size_t start = s->i;
 
-	if (is_null(p)) {
-		*s = NULL;
-		return p + 4;
-	}
-	if (*p != '"')
+	*out = NULL;
+	if (null(tr))
+		return;
+	if (s->p[s->i] != '"')
 		bad(tr, member, "a string");
-	q = skip_string(p + 1, tr->e, &esc);
-	*s = rec_decode(tr->r, p, (size_t)(q - p), NULL);
-	return q;
-}
-
-enum member { M_OTHER, M_SHAPE, M_LOGICAL, M_LAYOUT, M_DTYPE, M_MEM };
-
-static enum member
-member(const char *k, size_t n)
-{
-	switch (n) {
-	case 3:
-		return memcmp(k, "mem", 3) == 0 ? M_MEM : M_OTHER;
-	case 5:
-		return memcmp(k, "shape", 5) == 0 ? M_SHAPE :
-		    memcmp(k, "dtype", 5) == 0 ? M_DTYPE : M_OTHER;
-	case 6:
-		return memcmp(k, "layout", 6) == 0 ? M_LAYOUT : M_OTHER;
-	case 7:
-		return memcmp(k, "logical", 7) == 0 ? M_LOGICAL : M_OTHER;
-	default:
-		return M_OTHER;
-	}
+	js_span_string(s);
+	*out = rec_decode(tr->r, s->p + start, s->i - start, NULL);
 }
 
 /* One element: a tensor object or null. */
-static const char *
-tensor(const struct tread *tr, const char *p, struct tensor *t)
+static void
+tensor(struct tread *tr, struct tensor *t)
 {
+	struct js_span *s = &tr->s;
+
 	memset(t, 0, sizeof(*t));
-	if (is_null(p))
-		return p + 4;
-	if (*p != '{')
+	if (null(tr))
+		return;
+	if (s->p[s->i] != '{')
 		bad(tr, NULL, "a tensor object or null");
 	t->present = true;
-	p = ws(p + 1);
-	while (*p == '"') {
-		const char *k = p + 1, *kd;
-		bool esc = false;
-		size_t kl;
-		enum member m;
+	s->i++;
+	for (js_span_ws(s); s->p[s->i] != '}'; js_span_ws(s)) {
+		size_t ks, kl;
+		const char *k;
 
-		p = skip_string(k, tr->e, &esc);
-		kl = (size_t)(p - 1 - k);
-		if (esc) {	/* a key written with escapes: compare it decoded */
-			kd = rec_decode(tr->r, k - 1, kl + 2, &kl);
-			m = strlen(kd) == kl ? member(kd, kl) : M_OTHER;
-		} else
-			m = member(k, kl);
-		p = ws(ws(p) + 1);	/* past the ':' */
-		switch (m) {
-		case M_SHAPE:
-			p = dims(tr, p, "shape", t->shape, &t->has_shape);
-			break;
-		case M_LOGICAL:
-			p = dims(tr, p, "logical", t->logical, &t->has_logical);
-			break;
-		case M_LAYOUT:
-			p = string(tr, p, "layout", &t->layout);
-			break;
-		case M_DTYPE:
-			p = string(tr, p, "dtype", &t->dtype);
-			break;
-		case M_MEM:
-			p = string(tr, p, "mem", &t->mem);
-			break;
-		default:
-			p = skip_value(p, tr->e);
+		if (s->p[s->i] == ',') {
+			s->i++;
+			js_span_ws(s);
 		}
-		p = ws(p);
-		if (*p == ',')
-			p = ws(p + 1);
+		ks = s->i;
+		js_span_string(s);
+		k = s->p + ks + 1;
+		kl = s->i - ks - 2;
+		if (s->esc) {	/* a key written with escapes: compare it decoded */
+			k = rec_decode(tr->r, s->p + ks, s->i - ks, &kl);
+			if (strlen(k) != kl)
+				kl = 0;
+		}
+		js_span_ws(s);
+		s->i++;		/* the ':' */
+		js_span_ws(s);
+#define IS(lit)	(kl == sizeof(lit) - 1 && memcmp(k, lit, kl) == 0)
+		if (IS("shape"))
+			dims(tr, "shape", &t->shape, &t->has_shape);
+		else if (IS("logical"))
+			dims(tr, "logical", &t->logical, &t->has_logical);
+		else if (IS("layout"))
+			string(tr, "layout", &t->layout);
+		else if (IS("dtype"))
+			string(tr, "dtype", &t->dtype);
+		else if (IS("mem"))
+			string(tr, "mem", &t->mem);
+		else
+			js_span_value(s, 0);
+#undef IS
 	}
-	return p + 1;	/* past the '}' */
+	s->i++;
 }
 
 size_t
 tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max)
 {
 	struct tread tr;
+	struct js_span *s = &tr.s;
 	const char *p;
 	size_t len, n = 0;
 
@@ -251,19 +160,34 @@ tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max)
 		return 0;
 	tr.r = r;
 	tr.key = key;
-	tr.e = p + len;
-	p = ws(p);
-	if (is_null(p))
+	js_span_init(s, p, len);
+	s->max_depth = JS_SPAN_MAXDEPTH;
+	js_span_ws(s);
+	if (null(&tr))
 		return 0;
-	if (*p != '[')
+	if (p[s->i] != '[')
 		die_where(rec_where(r), "%s: expected an array of tensors", key);
-	p = ws(p + 1);
-	while (n < max && *p != ']' && p < tr.e) {	/* the rest is not looked at */
+	s->i++;
+	for (js_span_ws(s); n < max && p[s->i] != ']'; js_span_ws(s)) {
+		if (n > 0 && p[s->i] == ',') {
+			s->i++;
+			js_span_ws(s);
+		}
 		tr.i = n;
-		p = tensor(&tr, p, &t[n++]);
-		p = ws(p);
-		if (*p == ',')
-			p = ws(p + 1);
+		tensor(&tr, &t[n++]);	/* elements past max are not looked at */
 	}
 	return n;
+}
+
+bool
+dims_wzyx(const struct dims *d, long long wzyx[4])
+{
+	int pad, k;
+
+	if (d->rank > 4)
+		return false;
+	pad = 4 - d->rank;
+	for (k = 0; k < 4; k++)
+		wzyx[k] = k < pad ? 1 : d->d[k - pad];
+	return true;
 }

@@ -98,14 +98,16 @@ is_guess(enum phase_by by)
 
 /* --- M of a matmul ------------------------------------------------------------------- */
 
+/* The rows of a matmul operand: the product of its extents but the last (TT's W * Z * Y;
+ * a lower rank reads as padded on the left with 1s). */
 static long long
-wzy(const long long *d)
+wzy(const struct dims *d)
 {
 	long long m = 1;
 	int k;
 
-	for (k = 0; k < 3; k++)
-		m = d[k] != 0 && m > LLONG_MAX / d[k] ? LLONG_MAX : m * d[k];
+	for (k = 0; k < d->rank - 1; k++)
+		m = d->d[k] != 0 && m > LLONG_MAX / d->d[k] ? LLONG_MAX : m * d->d[k];
 	return m;
 }
 
@@ -115,9 +117,9 @@ phase_m(const struct tensor *in0)
 	if (in0 == NULL || !in0->present)
 		return -1;
 	if (in0->has_logical)
-		return wzy(in0->logical);
+		return wzy(&in0->logical);
 	if (in0->has_shape)
-		return wzy(in0->shape);
+		return wzy(&in0->shape);
 	return -1;
 }
 

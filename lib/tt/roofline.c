@@ -271,8 +271,11 @@ read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
 	n = tensor_read(r, key, in, max);
 	for (i = 0; i < n; i++) {
 		t[i].present = in[i].present;
+		/* TT-Metal tensors are [W, Z, Y, X]; a rank above 4 is not one */
+		if (in[i].has_shape && !dims_wzyx(&in[i].shape, t[i].shape))
+			die_where(rec_where(r), "%s[%zu].shape: expected at most 4 dimensions",
+			    key, i);
 		t[i].has_shape = in[i].has_shape;
-		memcpy(t[i].shape, in[i].shape, sizeof(t[i].shape));
 		t[i].dtype = in[i].dtype;
 		t[i].mem = in[i].mem;
 	}

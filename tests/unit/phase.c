@@ -58,11 +58,13 @@ m_of(bool present, const long long *shape, const long long *logical)
 	t.present = present;
 	if (shape != NULL) {
 		t.has_shape = true;
-		memcpy(t.shape, shape, sizeof(t.shape));
+		t.shape.rank = 4;
+		memcpy(t.shape.d, shape, 4 * sizeof(*shape));
 	}
 	if (logical != NULL) {
 		t.has_logical = true;
-		memcpy(t.logical, logical, sizeof(t.logical));
+		t.logical.rank = 4;
+		memcpy(t.logical.d, logical, 4 * sizeof(*logical));
 	}
 	return phase_m(&t);
 }
