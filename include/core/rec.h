@@ -82,6 +82,18 @@ struct rec_strv {
 	size_t		  n;
 };
 bool rec_strv(struct rec *r, const char *key, struct rec_strv *v);
+/*
+ * Inside arrays of objects (a PyTorch op's "in", "kernels"), leniently: what is not there
+ * or not of the type asked for reads as missing, not as an error. rec_count: the number
+ * of elements of the array key (0 when it is not an array). rec_dims: the integers of
+ * key[i].member, an array of at most max of them, into d; their count, or -1. rec_strv_of:
+ * the strings key[].member of the elements that have one, owned by the record as
+ * rec_strv's are; false when key is not an array.
+ */
+size_t rec_count(struct rec *r, const char *key);
+int rec_dims(struct rec *r, const char *key, size_t i, const char *member, long long *d,
+    int max);
+bool rec_strv_of(struct rec *r, const char *key, const char *member, struct rec_strv *v);
 /* The value's JSON text as it stands in the record (after changes); NULL if absent. */
 const char *rec_raw(struct rec *r, const char *key, size_t *len);
 

@@ -995,6 +995,127 @@ rec_strv(struct rec *r, const char *key, struct rec_strv *v)
 	return true;
 }
 
+/* Over the array value of key (NUL-terminated, rec_raw's): s just inside it. */
+static bool
+array_open(struct rec *r, const char *key, struct js_span *s)
+{
+	size_t len;
+	const char *p;
+
+	if (rec_type(r, key) != REC_ARRAY || (p = rec_raw(r, key, &len)) == NULL)
+		return false;
+	js_span_init(s, p, len);
+	s->max_depth = JS_SPAN_MAXDEPTH;
+	js_span_ws(s);
+	s->i++;
+	return true;
+}
+
+/* To the next element of the array s is in (k: the elements passed); false at its end. */
+static bool
+array_next(struct js_span *s, size_t k)
+{
+	js_span_ws(s);
+	if (k > 0 && s->p[s->i] == ',') {
+		s->i++;
+		js_span_ws(s);
+	}
+	return s->p[s->i] != ']';
+}
+
+/* At an object: to the value of its member name; false when it has none. */
+static bool
+member_of(struct rec *r, struct js_span *s, const char *name)
+{
+	size_t ks, kl, n = strlen(name), k;
+	const char *key;
+
+	if (s->p[s->i] != '{')
+		return false;
+	s->i++;
+	for (k = 0; array_next(s, k) && s->p[s->i] != '}'; k++) {
+		ks = s->i;
+		js_span_string(s);
+		key = s->p + ks + 1;
+		kl = s->i - ks - 2;
+		if (s->esc)
+			key = rec_decode(r, s->p + ks, s->i - ks, &kl);
+		js_span_ws(s);
+		s->i++;		/* ':' */
+		js_span_ws(s);
+		if (kl == n && memcmp(key, name, n) == 0)
+			return true;
+		js_span_value(s, 0);
+	}
+	return false;
+}
+
+size_t
+rec_count(struct rec *r, const char *key)
+{
+	struct js_span s;
+	size_t k = 0;
+
+	if (!array_open(r, key, &s))
+		return 0;
+	for (; array_next(&s, k); k++)
+		js_span_value(&s, 0);
+	return k;
+}
+
+int
+rec_dims(struct rec *r, const char *key, size_t i, const char *member, long long *d,
+    int max)
+{
+	struct js_span s;
+	size_t k;
+	int n = 0;
+	const char *num;
+
+	if (!array_open(r, key, &s))
+		return -1;
+	for (k = 0; array_next(&s, k) && k < i; k++)
+		js_span_value(&s, 0);
+	if (k < i || s.p[s.i] == ']' || !member_of(r, &s, member) || s.p[s.i] != '[')
+		return -1;
+	s.i++;
+	for (k = 0; array_next(&s, k); k++) {
+		num = s.p + s.i;
+		if (n == max || js_span_value(&s, 0) != JS_NUMBER || s.real ||
+		    !js_number_int(num, (size_t)(s.p + s.i - num), &d[n]))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+bool
+rec_strv_of(struct rec *r, const char *key, const char *member, struct rec_strv *v)
+{
+	struct js_span s;
+	size_t k, cnt = rec_count(r, key), start;
+
+	memset(v, 0, sizeof(*v));
+	if (!array_open(r, key, &s))
+		return false;
+	v->s = arena_alloc(&r->ar, (cnt + 1) * sizeof(*v->s));
+	v->len = arena_alloc(&r->ar, (cnt + 1) * sizeof(*v->len));
+	for (k = 0; array_next(&s, k); k++) {
+		size_t at = s.i;
+
+		if (member_of(r, &s, member) && s.p[s.i] == '"') {
+			start = s.i;
+			js_span_string(&s);
+			v->s[v->n] = rec_decode(r, s.p + start, s.i - start, &v->len[v->n]);
+			v->n++;
+		}
+		/* on to the element's end, wherever member_of stopped */
+		s.i = at;
+		js_span_value(&s, 0);
+	}
+	return true;
+}
+
 const char *
 rec_raw(struct rec *r, const char *key, size_t *len)
 {

@@ -31,7 +31,6 @@
 #include "phase/phase.h"
 #include "phase/step.h"
 #include "core/rec.h"
-#include "core/recjson.h"
 #include "core/spool.h"
 #include "core/tensor.h"
 #include "tt/opclass.h"
@@ -393,40 +392,24 @@ stream_one(struct state *st, struct rec *r)
 static long long
 lead_dim(struct rec *r)
 {
-	json_t *in = rec_json(r, "in"), *shape, *d;
-	long long m = -1;
+	long long d[32];
 
-	if (json_is_array(in) && json_array_size(in) >= 2 &&
-	    json_is_object(json_array_get(in, 0)) &&
-	    json_is_array(shape = json_object_get(json_array_get(in, 0), "shape")) &&
-	    json_is_integer(d = json_array_get(shape, 0)) && json_integer_value(d) > 0)
-		m = json_integer_value(d);
-	json_decref(in);
-	return m;
+	if (rec_count(r, "in") >= 2 && rec_dims(r, "in", 0, "shape", d, 32) >= 1 && d[0] > 0)
+		return d[0];
+	return -1;
 }
 
-/* The shape of input i of the array in (a record's "in") as its dimensions (at most 8)
- * in d; their count, or -1 when it has no shape of positive integers. */
+/* The shape of input i of r's "in" as its dimensions (at most 8) in d; their count, or
+ * -1 when it has no shape of positive integers. */
 static int
-in_dims(json_t *in, size_t i, long long *d)
+in_dims(struct rec *r, size_t i, long long *d)
 {
-	json_t *shape, *x;
-	size_t k, n = 0;
+	int k, n = rec_dims(r, "in", i, "shape", d, 8);
 
-	if (json_is_array(in) && json_is_object(json_array_get(in, i)) &&
-	    json_is_array(shape = json_object_get(json_array_get(in, i), "shape")) &&
-	    (n = json_array_size(shape)) <= 8) {
-		for (k = 0; k < n; k++) {
-			x = json_array_get(shape, k);
-			if (!json_is_integer(x) || json_integer_value(x) <= 0)
-				break;
-			d[k] = json_integer_value(x);
-		}
-		if (k < n)
-			n = 0;
-	} else
-		n = 0;
-	return n > 0 ? (int)n : -1;
+	for (k = 0; k < n; k++)
+		if (d[k] <= 0)
+			return -1;
+	return n > 0 ? n : -1;
 }
 
 /* The product of d[0..n-1), saturating. */
@@ -457,7 +440,6 @@ named(const char *name, size_t len, const char *s)
 static long long
 torch_m(struct rec *r, bool gemm, const char *name, size_t len)
 {
-	json_t *in = rec_json(r, "in");
 	long long d[9], w[8], m = -1;
 	bool batched;
 	int n;
@@ -465,25 +447,24 @@ torch_m(struct rec *r, bool gemm, const char *name, size_t len)
 
 	if (named(name, len, "aten::embedding")) {
 		/* (weight, indices): one row per index */
-		if ((n = in_dims(in, 1, d)) >= 1) {
+		if ((n = in_dims(r, 1, d)) >= 1) {
 			d[n] = 1;
 			m = rows(d, n + 1);
 		}
 	} else if (!gemm) {
 		for (i = 0; i < 4 && m < 0; i++)
-			if ((n = in_dims(in, i, d)) >= 2)
+			if ((n = in_dims(r, i, d)) >= 2)
 				m = rows(d, n);
 	} else {
 		i = named(name, len, "aten::addmm") || named(name, len, "aten::baddbmm");
-		if ((n = in_dims(in, i, d)) >= 2) {
+		if ((n = in_dims(r, i, d)) >= 2) {
 			batched = named(name, len, "aten::bmm") ||
 			    named(name, len, "aten::baddbmm") ||
 			    (named(name, len, "aten::matmul") && n >= 3 &&
-			    in_dims(in, 1, w) >= 3);
+			    in_dims(r, 1, w) >= 3);
 			m = batched ? d[n - 2] : rows(d, n);
 		}
 	}
-	json_decref(in);
 	return m;
 }
 
@@ -506,25 +487,22 @@ is_gemm(const char *name, size_t len)
 static uint8_t
 guess_op(struct state *st, struct rec *r, const char *name, size_t len, long long m)
 {
-	json_t *ks = rec_json(r, "kernels"), *k;
+	struct rec_strv ks;
 	const char **names;
 	size_t *lens, n = 1, i, total = len + 1;
 	struct guess_row row;
 	uint8_t g;
 
-	names = xreallocarray(NULL, 1 + json_array_size(ks), sizeof(*names));
-	lens = xreallocarray(NULL, 1 + json_array_size(ks), sizeof(*lens));
+	rec_strv_of(r, "kernels", "name", &ks);
+	names = xreallocarray(NULL, 1 + ks.n, sizeof(*names));
+	lens = xreallocarray(NULL, 1 + ks.n, sizeof(*lens));
 	names[0] = name;
 	lens[0] = len;
-	json_array_foreach(ks, i, k) {
-		json_t *kn = json_object_get(k, "name");
-
-		if (json_is_string(kn)) {
-			names[n] = json_string_value(kn);
-			lens[n] = json_string_length(kn);
-			total += lens[n] + 1;
-			n++;
-		}
+	for (i = 0; i < ks.n; i++) {
+		names[n] = ks.s[i];
+		lens[n] = ks.len[i];
+		total += lens[n] + 1;
+		n++;
 	}
 	buf_reset(&st->text);
 	buf_grow(&st->text, total);
@@ -537,7 +515,6 @@ guess_op(struct state *st, struct rec *r, const char *name, size_t len, long lon
 	g = (uint8_t)guess_row(st->gm, &row, st->gthr);
 	free(names);
 	free(lens);
-	json_decref(ks);
 	return g;
 }
 

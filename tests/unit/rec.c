@@ -562,6 +562,32 @@ test_build(void)
 	buf_free(&t);
 }
 
+/* Inside arrays of objects, leniently: counts, dims, strings of a member. */
+static void
+test_nested(void)
+{
+	static const char line[] = "{\"in\":[{\"shape\":[2, 3,4]},{\"dtype\":\"f\",\"shape\""
+	    ":[[1],[2]]},null,{\"sh\\u0061pe\":[]}],\"kernels\":[{\"name\":\"k1\"},{\"x\":1},"
+	    "{\"id\":{\"name\":\"no\"},\"name\":\"k\\\"2\"}],\"s\":\"x\"}";
+	struct rec *r = rec_parse(line, strlen(line), "t:1");
+	struct rec_strv v;
+	long long d[4];
+
+	ok(rec_count(r, "in") == 4 && rec_count(r, "kernels") == 3, "rec_count");
+	ok(rec_count(r, "s") == 0 && rec_count(r, "nope") == 0, "rec_count: not an array");
+	ok(rec_dims(r, "in", 0, "shape", d, 4) == 3 && d[0] == 2 && d[2] == 4, "rec_dims");
+	ok(rec_dims(r, "in", 0, "shape", d, 2) == -1, "rec_dims: more than max");
+	ok(rec_dims(r, "in", 1, "shape", d, 4) == -1, "rec_dims: not integers");
+	ok(rec_dims(r, "in", 2, "shape", d, 4) == -1, "rec_dims: null element");
+	ok(rec_dims(r, "in", 3, "shape", d, 4) == 0, "rec_dims: escaped member name, rank 0");
+	ok(rec_dims(r, "in", 4, "shape", d, 4) == -1, "rec_dims: past the end");
+	ok(rec_strv_of(r, "kernels", "name", &v) && v.n == 2, "rec_strv_of: two names");
+	is_str(v.s[0], "k1", "rec_strv_of: first");
+	is_str(v.s[1], "k\"2", "rec_strv_of: the member, not one nested deeper; decoded");
+	ok(!rec_strv_of(r, "s", "name", &v) && v.n == 0, "rec_strv_of: not an array");
+	rec_free(r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -578,5 +604,6 @@ main(int argc, char **argv)
 	dies(do_deep, "200000", 1, "nesting deeper than 1000");
 	test_big();
 	test_build();
+	test_nested();
 	return tap_done();
 }
