@@ -9,7 +9,9 @@
  * a non-empty one) or objects {"shape":[d0,...], "logical":[d0,...], "layout":s,
  * "dtype":s, "mem":s}, each member optional or null. Shapes have any rank from 0 to
  * TENSOR_MAXRANK (PyTorch: 0 to 8; TT-Metal: 4, [W, Z, Y, X]), outermost first, and at
- * most 2^53 elements. Other members are skipped. A value of another type is an error
+ * most 2^53 elements. "logical" absent (or null) with a shape means the shape (ttp-parse
+ * writes it only where padding makes it differ), so a tensor with a shape always
+ * has_logical. Other members are skipped. A value of another type is an error
  * about the input, e.g. "file:line: in[0].shape: expected an array of at most 8
  * non-negative integers", exit 1.
  */
@@ -33,7 +35,7 @@ struct tensor {
 	bool		 present;	/* an object (false: null) */
 	bool		 has_shape, has_logical;
 	struct dims	 shape;		/* physical (padded) */
-	struct dims	 logical;
+	struct dims	 logical;	/* the shape's when not written */
 	/* NUL-terminated and decoded, NULL when absent; owned by the record (valid until
 	 * the reader moves on or the record is freed: see rec_decode). */
 	const char	*layout, *dtype, *mem;

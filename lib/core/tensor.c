@@ -145,6 +145,10 @@ tensor(struct tread *tr, struct tensor *t)
 			js_span_value(s, 0);
 #undef IS
 	}
+	if (t->has_shape && !t->has_logical) {	/* unpadded: written once */
+		t->logical = t->shape;
+		t->has_logical = true;
+	}
 	s->i++;
 }
 

@@ -711,7 +711,9 @@ tensors(struct rec_build *rb, const struct cx *cx, const char *key, const struct
 				    __builtin_mul_overflow(el, lg[k], &el) || el > (1LL << 53))
 					cell_die(cx, t->d[3], "tensor of more than 2^53 elements");
 			int4(rb, "shape", pad);
-			int4(rb, "logical", lg);
+			/* the logical extents only where padding makes them differ */
+			if (memcmp(pad, lg, sizeof(pad)) != 0)
+				int4(rb, "logical", lg);
 		}
 		kv_str(rb, cx, "layout", t->layout);
 		kv_str(rb, cx, "dtype", t->dtype);
@@ -1064,8 +1066,6 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 			rec_build_key(&rb, "host_start_ns");
 			rec_build_int(&rb, ts);
 		}
-		rec_build_key(&rb, "fmt");
-		rec_build_word(&rb, fmt_name[st->fmt]);
 		if (st->o->all)
 			all_cols(&rb, &cx);
 		rec_build_end(&rb);
@@ -1084,9 +1084,7 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 			if (!st->direct)
 				devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
 		}
-		rec_build_key(&rb, "fmt");
-		rec_build_word(&rb, fmt_name[st->fmt]);
-		/* arch, worker_cores go here (st->mid) */
+		/* arch, worker_cores go here (st->mid); the format is the trace record's */
 		rec_build_more(&rb, t);
 		kv_int(&rb, &cx, "cores", tf->c_cores, 1);
 		kv_str(&rb, &cx, "fidelity", tf->c_fid);
