@@ -23,8 +23,8 @@ FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer
 FUZZ_FLAGS   ?= -detect_leaks=0 -max_len=65536 -timeout=30 -rss_limit_mb=2048 -close_fd_mask=3 \
                 -print_final_stats=1
 SHARED       ?= ../shared
-FUZZ_DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
-FUZZ_DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib 2>/dev/null || echo "-ljansson -lbsd -lz"
+FUZZ_DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
+FUZZ_DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-ljansson -lbsd -lz -lxlsxwriter"
 FUZZ_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"fuzz"' -Iinclude -Itests/fuzz $(FUZZ_DEPS_CFLAGS)
 FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) -lm
 
