@@ -167,6 +167,8 @@ main(int argc, char *argv[])
 			roofline_record(r, &opt, &m);
 		rec_write(r, stdout);
 	}
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	rec_close(rd);
 	troof_free(torch);
 	metrics_free(&m);

@@ -665,6 +665,8 @@ main(int argc, char **argv)
 		else if (!tl_add(tl, r))
 			ntt += (size_t)table_add(&t, r);
 	}
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	rec_close(rd);
 	if (ntorch > 0) {
 		/* the grouped summary of the PyTorch ops, as --summary-only shows it */

@@ -11,7 +11,9 @@
  *
  * Reading: every line is validated as one JSON object (RFC 8259, UTF-8, no NaN/Inf,
  * unique top-level keys, nesting depth bounded); "\r\n" is accepted; blank lines are
- * skipped. Anything else is one error "prog: file:line: message" and exit 1.
+ * skipped. Anything else is an error returned to the caller (struct error, core/diag.h:
+ * the file, the line and the message), which decides to stop (error_die: "prog:
+ * file:line: message", exit 1) or to warn and go on.
  *
  * Typed access is strict: asking rec_int for a key that holds a string is an error
  * about the input ("file:line: key \"id\": expected an integer, got a string"), exit 1.
@@ -39,14 +41,21 @@ enum rec_type {
 struct rec_reader *rec_open(const char *path);
 /* Open a list of paths in turn (none: stdin). The reader moves to the next at EOF. */
 struct rec_reader *rec_open_list(char **paths, int npaths);
-/* Next record, or NULL at the end of input. The record belongs to the reader and is
- * valid until the next call; rec_dup it to keep it. */
+/* Next record, or NULL at the end of input or on an error (rec_error tells which). The
+ * record belongs to the reader and is valid until the next call; rec_dup it to keep it.
+ * A bad line (or a read error) ends the input: every later call returns NULL. (A file
+ * that does not open is still "prog: file: message" and exit 1, as io_open's.) */
 struct rec *rec_next(struct rec_reader *rd);
+/* The error that ended the input, or NULL. Valid until rec_close. */
+struct error;
+const struct error *rec_error(const struct rec_reader *rd);
 void rec_close(struct rec_reader *rd);
 
 /* Parse one line (without its newline) as a record; where names it in messages
- * ("file:line"). Errors as for rec_next. Caller frees with rec_free. */
-struct rec *rec_parse(const char *line, size_t len, const char *where);
+ * ("file:line", given whole as the error's file). A bad line: NULL and err set (errors
+ * as for rec_next). Caller frees with rec_free. */
+struct rec *rec_parse(const char *line, size_t len, const char *where,
+    struct error *err);
 
 /* --- records ---------------------------------------------------------------------- */
 

@@ -186,6 +186,7 @@ struct rec_reader {
 	char		 *buf;
 	size_t		  bufcap;
 	struct rec	  rec;
+	struct error	  err;		/* the error that ended the input */
 };
 
 static const char *type_names[] = {
@@ -251,13 +252,29 @@ rec_die(const struct rec *r, const char *fmt, ...)
 
 /* --- scanning: json.c's scanner over the line ---------------------------------------- */
 
+/* Bad input in r's line, returned: err gets r's place (as rec_where names it) and the
+ * message; -1 for rec_index to return. */
+static int __attribute__((format(printf, 3, 4)))
+rec_fail(const struct rec *r, struct error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (r->wfixed != NULL)
+		error_vset(err, r->wfixed, 0, -1, fmt, ap);
+	else
+		error_vset(err, r->wname != NULL ? r->wname : "-", r->wline, -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* A scanning error: "not JSON: what at column N" (a NUL byte: "NUL byte in record"). */
-static void __attribute__((noreturn))
-span_die(const struct rec *r, const struct js_span *s)
+static int
+span_fail(const struct rec *r, const struct js_span *s, struct error *err)
 {
 	if (s->err_at < s->len && s->p[s->err_at] == '\0')
-		rec_die(r, "NUL byte in record");
-	rec_die(r, "not JSON: %s at column %zu", s->err, s->err_at + 1);
+		return rec_fail(r, err, "NUL byte in record");
+	return rec_fail(r, err, "not JSON: %s at column %zu", s->err, s->err_at + 1);
 }
 
 /* The record type of a value js_span scanned. */
@@ -369,10 +386,10 @@ rec_reset(struct rec *r)
 
 /*
  * Index the line text[0..len) into r (already reset, text set). Returns 0 for a blank
- * line, 1 for a record; errors exit.
+ * line, 1 for a record, -1 for bad input (err set).
  */
 static int
-rec_index(struct rec *r)
+rec_index(struct rec *r, struct error *err)
 {
 	struct js_span s;
 	struct field *f;
@@ -389,12 +406,13 @@ rec_index(struct rec *r)
 		return 0;
 	if (s.p[s.i] != '{') {
 		if (r->wline == 1 && memmem(s.p, s.len, "OP CODE", 7) != NULL)
-			rec_die(r, "a TT-Metal ops CSV, not ttp records: run ttp-parse first "
-			    "(ttp-parse FILE | %s), or ttp-report FILE", getprogname());
+			return rec_fail(r, err, "a TT-Metal ops CSV, not ttp records: run "
+			    "ttp-parse first (ttp-parse FILE | %s), or ttp-report FILE",
+			    getprogname());
 		if (strchr("[\"-0123456789tfn", s.p[s.i]) != NULL)
-			rec_die(r, "record is not a JSON object");
+			return rec_fail(r, err, "record is not a JSON object");
 		js_span_unexpected(&s, "'{'");
-		span_die(r, &s);
+		return span_fail(r, &s, err);
 	}
 	r->ostart = s.i++;
 	ht_clear(r, 0);
@@ -409,11 +427,11 @@ rec_index(struct rec *r)
 	for (;;) {
 		if (s.i >= s.len || s.p[s.i] != '"') {
 			js_span_unexpected(&s, "a string (member name)");
-			span_die(r, &s);
+			return span_fail(r, &s, err);
 		}
 		ks = s.i;
 		if (js_span_string(&s) == JS_ERROR)
-			span_die(r, &s);
+			return span_fail(r, &s, err);
 		kend = s.i;
 		r->f = xgrow(r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
 		f = &r->f[r->nf];
@@ -433,7 +451,7 @@ rec_index(struct rec *r)
 		js_span_ws(&s);
 		if (s.i >= s.len || s.p[s.i] != ':') {
 			js_span_unexpected(&s, "':'");
-			span_die(r, &s);
+			return span_fail(r, &s, err);
 		}
 		s.i++;
 		js_span_ws(&s);
@@ -449,7 +467,7 @@ rec_index(struct rec *r)
 		else
 			t = js_span_value(&s, 1);
 		if (t == JS_ERROR)
-			span_die(r, &s);
+			return span_fail(r, &s, err);
 		f->type = (unsigned char)span_type(&s, t);
 		f->vesc = (unsigned char)(t == JS_STRING && s.esc);
 		f->vlen = s.i - f->vofs;
@@ -465,7 +483,7 @@ rec_index(struct rec *r)
 					msg[o++] = (char)c;
 			}
 			msg[o] = '\0';
-			rec_die(r, "duplicate key \"%s\"", msg);
+			return rec_fail(r, err, "duplicate key \"%s\"", msg);
 		}
 		r->nf++;
 		ws = s.i;
@@ -485,14 +503,14 @@ rec_index(struct rec *r)
 			break;
 		}
 		js_span_unexpected(&s, "',' or '}'");
-		span_die(r, &s);
+		return span_fail(r, &s, err);
 	}
 done:
 	r->oend = s.i;
 	js_span_ws(&s);
 	if (s.i < s.len) {
 		js_span_unexpected(&s, "the end of the line");
-		span_die(r, &s);
+		return span_fail(r, &s, err);
 	}
 	return 1;
 }
@@ -526,6 +544,7 @@ rec_open_list(char **paths, int npaths)
 
 	rd->paths = paths;
 	rd->npaths = npaths;
+	rd->err = (struct error)ERROR_INIT;
 	rec_init(&rd->rec);
 	return rd;
 }
@@ -570,17 +589,21 @@ rec_next(struct rec_reader *rd)
 	struct rec *r = &rd->rec;
 	ssize_t n;
 	char save;
-	int blank;
+	int st;
 
+	if (error_is_set(&rd->err))
+		return NULL;
 	for (;;) {
 		if (rd->fp == NULL && !reader_advance(rd))
 			return NULL;
 		errno = 0;
 		n = getline(&rd->buf, &rd->bufcap, rd->fp);
 		if (n < 0) {
-			if (ferror(rd->fp))
-				die(EXIT_DATA, "%s: %s", rd->name,
+			if (ferror(rd->fp)) {
+				error_set(&rd->err, rd->name, 0, -1, "%s",
 				    strerror(errno ? errno : EIO));
+				return NULL;
+			}
 			if (!reader_advance(rd))
 				return NULL;
 			continue;
@@ -596,11 +619,19 @@ rec_next(struct rec_reader *rd)
 		/* the scanner's sentinel; the newline goes back for rec_write */
 		save = rd->buf[r->len];
 		rd->buf[r->len] = '\0';
-		blank = !rec_index(r);
+		st = rec_index(r, &rd->err);
 		rd->buf[r->len] = save;
-		if (!blank)
+		if (st < 0)
+			return NULL;
+		if (st > 0)
 			return r;
 	}
+}
+
+const struct error *
+rec_error(const struct rec_reader *rd)
+{
+	return error_is_set(&rd->err) ? &rd->err : NULL;
 }
 
 void
@@ -615,12 +646,13 @@ rec_close(struct rec_reader *rd)
 		free(rd->paths);
 	}
 	rec_fini(&rd->rec);
+	error_free(&rd->err);
 	free(rd->buf);
 	free(rd);
 }
 
 struct rec *
-rec_parse(const char *line, size_t len, const char *where)
+rec_parse(const char *line, size_t len, const char *where, struct error *err)
 {
 	struct rec *r = xmalloc(sizeof(*r));
 
@@ -631,9 +663,14 @@ rec_parse(const char *line, size_t len, const char *where)
 	r->text = r->owned;
 	r->len = len;
 	r->wfixed = xstrdup(where != NULL ? where : "-");
-	if (!rec_index(r)) {
+	switch (rec_index(r, err)) {
+	case -1:
+		rec_free(r);
+		return NULL;
+	case 0:
 		/* A blank line is the empty record. */
 		r->ostart = r->oend = 0;
+		break;
 	}
 	return r;
 }
@@ -655,10 +692,13 @@ static void change_copy(struct rec *to, const struct change *c);
 struct rec *
 rec_dup(const struct rec *r)
 {
+	struct error err = ERROR_INIT;
 	struct rec *d;
 	size_t i;
 
-	d = rec_parse(r->text, r->len, rec_where(r));
+	/* the text parsed before: an error here would be this module's own */
+	if ((d = rec_parse(r->text, r->len, rec_where(r), &err)) == NULL)
+		error_die(&err);
 	for (i = 0; i < r->nch; i++)
 		change_copy(d, &r->ch[i]);
 	return d;

@@ -1161,6 +1161,8 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 		else
 			spool_one(&st, r);
 	}
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	if (st.mode == PHASE_SIGNPOST) {
 		if (o->verbose || (o->by == PHASE_AUTO && !o->quiet))
 			note("phases by signpost: %zu signpost%s, %zu name%s",

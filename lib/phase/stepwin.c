@@ -314,6 +314,8 @@ stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
 	while ((r = rec_next(rd)) != NULL)
 		if (keep(&w, r))
 			rec_write(r, out);
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	for (i = 0; i < w.nranks; i++) {
 		struct rankwin *rw = &w.ranks[i];
 

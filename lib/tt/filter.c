@@ -225,6 +225,7 @@ static bool
 emit(struct filter *f, struct fent *x, const char *line, size_t len)
 {
 	const struct filter_opts *o = f->o;
+	struct error err = ERROR_INIT;
 	bool clr = false;
 	struct rec *r;
 
@@ -251,7 +252,11 @@ emit(struct filter *f, struct fent *x, const char *line, size_t len)
 		write_line(f, line, len);
 		return true;
 	}
-	r = rec_parse(line, len > 0 && line[len - 1] == '\n' ? len - 1 : len, "-");
+	/* a line rec_format wrote: an error here is the program's own */
+	r = rec_parse(line, len > 0 && line[len - 1] == '\n' ? len - 1 : len, "-",
+	    &err);
+	if (r == NULL)
+		error_die(&err);
 	if (clr)
 		rec_del(r, "gap_ns");
 	if (x->flags & FE_SETDUR) {
@@ -1103,6 +1108,8 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
 			start_streaming(&f);
 	}
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	/* before any output when not streaming: a selection that can keep nothing */
 	if (o->const_eval == FILTER_ONLY && !f.any_ce)
 		die(EXIT_DATA, "--const-eval-only: no op has a \"const_eval\" key "

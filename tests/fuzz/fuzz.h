@@ -2,11 +2,12 @@
 /*
  * fuzz: what every libFuzzer target of ttp shares (tests/fuzz/fuzz_exit.c).
  *
- * The readers (csvread, ttmetal, kineto, json, mlirloc) return their errors; their targets
- * (fuzz_csv, fuzz_kineto, fuzz_mlirloc) run under fuzz_strict, for which an exit is a
- * finding. The record stages below the other targets (rec's typed getters, filter,
- * roofline, phase, table, steps) still report bad input by printing a message and calling
- * exit(1) (diag.h). For those targets that is an expected outcome, not a finding, but a
+ * The readers (csvread, ttmetal, kineto, json, mlirloc, and rec's rec_parse and
+ * rec_next) return their errors; their targets (fuzz_csv, fuzz_kineto, fuzz_mlirloc, and
+ * fuzz_rec's parse-and-write half) run under fuzz_strict, for which an exit is a finding.
+ * The record stages below the other targets (rec's typed getters, filter, roofline,
+ * phase, table, steps) still report bad input by printing a message and calling exit(1)
+ * (diag.h). For those targets that is an expected outcome, not a finding, but a
  * real exit would end the whole fuzzing run. The targets are therefore linked with
  * -Wl,--wrap=exit: every exit() in the library lands in __wrap_exit, which longjmps
  * back into fuzz_guard(). What the aborted run had allocated is then unreachable by
@@ -52,7 +53,7 @@ void fuzz_job_split(const uint8_t *data, size_t size, struct fuzz_job *jb);
 /* Split data into jb and run fn(jb) under fuzz_guard. */
 void fuzz_run_job(const uint8_t *data, size_t size, void (*fn)(void *), struct fuzz_job *jb);
 /* Run fn(arg) for code that returns its errors (the readers: csvread, ttmetal, kineto,
- * json, mlirloc): an exit is a finding (abort), a leak too. */
+ * json, mlirloc, rec): an exit is a finding (abort), a leak too. */
 void fuzz_strict(void (*fn)(void *), void *arg);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/diag.h"
 #include "core/hwspec.h"
 #include "tt/metrics.h"
 #include "core/rec.h"
@@ -33,6 +34,7 @@ run(void *arg)
 	struct rec *r, *r2;
 	struct buf b = { 0 };
 	const char *kind;
+	struct error err = ERROR_INIT;
 
 	memset(&o, 0, sizeof(o));
 	o.arch = hwspec_find(archs[jb->opt & 3]);
@@ -41,12 +43,16 @@ run(void *arg)
 	o.override = (jb->opt & 4) ? hwspec_find("blackhole") : NULL;
 	o.extras = !(jb->opt & 8);
 	o.verbose = jb->opt & 16;
-	r = rec_parse(jb->line, jb->len, "fuzz:1");
+	if ((r = rec_parse(jb->line, jb->len, "fuzz:1", &err)) == NULL) {
+		error_free(&err);	/* a bad line: the error the program stops with */
+		return;
+	}
 	kind = rec_str(r, "kind", NULL);
 	if (kind != NULL && strcmp(kind, "op") == 0) {
 		roofline_record(r, &o, &m);
 		rec_format(r, &b);
-		r2 = rec_parse(b.p, b.len - 1, "fuzz:2");
+		if ((r2 = rec_parse(b.p, b.len - 1, "fuzz:2", &err)) == NULL)
+			abort();	/* what rec_format wrote parses again */
 		roofline_record(r2, &o, &m);
 		rec_free(r2);
 	}

@@ -39,6 +39,8 @@ run(void *arg)
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
 	while ((r = rec_next(rd)) != NULL)
 		table_add(&t, r);
+	/* a bad line (rec_error) ends the input; the table of the records before it is
+	 * reported, as a program that warns and goes on would */
 	rec_close(rd);
 	table_finish(&t);
 	report_text(fuzz_null, &t, &ro);

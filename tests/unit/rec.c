@@ -81,6 +81,8 @@ cat_main(int argc, char **argv)
 		}
 		rec_write(r, stdout);
 	}
+	if (rec_error(rd) != NULL)
+		error_die(rec_error(rd));
 	rec_close(rd);
 	return 0;
 }
@@ -99,10 +101,11 @@ fmt(struct rec *r)
 	return b.p;
 }
 
+/* A line of the test's own; a bad one ends the process as a program would stop. */
 static struct rec *
 parse(const char *s)
 {
-	return rec_parse(s, strlen(s), "t:1");
+	return tap_rec(s, strlen(s), "t:1");
 }
 
 static void
@@ -438,6 +441,82 @@ test_errors(void)
 	dies(do_parse, "{\"a\":{\"b\":1,}}", 1, "expected a string (member name), got '}'");
 }
 
+/* rec_parse returns its error: NULL, the place as given, the message; nothing printed. */
+static void
+fails(const char *line, const char *want)
+{
+	struct error err = ERROR_INIT;
+	struct rec *r = rec_parse(line, strlen(line), "in.rec:7", &err);
+
+	ok(r == NULL && error_is_set(&err) && err.file != NULL &&
+	    strcmp(err.file, "in.rec:7") == 0 && err.line == 0 && strcmp(err.msg, want) == 0,
+	    "returned: %s", want);
+	rec_free(r);
+	error_free(&err);
+}
+
+/* A reader stops at the first bad line with its file and line; end of input is no error. */
+static void
+test_reader_errors(void)
+{
+	char path[] = "/tmp/ttp-unit-rec-XXXXXX";
+	struct rec_reader *rd;
+	const struct error *e;
+	struct rec *r;
+	long long v;
+	int fd, n = 0;
+	FILE *fp;
+
+	fails("{\"a\":1", "not JSON: unexpected end of line, expected ',' or '}' at column 7");
+	fails("[1]", "record is not a JSON object");
+	fails("{\"id\":1,\"id\":2}", "duplicate key \"id\"");
+	{
+		struct error err = ERROR_INIT;
+		struct rec *r0 = rec_parse("{\"a\":\"x\0\"}", 10, "in.rec:7", &err);
+
+		ok(r0 == NULL && strcmp(err.msg, "NUL byte in record") == 0, "NUL byte returned");
+		error_free(&err);
+		r0 = rec_parse("  ", 2, "in.rec:8", &err);
+		ok(r0 != NULL && !error_is_set(&err) && rec_key(r0, 0) == NULL,
+		    "a blank line is the empty record, no error");
+		rec_free(r0);
+	}
+
+	if ((fd = mkstemp(path)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		ok(0, "mkstemp: %s", strerror(errno));
+		return;
+	}
+	fputs("{\"id\":1}\n\n{\"id\":2}\n{\"id\":3,}\n{\"id\":4}\n", fp);
+	fclose(fp);
+	rd = rec_open(path);
+	while ((r = rec_next(rd)) != NULL)
+		n += rec_int(r, "id", &v) && v == n + 1;
+	e = rec_error(rd);
+	ok(n == 2, "records before the bad line are read (%d)", n);
+	ok(e != NULL && e->file != NULL && strcmp(e->file, path) == 0 && e->line == 4 &&
+	    strcmp(e->msg, "not JSON: expected a string (member name), got '}' at column "
+	    "9") == 0, "error at file:4: %s", e != NULL ? e->msg : "(none)");
+	ok(rec_next(rd) == NULL && rec_error(rd) == e, "the error ends the input");
+	rec_close(rd);
+
+	rd = rec_open(path);
+	(void)rec_next(rd);
+	rec_close(rd);	/* closed before the end: nothing to report, nothing leaks */
+
+	if ((fp = fopen(path, "w")) != NULL) {
+		fputs("{\"id\":1}\n\n", fp);
+		fclose(fp);
+	}
+	rd = rec_open(path);
+	n = 0;
+	while ((r = rec_next(rd)) != NULL)
+		n++;
+	ok(n == 1 && rec_error(rd) == NULL && rec_next(rd) == NULL,
+	    "end of input: NULL and no error");
+	rec_close(rd);
+	unlink(path);
+}
+
 static void
 test_depth(void)
 {
@@ -451,7 +530,7 @@ test_depth(void)
 	for (i = 0; i < 999; i++)
 		buf_addc(&b, ']');
 	buf_addc(&b, '}');
-	r = rec_parse(b.p, b.len, "t:1");
+	r = tap_rec(b.p, b.len, "t:1");
 	ok(rec_type(r, "a") == REC_ARRAY, "1000 levels are fine");
 	rec_free(r);
 	buf_free(&b);
@@ -469,7 +548,7 @@ do_deep(const char *arg)
 	for (i = 0; i < n; i++)
 		buf_addc(&b, ']');
 	buf_addc(&b, '}');
-	rec_free(rec_parse(b.p, b.len, "t:1"));
+	rec_free(tap_rec(b.p, b.len, "t:1"));
 }
 
 static void
@@ -485,7 +564,7 @@ test_big(void)
 	for (i = 0; i < 5000; i++)
 		buf_printf(&b, "%s\"k%zu\":%zu", i ? "," : "", i, i);
 	buf_addc(&b, '}');
-	r = rec_parse(b.p, b.len, "t:1");
+	r = tap_rec(b.p, b.len, "t:1");
 	{
 		long long v;
 		int good = 1;
@@ -506,7 +585,7 @@ test_big(void)
 	for (i = 0; i < 1000000; i++)
 		buf_addc(&b, (char)('a' + i % 26));
 	buf_adds(&b, "\"}");
-	r = rec_parse(b.p, b.len, "t:1");
+	r = tap_rec(b.p, b.len, "t:1");
 	s = rec_str(r, "s", &n);
 	ok(n == 1000000 && s[0] == 'a' && s[25] == 'z', "long string");
 	rec_free(r);
@@ -554,7 +633,7 @@ test_build(void)
 	rec_build_end(&rb);
 	is_str(t.p, ",\"in\":[{\"shape\":[1,32]}],\"ok\":true,\"f\":0.25}\n", "tail, cut back");
 	buf_add(&h, t.p, t.len - 1);
-	r = rec_parse(h.p, h.len, "t:1");
+	r = tap_rec(h.p, h.len, "t:1");
 	ok(rec_int(r, "id", &v) && v == -42, "reads back");
 	is_str(rec_str(r, "a\"b", NULL), "x\n\xef\xbf\xbd", "escaped key and value read back");
 	rec_free(r);
@@ -569,7 +648,7 @@ test_nested(void)
 	static const char line[] = "{\"in\":[{\"shape\":[2, 3,4]},{\"dtype\":\"f\",\"shape\""
 	    ":[[1],[2]]},null,{\"sh\\u0061pe\":[]}],\"kernels\":[{\"name\":\"k1\"},{\"x\":1},"
 	    "{\"id\":{\"name\":\"no\"},\"name\":\"k\\\"2\"}],\"s\":\"x\"}";
-	struct rec *r = rec_parse(line, strlen(line), "t:1");
+	struct rec *r = parse(line);
 	struct rec_strv v;
 	long long d[4];
 
@@ -599,6 +678,7 @@ main(int argc, char **argv)
 	test_strings();
 	test_strv();
 	test_errors();
+	test_reader_errors();
 	test_depth();
 	dies(do_deep, "1000", 1, "nesting deeper than 1000 at column 1005");
 	dies(do_deep, "200000", 1, "nesting deeper than 1000");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/diag.h"
 #include "report/colour.h"
 #include "core/numfmt.h"
 #include "report/opcsv.h"
@@ -16,7 +17,7 @@
 static void
 add(struct table *t, const char *json)
 {
-	struct rec *r = rec_parse(json, strlen(json), "test:1");
+	struct rec *r = tap_rec(json, strlen(json), "test:1");
 
 	table_add(t, r);
 	rec_free(r);

@@ -36,4 +36,19 @@ tap_done(void)
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
+
+#if defined(TTP_REC_H) && defined(TTP_DIAG_H)
+/* rec_parse of a line the test wrote (core/rec.h and core/diag.h included first); a bad
+ * one ends the test as a program would stop (error_die). */
+static inline struct rec *
+tap_rec(const char *s, size_t n, const char *where)
+{
+	struct error err = ERROR_INIT;
+	struct rec *r = rec_parse(s, n, where, &err);
+
+	if (r == NULL)
+		error_die(&err);
+	return r;
+}
+#endif
 #endif

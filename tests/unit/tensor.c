@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/diag.h"
 #include "core/rec.h"
 #include "core/tensor.h"
 #include "tap.h"
@@ -13,7 +14,7 @@
 static struct rec *
 parse(const char *s)
 {
-	return rec_parse(s, strlen(s), "t:7");
+	return tap_rec(s, strlen(s), "t:7");
 }
 
 static bool

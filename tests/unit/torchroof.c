@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
@@ -28,7 +29,7 @@ op(const char *name, const char *in, long long ns)
 
 	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":%d,"
 	    "\"op\":\"%s\",\"subtree_ns\":%lld,\"in\":[%s]}", id++, name, ns, in);
-	r = rec_parse(line, strlen(line), "t:1");
+	r = tap_rec(line, strlen(line), "t:1");
 	troof_record(tr, r);
 	return r;
 }
@@ -437,7 +438,7 @@ test_roofline(void)
 	    "[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\"}]}";
 
 	tr = troof_new(NULL, NULL);
-	r = rec_parse(trace, strlen(trace), "t:1");
+	r = tap_rec(trace, strlen(trace), "t:1");
 	troof_record(tr, r);
 	rec_free(r);
 	/* 4096^3 bf16 in 1 ms on H100: compute 137.4389/989.4 = 138.91 us; memory
@@ -466,7 +467,7 @@ test_roofline(void)
 
 	/* --arch mi300x wins over the trace's devices */
 	tr = troof_new(hwspec_gpu_find("mi300x"), NULL);
-	r = rec_parse(trace, strlen(trace), "t:1");
+	r = tap_rec(trace, strlen(trace), "t:1");
 	troof_record(tr, r);
 	rec_free(r);
 	r = op("aten::add", T("[8]", "float", "[1]", "") "," T("[8]", "float", "[1]", ""), 1000);
@@ -491,18 +492,18 @@ test_backward(void)
 	    "[16,16,4,1]", "") "," T("[1,1,3,3]", "float", "[9,9,3,1]", "") ","
 	    T("[]", "", "[]", "") "," S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") ","
 	    S("False") "," S("[0, 0]") "," S("1"));
-	r = rec_parse(line, strlen(line), "t:1");
+	r = tap_rec(line, strlen(line), "t:1");
 	troof_record(tr, r);
 	rec_free(r);
 	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":5001,"
 	    "\"parent\":5000,\"op\":\"aten::_convolution\"}");
-	r = rec_parse(line, strlen(line), "t:2");
+	r = tap_rec(line, strlen(line), "t:2");
 	troof_record(tr, r);
 	rec_free(r);
 	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":6000,"
 	    "\"op\":\"autograd::engine::evaluate_function: ConvolutionBackward0\","
 	    "\"fwd\":5001,\"subtree_ns\":2000}");
-	r = rec_parse(line, strlen(line), "t:3");
+	r = tap_rec(line, strlen(line), "t:3");
 	troof_record(tr, r);
 	raw_is(r, "bwd_of", "5000", "conv backward");
 	raw_is(r, "flops", "144", "conv backward");
