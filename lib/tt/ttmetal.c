@@ -35,6 +35,7 @@
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/json.h"
 #include "core/rec.h"
 #include "core/numfmt.h"
 #include "core/spool.h"
@@ -174,41 +175,18 @@ cell_die(const struct cx *cx, int col, const char *what)
 
 enum { NUM_BAD, NUM_INT, NUM_REAL };
 
-/* JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+/* A cell's text as a JSON number (core/json.h's grammar): an integer when it is
+ * digits after an optional '-', else real. */
 static int
 numclass(const char *s, size_t n)
 {
-	size_t i = 0;
-	int real = 0;
+	size_t i;
 
-	if (i < n && s[i] == '-')
-		i++;
-	if (i >= n || !isdigit((unsigned char)s[i]))
+	if (n == 0 || js_number_len(s, n) != n)
 		return NUM_BAD;
-	if (s[i] == '0')
-		i++;
-	else
-		while (i < n && isdigit((unsigned char)s[i]))
-			i++;
-	if (i < n && s[i] == '.') {
-		i++;
-		if (i >= n || !isdigit((unsigned char)s[i]))
-			return NUM_BAD;
-		while (i < n && isdigit((unsigned char)s[i]))
-			i++;
-		real = 1;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= n || !isdigit((unsigned char)s[i]))
-			return NUM_BAD;
-		while (i < n && isdigit((unsigned char)s[i]))
-			i++;
-		real = 1;
-	}
-	return i == n ? (real ? NUM_REAL : NUM_INT) : NUM_BAD;
+	for (i = s[0] == '-'; i < n && isdigit((unsigned char)s[i]); i++)
+		;
+	return i == n ? NUM_INT : NUM_REAL;
 }
 
 /* Digits s[0..n) to a value; 0 on overflow. */
