@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /* pyrepr: Python repr() of strings, numbers and JSON values. */
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/diag.h"
+#include "core/json.h"
 #include "core/numfmt.h"
 #include "report/pyrepr.h"
 
@@ -52,55 +56,97 @@ py_int(struct buf *b, long long v)
 	buf_add(b, nb, num_int(nb, v, 0));
 }
 
-void
-py_json(struct buf *b, const json_t *v, int flags)
+/* The value at token t, through its last token; false on an error in the text. */
+static bool
+py_value(struct buf *b, struct js_reader *rd, enum js_tok t, int flags, bool real)
 {
-	size_t i, n;
-	const char *k;
-	json_t *x;
+	const char *x;
+	size_t n, i;
+	long long v;
 
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
+	switch (t) {
+	case JS_OBJECT:
 		buf_addc(b, '{');
-		i = 0;
-		json_object_foreach((json_t *)v, k, x) {
-			if (i++)
-				buf_adds(b, ", ");
-			py_str(b, k, strlen(k));
-			buf_adds(b, ": ");
-			py_json(b, x, flags);
-		}
-		buf_addc(b, '}');
-		break;
-	case JSON_ARRAY:
-		n = json_array_size(v);
-		buf_addc(b, flags & PY_TUPLE ? '(' : '[');
-		for (i = 0; i < n; i++) {
+		for (i = 0; (t = js_next(rd)) == JS_KEY; i++) {
 			if (i)
 				buf_adds(b, ", ");
-			py_json(b, json_array_get(v, i), flags);
+			x = js_str(rd, NULL);
+			py_str(b, x, strlen(x));	/* a key ends at a NUL, as jansson's */
+			buf_adds(b, ": ");
+			if (!py_value(b, rd, js_next(rd), flags, real))
+				return false;
 		}
-		if (n == 1 && (flags & PY_TUPLE))
+		buf_addc(b, '}');
+		return t == JS_OBJECT_END;
+	case JS_ARRAY:
+		buf_addc(b, flags & PY_TUPLE ? '(' : '[');
+		for (i = 0; (t = js_next(rd)) != JS_ARRAY_END; i++) {
+			if (i)
+				buf_adds(b, ", ");
+			if (!py_value(b, rd, t, flags, real))
+				return false;
+		}
+		if (i == 1 && (flags & PY_TUPLE))
 			buf_addc(b, ',');
 		buf_addc(b, flags & PY_TUPLE ? ')' : ']');
-		break;
-	case JSON_STRING:
-		py_str(b, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		py_int(b, (long long)json_integer_value(v));
-		break;
-	case JSON_REAL:
-		py_float(b, json_real_value(v));
-		break;
-	case JSON_TRUE:
+		return true;
+	case JS_STRING:
+		x = js_str(rd, &n);
+		py_str(b, x, n);
+		return true;
+	case JS_NUMBER:
+		x = js_text(rd, &n);
+		if (!real && js_number_int(x, n, &v))
+			py_int(b, v);
+		else {
+			char *z = xstrndup(x, n);	/* the token's text ends at n */
+
+			py_float(b, strtod(z, NULL));
+			free(z);
+		}
+		return true;
+	case JS_TRUE:
 		buf_adds(b, "True");
-		break;
-	case JSON_FALSE:
+		return true;
+	case JS_FALSE:
 		buf_adds(b, "False");
-		break;
-	default:
+		return true;
+	case JS_NULL:
 		buf_adds(b, "None");
-		break;
+		return true;
+	default:
+		return false;
 	}
+}
+
+bool
+py_json_bigint(const char *json, size_t n)
+{
+	struct js_reader *rd = js_open_mem(json, n);
+	enum js_tok t;
+	const char *x;
+	size_t k;
+	long long v;
+	bool big = false;
+
+	while (!big && (t = js_next(rd)) != JS_END && t != JS_ERROR)
+		if (t == JS_NUMBER) {
+			x = js_text(rd, &k);
+			big = memchr(x, '.', k) == NULL && memchr(x, 'e', k) == NULL &&
+			    memchr(x, 'E', k) == NULL && !js_number_int(x, k, &v);
+		}
+	js_close(rd);
+	return big;
+}
+
+bool
+py_json(struct buf *b, const char *json, size_t n, int flags)
+{
+	struct js_reader *rd = js_open_mem(json, n);
+	bool ok = py_value(b, rd, js_next(rd), flags,
+	    (flags & PY_REAL) || py_json_bigint(json, n));
+
+	ok = ok && js_next(rd) == JS_END;
+	js_close(rd);
+	return ok;
 }

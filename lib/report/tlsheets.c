@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/json.h"
 #include "core/names.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
@@ -227,19 +228,65 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->e = k->s + k->dur;
 }
 
+/* The value of member keys[j] of each element of the array text raw (the last one where
+ * a key repeats, as jansson kept it), captured as compact JSON text into cap: element i's
+ * at off[4 * i + j], or SIZE_MAX when absent or null; the element count. */
+static size_t
+arg_members(const char *raw, size_t rawlen, const char *const keys[4], struct buf *cap,
+    size_t **off)
+{
+	struct js_reader *rd = js_open_mem(raw, rawlen);
+	enum js_tok t;
+	size_t n = 0, j, at;
+
+	*off = NULL;
+	if (js_next(rd) != JS_ARRAY) {
+		js_close(rd);
+		return 0;
+	}
+	while ((t = js_next(rd)) != JS_ARRAY_END && t != JS_ERROR) {
+		*off = xreallocarray(*off, 4 * (n + 1), sizeof(**off));
+		for (j = 0; j < 4; j++)
+			(*off)[4 * n + j] = SIZE_MAX;
+		if (t != JS_OBJECT) {
+			js_skip(rd);
+			n++;
+			continue;
+		}
+		while ((t = js_next(rd)) == JS_KEY) {
+			for (j = 0; j < 4 && !js_is(rd, keys[j]); j++)
+				;
+			t = js_next(rd);
+			if (j == 4 || t == JS_NULL) {
+				if (j < 4)
+					(*off)[4 * n + j] = SIZE_MAX;
+				js_skip(rd);
+				continue;
+			}
+			at = cap->len;
+			js_capture(rd, cap);
+			buf_addc(cap, '\0');
+			(*off)[4 * n + j] = at;
+		}
+		n++;
+	}
+	js_close(rd);
+	return n;
+}
+
 /* The argument columns of an op from its "in" array: each entry's shape (a list, or a
  * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
 static void
 add_args(struct tl *tl, struct top *o, struct rec *r)
 {
-	json_t *in, *e, *x;
 	static const char *const keys[4] = { "shape", "dtype", "strides", "value" };
 	uint32_t *tup[4] = { &o->tdims, &o->ttypes, &o->tstrides, &o->tconc };
 	uint32_t *lst[4] = { &o->ldims, &o->ltypes, &o->lstrides, &o->lconc };
-	struct buf t = BUF_INIT, l = BUF_INIT;
-	size_t i, j, n, rawlen;
+	struct buf t = BUF_INIT, l = BUF_INIT, cap = BUF_INIT;
+	size_t i, j, n, rawlen, *off, x;
 	const char *raw = rec_raw(r, "in", &rawlen);
 	uint32_t id;
+	int real;
 
 	if (raw == NULL || (rawlen == 4 && memcmp(raw, "null", 4) == 0)) {
 		/* no arguments recorded (a runtime launch): NaN cells */
@@ -256,26 +303,26 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		}
 		return;
 	}
-	in = rec_json(r, "in");
-	n = json_is_array(in) ? json_array_size(in) : 0;
+	/* an integer beyond long long anywhere in "in" makes every one a float */
+	real = py_json_bigint(raw, rawlen) ? PY_REAL : 0;
+	n = arg_members(raw, rawlen, keys, &cap, &off);
 	for (j = 0; j < 4; j++) {
 		buf_reset(&t);
 		buf_reset(&l);
 		buf_addc(&t, '(');
 		buf_addc(&l, '[');
 		for (i = 0; i < n; i++) {
-			e = json_array_get(in, i);
-			x = json_is_object(e) ? json_object_get(e, keys[j]) : NULL;
+			x = off[4 * i + j];
 			if (i) {
 				buf_adds(&t, ", ");
 				buf_adds(&l, ", ");
 			}
-			if (x == NULL || json_is_null(x)) {
+			if (x == SIZE_MAX) {
 				buf_adds(&t, j == 0 || j == 2 ? "()" : "''");
 				buf_adds(&l, j == 0 || j == 2 ? "[]" : "''");
 			} else {
-				py_json(&t, x, PY_TUPLE);
-				py_json(&l, x, 0);
+				py_json(&t, cap.p + x, strlen(cap.p + x), PY_TUPLE | real);
+				py_json(&l, cap.p + x, strlen(cap.p + x), real);
 			}
 		}
 		if (n == 1)
@@ -291,38 +338,66 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		tl->args[id][j] = *tup[j];
 		tl->args[id][4 + j] = *lst[j];
 	}
-	json_decref(in);
+	free(off);
+	buf_free(&cap);
 	buf_free(&t);
 	buf_free(&l);
 }
 
+/* The op's "params" object: each member's repr and the whole dict's (a repeated key keeps
+ * its first place and its last value, as jansson kept them). */
 static void
 add_params(struct tl *tl, struct top *o, struct rec *r)
 {
-	json_t *p = rec_json(r, "params"), *v;
-	struct buf b = BUF_INIT;
-	const char *k;
-	size_t n;
+	struct buf b = BUF_INIT, v = BUF_INIT;
+	size_t n, i, k;
+	const char *raw = rec_raw(r, "params", &n);
+	struct js_reader *rd;
+	uint32_t key;
+	int real;
 
-	if (!json_is_object(p)) {
-		json_decref(p);
+	if (raw == NULL || rec_type(r, "params") != REC_OBJECT)
 		return;
-	}
-	n = json_object_size(p);
-	o->pk = xreallocarray(NULL, n ? n : 1, sizeof(*o->pk));
-	o->pv = xreallocarray(NULL, n ? n : 1, sizeof(*o->pv));
-	json_object_foreach(p, k, v) {
-		o->pk[o->np] = intern(tl, k);
+	real = py_json_bigint(raw, n) ? PY_REAL : 0;
+	rd = js_open_mem(raw, n);
+	js_next(rd);
+	while (js_next(rd) == JS_KEY) {
+		key = intern(tl, js_str(rd, NULL));
+		js_next(rd);
+		buf_reset(&v);
+		js_capture(rd, &v);
 		buf_reset(&b);
-		py_json(&b, v, PY_TUPLE);
-		o->pv[o->np++] = intern_buf(tl, &b);
+		py_json(&b, v.p, v.len, PY_TUPLE | real);
+		for (k = 0; k < o->np && o->pk[k] != key; k++)
+			;
+		if (k == o->np) {
+			o->pk = xreallocarray(o->pk, o->np + 1, sizeof(*o->pk));
+			o->pv = xreallocarray(o->pv, o->np + 1, sizeof(*o->pv));
+			o->pk[o->np++] = key;
+		}
+		o->pv[k] = intern_buf(tl, &b);
+	}
+	js_close(rd);
+	if (o->pk == NULL) {	/* {} */
+		o->pk = xreallocarray(NULL, 1, sizeof(*o->pk));
+		o->pv = xreallocarray(NULL, 1, sizeof(*o->pv));
 	}
 	buf_reset(&b);
-	py_json(&b, p, PY_TUPLE);
+	buf_addc(&b, '{');
+	for (i = 0; i < o->np; i++) {
+		const char *ks = S(tl, o->pk[i]), *vs = S(tl, o->pv[i]);
+
+		if (i)
+			buf_adds(&b, ", ");
+		py_str(&b, ks, strlen(ks));
+		buf_adds(&b, ": ");
+		buf_adds(&b, vs);
+	}
+	buf_addc(&b, '}');
 	o->params = intern_buf(tl, &b);
 	o->model = 1;
-	json_decref(p);
 	buf_free(&b);
+	buf_free(&v);
 }
 
 static int
