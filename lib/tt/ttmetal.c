@@ -929,23 +929,24 @@ trace_record(struct st *st)
 	buf_free(&b);
 }
 
-/* A signpost's name in its spooled record: the JSON string after ,"name": (a quote in
- * a JSON string is always escaped, so the first match is the key). */
+/* A signpost's name, read back from its spooled record p[0..n) (a whole record: a
+ * signpost has no middle part). */
 static void
 sp_add_spooled(struct buf *sp, const char *p, size_t n)
 {
-	const char *k = memmem(p, n, ",\"name\":\"", 9), *q;
+	struct error err = ERROR_INIT;
+	struct rec *r = rec_parse(p, n - 1, "-", &err);
+	const char *name;
+	size_t len = 0;
 
+	if (r == NULL)
+		error_die(&err);
+	if ((name = rec_str(r, "name", &len)) == NULL)
+		name = "";
 	if (sp->len)
 		buf_addc(sp, ',');
-	if (k == NULL) {
-		buf_adds(sp, "\"\"");
-		return;
-	}
-	for (q = k + 9; q < p + n && *q != '"'; q++)
-		if (*q == '\\')
-			q++;
-	buf_add(sp, k + 8, (size_t)(q + 1 - (k + 8)));
+	js_escape(sp, name, len);
+	rec_free(r);
 }
 
 static void
@@ -991,8 +992,8 @@ release(struct st *st, int sort)
 			if (i > 0 && e->off < st->ents[i - 1].off)
 				st->ids_asc = 0;
 			if (!e->isop)
-				sp_add_spooled(&st->sp, spool_get(st->spool, e->off, e->hlen),
-				    e->hlen);
+				sp_add_spooled(&st->sp, spool_get(st->spool, e->off,
+				    (size_t)e->hlen + e->tlen), (size_t)e->hlen + e->tlen);
 		}
 	}
 	for (size_t i = 0; i < st->nents; i++) {
