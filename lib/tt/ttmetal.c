@@ -36,6 +36,7 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/json.h"
+#include "core/names.h"
 #include "core/rec.h"
 #include "core/numfmt.h"
 #include "core/spool.h"
@@ -68,6 +69,13 @@ struct tfile {
 	size_t		 npdev;
 	int		 anydev;
 	int		 scanned;
+};
+
+/* A list of signposts' names: id[i] is the i-th one's index in nm. */
+struct sps {
+	struct names	 nm;
+	uint32_t	*id;
+	size_t		 n, cap;
 };
 
 struct ent {
@@ -112,7 +120,7 @@ struct st {
 	/* the leading "trace" record: written before the first record */
 	int		 trace_done;
 	int		 know_sp;		/* signposts and devices known before the first op */
-	struct buf	 sp;			/* the signposts' names as JSON strings, comma-joined */
+	struct sps	 sp;			/* the signposts' names, in output order */
 	long long	*devs;			/* distinct devices of ops (offset), sorted */
 	size_t		 ndevs;
 	int		 ids_asc;		/* ids ascend in output order */
@@ -878,6 +886,13 @@ devset_add(long long **v, size_t *n, long long d)
 	(*n)++;
 }
 
+static void
+sps_add(struct sps *l, const char *s, size_t n)
+{
+	l->id = xgrow(l->id, &l->cap, l->n + 1, sizeof(*l->id));
+	l->id[l->n++] = names_intern(&l->nm, s, n);
+}
+
 /*
  * The leading "trace" record (ttp-record(5)): the input, its format and, when they are
  * known before the first record goes out (they are not when one file streams unread:
@@ -918,8 +933,9 @@ trace_record(struct st *st)
 		rec_build_end_array(&rb);
 		rec_build_key(&rb, "signposts");
 		rec_build_array(&rb);
-		if (st->sp.len)
-			rec_build_raw(&rb, st->sp.p, st->sp.len);
+		for (size_t i = 0; i < st->sp.n; i++)
+			rec_build_str(&rb, st->sp.nm.str[st->sp.id[i]],
+			    st->sp.nm.len[st->sp.id[i]]);
 		rec_build_end_array(&rb);
 	}
 	rec_build_key(&rb, "ids_ascending");
@@ -932,7 +948,7 @@ trace_record(struct st *st)
 /* A signpost's name, read back from its spooled record p[0..n) (a whole record: a
  * signpost has no middle part). */
 static void
-sp_add_spooled(struct buf *sp, const char *p, size_t n)
+sp_add_spooled(struct sps *sp, const char *p, size_t n)
 {
 	struct error err = ERROR_INIT;
 	struct rec *r = rec_parse(p, n - 1, "-", &err);
@@ -943,9 +959,7 @@ sp_add_spooled(struct buf *sp, const char *p, size_t n)
 		error_die(&err);
 	if ((name = rec_str(r, "name", &len)) == NULL)
 		name = "";
-	if (sp->len)
-		buf_addc(sp, ',');
-	js_escape(sp, name, len);
+	sps_add(sp, name, len);
 	rec_free(r);
 }
 
@@ -1103,7 +1117,7 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 struct pscan {
 	int		sorted, tsless, have_prev, stop_unsorted;
 	long long	prev;
-	struct buf	*sp;	/* the signposts' names, as for st.sp */
+	struct sps	*sp;	/* the signposts' names, as for st.sp */
 };
 
 static int
@@ -1220,12 +1234,10 @@ prescan(struct tfile *tf, struct pscan *ps)
 			if (ty >= 0 && (size_t)ty < nf && fl[ty] == 8 &&
 			    memcmp(fs[ty], "signpost", 8) == 0) {
 				isop = 0;
-				if (ps->sp->len)
-					buf_addc(ps->sp, ',');
-				if (oc >= 0 && (size_t)oc < nf && fl[oc] > 0)
-					js_escape(ps->sp, fs[oc], fl[oc]);
+				if (oc >= 0 && (size_t)oc < nf)
+					sps_add(ps->sp, fs[oc], fl[oc]);
 				else
-					buf_adds(ps->sp, "\"\"");
+					sps_add(ps->sp, "", 0);
 			}
 
 			if (hs < 0 || (size_t)hs >= nf || fl[hs] == 0)
@@ -1337,7 +1349,8 @@ st_free(struct st *st)
 	buf_free(&st->tail);
 	buf_free(&st->mid);
 	buf_free(&st->src);
-	buf_free(&st->sp);
+	names_free(&st->sp.nm);
+	free(st->sp.id);
 	free(st->devs);
 	mlirloc_free(&st->loc);
 	error_free(&st->err);
@@ -1400,7 +1413,7 @@ run(struct st *st, char **paths, int npaths)
 					    st->f[k].pdev[i] + (long long)k * st->ndev);
 			}
 		} else
-			buf_reset(&st->sp);	/* the spool will tell, in output order */
+			st->sp.n = 0;	/* the spool will tell, in output order */
 	}
 	st->ids_asc = 1;		/* unless the sort reorders rows (release) */
 
@@ -1455,6 +1468,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o, struct error *err)
 	st->nf = npaths;
 	st->f = xcalloc((size_t)npaths, sizeof(*st->f));
 	st->err = (struct error)ERROR_INIT;
+	names_init(&st->sp.nm);
 	guarded(st, paths, npaths);
 	rc = error_is_set(&st->err) ? -1 : 0;
 	if (rc != 0)
