@@ -84,14 +84,15 @@ read_mem(void *ctx, char *b, size_t n)
 	return n;
 }
 
-struct js_reader *
-js_open(js_read_fn *fn, void *ctx)
+/* A reader whose buffer starts at cap bytes (it grows as more() needs). */
+static struct js_reader *
+open_cap(js_read_fn *fn, void *ctx, size_t cap)
 {
 	struct js_reader *rd = xcalloc(1, sizeof(*rd));
 
 	rd->fn = fn;
 	rd->ctx = ctx;
-	rd->cap = CHUNK * 4;
+	rd->cap = cap;
 	rd->buf = xmalloc(rd->cap + 1);
 	rd->buf[0] = '\0';
 	rd->max_token = DEF_MAX_TOKEN;
@@ -100,6 +101,12 @@ js_open(js_read_fn *fn, void *ctx)
 	rd->need = N_VALUE;
 	rd->tok = JS_END;
 	return rd;
+}
+
+struct js_reader *
+js_open(js_read_fn *fn, void *ctx)
+{
+	return open_cap(fn, ctx, CHUNK * 4);
 }
 
 struct js_reader *
@@ -115,7 +122,8 @@ js_open_fp(FILE *fp)
 struct js_reader *
 js_open_mem(const char *p, size_t n)
 {
-	struct js_reader *rd = js_open(read_mem, NULL);
+	/* short texts (a record's value) without a 256 KiB buffer each */
+	struct js_reader *rd = open_cap(read_mem, NULL, n < CHUNK * 4 ? n + 1 : CHUNK * 4);
 
 	rd->ctx = rd;
 	rd->mem = p;
