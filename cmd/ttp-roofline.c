@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/badrec.h"
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/io.h"
@@ -80,6 +81,7 @@ main(int argc, char *argv[])
 	const struct hwspec *gpu = NULL, *gpuspec = NULL;
 	static struct troof *torch;	/* static: reachable when a record ends the run */
 	static struct rec_reader *rd;
+	struct badrec bad = { false, 0 };
 	struct mresult m;
 	struct rec *r;
 	const char *kind, *fmt;
@@ -143,7 +145,7 @@ main(int argc, char *argv[])
 	troof_inference(torch, pseudo, steps);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = rec_next(rd)) != NULL) {
+	while ((r = badrec_next(&bad, rd)) != NULL) {
 		const char *trace = rec_str(r, "trace", NULL);
 
 		if (trace != NULL && strcmp(trace, "kineto") == 0) {
@@ -152,7 +154,8 @@ main(int argc, char *argv[])
 				die(EXIT_USAGE, "unknown architecture: %s (TT: %s; GPUs: %s)",
 				    opt.arch_arg, hwspec_names(), hwspec_gpu_names());
 			troof_record(torch, r);
-			rec_write(r, stdout);
+			if (!badrec_check(&bad, r))
+				rec_write(r, stdout);
 			continue;
 		}
 		/* A record of a trace that does not name its architecture (v1, v2) needs
@@ -165,10 +168,10 @@ main(int argc, char *argv[])
 		kind = rec_str(r, "kind", NULL);
 		if (kind != NULL && strcmp(kind, "op") == 0)
 			roofline_record(r, &opt, &m);
-		rec_write(r, stdout);
+		if (!badrec_check(&bad, r))
+			rec_write(r, stdout);
 	}
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
+	badrec_end(&bad);
 	rec_close(rd);
 	troof_free(torch);
 	metrics_free(&m);

@@ -15,6 +15,7 @@
 
 #include "core/buf.h"
 #include "report/colour.h"
+#include "core/badrec.h"
 #include "core/diag.h"
 #include "core/io.h"
 #include "report/opcsv.h"
@@ -637,6 +638,7 @@ main(int argc, char **argv)
 	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
 	    TL_OPTS_INIT };
 	struct rec_reader *rd;
+	struct badrec bad = { false, 0 };
 	struct rec *r;
 	/* Static: an error exit (a write error, a bad option combination) leaves them
 	 * reachable, so leak checkers report only real leaks. */
@@ -659,14 +661,13 @@ main(int argc, char **argv)
 		table_spool(&t);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = rec_next(rd)) != NULL) {
+	while ((r = badrec_next(&bad, rd)) != NULL) {
 		if ((o.given & GIVEN_GROUP) && torch_record(r))
 			torch_add(&t, r, &ntorch);
 		else if (!tl_add(tl, r))
 			ntt += (size_t)table_add(&t, r);
+		badrec_check(&bad, r);
 	}
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
 	rec_close(rd);
 	if (ntorch > 0) {
 		/* the grouped summary of the PyTorch ops, as --summary-only shows it */

@@ -15,10 +15,14 @@
  * the file, the line and the message), which decides to stop (error_die: "prog:
  * file:line: message", exit 1) or to warn and go on.
  *
- * Typed access is strict: asking rec_int for a key that holds a string is an error
- * about the input ("file:line: key \"id\": expected an integer, got a string"), exit 1.
- * An absent key and a JSON null both read as "missing" (the getters return false/NULL),
- * except for the figure getters (rec_fig, rec_ifig), which read null as NaN.
+ * Typed access is strict, and never ends the process: asking rec_int for a key that
+ * holds a string reads it as missing and marks the record bad ("file:line: key \"id\":
+ * expected an integer, got a string"; rec_bad). A stage that finds a record it cannot
+ * use marks it the same way (rec_reject). The program, once the stage is done with the
+ * record, decides what a bad record means: stop (error_die) or warn, count and skip
+ * (core/badrec.h). An absent key and a JSON null both read as "missing" (the getters
+ * return false/NULL), except for the figure getters (rec_fig, rec_ifig), which read null
+ * as NaN.
  */
 #ifndef TTP_REC_H
 #define TTP_REC_H
@@ -43,12 +47,17 @@ struct rec_reader *rec_open(const char *path);
 struct rec_reader *rec_open_list(char **paths, int npaths);
 /* Next record, or NULL at the end of input or on an error (rec_error tells which). The
  * record belongs to the reader and is valid until the next call; rec_dup it to keep it.
- * A bad line (or a read error) ends the input: every later call returns NULL. (A file
- * that does not open is still "prog: file: message" and exit 1, as io_open's.) */
+ * After a bad line, the next call goes on with the line after it (a program that skips
+ * bad records calls again; one that stops does not); after a read error every later
+ * call returns NULL. (A file that does not open is still "prog: file: message" and
+ * exit 1, as io_open's.) */
 struct rec *rec_next(struct rec_reader *rd);
-/* The error that ended the input, or NULL. Valid until rec_close. */
+/* The error of the last rec_next that returned NULL, or NULL at the end of input. Valid
+ * until the next rec_next or rec_close. */
 struct error;
 const struct error *rec_error(const struct rec_reader *rd);
+/* Whether that error ended the input (a read error): no later call returns a record. */
+bool rec_error_final(const struct rec_reader *rd);
 void rec_close(struct rec_reader *rd);
 
 /* Parse one line (without its newline) as a record; where names it in messages
@@ -63,6 +72,16 @@ struct rec *rec_new(void);			/* an empty record: {} */
 struct rec *rec_dup(const struct rec *r);	/* independent copy, changes included */
 void rec_free(struct rec *r);
 const char *rec_where(const struct rec *r);	/* "file:line" of the input line, or "-" */
+
+/* --- bad records ----------------------------------------------------------------------- */
+
+/* The first thing found wrong with r (a getter's type error, a rec_reject), or NULL.
+ * Valid until r is reset (the reader's next line) or freed; rec_dup copies it. */
+const struct error *rec_bad(const struct rec *r);
+/* Mark r bad: "file:line: message" at r's place, unless it is bad already (the first
+ * error is the one reported). The stage then treats the record as it would a missing
+ * value and leaves the decision to the program. */
+void rec_reject(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* --- reading values (missing = absent or null) ------------------------------------- */
 

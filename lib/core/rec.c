@@ -174,6 +174,7 @@ struct rec {
 	char		*wbuf;
 	size_t		 wcap;
 	struct buf	 out;		/* line being formatted */
+	struct error	 bad;		/* the first thing found wrong with it (rec_bad) */
 };
 
 struct rec_reader {
@@ -186,7 +187,8 @@ struct rec_reader {
 	char		 *buf;
 	size_t		  bufcap;
 	struct rec	  rec;
-	struct error	  err;		/* the error that ended the input */
+	struct error	  err;		/* the error of the last rec_next */
+	int		  fatal;	/* ... a read error: the input ends there */
 };
 
 static const char *type_names[] = {
@@ -238,16 +240,25 @@ rec_where(const struct rec *r)
 	return w->wbuf;
 }
 
-static void __attribute__((format(printf, 2, 3), noreturn))
-rec_die(const struct rec *r, const char *fmt, ...)
+void
+rec_reject(struct rec *r, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
+	if (error_is_set(&r->bad))
+		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (r->wfixed != NULL)
+		error_vset(&r->bad, r->wfixed, 0, -1, fmt, ap);
+	else
+		error_vset(&r->bad, r->wname != NULL ? r->wname : "-", r->wline, -1, fmt, ap);
 	va_end(ap);
-	die_where(rec_where(r), "%s", msg);
+}
+
+const struct error *
+rec_bad(const struct rec *r)
+{
+	return error_is_set(&r->bad) ? &r->bad : NULL;
 }
 
 /* --- scanning: json.c's scanner over the line ---------------------------------------- */
@@ -382,6 +393,8 @@ rec_reset(struct rec *r)
 	r->compact = 1;
 	r->ostart = r->oend = 0;
 	arena_reset(&r->ar);
+	if (r->bad.msg != NULL)
+		error_free(&r->bad);
 }
 
 /*
@@ -522,6 +535,7 @@ rec_init(struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->compact = 1;
+	r->bad = (struct error)ERROR_INIT;
 }
 
 static void
@@ -535,6 +549,7 @@ rec_fini(struct rec *r)
 	free(r->wfixed);
 	free(r->wbuf);
 	buf_free(&r->out);
+	error_free(&r->bad);
 }
 
 struct rec_reader *
@@ -591,8 +606,9 @@ rec_next(struct rec_reader *rd)
 	char save;
 	int st;
 
-	if (error_is_set(&rd->err))
+	if (rd->fatal)
 		return NULL;
+	error_free(&rd->err);
 	for (;;) {
 		if (rd->fp == NULL && !reader_advance(rd))
 			return NULL;
@@ -602,6 +618,7 @@ rec_next(struct rec_reader *rd)
 			if (ferror(rd->fp)) {
 				error_set(&rd->err, rd->name, 0, -1, "%s",
 				    strerror(errno ? errno : EIO));
+				rd->fatal = 1;
 				return NULL;
 			}
 			if (!reader_advance(rd))
@@ -632,6 +649,12 @@ const struct error *
 rec_error(const struct rec_reader *rd)
 {
 	return error_is_set(&rd->err) ? &rd->err : NULL;
+}
+
+bool
+rec_error_final(const struct rec_reader *rd)
+{
+	return rd->fatal;
 }
 
 void
@@ -701,6 +724,8 @@ rec_dup(const struct rec *r)
 		error_die(&err);
 	for (i = 0; i < r->nch; i++)
 		change_copy(d, &r->ch[i]);
+	if (error_is_set(&r->bad))
+		error_set(&d->bad, r->bad.file, r->bad.line, r->bad.off, "%s", r->bad.msg);
 	return d;
 }
 
@@ -849,10 +874,11 @@ rec_has(struct rec *r, const char *key)
 	return lookup(r, key, &v) && v.type != T_NULL;
 }
 
-static void __attribute__((noreturn))
+/* Marks r bad; the getter then reads key as missing. */
+static void
 wrong_type(struct rec *r, const char *key, const char *want, const struct val *v)
 {
-	rec_die(r, "key \"%s\": expected %s, got %s", key, want, type_names[v->type]);
+	rec_reject(r, "key \"%s\": expected %s, got %s", key, want, type_names[v->type]);
 }
 
 const char *
@@ -863,8 +889,10 @@ rec_str(struct rec *r, const char *key, size_t *len)
 
 	if (!lookup(r, key, &v) || v.type == T_NULL)
 		return NULL;
-	if (v.type != T_STRING)
+	if (v.type != T_STRING) {
 		wrong_type(r, key, "a string", &v);
+		return NULL;
+	}
 	if (v.f != NULL) {
 		if (v.f->dec == NULL)
 			v.f->dec = decode_str(&r->ar, v.p, v.len, v.f->vesc, &v.f->declen);
@@ -890,10 +918,14 @@ rec_int(struct rec *r, const char *key, long long *out)
 
 	if (!lookup(r, key, &v) || v.type == T_NULL)
 		return false;
-	if (v.type != T_INT)
+	if (v.type != T_INT) {
 		wrong_type(r, key, "an integer", &v);
-	if (!parse_ll(v.p, v.len, &ll))
-		rec_die(r, "key \"%s\": integer out of range", key);
+		return false;
+	}
+	if (!parse_ll(v.p, v.len, &ll)) {
+		rec_reject(r, "key \"%s\": integer out of range", key);
+		return false;
+	}
 	if (out != NULL)
 		*out = ll;
 	return true;
@@ -912,8 +944,10 @@ rec_num(struct rec *r, const char *key, double *out)
 		d = (double)ll;		/* exact below 2^53 */
 	else if (v.type == T_INT || v.type == T_REAL)
 		d = parse_double(v.p, v.len);
-	else
+	else {
 		wrong_type(r, key, "a number", &v);
+		return false;
+	}
 	if (out != NULL)
 		*out = d;
 	return true;
@@ -950,9 +984,12 @@ rec_ifig(struct rec *r, const char *key, double *out)
 
 	if (k < 2)
 		return k == 1;
-	rec_int(r, key, &ll);
-	if (ll <= -(1LL << 53) || ll >= 1LL << 53)
-		rec_die(r, "key \"%s\": integer out of range", key);
+	if (!rec_int(r, key, &ll))
+		return false;
+	if (ll <= -(1LL << 53) || ll >= 1LL << 53) {
+		rec_reject(r, "key \"%s\": integer out of range", key);
+		return false;
+	}
 	if (out != NULL)
 		*out = (double)ll;
 	return true;
@@ -965,8 +1002,10 @@ rec_bool(struct rec *r, const char *key, bool *out)
 
 	if (!lookup(r, key, &v) || v.type == T_NULL)
 		return false;
-	if (v.type != T_BOOL)
+	if (v.type != T_BOOL) {
 		wrong_type(r, key, "a boolean", &v);
+		return false;
+	}
 	if (out != NULL)
 		*out = v.p[0] == 't';
 	return true;
@@ -986,7 +1025,7 @@ rec_json(struct rec *r, const char *key)
 		j = json_loadb(v.p, v.len, JSON_DECODE_ANY | JSON_ALLOW_NUL |
 		    JSON_DECODE_INT_AS_REAL, &e);
 	if (j == NULL)
-		rec_die(r, "key \"%s\": %s", key, e.text);
+		rec_reject(r, "key \"%s\": %s", key, e.text);
 	return j;
 }
 
@@ -1008,8 +1047,10 @@ rec_strv(struct rec *r, const char *key, struct rec_strv *v)
 	memset(v, 0, sizeof(*v));
 	if (!lookup(r, key, &x) || x.type == T_NULL)
 		return false;
-	if (x.type != T_ARRAY)
-		rec_die(r, "key \"%s\": expected an array of strings", key);
+	if (x.type != T_ARRAY) {
+		rec_reject(r, "key \"%s\": expected an array of strings", key);
+		return false;
+	}
 	/* the value is valid JSON: count the strings, then decode them */
 	for (pass = 0; pass < 2; pass++) {
 		cnt = 0;
@@ -1017,8 +1058,11 @@ rec_strv(struct rec *r, const char *key, struct rec_strv *v)
 		    i = skip_blank(x.p, i, x.len)) {
 			if (x.p[i] == ',')
 				i = skip_blank(x.p, i + 1, x.len);
-			if (x.p[i] != '"')
-				rec_die(r, "key \"%s\": expected an array of strings", key);
+			if (x.p[i] != '"') {
+				rec_reject(r, "key \"%s\": expected an array of strings", key);
+				memset(v, 0, sizeof(*v));
+				return false;
+			}
 			for (k = i + 1; x.p[k] != '"'; k += x.p[k] == '\\' ? 2 : 1)
 				;
 			if (pass == 1)

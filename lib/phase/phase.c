@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/badrec.h"
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/io.h"
@@ -1131,6 +1132,7 @@ finish(struct state *st)
 void
 phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 {
+	struct badrec bad = { false, 0 };
 	struct state st;
 	struct rec *r;
 
@@ -1144,11 +1146,13 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 	st.guessing = is_guess(o->by) || o->by == PHASE_AUTO;
 	st.gm = is_guess(o->by) ? (enum guess_method)(o->by - PHASE_GEMM_PARAMS) :
 	    GM_GEMM_PARAMS;
-	while ((r = rec_next(rd)) != NULL) {
+	while ((r = badrec_next(&bad, rd)) != NULL) {
 		bool kineto = is_kineto(r);
 
 		if (!kineto && (is_kind(r, "op") || is_kind(r, "signpost")))
 			check_order(&st, r);
+		if (badrec_check(&bad, r))
+			continue;
 		if (st.mode == PHASE_AUTO && !kineto && is_kind(r, "signpost")) {
 			/* Signposts decide; what was held back is before the first one. */
 			struct basic_tags bt = { NULL, NULL };
@@ -1161,8 +1165,6 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 		else
 			spool_one(&st, r);
 	}
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
 	if (st.mode == PHASE_SIGNPOST) {
 		if (o->verbose || (o->by == PHASE_AUTO && !o->quiet))
 			note("phases by signpost: %zu signpost%s, %zu name%s",

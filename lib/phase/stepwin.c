@@ -12,6 +12,7 @@
 #include <string.h>
 
 
+#include "core/badrec.h"
 #include "core/diag.h"
 #include "core/names.h"
 #include "core/rec.h"
@@ -304,6 +305,7 @@ keep(struct win *w, struct rec *r)
 void
 stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
 {
+	struct badrec bad = { false, 0 };
 	struct win w;
 	struct rec *r;
 	size_t i;
@@ -311,11 +313,12 @@ stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	w.out = out;
-	while ((r = rec_next(rd)) != NULL)
-		if (keep(&w, r))
+	while ((r = badrec_next(&bad, rd)) != NULL) {
+		bool k = keep(&w, r);
+
+		if (!badrec_check(&bad, r) && k)
 			rec_write(r, out);
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
+	}
 	for (i = 0; i < w.nranks; i++) {
 		struct rankwin *rw = &w.ranks[i];
 

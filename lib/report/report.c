@@ -279,6 +279,7 @@ table_add(struct table *t, struct rec *r)
 	bool b;
 	size_t n;
 	unsigned opc;
+	long long id;
 
 	kind = rec_str(r, "kind", NULL);
 	if (kind == NULL) {
@@ -288,10 +289,13 @@ table_add(struct table *t, struct rec *r)
 	}
 	if (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)
 		return 0;
+	if (!rec_int(r, "id", &id)) {
+		rec_reject(r, "record has no \"id\"");
+		return 0;
+	}
 	w = table_new_row(t);
 	memset(w, 0, sizeof(*w));
-	if (!rec_int(r, "id", &w->id))
-		die_where(rec_where(r), "record has no \"id\"");
+	w->id = id;
 
 	if (strcmp(kind, "signpost") == 0) {
 		struct buf lb = BUF_INIT;

@@ -199,8 +199,11 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->name = intern(tl, name);
 	k->gpu = g == NULL || strcmp(g, "kernel") == 0 ? GPU_KERNEL :
 	    strcmp(g, "memcpy") == 0 ? GPU_MEMCPY : GPU_MEMSET;
-	if (!rec_int(r, "start_ns", &k->start_ns) || !rec_int(r, "ns", &k->ns))
-		die_where(rec_where(r), "gpu record without integer start_ns and ns");
+	if (!rec_int(r, "start_ns", &k->start_ns) || !rec_int(r, "ns", &k->ns)) {
+		rec_reject(r, "gpu record without integer start_ns and ns");
+		tl->nk--;
+		return;
+	}
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
 	k->by = rec_int(r, "launched_by", &v) ? v : -1;
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
@@ -415,8 +418,11 @@ add_op(struct tl *tl, struct rec *r)
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
-	if (!rec_int(r, "id", &o->id))
-		die_where(rec_where(r), "op record without an integer id");
+	if (!rec_int(r, "id", &o->id)) {
+		rec_reject(r, "op record without an integer id");
+		tl->nop--;
+		return;
+	}
 	if (o->id > tl->maxid)
 		tl->maxid = o->id;
 	o->parent = rec_int(r, "parent", &v) ? v : -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/badrec.h"
 #include "core/buf.h"
 #include "core/diag.h"
 #include "tt/filter.h"
@@ -404,8 +405,10 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		return true;
 	}
 	x->kind = strcmp(kind, "op") == 0 ? FK_OP : FK_SIGNPOST;
-	if (!rec_int(r, "id", &v))
-		die_where(rec_where(r), "%s record without \"id\"", kind);
+	if (!rec_int(r, "id", &v)) {
+		rec_reject(r, "%s record without \"id\"", kind);
+		return false;
+	}
 	x->id = v;
 	if (x->kind == FK_OP) {
 		f->last_op = f->nspilled + f->n;
@@ -1027,6 +1030,7 @@ replay(struct filter *f)
 void
 filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 {
+	struct badrec bad = { false, 0 };
 	struct filter f;
 	struct rec *r;
 	struct fent x;
@@ -1042,8 +1046,10 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	if (f.may_stream && o->verbose)
 		say("Ignoring all signposts. Using the entire file for analysis.");
 
-	while ((r = rec_next(rd)) != NULL) {
-		if (!summarise(&f, r, &x))
+	while ((r = badrec_next(&bad, rd)) != NULL) {
+		bool use = summarise(&f, r, &x);
+
+		if (badrec_check(&bad, r) || !use)
 			continue;
 		note_entry(&f, &x);
 		if (x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
@@ -1108,8 +1114,6 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
 			start_streaming(&f);
 	}
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
 	/* before any output when not streaming: a selection that can keep nothing */
 	if (o->const_eval == FILTER_ONLY && !f.any_ce)
 		die(EXIT_DATA, "--const-eval-only: no op has a \"const_eval\" key "

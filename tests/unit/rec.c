@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/badrec.h"
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/io.h"
@@ -36,6 +37,7 @@ cat_main(int argc, char **argv)
 {
 	struct op ops[64];
 	int nops = 0, i, k;
+	struct badrec bad = { false, 0 };
 	struct rec_reader *rd;
 	struct rec *r;
 
@@ -49,6 +51,10 @@ cat_main(int argc, char **argv)
 		for (k = 0; k < (int)(sizeof(flags) / sizeof(flags[0])); k++)
 			if (strcmp(argv[i], flags[k].flag) == 0)
 				break;
+		if (strcmp(argv[i], "--skip-bad") == 0) {
+			bad.skip = true;
+			continue;
+		}
 		if (k == (int)(sizeof(flags) / sizeof(flags[0])))
 			break;
 		if (i + 1 >= argc || nops == 64)
@@ -61,7 +67,7 @@ cat_main(int argc, char **argv)
 		nops++;
 	}
 	rd = rec_open_list(argv + i, argc - i);
-	while ((r = rec_next(rd)) != NULL) {
+	while ((r = badrec_next(&bad, rd)) != NULL) {
 		for (k = 0; k < nops; k++) {
 			long long ll;
 			double d;
@@ -79,10 +85,10 @@ cat_main(int argc, char **argv)
 			case 'd': rec_del(r, ops[k].key); break;
 			}
 		}
-		rec_write(r, stdout);
+		if (!badrec_check(&bad, r))
+			rec_write(r, stdout);
 	}
-	if (rec_error(rd) != NULL)
-		error_die(rec_error(rd));
+	badrec_end(&bad);
 	rec_close(rd);
 	return 0;
 }
@@ -162,13 +168,29 @@ getter_rec(void)
 	    "\"big\":123456789012345678901234,\"n\":null}");
 }
 
-static void do_int(const char *k) { long long v; rec_int(getter_rec(), k, &v); }
-static void do_num(const char *k) { double v; rec_num(getter_rec(), k, &v); }
-static void do_str(const char *k) { rec_str(getter_rec(), k, NULL); }
-static void do_bool(const char *k) { bool v; rec_bool(getter_rec(), k, &v); }
-static void do_fig(const char *k) { double v; rec_fig(getter_rec(), k, &v); }
-static void do_ifig(const char *k) { double v; rec_ifig(getter_rec(), k, &v); }
-static void do_strv(const char *k) { struct rec_strv v; rec_strv(getter_rec(), k, &v); }
+static bool g_int(struct rec *r, const char *k) { long long v; return rec_int(r, k, &v); }
+static bool g_num(struct rec *r, const char *k) { double v; return rec_num(r, k, &v); }
+static bool g_str(struct rec *r, const char *k) { return rec_str(r, k, NULL) != NULL; }
+static bool g_bool(struct rec *r, const char *k) { bool v; return rec_bool(r, k, &v); }
+static bool g_fig(struct rec *r, const char *k) { double v; return rec_fig(r, k, &v); }
+static bool g_ifig(struct rec *r, const char *k) { double v; return rec_ifig(r, k, &v); }
+static bool g_strv(struct rec *r, const char *k) { struct rec_strv v; return rec_strv(r, k, &v); }
+
+/* A getter asked for the wrong type reads key as missing and marks the record bad with
+ * "where: want" (the process goes on). */
+static void
+marks(bool (*get)(struct rec *, const char *), const char *k, const char *want)
+{
+	struct rec *r = getter_rec();
+	bool got = get(r, k);
+	const struct error *e = rec_bad(r);
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s: %s", e != NULL ? e->file : "", e != NULL ? e->msg : "");
+	if (!ok(!got && e != NULL && strcmp(msg, want) == 0, "marks bad: %s", want))
+		printf("#   got %d, error: %s\n", got, e != NULL ? msg : "(none)");
+	rec_free(r);
+}
 
 /* String vectors: read (escapes, empty, blanks, null, absent), set, read back. */
 static void
@@ -204,8 +226,8 @@ test_strv(void)
 		    "rec_line_add: members at the end, a comma only after a member");
 		buf_free(&b);
 	}
-	dies(do_strv, "a", 1, "key \"a\": expected an array of strings");
-	dies(do_strv, "s", 1, "key \"s\": expected an array of strings");
+	marks(g_strv, "a", "t:1: key \"a\": expected an array of strings");
+	marks(g_strv, "s", "t:1: key \"s\": expected an array of strings");
 }
 
 /* --- tests --------------------------------------------------------------------------- */
@@ -356,16 +378,33 @@ test_getters(void)
 	ok(rec_num(r, "e", &d) && d == 100 && rec_type(r, "e") == REC_REAL, "1E+2 real");
 	rec_free(r);
 
-	dies(do_int, "s", 1, "rec: t:1: key \"s\": expected an integer, got a string\n");
-	dies(do_int, "r", 1, "key \"r\": expected an integer, got a real number");
-	dies(do_int, "big", 1, "key \"big\": integer out of range");
-	dies(do_num, "s", 1, "key \"s\": expected a number, got a string");
-	dies(do_num, "b", 1, "key \"b\": expected a number, got a boolean");
-	dies(do_str, "i", 1, "key \"i\": expected a string, got an integer");
-	dies(do_str, "a", 1, "key \"a\": expected a string, got an array");
-	dies(do_bool, "s", 1, "key \"s\": expected a boolean, got a string");
-	dies(do_fig, "s", 1, "key \"s\": expected a number, got a string");
-	dies(do_ifig, "r", 1, "key \"r\": expected an integer, got a real number");
+	marks(g_int, "s", "t:1: key \"s\": expected an integer, got a string");
+	marks(g_int, "r", "t:1: key \"r\": expected an integer, got a real number");
+	marks(g_int, "big", "t:1: key \"big\": integer out of range");
+	marks(g_num, "s", "t:1: key \"s\": expected a number, got a string");
+	marks(g_num, "b", "t:1: key \"b\": expected a number, got a boolean");
+	marks(g_str, "i", "t:1: key \"i\": expected a string, got an integer");
+	marks(g_str, "a", "t:1: key \"a\": expected a string, got an array");
+	marks(g_bool, "s", "t:1: key \"s\": expected a boolean, got a string");
+	marks(g_fig, "s", "t:1: key \"s\": expected a number, got a string");
+	marks(g_ifig, "r", "t:1: key \"r\": expected an integer, got a real number");
+	{
+		struct rec *r2 = getter_rec(), *dup;
+		long long v;
+
+		ok(rec_bad(r2) == NULL && rec_int(r2, "i", &v) && rec_bad(r2) == NULL,
+		    "a good record is not bad");
+		rec_reject(r2, "stage says %d", 1);
+		(void)rec_str(r2, "i", NULL);
+		rec_reject(r2, "stage says %d", 2);
+		ok(rec_bad(r2) != NULL && strcmp(rec_bad(r2)->msg, "stage says 1") == 0,
+		    "rec_reject: the first error is kept");
+		dup = rec_dup(r2);
+		ok(rec_bad(dup) != NULL && strcmp(rec_bad(dup)->msg, "stage says 1") == 0 &&
+		    strcmp(rec_bad(dup)->file, "t:1") == 0, "rec_dup keeps the error");
+		rec_free(dup);
+		rec_free(r2);
+	}
 
 	r = rec_new();
 	rec_set_ifig(r, "c", 12);
@@ -496,7 +535,9 @@ test_reader_errors(void)
 	ok(e != NULL && e->file != NULL && strcmp(e->file, path) == 0 && e->line == 4 &&
 	    strcmp(e->msg, "not JSON: expected a string (member name), got '}' at column "
 	    "9") == 0, "error at file:4: %s", e != NULL ? e->msg : "(none)");
-	ok(rec_next(rd) == NULL && rec_error(rd) == e, "the error ends the input");
+	ok((r = rec_next(rd)) != NULL && rec_int(r, "id", &v) && v == 4 && rec_error(rd) == NULL &&
+	    rec_next(rd) == NULL && rec_error(rd) == NULL && !rec_error_final(rd),
+	    "the next call goes on after the bad line");
 	rec_close(rd);
 
 	rd = rec_open(path);
