@@ -170,6 +170,9 @@ void js_w_key(struct js_writer *w, const char *k);		/* then exactly one value */
 void js_w_str(struct js_writer *w, const char *s, size_t n);
 void js_w_strz(struct js_writer *w, const char *s);
 void js_w_int(struct js_writer *w, long long v);
+/* A double in shortest round-trip form (core/numfmt.h's num_shortest, as rec_set_num
+ * writes it); a non-finite one is null. */
+void js_w_real(struct js_writer *w, double v);
 void js_w_bool(struct js_writer *w, bool v);
 void js_w_null(struct js_writer *w);
 /* A value given as valid compact JSON text (a number's exact text, a captured value). */

@@ -17,6 +17,8 @@
 
 #include <jansson.h>
 
+#include "core/buf.h"
+
 #define TARG_MAXRANK 16
 
 enum tshape { TSHAPE_NONE, TSHAPE_FLAT, TSHAPE_LIST };
@@ -64,7 +66,8 @@ struct tperf {
 	struct pynum	 bytes;
 	const char	*maf;		/* "matrix" or "vector" */
 	const char	*prec;		/* "bf16", "fp32", ..., or NULL when unknown */
-	json_t		*params;	/* the model's parameters, in TraceLens's order */
+	struct buf	 params;	/* the model's parameters, in TraceLens's order:
+					 * the JSON text of an object */
 	const char	*quirk;		/* a known roughness of these figures, or NULL */
 	char		 err[200];	/* why the model failed (PERF_ERROR) */
 };

@@ -1461,6 +1461,18 @@ js_w_int(struct js_writer *w, long long v)
 }
 
 void
+js_w_real(struct js_writer *w, double v)
+{
+	char tmp[NUM_BUFSZ];
+
+	sep(w);
+	if (!isfinite(v))
+		buf_add(w->b, "null", 4);
+	else
+		buf_add(w->b, tmp, num_shortest(tmp, v));
+}
+
+void
 js_w_bool(struct js_writer *w, bool v)
 {
 	sep(w);

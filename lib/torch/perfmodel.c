@@ -19,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/json.h"
 #include "torch/perfmodel.h"
 
 /* --- Python numbers ------------------------------------------------------------------ */
@@ -154,6 +155,7 @@ struct ctx {
 	const char *const	*kernels;
 	size_t			 nkernels;
 	struct tperf		*o;
+	struct js_writer	 w;		/* into o->params */
 	bool			 failed;
 	bool			 none;		/* TraceLens's NotImplementedError */
 };
@@ -242,61 +244,142 @@ dim(struct ctx *c, const struct targ *t, int i)
 
 /* --- params ------------------------------------------------------------------------------ */
 
-static json_t *
+/*
+ * The params are the JSON text of an object (out->params), written member by member in
+ * TraceLens's order: a key (pkey), then one value. A tuple (shapes, strides) is kept as a
+ * struct tup until it is written, so that a model can compute one before its place.
+ */
+struct tup {
+	const long long	*d;
+	int		 n;		/* -1: Python's None */
+};
+
+static const struct tup tup_none = { NULL, -1 };
+
+static struct tup
 jtuple(const long long *d, int n)
 {
-	json_t *a = json_array();
-	int i;
+	struct tup t = { d, n };
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(d[i]));
-	return a;
+	return t;
 }
 
-static json_t *
+static struct tup
 jshape(const struct targ *t)
 {
 	return jtuple(t->dims, t->shape == TSHAPE_FLAT ? t->rank : 0);
 }
 
 /* Python: tuple(Input Strides[i]), None when the trace has no strides at all. */
-static json_t *
+static struct tup
 jstrides(struct ctx *c, size_t i, bool none_ok)
 {
 	const struct targ *t;
 
 	if (!c->a->strides_known && none_ok)
-		return json_null();
+		return tup_none;
 	t = arg(c, i);
 	if (c->failed)
-		return json_null();
+		return tup_none;
 	if (!t->has_strides) {
 		if (none_ok)
-			return json_null();
+			return tup_none;
 		fail(c, "argument %zu: no strides", i);
-		return json_null();
+		return tup_none;
 	}
 	return jtuple(t->strides, t->nstrides);
 }
 
-static json_t *
-jstr(const char *s)
+/* The writer, after the member's key: the value comes next. */
+static struct js_writer *
+pkey(struct ctx *c, const char *key)
 {
-	return s != NULL ? json_string(s) : json_null();
-}
-
-static json_t *
-jnum(struct pynum v)
-{
-	return v.isint ? json_integer(v.i) : json_real(v.d);
+	js_w_key(&c->w, key);
+	return &c->w;
 }
 
 static void
-param(struct ctx *c, const char *key, json_t *v)
+w_tup(struct js_writer *w, struct tup t)
 {
-	if (v == NULL)
-		v = json_null();
-	json_object_set_new(c->o->params, key, v);
+	int i;
+
+	if (t.n < 0) {
+		js_w_null(w);
+		return;
+	}
+	js_w_array(w);
+	for (i = 0; i < t.n; i++)
+		js_w_int(w, t.d[i]);
+	js_w_end_array(w);
+}
+
+/* A string, or null for NULL. */
+static void
+w_str(struct js_writer *w, const char *s)
+{
+	if (s != NULL)
+		js_w_strz(w, s);
+	else
+		js_w_null(w);
+}
+
+static void
+p_tup(struct ctx *c, const char *key, struct tup t)
+{
+	w_tup(pkey(c, key), t);
+}
+
+static void
+p_str(struct ctx *c, const char *key, const char *s)
+{
+	w_str(pkey(c, key), s);
+}
+
+static void
+p_int(struct ctx *c, const char *key, long long v)
+{
+	js_w_int(pkey(c, key), v);
+}
+
+/* A double as TraceLens's float: shortest round-trip text, null when not finite. */
+static void
+p_real(struct ctx *c, const char *key, double v)
+{
+	js_w_real(pkey(c, key), v);
+}
+
+static void
+p_num(struct ctx *c, const char *key, struct pynum v)
+{
+	if (v.isint)
+		p_int(c, key, v.i);
+	else
+		p_real(c, key, v.d);
+}
+
+static void
+p_bool(struct ctx *c, const char *key, bool v)
+{
+	js_w_bool(pkey(c, key), v);
+}
+
+static void
+p_null(struct ctx *c, const char *key)
+{
+	js_w_null(pkey(c, key));
+}
+
+/* A list of n strings (dtypes), NULL ones as null. */
+static void
+p_strs(struct ctx *c, const char *key, const char *const *s, int n)
+{
+	struct js_writer *w = pkey(c, key);
+	int i;
+
+	js_w_array(w);
+	for (i = 0; i < n; i++)
+		w_str(w, s[i]);
+	js_w_end_array(w);
 }
 
 /* --- Concrete Inputs --------------------------------------------------------------------- */
@@ -483,7 +566,7 @@ gemm_transpose(struct ctx *c)
 
 	for (i = 0; i < c->nkernels; i++) {
 		const char *k = c->kernels[i], *p;
-		json_t *t;
+		struct js_writer *w;
 		int ta = -1, tb = -1;
 
 		for (p = k; (p = strchr(p, 'C')) != NULL; p++) {
@@ -525,10 +608,17 @@ gemm_transpose(struct ctx *c)
 			tb = last[1] == 'T';
 		} else
 			continue;
-		t = json_array();
-		json_array_append_new(t, ta < 0 ? json_null() : json_boolean(ta));
-		json_array_append_new(t, tb < 0 ? json_null() : json_boolean(tb));
-		param(c, "transpose", t);
+		w = pkey(c, "transpose");
+		js_w_array(w);
+		if (ta < 0)
+			js_w_null(w);
+		else
+			js_w_bool(w, ta);
+		if (tb < 0)
+			js_w_null(w);
+		else
+			js_w_bool(w, tb);
+		js_w_end_array(w);
 		return;
 	}
 }
@@ -536,22 +626,17 @@ gemm_transpose(struct ctx *c)
 static void
 gemm_params(struct ctx *c, struct gemm *g, size_t ia, size_t ib)
 {
-	json_t *dt = json_array();
-	int i;
-
 	if (g->batched)
-		param(c, "B", jnum(g->B));
-	param(c, "M", jnum(g->M));
-	param(c, "N", jnum(g->N));
-	param(c, "K", jnum(g->K));
-	param(c, "bias", json_boolean(g->bias));
-	param(c, "stride_A", jstrides(c, ia, true));
-	param(c, "stride_B", jstrides(c, ib, true));
-	for (i = 0; i < g->ndt; i++)
-		json_array_append_new(dt, jstr(g->dt[i]));
-	param(c, "dtype_A_B", dt);
+		p_num(c, "B", g->B);
+	p_num(c, "M", g->M);
+	p_num(c, "N", g->N);
+	p_num(c, "K", g->K);
+	p_bool(c, "bias", g->bias);
+	p_tup(c, "stride_A", jstrides(c, ia, true));
+	p_tup(c, "stride_B", jstrides(c, ib, true));
+	p_strs(c, "dtype_A_B", g->dt, g->ndt);
 	if (!g->batched)
-		param(c, "B", json_integer(1));
+		p_int(c, "B", 1);
 	gemm_transpose(c);
 }
 
@@ -734,7 +819,7 @@ m_hipblaslt_fp8(struct ctx *c)
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *A = shape(c, 0), *Bm = shape(c, 2), *t;
 	bool ta, tb, tc;
-	json_t *dt, *sa, *sb;
+	struct tup sa, sb;
 	int bpe, bpeb;
 
 	if (c->failed)
@@ -758,27 +843,20 @@ m_hipblaslt_fp8(struct ctx *c)
 	g.dt[1] = dtype(c, 2);
 	if (c->failed)
 		return;
-	param(c, "M", jnum(g.M));
-	param(c, "N", jnum(g.N));
-	param(c, "K", jnum(g.K));
-	param(c, "bias", json_false());
+	p_num(c, "M", g.M);
+	p_num(c, "N", g.N);
+	p_num(c, "K", g.K);
+	p_bool(c, "bias", false);
 	sa = jstrides(c, 0, true);
 	sb = jstrides(c, 2, true);
-	if (json_is_null(sa) || json_is_null(sb)) {
-		json_decref(sa);
-		json_decref(sb);
-		sa = json_null();
-		sb = json_null();
-	}
-	param(c, "stride_A", sa);
-	param(c, "stride_B", sb);
-	dt = json_array();
-	json_array_append_new(dt, json_string(g.dt[0]));
-	json_array_append_new(dt, json_string(g.dt[1]));
-	param(c, "dtype_A_B", dt);
-	param(c, "dtype_scaleA", c->a->n > 1 ? json_string(c->a->a[1].dtype) : NULL);
-	param(c, "dtype_scaleB", c->a->n > 3 ? json_string(c->a->a[3].dtype) : NULL);
-	param(c, "B", json_integer(1));
+	if (sa.n < 0 || sb.n < 0)
+		sa = sb = tup_none;
+	p_tup(c, "stride_A", sa);
+	p_tup(c, "stride_B", sb);
+	p_strs(c, "dtype_A_B", g.dt, 2);
+	p_str(c, "dtype_scaleA", c->a->n > 1 ? c->a->a[1].dtype : NULL);
+	p_str(c, "dtype_scaleB", c->a->n > 3 ? c->a->a[3].dtype : NULL);
+	p_int(c, "B", 1);
 	gemm_transpose(c);
 	bpe = perf_bpe(g.dt[0]);
 	bpeb = perf_bpe(g.dt[1]);
@@ -845,7 +923,6 @@ conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
 	static const long long dflt[4] = { 1, 0, 1, 0 };
 	static const char *names[4] = { "stride", "padding", "dilation", "output_padding" };
 	int n[4], i, j;
-	json_t *dt;
 
 	x = shape(c, ix);
 	w = shape(c, ix + 1);
@@ -913,26 +990,25 @@ conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
 			    dil[j] * (k - 1) - 1) / (double)st[j]) + 1);
 	}
 
-	param(c, "convNd", json_string(v->nd == 1 ? "conv1d" : v->nd == 2 ? "conv2d" :
-	    "conv3d"));
-	param(c, "input_shape", jshape(x));
-	param(c, "filter_shape", jshape(w));
-	dt = json_array();
-	json_array_append_new(dt, json_string(v->dt));
-	json_array_append_new(dt, json_string(dtype(c, ix + 1)));
-	param(c, "dtype_input_weight", dt);
-	param(c, "input_stride", jstrides(c, ix, true));
-	param(c, "weight_stride", jstrides(c, ix + 1, true));
+	p_str(c, "convNd", v->nd == 1 ? "conv1d" : v->nd == 2 ? "conv2d" :
+	    "conv3d");
+	p_tup(c, "input_shape", jshape(x));
+	p_tup(c, "filter_shape", jshape(w));
+	p_strs(c, "dtype_input_weight", (const char *const[]){ v->dt, dtype(c, ix + 1) },
+	    2);
+	p_tup(c, "input_stride", jstrides(c, ix, true));
+	p_tup(c, "weight_stride", jstrides(c, ix + 1, true));
 	if (bwd && c->a->n > 3 && !nonempty(c, 3))
-		param(c, "bias", json_array());	/* Python: `... and Input Dims[3]` is [] */
+		/* Python: `... and Input Dims[3]` is [] */
+		p_tup(c, "bias", jtuple(NULL, 0));
 	else
-		param(c, "bias", json_boolean(v->bias));
-	param(c, "stride", jtuple(st, n[0]));
-	param(c, "padding", jtuple(pad, n[1]));
-	param(c, "dilation", jtuple(dil, n[2]));
-	param(c, "transposed_conv", json_boolean(v->transposed));
-	param(c, "output_padding", jtuple(op, n[3]));
-	param(c, "groups", json_integer(groups));
+		p_bool(c, "bias", v->bias);
+	p_tup(c, "stride", jtuple(st, n[0]));
+	p_tup(c, "padding", jtuple(pad, n[1]));
+	p_tup(c, "dilation", jtuple(dil, n[2]));
+	p_bool(c, "transposed_conv", v->transposed);
+	p_tup(c, "output_padding", jtuple(op, n[3]));
+	p_int(c, "groups", groups);
 }
 
 static void
@@ -1048,13 +1124,13 @@ sdpa_cfg(struct ctx *c, struct sdpa *s, size_t iq, const int bhnd[4], bool varle
 static void
 sdpa_params(struct ctx *c, struct sdpa *s)
 {
-	param(c, "B", jnum(s->B));
-	param(c, "N_Q", jnum(s->NQ));
-	param(c, "H_Q", jnum(s->HQ));
-	param(c, "N_KV", jnum(s->NKV));
-	param(c, "H_KV", jnum(s->HKV));
-	param(c, "d_h_qk", jnum(s->dqk));
-	param(c, "d_h_v", jnum(s->dv));
+	p_num(c, "B", s->B);
+	p_num(c, "N_Q", s->NQ);
+	p_num(c, "H_Q", s->HQ);
+	p_num(c, "N_KV", s->NKV);
+	p_num(c, "H_KV", s->HKV);
+	p_num(c, "d_h_qk", s->dqk);
+	p_num(c, "d_h_v", s->dv);
 }
 
 static struct pynum
@@ -1169,7 +1245,7 @@ m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
 	double maxq = 0, maxkv = 0;
 	bool bwd = k->bwd_model || bwd_pass;
 	struct pynum f;
-	json_t *dt;
+	const char *dt[2];
 
 	memset(&s, 0, sizeof(s));
 	/* varlen: shapes [T, H, d]: H at 1, N (T) at 0, d at 2 */
@@ -1218,25 +1294,24 @@ m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
 		return;
 	sdpa_params(c, &s);
 	if (k->strides) {
-		param(c, "q_stride", jstrides(c, k->iq, false));
-		param(c, "k_stride", jstrides(c, k->iq + 1, false));
-		param(c, "v_stride", jstrides(c, k->iq + 2, false));
+		p_tup(c, "q_stride", jstrides(c, k->iq, false));
+		p_tup(c, "k_stride", jstrides(c, k->iq + 1, false));
+		p_tup(c, "v_stride", jstrides(c, k->iq + 2, false));
 	}
-	param(c, "dropout", json_real(dropout));
-	param(c, "causal", json_boolean(s.causal));
-	param(c, "flash_impl", json_boolean(s.flash));
+	p_real(c, "dropout", dropout);
+	p_bool(c, "causal", s.causal);
+	p_bool(c, "flash_impl", s.flash);
 	if (k->dtype) {
-		dt = json_array();
-		json_array_append_new(dt, json_string(dtype(c, 0)));
-		json_array_append_new(dt, json_string(dtype(c, 1)));
-		param(c, "dtype_A_B", dt);
+		dt[0] = dtype(c, 0);
+		dt[1] = dtype(c, 1);
+		p_strs(c, "dtype_A_B", dt, 2);
 		c->o->prec = perf_precision(dtype(c, 0));
 	}
 	if (k->varlen) {
-		param(c, "num_seqs_q", json_integer(nsq));
-		param(c, "num_seqs_kv", json_integer(nskv));
-		param(c, "max_seqlen_q", json_real(maxq));
-		param(c, "max_seqlen_kv", json_real(maxkv));
+		p_int(c, "num_seqs_q", nsq);
+		p_int(c, "num_seqs_kv", nskv);
+		p_real(c, "max_seqlen_q", maxq);
+		p_real(c, "max_seqlen_kv", maxkv);
 	}
 	c->o->maf = "matrix";
 
@@ -1283,7 +1358,6 @@ m_evoformer(struct ctx *c)
 {
 	const struct targ *q = shape(c, 0);
 	struct sdpa s;
-	json_t *dt;
 
 	if (!c->failed && q->rank != 5)
 		fail(c, "Q must have rank 5");
@@ -1295,11 +1369,10 @@ m_evoformer(struct ctx *c)
 	s.HQ = s.HKV = I(q->dims[3]);
 	s.dqk = s.dv = I(q->dims[4]);
 	sdpa_params(c, &s);
-	param(c, "causal", json_false());
-	param(c, "flash_impl", json_false());
-	dt = json_array();
-	json_array_append_new(dt, c->a->n > 0 ? json_string(dtype(c, 0)) : json_null());
-	param(c, "dtype_A_B", dt);
+	p_bool(c, "causal", false);
+	p_bool(c, "flash_impl", false);
+	p_strs(c, "dtype_A_B", (const char *const[]){ c->a->n > 0 ? dtype(c, 0) : NULL },
+	    1);
 	c->o->maf = "matrix";
 	c->o->prec = perf_precision(dtype(c, 0));
 	c->o->flops = sdpa_flops(c, &s, s.NQ, s.NKV);
@@ -1309,17 +1382,6 @@ m_evoformer(struct ctx *c)
 }
 
 /* --- element-wise -------------------------------------------------------------------------- */
-
-static void
-dtypes_param(struct ctx *c, const char *key, const char *const *dt, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, jstr(dt[i]));
-	param(c, key, a);
-}
 
 static void
 unary_figures(struct ctx *c, struct pynum nin, struct pynum nout, const char *din,
@@ -1341,19 +1403,19 @@ m_unary(struct ctx *c)
 {
 	const struct targ *x = shape(c, 0);
 	const char *dt[2] = { NULL, NULL };
-	json_t *so = NULL;
+	struct tup so = tup_none;
 
 	if (c->failed)
 		return;
 	dt[0] = dtype(c, 0);
-	param(c, "op_shape", jshape(x));
+	p_tup(c, "op_shape", jshape(x));
 	if (c->a->n > 1 && nonempty(c, 1)) {
 		dt[1] = dtype(c, 1);
 		so = jstrides(c, 1, false);
 	}
-	dtypes_param(c, "dtype_in_out", dt, 2);
-	param(c, "stride_input", jstrides(c, 0, false));
-	param(c, "stride_output", so);
+	p_strs(c, "dtype_in_out", dt, 2);
+	p_tup(c, "stride_input", jstrides(c, 0, false));
+	p_tup(c, "stride_output", so);
 	unary_figures(c, prod(c, x->dims, x->rank), prod(c, x->dims, x->rank), dt[0], dt[1]);
 }
 
@@ -1398,19 +1460,15 @@ m_pad(struct ctx *c, bool upsample)
 		}
 	}
 	dt[0] = dt[1] = dtype(c, 0);
-	param(c, "input_shape", jshape(x));
-	param(c, "output_shape", jtuple(out, outr));
+	p_tup(c, "input_shape", jshape(x));
+	p_tup(c, "output_shape", jtuple(out, outr));
 	if (!upsample) {
-		json_t *p = json_array();
-
-		for (i = 0; i < n; i++)
-			json_array_append_new(p, json_integer(pad[i]));
-		param(c, "padding", p);
+		p_tup(c, "padding", jtuple(pad, n));
 	}
-	param(c, "op_shape", jtuple(out, outr));
-	dtypes_param(c, "dtype_in_out", dt, 2);
-	param(c, "stride_input", jstrides(c, 0, false));
-	param(c, "stride_output", NULL);
+	p_tup(c, "op_shape", jtuple(out, outr));
+	p_strs(c, "dtype_in_out", dt, 2);
+	p_tup(c, "stride_input", jstrides(c, 0, false));
+	p_null(c, "stride_output");
 	unary_figures(c, prod(c, x->dims, x->rank), prod(c, out, outr), dt[0], dt[1]);
 }
 
@@ -1421,7 +1479,7 @@ m_binary(struct ctx *c, bool liger)
 	const char *dt[3] = { NULL, NULL, NULL };
 	long long out[TARG_MAXRANK];
 	int nd, i, b1, b2, bo;
-	json_t *so = NULL;
+	struct tup so = tup_none;
 
 	if (c->failed)
 		return;
@@ -1431,12 +1489,12 @@ m_binary(struct ctx *c, bool liger)
 		dt[2] = dtype(c, 2);
 		so = jstrides(c, 2, false);
 	}
-	param(c, "shape_in1", jshape(a));
-	param(c, "shape_in2", jshape(b));
-	dtypes_param(c, "dtype_in1_in2_out", dt, 3);
-	param(c, "stride_input1", jstrides(c, 0, false));
-	param(c, "stride_input2", jstrides(c, 1, false));
-	param(c, "stride_output", so);
+	p_tup(c, "shape_in1", jshape(a));
+	p_tup(c, "shape_in2", jshape(b));
+	p_strs(c, "dtype_in1_in2_out", dt, 3);
+	p_tup(c, "stride_input1", jstrides(c, 0, false));
+	p_tup(c, "stride_input2", jstrides(c, 1, false));
+	p_tup(c, "stride_output", so);
 	if (c->failed)
 		return;
 	/* numpy broadcasting, right-aligned */
@@ -1480,9 +1538,9 @@ m_reduce(struct ctx *c, bool bwd_pass)
 	int bi, bo;
 
 	if (c->a->n == 0) {
-		param(c, "num_input_elems", json_integer(0));
-		param(c, "num_output_elems", json_integer(0));
-		dtypes_param(c, "dtype_in_out", (const char *const[]){ NULL, NULL }, 2);
+		p_int(c, "num_input_elems", 0);
+		p_int(c, "num_output_elems", 0);
+		p_strs(c, "dtype_in_out", (const char *const[]){ NULL, NULL }, 2);
 	} else {
 		const struct targ *x = shape(c, 0);
 
@@ -1505,10 +1563,10 @@ m_reduce(struct ctx *c, bool bwd_pass)
 			rt = "min";
 		else if (strstr(c->name, "norm") != NULL)
 			rt = "norm";
-		param(c, "num_input_elems", jnum(nin));
-		param(c, "num_output_elems", jnum(nout));
-		dtypes_param(c, "dtype_in_out", (const char *const[]){ din, NULL }, 2);
-		param(c, "reduce_type", json_string(rt));
+		p_num(c, "num_input_elems", nin);
+		p_num(c, "num_output_elems", nout);
+		p_strs(c, "dtype_in_out", (const char *const[]){ din, NULL }, 2);
+		p_str(c, "reduce_type", rt);
 		typed = true;
 		c->o->quirk = "reduce output is always one element (TraceLens's dim parser)";
 	}
@@ -1539,20 +1597,21 @@ norm_params(struct ctx *c, struct norm *n, const struct targ *x, size_t ix, bool
 {
 	int i;
 
-	param(c, "op_shape", jshape(x));
-	dtypes_param(c, "dtype_in_out", (const char *const[]){ n->din, NULL }, 2);
-	param(c, "stride_input", jstrides(c, ix, false));
-	param(c, "stride_output", NULL);
-	param(c, "num_channels", jnum(n->C));
-	param(c, "has_bias", json_boolean(n->bias));
-	param(c, "is_affine", json_boolean(n->affine));
-	param(c, "is_training", json_boolean(n->training));
+	p_tup(c, "op_shape", jshape(x));
+	p_strs(c, "dtype_in_out", (const char *const[]){ n->din, NULL }, 2);
+	p_tup(c, "stride_input", jstrides(c, ix, false));
+	p_null(c, "stride_output");
+	p_num(c, "num_channels", n->C);
+	p_bool(c, "has_bias", n->bias);
+	p_bool(c, "is_affine", n->affine);
+	p_bool(c, "is_training", n->training);
 	if (mask) {
-		json_t *m = json_array();
+		struct js_writer *w = pkey(c, "output_mask");
 
+		js_w_array(w);
 		for (i = 0; i < n->nmask; i++)
-			json_array_append_new(m, json_boolean(n->mask[i]));
-		param(c, "output_mask", m);
+			js_w_bool(w, n->mask[i]);
+		js_w_end_array(w);
 	}
 	c->o->maf = "vector";
 	c->o->prec = perf_precision(n->din);
@@ -1832,10 +1891,10 @@ m_silu_and_mul(struct ctx *c)
 		return;
 	dt[0] = dtype(c, 1);
 	dt[1] = dtype(c, 0);
-	param(c, "op_shape", jshape(o));
-	dtypes_param(c, "dtype_in_out", dt, 2);
-	param(c, "stride_input", jstrides(c, 1, false));
-	param(c, "stride_output", jstrides(c, 0, false));
+	p_tup(c, "op_shape", jshape(o));
+	p_strs(c, "dtype_in_out", dt, 2);
+	p_tup(c, "stride_input", jstrides(c, 1, false));
+	p_tup(c, "stride_output", jstrides(c, 0, false));
 	bi = perf_bpe(dt[0]);
 	bo = perf_bpe(dt[1]);
 	if (!c->failed && (bi == 0 || bo == 0))
@@ -1856,8 +1915,6 @@ m_gemm_a16w16(struct ctx *c)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *X = shape(c, 0), *W = shape(c, 1);
-	json_t *dt;
-	int i;
 
 	g.M = dim(c, X, 0);
 	g.N = dim(c, W, 0);
@@ -1869,15 +1926,12 @@ m_gemm_a16w16(struct ctx *c)
 	g.ndt = 3;
 	if (c->failed)
 		return;
-	param(c, "B", json_integer(1));
-	param(c, "M", jnum(g.M));
-	param(c, "N", jnum(g.N));
-	param(c, "K", jnum(g.K));
-	param(c, "bias", json_boolean(g.bias));
-	dt = json_array();
-	for (i = 0; i < 3; i++)
-		json_array_append_new(dt, jstr(g.dt[i]));
-	param(c, "dtype_A_B", dt);
+	p_int(c, "B", 1);
+	p_num(c, "M", g.M);
+	p_num(c, "N", g.N);
+	p_num(c, "K", g.K);
+	p_bool(c, "bias", g.bias);
+	p_strs(c, "dtype_A_B", g.dt, 3);
 	gemm_transpose(c);
 	gemm_figures(c, &g, perf_bpe(g.dt[0]), perf_bpe(g.dt[1]), perf_bpe(g.dt[2]),
 	    perf_bpe(g.dt[2]));
@@ -1900,10 +1954,10 @@ m_rope(struct ctx *c, bool sgl)
 		if (c->failed)
 			return;
 		n = prod(c, t->dims, t->rank);
-		param(c, "seq_len", json_integer(t->dims[0]));
-		param(c, "batch", json_integer(t->dims[1]));
-		param(c, "heads", json_integer(t->dims[2]));
-		param(c, "head_dim", json_integer(t->dims[3]));
+		p_int(c, "seq_len", t->dims[0]);
+		p_int(c, "batch", t->dims[1]);
+		p_int(c, "heads", t->dims[2]);
+		p_int(c, "head_dim", t->dims[3]);
 		dt = c->a->n > 0 ? dtype(c, 0) : "";
 	} else {
 		const struct targ *q = shape(c, 1), *k = shape(c, 2);
@@ -1927,7 +1981,7 @@ m_rope(struct ctx *c, bool sgl)
 		    py_fdiv(dim(c, k, 1), hs))), rot);
 		dt = dtype(c, 1);
 	}
-	param(c, "num_elements", jnum(n));
+	p_num(c, "num_elements", n);
 	c->o->flops = py_muli(n, 3);
 	c->o->maf = "vector";
 	c->o->prec = perf_precision(dt);
@@ -1945,9 +1999,9 @@ m_store_cache(struct ctx *c)
 	if (c->failed)
 		return;
 	n = prod(c, k->dims, k->rank);
-	param(c, "op_shape", jshape(k));
-	param(c, "nelems", jnum(n));
-	param(c, "dtype", json_string(dtype(c, 0)));
+	p_tup(c, "op_shape", jshape(k));
+	p_num(c, "nelems", n);
+	p_str(c, "dtype", dtype(c, 0));
 	c->o->flops = I(0);
 	c->o->maf = "vector";
 	c->o->prec = perf_precision(dtype(c, 0));
@@ -2038,31 +2092,31 @@ m_inf_attn(struct ctx *c, int variant)
 	nq = q->dims[0];
 	hq = q->dims[1];
 	dqk = q->dims[2];
-	param(c, "B", json_integer(1));
-	param(c, "N_Q", json_integer(nq));
-	param(c, "H_Q", json_integer(hq));
-	param(c, "H_V", json_integer(hkv));
-	param(c, "H_K", json_integer(hkv));
-	param(c, "N_KV", json_integer(nkv));
-	param(c, "H_KV", json_integer(hkv));
-	param(c, "d_h_qk", json_integer(dqk));
-	param(c, "d_h_v", json_integer(dv));
-	param(c, "dropout", json_real(0.0));
-	param(c, "causal", json_false());
-	param(c, "flash_impl", json_true());
-	param(c, "c_sq", json_integer(an->c_sq));
-	param(c, "c_sk", json_integer(an->c_sk));
-	param(c, "c_sqsq", json_integer(an->c_sqsq));
-	param(c, "c_sqsk", json_integer(an->c_sqsk));
-	param(c, "g_sq", json_integer(an->g_sq));
-	param(c, "g_sk", json_integer(an->g_sk));
-	param(c, "g_sqsq", json_integer(an->g_sqsq));
-	param(c, "g_sqsk", json_integer(an->g_sqsk));
-	param(c, "dtype_Q", json_string(dtq));
+	p_int(c, "B", 1);
+	p_int(c, "N_Q", nq);
+	p_int(c, "H_Q", hq);
+	p_int(c, "H_V", hkv);
+	p_int(c, "H_K", hkv);
+	p_int(c, "N_KV", nkv);
+	p_int(c, "H_KV", hkv);
+	p_int(c, "d_h_qk", dqk);
+	p_int(c, "d_h_v", dv);
+	p_real(c, "dropout", 0.0);
+	p_bool(c, "causal", false);
+	p_bool(c, "flash_impl", true);
+	p_int(c, "c_sq", an->c_sq);
+	p_int(c, "c_sk", an->c_sk);
+	p_int(c, "c_sqsq", an->c_sqsq);
+	p_int(c, "c_sqsk", an->c_sqsk);
+	p_int(c, "g_sq", an->g_sq);
+	p_int(c, "g_sk", an->g_sk);
+	p_int(c, "g_sqsq", an->g_sqsq);
+	p_int(c, "g_sqsk", an->g_sqsk);
+	p_str(c, "dtype_Q", dtq);
 	if (variant != 2)
-		param(c, "dtype_KV", json_string(dtkv));
+		p_str(c, "dtype_KV", dtkv);
 	if (variant == 3)
-		param(c, "sliding_window", json_integer(win));
+		p_int(c, "sliding_window", win);
 	if (an->c_sq == 0 && an->g_sq == 0) {
 		/* TraceLens: NotImplementedError, the op gets no row */
 		c->none = true;
@@ -2112,9 +2166,18 @@ m_moe_comm(struct ctx *c)
 	const char *dt = c->a->n > 0 ? c->a->a[0].dtype : "";
 	int bpe = *dt != '\0' ? perf_bpe(dt) : 0;
 
-	param(c, "num_tokens", tok ? json_integer(t->dims[0]) : NULL);
-	param(c, "hidden_dim", hid ? json_integer(t->dims[1]) : NULL);
-	param(c, "bpe", bpe != 0 ? json_integer(bpe) : NULL);
+	if (tok)
+		p_int(c, "num_tokens", t->dims[0]);
+	else
+		p_null(c, "num_tokens");
+	if (hid)
+		p_int(c, "hidden_dim", t->dims[1]);
+	else
+		p_null(c, "hidden_dim");
+	if (bpe != 0)
+		p_int(c, "bpe", bpe);
+	else
+		p_null(c, "bpe");
 	c->o->flops = I(0);
 	if (tok && hid && bpe != 0) {
 		c->o->has_bytes = true;
@@ -2138,11 +2201,11 @@ m_causal_conv1d(struct ctx *c)
 	if (c->failed)
 		return;
 	bias = c->a->n > 2 && nonempty(c, 2);
-	param(c, "batch", jnum(b));
-	param(c, "channels", jnum(ch));
-	param(c, "seq_len", jnum(l));
-	param(c, "kernel_size", jnum(k));
-	param(c, "has_bias", json_boolean(bias));
+	p_num(c, "batch", b);
+	p_num(c, "channels", ch);
+	p_num(c, "seq_len", l);
+	p_num(c, "kernel_size", k);
+	p_bool(c, "has_bias", bias);
 	bpe = bpe_or2(dtype(c, 0));
 	io = py_muli(py_mul(py_mul(b, ch), l), bpe);
 	c->o->flops = py_muli(py_mul(py_mul(py_mul(b, ch), l), k), 2);
@@ -2166,9 +2229,9 @@ m_cross_entropy(struct ctx *c)
 	v = dim(c, t, -1);
 	if (c->failed)
 		return;
-	param(c, "batch", jnum(b));
-	param(c, "vocab_size", jnum(v));
-	param(c, "logits_shape", jshape(t));
+	p_num(c, "batch", b);
+	p_num(c, "vocab_size", v);
+	p_tup(c, "logits_shape", jshape(t));
 	bpe = bpe_or2(dtype(c, 0));
 	c->o->flops = py_muli(py_mul(b, v), 5);
 	c->o->maf = "vector";
@@ -2257,12 +2320,18 @@ m_grouped_gemm(struct ctx *c)
 	dout = c->a->n > 1 ? b->dtype : din;
 	bi = perf_bpe(din);
 	bo = perf_bpe(dout);
-	param(c, "M", json_integer(M));
-	param(c, "K", json_integer(K));
-	param(c, "N", json_integer(N));
-	param(c, "G", json_integer(G));
-	param(c, "bpe_in", bi != 0 ? json_integer(bi) : NULL);
-	param(c, "bpe_out", bo != 0 ? json_integer(bo) : NULL);
+	p_int(c, "M", M);
+	p_int(c, "K", K);
+	p_int(c, "N", N);
+	p_int(c, "G", G);
+	if (bi != 0)
+		p_int(c, "bpe_in", bi);
+	else
+		p_null(c, "bpe_in");
+	if (bo != 0)
+		p_int(c, "bpe_out", bo);
+	else
+		p_null(c, "bpe_out");
 	if (bi == 0 || bo == 0) {
 		fail(c, "no bytes per element for dtype \"%s\"", bi == 0 ? din : dout);
 		return;
@@ -2452,7 +2521,7 @@ perf_triton(const char *name, const struct targs *a, struct tperf *out)
 	double bytes = 0;
 	size_t i, nsc = 0, k;
 	struct buf ops = BUF_INIT;
-	json_t *pj;
+	struct js_writer w;
 
 	memset(out, 0, sizeof(*out));
 	if ((!red && !poi) || a->n == 0)
@@ -2506,11 +2575,15 @@ perf_triton(const char *name, const struct targs *a, struct tperf *out)
 	out->bytes = F(bytes);
 	out->maf = "vector";
 	out->prec = prec[0] != '\0' ? prec : NULL;
-	out->params = json_object();
-	pj = json_string(ops.len > 0 ? ops.p : "");
-	json_object_set_new(out->params, "fused_ops", pj);
-	json_object_set_new(out->params, "xnumel", json_integer(x));
-	json_object_set_new(out->params, "rnumel", json_integer(r));
+	js_w_init(&w, &out->params);
+	js_w_object(&w);
+	js_w_key(&w, "fused_ops");
+	js_w_strz(&w, ops.len > 0 ? ops.p : "");
+	js_w_key(&w, "xnumel");
+	js_w_int(&w, x);
+	js_w_key(&w, "rnumel");
+	js_w_int(&w, r);
+	js_w_end_object(&w);
 	buf_free(&ops);
 	return PERF_OK;
 }
@@ -2603,7 +2676,8 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	c.o = out;
 	c.failed = false;
 	c.none = false;
-	out->params = json_object();
+	js_w_init(&c.w, &out->params);
+	js_w_object(&c.w);
 	out->flops = I(0);
 
 	for (i = 0; i < sizeof(gemms) / sizeof(gemms[0]); i++)
@@ -2694,13 +2768,12 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 		perf_free(out);
 		return PERF_NONE;
 	}
+	js_w_end_object(&c.w);
 	return PERF_OK;
 }
 
 void
 perf_free(struct tperf *p)
 {
-	if (p->params != NULL)
-		json_decref(p->params);
-	p->params = NULL;
+	buf_free(&p->params);
 }

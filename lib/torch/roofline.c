@@ -328,7 +328,7 @@ write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long n
 	char spec[64];
 	const char *over = NULL;
 
-	rec_set_json(r, "params", p->params);
+	rec_set_raw(r, "params", p->params.p, p->params.len);
 	set_pynum(r, "flops", p->flops);
 	if (p->has_bytes) {
 		set_pynum(r, "bytes", p->bytes);

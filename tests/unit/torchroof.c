@@ -19,19 +19,26 @@
 
 static struct troof *tr;
 
-/* One op record: name, its "in" entries as JSON, subtree busy time in ns. */
+/* One op record: name, its "in" entries as JSON, subtree busy time in ns, more members
+ * (",\"k\":v..."). */
 static struct rec *
-op(const char *name, const char *in, long long ns)
+op_more(const char *name, const char *in, long long ns, const char *more)
 {
 	static char line[8192];
 	static int id = 100;
 	struct rec *r;
 
 	snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\",\"id\":%d,"
-	    "\"op\":\"%s\",\"subtree_ns\":%lld,\"in\":[%s]}", id++, name, ns, in);
+	    "\"op\":\"%s\",\"subtree_ns\":%lld,\"in\":[%s]%s}", id++, name, ns, in, more);
 	r = tap_rec(line, strlen(line), "t:1");
 	troof_record(tr, r);
 	return r;
+}
+
+static struct rec *
+op(const char *name, const char *in, long long ns)
+{
+	return op_more(name, in, ns, "");
 }
 
 static void
@@ -388,6 +395,93 @@ test_others(void)
 	(void)x28;
 }
 
+/* The params text of each kind of value: tuples, null strides, reals, booleans, lists of
+ * dtypes with nulls, [] for a missing bias, transpose flags from the first kernel that
+ * has them, strings with escapes; grouped GEMM pairs read from nested lists. */
+static void
+test_params(void)
+{
+	struct rec *r;
+
+	r = op("aten::convolution_backward", T("[1,1,2,2]", "float", "[4,4,2,1]", "") ","
+	    T("[1,1,4,4]", "float", "[16,16,4,1]", "") ","
+	    T("[1,1,3,3]", "float", "[9,9,3,1]", "") "," T("[]", "", "[]", "") ","
+	    S("[1, 1]") "," S("[0, 0]") "," S("[1, 1]") "," S("False") "," S("[0, 0]") ","
+	    S("1") "," S("[True, True, False]"), 0);
+	raw_is(r, "params", "{\"convNd\":\"conv2d\",\"input_shape\":[1,1,4,4],"
+	    "\"filter_shape\":[1,1,3,3],\"dtype_input_weight\":[\"float\",\"float\"],"
+	    "\"input_stride\":[16,16,4,1],\"weight_stride\":[9,9,3,1],\"bias\":[],"
+	    "\"stride\":[1,1],\"padding\":[0,0],\"dilation\":[1,1],"
+	    "\"transposed_conv\":false,\"output_padding\":[0,0],\"groups\":1}", "conv bwd");
+	rec_free(r);
+
+	r = op("aten::_scaled_dot_product_flash_attention", T("[1,1,8,4]", BF,
+	    "[32,32,4,1]", "") "," T("[1,1,8,4]", BF, "[32,32,4,1]", "") ","
+	    T("[1,1,8,4]", BF, "[32,32,4,1]", "") "," S("0.25") "," S("True"), 0);
+	raw_is(r, "params", "{\"B\":1,\"N_Q\":8,\"H_Q\":1,\"N_KV\":8,\"H_KV\":1,"
+	    "\"d_h_qk\":4,\"d_h_v\":4,\"dropout\":0.25,\"causal\":true,\"flash_impl\":true,"
+	    "\"dtype_A_B\":[\"c10::BFloat16\",\"c10::BFloat16\"]}", "sdpa");
+	rec_free(r);
+
+	r = op("aten::native_layer_norm_backward", T("[2,8]", BF, "[8,1]", "") ","
+	    T("[2,8]", BF, "[8,1]", "") "," T("[]", "ScalarList", "[]", "[8]") ","
+	    T("[2,1]", "float", "[1,1]", "") "," T("[2,1]", "float", "[1,1]", "") ","
+	    T("[8]", BF, "[1]", "") "," T("[8]", BF, "[1]", "") ","
+	    T("[]", "ScalarList", "[]", "[True, False, True]"), 0);
+	raw_is(r, "params", "{\"op_shape\":[2,8],\"dtype_in_out\":[\"c10::BFloat16\",null],"
+	    "\"stride_input\":[8,1],\"stride_output\":null,\"num_channels\":8,"
+	    "\"has_bias\":true,\"is_affine\":false,\"is_training\":true,"
+	    "\"output_mask\":[true,false,true]}", "layer_norm_backward");
+	rec_free(r);
+
+	/* B's strides are null: both strides None */
+	r = op("primus_turbo::hipblaslt_gemm_fp8", T("[32,16]", "c10::Float8_e4m3fnuz",
+	    "[16,1]", "") "," T("[]", "float", "[]", "") "," T("[16,64]",
+	    "c10::Float8_e4m3fnuz", "null", "") "," T("[]", "float", "[]", "") "," S("5")
+	    "," S("0") "," S("0") "," S("False") "," S(""), 0);
+	raw_is(r, "params", "{\"M\":32,\"N\":64,\"K\":16,\"bias\":false,\"stride_A\":null,"
+	    "\"stride_B\":null,\"dtype_A_B\":[\"c10::Float8_e4m3fnuz\","
+	    "\"c10::Float8_e4m3fnuz\"],\"dtype_scaleA\":\"float\","
+	    "\"dtype_scaleB\":\"float\",\"B\":1}", "hipblaslt fp8");
+	rec_free(r);
+
+	/* no strides in the trace; kernels by start: zzz has no flags, nvjet's TN does; a
+	 * dtype with escapes */
+	r = op_more("aten::mm", "{\"shape\":[4,8],\"dtype\":\"a\\u00e9\\\"q\"},"
+	    "{\"shape\":[8,2],\"dtype\":\"" BF "\"}", 0, ",\"kernels\":[{\"name\":"
+	    "\"nvjet_tst_64x8_64x16_4x1_v_bz_TN\",\"start_ns\":5},{\"start_ns\":0},"
+	    "{\"name\":\"zzz\",\"start_ns\":1}]");
+	raw_is(r, "params", "{\"M\":4,\"N\":2,\"K\":8,\"bias\":false,\"stride_A\":null,"
+	    "\"stride_B\":null,\"dtype_A_B\":[\"a\u00e9\\\"q\",\"c10::BFloat16\"],\"B\":1,"
+	    "\"transpose\":[true,false]}", "mm");
+	rec_free(r);
+
+	r = op("MoEDispatch", T("[16]", BF, "[1]", ""), 0);
+	raw_is(r, "params", "{\"num_tokens\":16,\"hidden_dim\":null,\"bpe\":2}",
+	    "MoEDispatch of a flat shape");
+	rec_free(r);
+
+	/* pairs at any depth; [0,5] is not one, nor [1,2,3] */
+	r = op("primus_turbo::grouped_gemm", "{\"shape\":[[10,32],[[20,32]],[0,5],[1,2,3]],"
+	    "\"dtype\":\"" BF "\"},{\"shape\":[[32,16],[[[32,16]]]],\"dtype\":\"" BF "\"}",
+	    0);
+	raw_is(r, "params", "{\"M\":30,\"K\":32,\"N\":16,\"G\":2,\"bpe_in\":2,"
+	    "\"bpe_out\":2}", "grouped GEMM, nested lists");
+	rec_free(r);
+	/* two flat shapes are one pair each */
+	r = op("primus_turbo::grouped_gemm", T("[64,32]", BF, "[32,1]", "") ","
+	    T("[32,16]", BF, "[16,1]", ""), 0);
+	raw_is(r, "params", "{\"M\":64,\"K\":32,\"N\":16,\"G\":1,\"bpe_in\":2,"
+	    "\"bpe_out\":2}", "grouped GEMM, two flat shapes");
+	rec_free(r);
+
+	r = op("triton_poi_fused_add_mul_0", T("[4,8]", BF, "[8,1]", "") ","
+	    T("[4,8]", BF, "[8,1]", "") "," S("32"), 0);
+	raw_is(r, "params", "{\"fused_ops\":\"aten.add, aten.mul\",\"xnumel\":32,"
+	    "\"rnumel\":1}", "triton");
+	rec_free(r);
+}
+
 static void
 test_categories(void)
 {
@@ -524,6 +618,7 @@ main(void)
 	test_elementwise();
 	test_reduce_norm();
 	test_others();
+	test_params();
 	test_categories();
 	test_gpus();
 	test_roofline();
