@@ -15,6 +15,13 @@
 /* Open path for reading ("-" or NULL: stdin). Gzip is detected by its magic bytes.
  * On failure: message "prog: path: strerror", exit 1. */
 FILE *io_open(const char *path);
+/* The same, returning the failure: NULL and e set ("path: strerror"). */
+struct error;
+FILE *io_open_error(const char *path, struct error *e);
+/* Why the last read from fp (io_open's) failed, for a reader that saw ferror(fp):
+ * "truncated gzip data", "bad gzip data: ...", or else strerror(errnum) (EIO for 0).
+ * Reads never end the process: a failed read sets the stream's error flag. */
+const char *io_strerror(FILE *fp, int errnum);
 /* The first byte of fp that is not white space (left unread, the white space before it
  * consumed), or EOF. Standard input opened again with io_open before io_close is the
  * same stream, so a program may peek at it and then hand "-" to a reader. */

@@ -95,6 +95,9 @@ int js_depth(const struct js_reader *rd);
 uint64_t js_offset(const struct js_reader *rd);
 /* After JS_ERROR: what is wrong ("expected ',' or '}', got 'x'"). */
 const char *js_error(const struct js_reader *rd);
+/* Whether that error is the source's read error ("truncated gzip data", an I/O error,
+ * the text io_strerror gives for js_open_fp's stream), not the text's: no offset applies. */
+bool js_read_failed(const struct js_reader *rd);
 
 /* --- text held whole ---------------------------------------------------------------- */
 

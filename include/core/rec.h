@@ -49,8 +49,8 @@ struct rec_reader *rec_open_list(char **paths, int npaths);
  * record belongs to the reader and is valid until the next call; rec_dup it to keep it.
  * After a bad line, the next call goes on with the line after it (a program that skips
  * bad records calls again; one that stops does not); after a read error every later
- * call returns NULL. (A file that does not open is still "prog: file: message" and
- * exit 1, as io_open's.) */
+ * call returns NULL. A file that does not open and a read error (a broken gzip stream)
+ * are errors of that kind ("file: message"). */
 struct rec *rec_next(struct rec_reader *rd);
 /* The error of the last rec_next that returned NULL, or NULL at the end of input. Valid
  * until the next rec_next or rec_close. */

@@ -315,7 +315,7 @@ fill(struct csvr *r)
 
 		if (m == 0) {
 			if (ferror(r->fp))
-				fail(r, 0, "%s", strerror(errno));
+				fail(r, 0, "%s", io_strerror(r->fp, errno));
 			r->eof = 1;
 			break;
 		}

@@ -35,7 +35,9 @@ io_name(const char *path)
  */
 struct src {
 	struct src	*next;	/* open sources, so an exit mid-read leaks nothing */
+	FILE		*cfp;	/* the stream io_open returned */
 	FILE		*fp;	/* the file, or NULL for stdin */
+	char		 err[160];	/* why the last read failed (io_strerror) */
 	int		 fd;
 	const char	*name;
 	int		 gz, eof, zdone;
@@ -45,7 +47,18 @@ struct src {
 	unsigned char	 in[1 << 16];
 };
 
-static size_t
+/* A read that failed: the reason kept for io_strerror, -1 for stdio (its error flag). */
+static ssize_t
+src_fail(struct src *s, const char *msg, const char *detail)
+{
+	snprintf(s->err, sizeof(s->err), "%s%s%s", msg, detail != NULL ? ": " : "",
+	    detail != NULL ? detail : "");
+	errno = EIO;
+	return -1;
+}
+
+/* Bytes of the underlying stream, or -1 on a read error (s->err set). */
+static ssize_t
 src_raw(struct src *s, unsigned char *buf, size_t size)
 {
 	size_t n = 0;
@@ -58,47 +71,52 @@ src_raw(struct src *s, unsigned char *buf, size_t size)
 		if (m < 0 && errno == EINTR)
 			continue;
 		if (m < 0)
-			die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+			return src_fail(s, strerror(errno), NULL);
 		if (m == 0)
 			s->eof = 1;
 		n = (size_t)m;
 	}
-	return n;
+	return (ssize_t)n;
 }
 
 static ssize_t
 src_read(void *cookie, char *buf, size_t size)
 {
 	struct src *s = cookie;
+	ssize_t m;
 	int rc;
 
 	if (!s->gz)
-		return (ssize_t)src_raw(s, (unsigned char *)buf, size);
+		return src_raw(s, (unsigned char *)buf, size);
 	if (size > 1 << 30)
 		size = 1 << 30;
 	s->zs.next_out = (unsigned char *)buf;
 	s->zs.avail_out = (unsigned)size;
 	while (s->zs.avail_out == size && !s->zdone) {
 		if (s->zs.avail_in == 0) {
-			s->zs.avail_in = (unsigned)src_raw(s, s->in, sizeof(s->in));
+			if ((m = src_raw(s, s->in, sizeof(s->in))) < 0)
+				return -1;
+			s->zs.avail_in = (unsigned)m;
 			s->zs.next_in = s->in;
 			if (s->zs.avail_in == 0)
-				die(EXIT_DATA, "%s: truncated gzip data", s->name);
+				return src_fail(s, "truncated gzip data", NULL);
 		}
 		rc = inflate(&s->zs, Z_NO_FLUSH);
 		if (rc == Z_STREAM_END) {
 			/* Another member may follow. */
 			if (s->zs.avail_in == 0) {
-				s->zs.avail_in = (unsigned)src_raw(s, s->in, sizeof(s->in));
+				if ((m = src_raw(s, s->in, sizeof(s->in))) < 0)
+					return -1;
+				s->zs.avail_in = (unsigned)m;
 				s->zs.next_in = s->in;
 			}
 			if (s->zs.avail_in == 0)
 				s->zdone = 1;
 			else if (inflateReset(&s->zs) != Z_OK)
-				die(EXIT_DATA, "%s: bad gzip data", s->name);
+				return src_fail(s, "bad gzip data", NULL);
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR)
-			die(EXIT_DATA, "%s: bad gzip data: %s", s->name,
-			    s->zs.msg ? s->zs.msg : "inflate failed");
+			return src_fail(s, "bad gzip data", s->zs.msg ? s->zs.msg :
+			    "inflate failed");
 	}
 	return (ssize_t)(size - s->zs.avail_out);
 }
@@ -133,8 +151,30 @@ io_peek(FILE *fp)
 	return c;
 }
 
+const char *
+io_strerror(FILE *fp, int errnum)
+{
+	struct src *s;
+
+	for (s = open_srcs; s != NULL; s = s->next)
+		if (s->cfp == fp && s->err[0] != '\0')
+			return s->err;
+	return strerror(errnum != 0 ? errnum : EIO);
+}
+
 FILE *
 io_open(const char *path)
+{
+	struct error e = ERROR_INIT;
+	FILE *fp = io_open_error(path, &e);
+
+	if (fp == NULL)
+		error_die(&e);
+	return fp;
+}
+
+FILE *
+io_open_error(const char *path, struct error *e)
 {
 	FILE *fp = NULL, *cfp;
 	struct src *s;
@@ -144,8 +184,10 @@ io_open(const char *path)
 	if ((path == NULL || strcmp(path, "-") == 0) && stdin_fp != NULL)
 		return stdin_fp;
 	if (path != NULL && strcmp(path, "-") != 0) {
-		if ((fp = fopen(path, "r")) == NULL)
-			die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		if ((fp = fopen(path, "r")) == NULL) {
+			error_set(e, path, 0, -1, "%s", strerror(errno));
+			return NULL;
+		}
 		setvbuf(fp, NULL, _IOFBF, 1 << 17);
 	}
 	s = xcalloc(1, sizeof(*s));
@@ -157,8 +199,13 @@ io_open(const char *path)
 		m = read(s->fd, s->pre + s->npre, 2 - s->npre);
 		if (m < 0 && errno == EINTR)
 			continue;
-		if (m < 0)
-			die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+		if (m < 0) {
+			error_set(e, s->name, 0, -1, "%s", strerror(errno));
+			if (fp != NULL)
+				fclose(fp);
+			free(s);
+			return NULL;
+		}
 		if (m == 0)
 			break;
 		s->npre += (size_t)m;
@@ -174,6 +221,7 @@ io_open(const char *path)
 	}
 	if ((cfp = fopencookie(s, "r", fns)) == NULL)
 		die(EXIT_DATA, "%s: %s", s->name, strerror(errno));
+	s->cfp = cfp;
 	s->next = open_srcs;
 	open_srcs = s;
 	setvbuf(cfp, NULL, _IOFBF, 1 << 17);

@@ -19,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/io.h"
 #include "core/json.h"
 #include "core/numfmt.h"
 
@@ -56,6 +57,7 @@ struct js_reader {
 	char		*stack;		/* 'o' or 'a' per open container */
 	uint64_t	 err_off;
 	char		 err[160];
+	bool		 read_failed;	/* err is the source's read error */
 	struct buf	 dec;		/* decoded strings with escapes */
 };
 
@@ -245,7 +247,9 @@ more(struct js_reader *rd, size_t keep)
 	want = rd->cap - rd->end;
 	n = rd->fn(rd->ctx, rd->buf + rd->end, want);
 	if (n == (size_t)-1) {
-		fail(rd, rd->end, "read error: %s", strerror(errno));
+		fail(rd, rd->end, "%s", rd->fp != NULL ? io_strerror(rd->fp, errno) :
+		    strerror(errno));
+		rd->read_failed = true;
 		return (size_t)-1;
 	}
 	if (n == 0)
@@ -1179,6 +1183,12 @@ js_offset(const struct js_reader *rd)
 	if (rd->tok == JS_STRING || rd->tok == JS_KEY)
 		return rd->base + rd->tok_off - 1;
 	return rd->base + rd->tok_off;
+}
+
+bool
+js_read_failed(const struct js_reader *rd)
+{
+	return rd->read_failed;
 }
 
 const char *

@@ -592,9 +592,12 @@ reader_advance(struct rec_reader *rd)
 		return 0;
 	path = rd->npaths == 0 ? NULL : rd->paths[rd->next];
 	rd->next++;
-	rd->fp = io_open(path);
 	rd->name = io_name(path);
 	rd->line = 0;
+	if ((rd->fp = io_open_error(path, &rd->err)) == NULL) {
+		rd->fatal = 1;
+		return 0;
+	}
 	return 1;
 }
 
@@ -617,7 +620,7 @@ rec_next(struct rec_reader *rd)
 		if (n < 0) {
 			if (ferror(rd->fp)) {
 				error_set(&rd->err, rd->name, 0, -1, "%s",
-				    strerror(errno ? errno : EIO));
+				    io_strerror(rd->fp, errno));
 				rd->fatal = 1;
 				return NULL;
 			}

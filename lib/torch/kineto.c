@@ -160,6 +160,8 @@ kfail_at(struct kin *k, long long off, const char *fmt, ...)
 static void __attribute__((noreturn))
 kfail_json(struct kin *k)
 {
+	if (js_read_failed(k->rd))
+		kfail_at(k, -1, "%s", js_error(k->rd));
 	kfail(k, "%s", js_error(k->rd));
 }
 
