@@ -5,6 +5,7 @@
  * escaper/unescaper, number text, and the builder.
  */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -284,9 +285,41 @@ test_writer(void)
 	buf_free(&b);
 }
 
+/* A source that gives "[1," and then fails. */
+static size_t
+read_fails(void *ctx, char *b, size_t n)
+{
+	int *calls = ctx;
+
+	if ((*calls)++ > 0) {
+		errno = EIO;
+		return (size_t)-1;
+	}
+	memcpy(b, "[1,", n < 3 ? n : 3);
+	return n < 3 ? n : 3;
+}
+
+/* A read error is the source's, told apart from the text's errors. */
+static void
+test_read_error(void)
+{
+	int calls = 0;
+	struct js_reader *rd = js_open(read_fails, &calls);
+
+	ok(js_next(rd) == JS_ARRAY && js_next(rd) == JS_NUMBER, "tokens before the failure");
+	ok(js_next(rd) == JS_ERROR && js_read_failed(rd) &&
+	    strcmp(js_error(rd), strerror(EIO)) == 0, "read error: %s", js_error(rd));
+	js_close(rd);
+	rd = js_open_mem("[1,]", 4);
+	ok(js_next(rd) == JS_ARRAY && js_next(rd) == JS_NUMBER && js_next(rd) == JS_ERROR &&
+	    !js_read_failed(rd), "a syntax error is not a read error");
+	js_close(rd);
+}
+
 int
 main(void)
 {
+	test_read_error();
 	test_tokens();
 	test_limits();
 	test_skip_capture();
