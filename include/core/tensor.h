@@ -11,9 +11,10 @@
  * TENSOR_MAXRANK (PyTorch: 0 to 8; TT-Metal: 4, [W, Z, Y, X]), outermost first, and at
  * most 2^53 elements. "logical" absent (or null) with a shape means the shape (ttp-parse
  * writes it only where padding makes it differ), so a tensor with a shape always
- * has_logical. Other members are skipped. A value of another type is an error
- * about the input, e.g. "file:line: in[0].shape: expected an array of at most 8
- * non-negative integers", exit 1.
+ * has_logical. Other members are skipped. A value of another type marks the record
+ * bad (rec_reject, e.g. "file:line: in[0].shape: expected an array of at most 8
+ * non-negative integers") and tensor_read returns 0: the caller's program decides
+ * (core/badrec.h).
  */
 #ifndef TTP_TENSOR_H
 #define TTP_TENSOR_H
@@ -43,7 +44,8 @@ struct tensor {
 
 /* Read up to max tensors of the array key ("in" or "out") of r into t[0..]; returns
  * how many slots were filled (index = tensor number; 0 when the key is absent or
- * null). Elements past max are not looked at. */
+ * null, or the array is bad: then rec_bad(r) says why). Elements past max are not
+ * looked at. */
 size_t tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max);
 
 /* TT-Metal's [W, Z, Y, X] of d: its extents padded on the left with 1s to four. False

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "core/diag.h"
 #include "core/json.h"
 #include "core/rec.h"
 #include "core/tensor.h"
@@ -21,13 +20,15 @@ struct tread {
 	struct js_span	 s;	/* over the array's text */
 };
 
-static void __attribute__((noreturn))
+/* A value of the wrong type: the record is bad (rec_reject); false. */
+static bool
 bad(const struct tread *tr, const char *member, const char *what)
 {
 	if (member == NULL)
-		die_where(rec_where(tr->r), "%s[%zu]: expected %s", tr->key, tr->i, what);
-	die_where(rec_where(tr->r), "%s[%zu].%s: expected %s", tr->key, tr->i, member,
-	    what);
+		rec_reject(tr->r, "%s[%zu]: expected %s", tr->key, tr->i, what);
+	else
+		rec_reject(tr->r, "%s[%zu].%s: expected %s", tr->key, tr->i, member, what);
+	return false;
 }
 
 /* At null: skip it. */
@@ -40,8 +41,9 @@ null(struct tread *tr)
 	return true;
 }
 
-/* An array of up to TENSOR_MAXRANK non-negative integers, or null (*has = false). */
-static void
+/* An array of up to TENSOR_MAXRANK non-negative integers, or null (*has = false);
+ * false when it is neither. */
+static bool
 dims(struct tread *tr, const char *member, struct dims *d, bool *has)
 {
 	static const char what[] = "an array of at most 8 non-negative integers";
@@ -50,9 +52,9 @@ dims(struct tread *tr, const char *member, struct dims *d, bool *has)
 
 	*has = false;
 	if (null(tr))
-		return;
+		return true;
 	if (s->p[s->i] != '[')
-		bad(tr, member, what);
+		return bad(tr, member, what);
 	s->i++;
 	d->rank = 0;
 	for (js_span_ws(s); s->p[s->i] != ']'; js_span_ws(s)) {
@@ -64,25 +66,26 @@ dims(struct tread *tr, const char *member, struct dims *d, bool *has)
 		num = s->p + s->i;
 		if (d->rank == TENSOR_MAXRANK || *num < '0' || *num > '9' ||
 		    js_span_number(s) != JS_NUMBER || s->real)
-			bad(tr, member, what);
+			return bad(tr, member, what);
 		/* digits only: their value, if it fits */
 		for (v = 0; num < s->p + s->i; num++) {
 			if (v > (LLONG_MAX - (*num - '0')) / 10)
-				bad(tr, member, what);
+				return bad(tr, member, what);
 			v = v * 10 + (*num - '0');
 		}
 		d->d[d->rank++] = v;
 		/* At most 2^53 elements: element counts and the products the metrics take
 		 * of them stay exact and never overflow. */
 		if (__builtin_mul_overflow(e, v, &e) || e > (1LL << 53))
-			bad(tr, member, "a tensor of at most 2^53 elements");
+			return bad(tr, member, "a tensor of at most 2^53 elements");
 	}
 	s->i++;
 	*has = true;
+	return true;
 }
 
-/* A string or null (*out = NULL). */
-static void
+/* A string or null (*out = NULL); false when it is neither. */
+static bool
 string(struct tread *tr, const char *member, const char **out)
 {
 	struct js_span *s = &tr->s;
@@ -90,24 +93,27 @@ string(struct tread *tr, const char *member, const char **out)
 
 	*out = NULL;
 	if (null(tr))
-		return;
+		return true;
 	if (s->p[s->i] != '"')
-		bad(tr, member, "a string");
+		return bad(tr, member, "a string");
 	js_span_string(s);
 	*out = rec_decode(tr->r, s->p + start, s->i - start, NULL);
+	return true;
 }
 
-/* One element: a tensor object or null. */
-static void
+/* One element: a tensor object or null; false when it is neither, or a member has the
+ * wrong type. */
+static bool
 tensor(struct tread *tr, struct tensor *t)
 {
 	struct js_span *s = &tr->s;
+	bool ok = true;
 
 	memset(t, 0, sizeof(*t));
 	if (null(tr))
-		return;
+		return true;
 	if (s->p[s->i] != '{')
-		bad(tr, NULL, "a tensor object or null");
+		return bad(tr, NULL, "a tensor object or null");
 	t->present = true;
 	s->i++;
 	for (js_span_ws(s); s->p[s->i] != '}'; js_span_ws(s)) {
@@ -132,24 +138,27 @@ tensor(struct tread *tr, struct tensor *t)
 		js_span_ws(s);
 #define IS(lit)	(kl == sizeof(lit) - 1 && memcmp(k, lit, kl) == 0)
 		if (IS("shape"))
-			dims(tr, "shape", &t->shape, &t->has_shape);
+			ok = dims(tr, "shape", &t->shape, &t->has_shape);
 		else if (IS("logical"))
-			dims(tr, "logical", &t->logical, &t->has_logical);
+			ok = dims(tr, "logical", &t->logical, &t->has_logical);
 		else if (IS("layout"))
-			string(tr, "layout", &t->layout);
+			ok = string(tr, "layout", &t->layout);
 		else if (IS("dtype"))
-			string(tr, "dtype", &t->dtype);
+			ok = string(tr, "dtype", &t->dtype);
 		else if (IS("mem"))
-			string(tr, "mem", &t->mem);
+			ok = string(tr, "mem", &t->mem);
 		else
 			js_span_value(s, 0);
 #undef IS
+		if (!ok)
+			return false;
 	}
 	if (t->has_shape && !t->has_logical) {	/* unpadded: written once */
 		t->logical = t->shape;
 		t->has_logical = true;
 	}
 	s->i++;
+	return true;
 }
 
 size_t
@@ -169,8 +178,10 @@ tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max)
 	js_span_ws(s);
 	if (null(&tr))
 		return 0;
-	if (p[s->i] != '[')
-		die_where(rec_where(r), "%s: expected an array of tensors", key);
+	if (p[s->i] != '[') {
+		rec_reject(r, "%s: expected an array of tensors", key);
+		return 0;
+	}
 	s->i++;
 	for (js_span_ws(s); n < max && p[s->i] != ']'; js_span_ws(s)) {
 		if (n > 0 && p[s->i] == ',') {
@@ -178,7 +189,8 @@ tensor_read(struct rec *r, const char *key, struct tensor *t, size_t max)
 			js_span_ws(s);
 		}
 		tr.i = n;
-		tensor(&tr, &t[n++]);	/* elements past max are not looked at */
+		if (!tensor(&tr, &t[n++]))	/* elements past max are not looked at */
+			return 0;
 	}
 	return n;
 }

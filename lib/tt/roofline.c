@@ -475,6 +475,8 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 
 	nin = read_tensors(r, "in", t, MAXTENSORS / 2);
 	n = nin + read_tensors(r, "out", t + nin, MAXTENSORS - nin);
+	if (rec_bad(r) != NULL)
+		return;		/* a bad tensor array: no figures, no warnings */
 	if (nin > 0)
 		op.in0 = t[0];
 	if (nin > 1)
