@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/badrec.h"
 #include "core/diag.h"
 #include "core/io.h"
 #include "phase/guess.h"
@@ -18,7 +19,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-phase [-hqVv] [-b METHOD] [-t N] [FILE...]\n"
+	    "usage: ttp-phase [-hqVv] [-b METHOD] [-t N] [--skip-bad] [FILE...]\n"
 	    "Tag each op record with a phase (and an iteration where the phase repeats).\n"
 	    "  -b, --by METHOD    signpost: the signpost that opened the op's segment;\n"
 	    "                     steps: the engine step annotation (vLLM, SGLang, ATOM,\n"
@@ -35,12 +36,17 @@ usage(FILE *fp)
 	    "                       gemm-params\n"
 	    "  -t, --threshold N  largest M that is decode (default %d for matmul-m and\n"
 	    "                     repeat, %d for the heuristics)\n"
+	    "  --skip-bad         leave out bad records (not JSON, a key of the wrong\n"
+	    "                     type): warn about the first %d, count them, exit 0\n"
 	    "  -q, --quiet        no advisory notes (which method auto chose, what it\n"
 	    "                     found); warnings and errors still appear\n"
 	    "  -v, --verbose      say what each method found\n"
 	    "  -h, --help         show this help and exit\n"
-	    "  -V, --version      show the version and exit\n", PHASE_THRESHOLD, GUESS_THRESHOLD);
+	    "  -V, --version      show the version and exit\n", PHASE_THRESHOLD, GUESS_THRESHOLD,
+	    BADREC_SHOWN);
 }
+
+enum { OPT_SKIP_BAD = 256 };
 
 int
 main(int argc, char **argv)
@@ -50,11 +56,13 @@ main(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct phase_opts o = { PHASE_AUTO, -1, 0, 0 };
+	struct badrec bad = { false, 0 };
+	struct phase_opts o = { PHASE_AUTO, -1, 0, 0, &bad };
 	struct rec_reader *rd;
 	const char *errstr;
 	int ch;
@@ -81,6 +89,9 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
+		case OPT_SKIP_BAD:
+			bad.skip = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -96,6 +107,7 @@ main(int argc, char **argv)
 	io_stdin_or_usage(argc, usage);
 	rd = rec_open_list(argv, argc);
 	phase_tag(rd, stdout, &o);
+	badrec_end(&bad);
 	rec_close(rd);
 	io_finish();
 	return 0;

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct badrec;
 struct rec_reader;
 
 enum phase_by {
@@ -45,6 +46,8 @@ struct phase_opts {
 					 * (32 for matmul-m and repeat, 10 for the heuristics) */
 	int		verbose;	/* say what was found */
 	int		quiet;		/* no note about the method auto chose */
+	struct badrec	*bad;		/* the program's policy for bad records (NULL:
+					 * stop at the first) */
 };
 
 #define PHASE_THRESHOLD 32
@@ -55,7 +58,9 @@ struct phase_opts {
 bool phase_by_parse(const char *s, enum phase_by *by);
 const char *phase_by_name(enum phase_by by);
 
-/* Read every record of rd, write them to out in the same order, op records tagged. */
+/* Read every record of rd, write them to out in the same order, op records tagged. A
+ * record that is bad (a bad line, a key of the wrong type) goes to o->bad: stop, or
+ * leave it out of the output and of every method's view; badrec_end is the caller's. */
 void phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o);
 
 /* --- the algorithms ------------------------------------------------------------------ */

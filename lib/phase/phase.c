@@ -275,12 +275,18 @@ struct state {
 	bool		 disorder;
 };
 
-static bool
-is_kind(struct rec *r, const char *kind)
+/* The kinds of record this stage tells apart. */
+enum { K_OTHER, K_OP, K_SIGNPOST, K_GPU };
+
+static int
+kind_of(struct rec *r)
 {
 	const char *k = rec_str(r, "kind", NULL);
 
-	return k != NULL && strcmp(k, kind) == 0;
+	if (k == NULL)
+		return K_OTHER;
+	return strcmp(k, "op") == 0 ? K_OP : strcmp(k, "signpost") == 0 ? K_SIGNPOST :
+	    strcmp(k, "gpu") == 0 ? K_GPU : K_OTHER;
 }
 
 static bool
@@ -291,13 +297,10 @@ is_kineto(struct rec *r)
 	return t != NULL && strcmp(t, "kineto") == 0;
 }
 
+/* Record r, an op or signpost of a TT trace, has id. */
 static void
-check_order(struct state *st, struct rec *r)
+check_order(struct state *st, struct rec *r, long long id)
 {
-	long long id;
-
-	if (!rec_int(r, "id", &id))
-		return;
 	if (id < st->lastid && !st->disorder) {
 		st->disorder = true;
 		warning("%s: records are not in trace order (id %lld after id %lld); "
@@ -342,23 +345,27 @@ end_marker(const char *name, size_t len)
 
 static const char outside_tag[] = OUTSIDE;
 
-/* Signpost method, one record: tag ops with the current segment, follow signposts;
- * after an end marker, ops are OUTSIDE any segment until the next signpost. */
+/* A signpost's name (its "name", else its "op", else "signpost"). */
 static void
-stream_one(struct state *st, struct rec *r)
+signpost_name(struct rec *r, const char **name, size_t *len)
 {
-	if (is_kind(r, "signpost")) {
-		size_t len;
-		uint32_t k;
-		const char *name = rec_str(r, "name", &len);
+	if ((*name = rec_str(r, "name", len)) == NULL)
+		*name = rec_str(r, "op", len);
+	if (*name == NULL) {
+		*name = "signpost";
+		*len = strlen(*name);
+	}
+}
 
-		if (name == NULL)
-			name = rec_str(r, "op", &len);
-		if (name == NULL) {
-			name = "signpost";
-			len = strlen(name);
-		}
-		k = names_intern(&st->sps, name, len);
+/* Signpost method, one record (a signpost's name read by signpost_name): tag ops with
+ * the current segment, follow signposts; after an end marker, ops are OUTSIDE any
+ * segment until the next signpost. */
+static void
+stream_one(struct state *st, struct rec *r, int kind, const char *name, size_t len)
+{
+	if (kind == K_SIGNPOST) {
+		uint32_t k = names_intern(&st->sps, name, len);
+
 		if (k >= st->capspiter) {
 			size_t cap = grow_cap(st->capspiter, (size_t)k + 1);
 
@@ -375,7 +382,7 @@ stream_one(struct state *st, struct rec *r)
 			st->curlen = strlen(outside_tag);
 		}
 		st->nsignposts++;
-	} else if (is_kind(r, "op")) {
+	} else if (kind == K_OP) {
 		if (st->cur == NULL || st->cur == outside_tag) {
 			rec_set_str(r, "phase", st->cur == NULL ? tagname[T_START] : outside_tag);
 			rec_del(r, "iter");
@@ -519,106 +526,134 @@ guess_op(struct state *st, struct rec *r, const char *name, size_t len, long lon
 	return g;
 }
 
-static void
-add_step(struct state *st, struct rec *r)
+/* A step annotation's facts, when the signpost r is one. */
+static bool
+read_step(struct rec *r, struct stepiv *s)
 {
-	struct stepiv s;
 	const char *name;
 	size_t len;
 
 	if ((name = rec_str(r, "name", &len)) == NULL ||
-	    !rec_int(r, "host_start_ns", &s.start) || !rec_int(r, "host_end_ns", &s.end) ||
-	    !step_parse(name, len, &s.st))
-		return;
-	if (!rec_int(r, "rank", &s.rank))
-		s.rank = 0;
-	if (!rec_int(r, "step", &s.number))
-		s.number = -1;
-	s.tier = step_tier(s.st.kind);
-	s.iter = s.maxend = 0;
-	st->steps = xgrow(st->steps, &st->capsteps, st->nsteps + 1, sizeof(*st->steps));
-	st->steps[st->nsteps++] = s;
-	if (s.tier <= 2)
-		st->nengine++;
+	    !rec_int(r, "host_start_ns", &s->start) || !rec_int(r, "host_end_ns", &s->end) ||
+	    !step_parse(name, len, &s->st))
+		return false;
+	if (!rec_int(r, "rank", &s->rank))
+		s->rank = 0;
+	if (!rec_int(r, "step", &s->number))
+		s->number = -1;
+	s->tier = step_tier(s->st.kind);
+	s->iter = s->maxend = 0;
+	return true;
 }
 
-/* Look-ahead methods, pass 1: keep the op's facts, spool its line ('o' or '-' first). */
+/* What pass 1 keeps of a record, all read before any of it is kept: a bad record (one
+ * that a read marked) is left out whole. */
+struct spoolfacts {
+	char		 type;		/* 'o' op, 'g' gpu record with a launcher, '-' other */
+	struct opfacts	 f;		/* an op's, sym not yet set */
+	struct hostfacts h;
+	long long	 id;
+	bool		 has_dev;	/* a TT op's device: dev */
+	long long	 dev;
+	const char	*name;		/* the op's name */
+	size_t		 len;
+	struct gpufacts	 g;		/* a gpu record's launcher */
+	bool		 step;		/* a step annotation: s */
+	struct stepiv	 s;
+};
+
+/* Look-ahead methods, pass 1, reading: the facts of r into sf. */
 static void
-spool_one(struct state *st, struct rec *r)
+spool_read(struct state *st, struct rec *r, int kind, bool kineto, struct spoolfacts *sf)
 {
-	bool op = is_kind(r, "op"), gpu = false;
-	size_t i;
-
-	if (!op && is_kind(r, "gpu")) {
-		struct gpufacts g;
-
-		if (rec_int(r, "launched_by", &g.id)) {
-			if (!rec_int(r, "rank", &g.rank))
-				g.rank = 0;
-			st->gpus = xgrow(st->gpus, &st->capgpus, st->ngpus + 1, sizeof(*st->gpus));
-			st->gpus[st->ngpus++] = g;
-			gpu = true;
-			for (i = 0; i < sizeof(ourkeys) / sizeof(ourkeys[0]); i++)
-				if (rec_type(r, ourkeys[i]) != REC_ABSENT)
-					rec_del(r, ourkeys[i]);
+	sf->type = '-';
+	sf->step = false;
+	sf->has_dev = false;
+	if (kind == K_GPU) {
+		if (rec_int(r, "launched_by", &sf->g.id)) {
+			if (!rec_int(r, "rank", &sf->g.rank))
+				sf->g.rank = 0;
+			sf->type = 'g';
 		}
-	}
-	buf_reset(&st->line);
-	buf_addc(&st->line, op ? 'o' : gpu ? 'g' : '-');
-	if (op) {
-		struct opfacts f;
-		struct hostfacts h;
+	} else if (kind == K_OP) {
+		struct opfacts *f = &sf->f;
+		struct hostfacts *h = &sf->h;
 		const char *name;
 		size_t len;
-		uint32_t k;
-		long long m = -1, id;
+		long long m = -1;
 		bool matmul = false, launcher = false;
 		double dev;
 
+		sf->type = 'o';
 		if ((name = rec_str(r, "op", &len)) == NULL) {
 			name = "";
 			len = 0;
 		}
-		memset(&f, 0, sizeof(f));
-		if (is_kineto(r)) {
-			f.flags |= F_KINETO;
-			st->nkineto++;
+		memset(f, 0, sizeof(*f));
+		if (kineto) {
+			f->flags |= F_KINETO;
 			matmul = is_gemm(name, len);
 			if (rec_bool(r, "launcher", &launcher) && launcher) {
-				f.flags |= F_LAUNCHER;
+				f->flags |= F_LAUNCHER;
 				if (st->guessing)
-					f.guess = guess_op(st, r, name, len, lead_dim(r));
+					f->guess = guess_op(st, r, name, len, lead_dim(r));
 			}
 			m = torch_m(r, matmul, name, len);
 		} else {
 			struct tensor in0;
-			long long dv;
 
 			matmul = opclass_matmul(name, len);
 			if (tensor_read(r, "in", &in0, 1) == 1)
 				m = phase_m(&in0);
 			/* the repeat method looks at the first device's ops */
-			if (rec_type(r, "device") == REC_INT && rec_int(r, "device", &dv)) {
-				if (!st->have_dev0) {
-					st->have_dev0 = true;
-					st->dev0 = dv;
-				} else if (dv != st->dev0)
-					f.flags |= F_OTHERDEV;
-			}
+			sf->has_dev = rec_type(r, "device") == REC_INT &&
+			    rec_int(r, "device", &sf->dev);
 		}
-		f.own = m < 0 ? PM_NONE : m <= st->thr ? PM_DECODE : PM_PREFILL;
-		f.mm = matmul ? f.own : PM_NONE;
-		k = names_intern(&st->names, name, len);
+		f->own = m < 0 ? PM_NONE : m <= st->thr ? PM_DECODE : PM_PREFILL;
+		f->mm = matmul ? f->own : PM_NONE;
+		sf->name = name;
+		sf->len = len;
+		if (!rec_int(r, "host_start_ns", &h->start))
+			h->start = LLONG_MIN;
+		if (!rec_int(r, "rank", &h->rank))
+			h->rank = 0;
+		/* device_ns only matters (and is only read) for the heuristics' summary */
+		h->dev_ns = (f->flags & F_LAUNCHER) && rec_num(r, "device_ns", &dev) &&
+		    dev > 0 && dev < 9e18 ? (long long)dev : 0;
+		if (!rec_int(r, "id", &sf->id))
+			sf->id = -1;
+	} else if (kind == K_SIGNPOST)
+		sf->step = read_step(r, &sf->s);
+}
+
+/* Look-ahead methods, pass 1, keeping: the facts that spool_read read of the good
+ * record r, and its line ('o', 'g' or '-' first) in the spool. */
+static void
+spool_keep(struct state *st, struct rec *r, struct spoolfacts *sf)
+{
+	size_t i;
+
+	if (sf->type == 'g') {
+		st->gpus = xgrow(st->gpus, &st->capgpus, st->ngpus + 1, sizeof(*st->gpus));
+		st->gpus[st->ngpus++] = sf->g;
+	} else if (sf->type == 'o') {
+		struct opfacts f = sf->f;
+		uint32_t k;
+
+		if (f.flags & F_KINETO)
+			st->nkineto++;
+		/* the repeat method looks at the first device's ops */
+		if (sf->has_dev) {
+			if (!st->have_dev0) {
+				st->have_dev0 = true;
+				st->dev0 = sf->dev;
+			} else if (sf->dev != st->dev0)
+				f.flags |= F_OTHERDEV;
+		}
+		k = names_intern(&st->names, sf->name, sf->len);
 		if (k > UINT32_MAX / 3 - 1)
 			die(EXIT_DATA, "too many distinct op names");
 		f.sym = k * 3 + f.own;
-		if (!rec_int(r, "host_start_ns", &h.start))
-			h.start = LLONG_MIN;
-		if (!rec_int(r, "rank", &h.rank))
-			h.rank = 0;
-		/* device_ns only matters (and is only read) for the heuristics' summary */
-		h.dev_ns = (f.flags & F_LAUNCHER) && rec_num(r, "device_ns", &dev) &&
-		    dev > 0 && dev < 9e18 ? (long long)dev : 0;
 		if (st->nops == st->capops) {
 			st->capops = grow_cap(st->capops, st->nops + 1);
 			st->ops = xreallocarray(st->ops, st->capops, sizeof(*st->ops));
@@ -626,14 +661,21 @@ spool_one(struct state *st, struct rec *r)
 			st->ids = xreallocarray(st->ids, st->capops, sizeof(*st->ids));
 		}
 		st->ops[st->nops] = f;
-		st->host[st->nops] = h;
-		st->ids[st->nops] = rec_int(r, "id", &id) ? id : -1;
+		st->host[st->nops] = sf->h;
+		st->ids[st->nops] = sf->id;
 		st->nops++;
+	} else if (sf->step) {
+		st->steps = xgrow(st->steps, &st->capsteps, st->nsteps + 1, sizeof(*st->steps));
+		st->steps[st->nsteps++] = sf->s;
+		if (sf->s.tier <= 2)
+			st->nengine++;
+	}
+	if (sf->type != '-')
 		for (i = 0; i < sizeof(ourkeys) / sizeof(ourkeys[0]); i++)
 			if (rec_type(r, ourkeys[i]) != REC_ABSENT)
 				rec_del(r, ourkeys[i]);
-	} else if (is_kind(r, "signpost"))
-		add_step(st, r);
+	buf_reset(&st->line);
+	buf_addc(&st->line, sf->type);
 	rec_format(r, &st->line);
 	if (st->spool == NULL)
 		st->spool = spool_open();
@@ -739,7 +781,7 @@ replay(struct state *st, tagfn *fn, const void *ctx)
 			writeout(st, p + 1, len - 1);
 			continue;
 		}
-		/* the line has none of our keys (spool_one deleted them) */
+		/* the line has none of our keys (spool_keep deleted them) */
 		buf_reset(&st->line);
 		rec_line_add(&st->line, p + 1, len - 1, st->text.p, st->text.len);
 		writeout(st, st->line.p, st->line.len);
@@ -1132,7 +1174,7 @@ finish(struct state *st)
 void
 phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 {
-	struct badrec bad = { false, 0 };
+	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
 	struct state st;
 	struct rec *r;
 
@@ -1146,14 +1188,30 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 	st.guessing = is_guess(o->by) || o->by == PHASE_AUTO;
 	st.gm = is_guess(o->by) ? (enum guess_method)(o->by - PHASE_GEMM_PARAMS) :
 	    GM_GEMM_PARAMS;
-	while ((r = badrec_next(&bad, rd)) != NULL) {
+	while ((r = badrec_next(bad, rd)) != NULL) {
+		int kind = kind_of(r);
 		bool kineto = is_kineto(r);
+		/* the first signpost of a TT trace decides auto: signpost, streaming */
+		bool opens = st.mode == PHASE_AUTO && !kineto && kind == K_SIGNPOST;
+		bool has_id = false;
+		struct spoolfacts sf;
+		const char *name = NULL;
+		size_t len = 0;
+		long long id;
 
-		if (!kineto && (is_kind(r, "op") || is_kind(r, "signpost")))
-			check_order(&st, r);
-		if (badrec_check(&bad, r))
+		/* everything this stage reads of r, then the policy, then what it keeps */
+		if (!kineto && (kind == K_OP || kind == K_SIGNPOST))
+			has_id = rec_int(r, "id", &id);
+		if (st.mode == PHASE_SIGNPOST || opens) {
+			if (kind == K_SIGNPOST)
+				signpost_name(r, &name, &len);
+		} else
+			spool_read(&st, r, kind, kineto, &sf);
+		if (badrec_check(bad, r))
 			continue;
-		if (st.mode == PHASE_AUTO && !kineto && is_kind(r, "signpost")) {
+		if (has_id)
+			check_order(&st, r, id);
+		if (opens) {
 			/* Signposts decide; what was held back is before the first one. */
 			struct basic_tags bt = { NULL, NULL };
 
@@ -1161,9 +1219,9 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 			st.mode = PHASE_SIGNPOST;
 		}
 		if (st.mode == PHASE_SIGNPOST)
-			stream_one(&st, r);
+			stream_one(&st, r, kind, name, len);
 		else
-			spool_one(&st, r);
+			spool_keep(&st, r, &sf);
 	}
 	if (st.mode == PHASE_SIGNPOST) {
 		if (o->verbose || (o->by == PHASE_AUTO && !o->quiet))

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * fuzz_phase: libFuzzer target for ttp-phase's record handling: phase_tag with an
- * input-chosen method (any of the twelve) over the NDJSON input, plus the exposed algorithms (phase_m on
- * every line that is valid JSON, period_find and phase_split_matmul on the
- * input bytes as a symbol sequence).
+ * input-chosen method (any of the twelve) over the NDJSON input, bad records skipped
+ * (ttp-phase --skip-bad), under fuzz_strict: an exit is a finding. Plus the exposed
+ * algorithms (period_find and phase_split_matmul on the input bytes as a symbol
+ * sequence).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "core/badrec.h"
 #include "phase/period.h"
 #include "phase/phase.h"
 #include "core/rec.h"
@@ -20,7 +20,8 @@ static void
 run(void *arg)
 {
 	struct fuzz_job *jb = arg;
-	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1 };
+	struct badrec bad = { true, 0 };
+	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1, &bad };
 	struct rec_reader *rd;
 
 	/* bits 0-1 and 5-6: the method (all twelve) */
@@ -29,6 +30,7 @@ run(void *arg)
 	o.threshold = (jb->opt & 8) ? 1 : PHASE_THRESHOLD;
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
 	phase_tag(rd, fuzz_null, &o);
+	badrec_end(&bad);
 	rec_close(rd);
 	fflush(fuzz_null);
 }
@@ -73,7 +75,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_job jb;
 
-	fuzz_run_job(data, size, run, &jb);
+	fuzz_job_split(data, size, &jb);
+	fuzz_strict(run, &jb);
 	algorithms(jb.p, jb.n, jb.opt);
 	return 0;
 }
