@@ -32,6 +32,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/buf.h"
+#include "core/json.h"
+
 struct rec;
 struct rec_reader;
 
@@ -122,6 +125,53 @@ size_t rec_count(struct rec *r, const char *key);
 int rec_dims(struct rec *r, const char *key, size_t i, const char *member, long long *d,
     int max);
 bool rec_strv_of(struct rec *r, const char *key, const char *member, struct rec_strv *v);
+/*
+ * Element by element over an array (a PyTorch op's "in" or "kernels", the trace's
+ * "devices"), in one pass and as leniently as rec_dims:
+ *
+ *	struct rec_elems e;
+ *
+ *	if (rec_elems(r, "kernels", &e))
+ *		while (rec_elem_next(&e))
+ *			name = rec_elem_str(&e, "name", NULL);
+ *
+ * The rec_elem_ getters read member of the current element, an object (or the element
+ * itself when member is NULL). A member that is not there, or not of the type asked
+ * for, reads as missing (REC_ABSENT, NULL, false, -1), never as an error; where an
+ * object repeats a name, the last one counts (as Python's json reads it). An integer
+ * beyond long long is a real. Strings are decoded and owned by the record as
+ * rec_decode's are. The record must not change during the walk.
+ */
+struct rec_elems {
+	struct rec	*r;
+	struct js_span	 s;		/* over the array's text */
+	size_t		 k;		/* elements reached */
+	size_t		 at;		/* where the current one starts */
+	bool		 done;
+};
+/* Open the array value of key; false (and no elements) when it is not an array. */
+bool rec_elems(struct rec *r, const char *key, struct rec_elems *e);
+/* To the next element (the first, after rec_elems); false after the last. */
+bool rec_elem_next(struct rec_elems *e);
+enum rec_type rec_elem_type(struct rec_elems *e, const char *member);
+const char *rec_elem_str(struct rec_elems *e, const char *member, size_t *len);
+bool rec_elem_int(struct rec_elems *e, const char *member, long long *v);
+/* As rec_dims: the integers of an array of at most max of them into d; count or -1. */
+int rec_elem_dims(struct rec_elems *e, const char *member, long long *d, int max);
+/*
+ * A nested value as a tree: its nodes in preorder, the value itself first; each array's
+ * elements (an object's member values, names dropped) follow it, a node's next sibling
+ * is size nodes on. Owned by the record as rec_decode's strings are; NULL (and *nnodes
+ * 0) when missing.
+ */
+struct rec_node {
+	enum rec_type	 type;
+	size_t		 n;		/* an array's elements, an object's members */
+	size_t		 size;		/* nodes in its subtree, itself included */
+	long long	 i;		/* a REC_INT's value */
+};
+const struct rec_node *rec_elem_tree(struct rec_elems *e, const char *member,
+    size_t *nnodes);
 /* The value's JSON text as it stands in the record (after changes); NULL if absent. */
 const char *rec_raw(struct rec *r, const char *key, size_t *len);
 
@@ -178,9 +228,6 @@ void rec_line_add(struct buf *out, const char *line, size_t len, const char *mem
  * name) and escapes it. Strings are escaped as rec_set_str's (invalid UTF-8 becomes
  * U+FFFD); a number is given as its text, which must be a valid JSON number.
  */
-#include "core/buf.h"
-#include "core/json.h"
-
 struct rec_build {
 	struct js_writer w;
 };

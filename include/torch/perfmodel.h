@@ -15,8 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <jansson.h>
-
 #include "core/buf.h"
 
 #define TARG_MAXRANK 16
@@ -24,6 +22,8 @@
 enum tshape { TSHAPE_NONE, TSHAPE_FLAT, TSHAPE_LIST };
 
 /* One argument of an op: an entry of the record's "in" array. */
+struct rec_node;
+
 struct targ {
 	enum tshape	 shape;		/* NONE: no shape; FLAT: dims[0..rank); LIST: a
 					 * TensorList (a list of shapes) */
@@ -34,7 +34,8 @@ struct targ {
 	int		 nstrides;
 	long long	 strides[TARG_MAXRANK];
 	const char	*value;		/* Concrete Inputs; "" when absent, never NULL */
-	const json_t	*shape_json;	/* the shape as written (nested lists), or NULL */
+	const struct rec_node *shape_tree;	/* LIST: the shape's nested lists (core/rec.h),
+					 * or NULL */
 };
 
 /* The attention counts of the step annotation that encloses an op (TraceLens's

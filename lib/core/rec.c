@@ -1110,12 +1110,14 @@ array_next(struct js_span *s, size_t k)
 	return s->p[s->i] != ']';
 }
 
-/* At an object: to the value of its member name; false when it has none. */
+/* At an object: to the value of its member name (the first, or the last where the name
+ * repeats); false when it has none. */
 static bool
-member_of(struct rec *r, struct js_span *s, const char *name)
+member_of(struct rec *r, struct js_span *s, const char *name, bool last)
 {
-	size_t ks, kl, n = strlen(name), k;
+	size_t ks, kl, n = strlen(name), k, at = 0;
 	const char *key;
+	bool found = false;
 
 	if (s->p[s->i] != '{')
 		return false;
@@ -1130,11 +1132,39 @@ member_of(struct rec *r, struct js_span *s, const char *name)
 		js_span_ws(s);
 		s->i++;		/* ':' */
 		js_span_ws(s);
-		if (kl == n && memcmp(key, name, n) == 0)
-			return true;
+		if (kl == n && memcmp(key, name, n) == 0) {
+			if (!last)
+				return true;
+			found = true;
+			at = s->i;
+		}
 		js_span_value(s, 0);
 	}
-	return false;
+	if (found)
+		s->i = at;
+	return found;
+}
+
+/* At an array: its integers into d (at most max); their count, or -1 when it holds
+ * anything else or more. */
+static int
+dims_at(struct js_span *s, long long *d, int max)
+{
+	const char *num;
+	size_t k;
+	int n = 0;
+
+	if (s->p[s->i] != '[')
+		return -1;
+	s->i++;
+	for (k = 0; array_next(s, k); k++) {
+		num = s->p + s->i;
+		if (n == max || js_span_value(s, 0) != JS_NUMBER || s->real ||
+		    !js_number_int(num, (size_t)(s->p + s->i - num), &d[n]))
+			return -1;
+		n++;
+	}
+	return n;
 }
 
 size_t
@@ -1156,24 +1186,14 @@ rec_dims(struct rec *r, const char *key, size_t i, const char *member, long long
 {
 	struct js_span s;
 	size_t k;
-	int n = 0;
-	const char *num;
 
 	if (!array_open(r, key, &s))
 		return -1;
 	for (k = 0; array_next(&s, k) && k < i; k++)
 		js_span_value(&s, 0);
-	if (k < i || s.p[s.i] == ']' || !member_of(r, &s, member) || s.p[s.i] != '[')
+	if (k < i || s.p[s.i] == ']' || !member_of(r, &s, member, false))
 		return -1;
-	s.i++;
-	for (k = 0; array_next(&s, k); k++) {
-		num = s.p + s.i;
-		if (n == max || js_span_value(&s, 0) != JS_NUMBER || s.real ||
-		    !js_number_int(num, (size_t)(s.p + s.i - num), &d[n]))
-			return -1;
-		n++;
-	}
-	return n;
+	return dims_at(&s, d, max);
 }
 
 bool
@@ -1190,7 +1210,7 @@ rec_strv_of(struct rec *r, const char *key, const char *member, struct rec_strv 
 	for (k = 0; array_next(&s, k); k++) {
 		size_t at = s.i;
 
-		if (member_of(r, &s, member) && s.p[s.i] == '"') {
+		if (member_of(r, &s, member, false) && s.p[s.i] == '"') {
 			start = s.i;
 			js_span_string(&s);
 			v->s[v->n] = rec_decode(r, s.p + start, s.i - start, &v->len[v->n]);
@@ -1201,6 +1221,157 @@ rec_strv_of(struct rec *r, const char *key, const char *member, struct rec_strv 
 		js_span_value(&s, 0);
 	}
 	return true;
+}
+
+bool
+rec_elems(struct rec *r, const char *key, struct rec_elems *e)
+{
+	e->r = r;
+	e->k = 0;
+	e->at = 0;
+	e->done = !array_open(r, key, &e->s);
+	return !e->done;
+}
+
+bool
+rec_elem_next(struct rec_elems *e)
+{
+	if (e->done)
+		return false;
+	if (e->k > 0) {
+		e->s.i = e->at;
+		js_span_value(&e->s, 0);
+	}
+	if (!array_next(&e->s, e->k)) {
+		e->done = true;
+		return false;
+	}
+	e->at = e->s.i;
+	e->k++;
+	return true;
+}
+
+/* s at member of the current element (the element itself for NULL); false when the
+ * element is not an object that has it. */
+static bool
+elem_value(struct rec_elems *e, const char *member, struct js_span *s)
+{
+	js_span_init(s, e->s.p, e->s.len);
+	s->max_depth = JS_SPAN_MAXDEPTH;
+	s->i = e->at;
+	return !e->done && e->k > 0 && (member == NULL || member_of(e->r, s, member, true));
+}
+
+/* The type of the (valid) value at s; an integer beyond long long is a real, as
+ * rec_type has it. */
+static enum rec_type
+type_at(const struct js_span *s)
+{
+	const char *p = s->p + s->i;
+	long long ll;
+
+	switch (*p) {
+	case '{': return REC_OBJECT;
+	case '[': return REC_ARRAY;
+	case '"': return REC_STRING;
+	case 't': case 'f': return REC_BOOL;
+	case 'n': return REC_NULL;
+	}
+	return js_number_int(p, js_number_len(p, s->len - s->i), &ll) ? REC_INT : REC_REAL;
+}
+
+enum rec_type
+rec_elem_type(struct rec_elems *e, const char *member)
+{
+	struct js_span s;
+
+	return elem_value(e, member, &s) ? type_at(&s) : REC_ABSENT;
+}
+
+const char *
+rec_elem_str(struct rec_elems *e, const char *member, size_t *len)
+{
+	struct js_span s;
+	size_t start;
+
+	if (!elem_value(e, member, &s) || s.p[s.i] != '"')
+		return NULL;
+	start = s.i;
+	js_span_string(&s);
+	return rec_decode(e->r, s.p + start, s.i - start, len);
+}
+
+bool
+rec_elem_int(struct rec_elems *e, const char *member, long long *v)
+{
+	struct js_span s;
+	const char *p;
+
+	if (!elem_value(e, member, &s) || type_at(&s) != REC_INT)
+		return false;
+	p = s.p + s.i;
+	return js_number_int(p, js_number_len(p, s.len - s.i), v);
+}
+
+int
+rec_elem_dims(struct rec_elems *e, const char *member, long long *d, int max)
+{
+	struct js_span s;
+
+	return elem_value(e, member, &s) ? dims_at(&s, d, max) : -1;
+}
+
+/* The value at s and what it holds, in preorder, appended to *t (n of *cap nodes used). */
+static void
+tree_add(struct js_span *s, struct rec_node **t, size_t *n, size_t *cap)
+{
+	size_t me = (*n)++, k = 0;
+	struct rec_node *x;
+	char open = s->p[s->i];
+
+	*t = xgrow(*t, cap, *n, sizeof(**t));
+	x = &(*t)[me];
+	memset(x, 0, sizeof(*x));
+	x->type = type_at(s);
+	if (x->type == REC_INT)
+		(void)js_number_int(s->p + s->i, js_number_len(s->p + s->i, s->len - s->i),
+		    &x->i);
+	if (open == '[' || open == '{') {
+		s->i++;
+		for (; array_next(s, k) && s->p[s->i] != '}'; k++) {
+			if (open == '{') {	/* the member's name and ':' */
+				js_span_string(s);
+				js_span_ws(s);
+				s->i++;
+				js_span_ws(s);
+			}
+			tree_add(s, t, n, cap);
+		}
+		s->i++;
+	} else
+		js_span_value(s, 0);
+	(*t)[me].n = k;
+	(*t)[me].size = *n - me;
+}
+
+const struct rec_node *
+rec_elem_tree(struct rec_elems *e, const char *member, size_t *nnodes)
+{
+	struct js_span s;
+	struct rec_node *t = NULL, *out;
+	size_t n = 0, cap = 0;
+
+	if (nnodes != NULL)
+		*nnodes = 0;
+	if (!elem_value(e, member, &s))
+		return NULL;
+	tree_add(&s, &t, &n, &cap);
+	out = arena_alloc(&e->r->ar, n * sizeof(*out));
+	memcpy(out, t, n * sizeof(*out));
+	free(t);
+	if (nnodes != NULL)
+		*nnodes = n;
+	return out;
 }
 
 const char *

@@ -20,6 +20,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/json.h"
+#include "core/rec.h"
 #include "torch/perfmodel.h"
 
 /* --- Python numbers ------------------------------------------------------------------ */
@@ -2244,26 +2245,39 @@ m_cross_entropy(struct ctx *c)
 /* Every [rows, cols] pair of positive integers in a nested list (TraceLens's
  * _collect_2d_shapes); returns how many, up to max. */
 static size_t
-pairs2d(const json_t *v, long long (*out)[2], size_t n, size_t max)
+pairs2d(const struct rec_node *v, long long (*out)[2], size_t n, size_t max)
 {
+	const struct rec_node *e;
 	size_t i;
-	json_t *e;
 
-	if (!json_is_array(v))
+	if (v->type != REC_ARRAY)
 		return n;
-	if (json_array_size(v) == 2 && json_is_integer(json_array_get(v, 0)) &&
-	    json_is_integer(json_array_get(v, 1)) &&
-	    json_integer_value(json_array_get(v, 0)) > 0 &&
-	    json_integer_value(json_array_get(v, 1)) > 0) {
+	if (v->n == 2 && v[1].type == REC_INT && v[2].type == REC_INT && v[1].i > 0 &&
+	    v[2].i > 0) {
 		if (n < max) {
-			out[n][0] = json_integer_value(json_array_get(v, 0));
-			out[n][1] = json_integer_value(json_array_get(v, 1));
+			out[n][0] = v[1].i;
+			out[n][1] = v[2].i;
 		}
 		return n + 1;
 	}
-	json_array_foreach(v, i, e)
+	for (i = 0, e = v + 1; i < v->n; i++, e += e->size)
 		n = pairs2d(e, out, n, max);
 	return n;
+}
+
+/* The pairs of an argument's shape: a flat one is a pair or none. */
+static size_t
+shape_pairs(const struct targ *t, long long (*out)[2], size_t max)
+{
+	if (t->shape == TSHAPE_LIST)
+		return t->shape_tree != NULL ? pairs2d(t->shape_tree, out, 0, max) : 0;
+	if (t->shape != TSHAPE_FLAT || t->rank != 2 || t->dims[0] <= 0 || t->dims[1] <= 0)
+		return 0;
+	if (max > 0) {
+		out[0][0] = t->dims[0];
+		out[0][1] = t->dims[1];
+	}
+	return 1;
 }
 
 #define MAXGROUPS 4096
@@ -2297,9 +2311,9 @@ m_grouped_gemm(struct ctx *c)
 		else if (b->dims[2] == K)
 			N = b->dims[1], found = true;
 	}
-	if (!found && json_is_array(a->shape_json) && json_is_array(b->shape_json)) {
-		nl = pairs2d(a->shape_json, lhs, 0, MAXGROUPS);
-		nr = pairs2d(b->shape_json, rhs, 0, MAXGROUPS);
+	if (!found && a->shape != TSHAPE_NONE && b->shape != TSHAPE_NONE) {
+		nl = shape_pairs(a, lhs, MAXGROUPS);
+		nr = shape_pairs(b, rhs, MAXGROUPS);
 		if (nl > 0 && nl == nr && nl <= MAXGROUPS) {
 			K = lhs[0][1];
 			N = rhs[0][1];

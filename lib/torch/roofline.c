@@ -10,13 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/names.h"
 #include "core/rec.h"
-#include "core/recjson.h"
 #include "phase/step.h"
 #include "torch/opclass.h"
 #include "torch/perfmodel.h"
@@ -28,7 +25,8 @@
 /* A forward op whose model has backward formulas, kept for its backward op. */
 struct fwdop {
 	const struct opclass	*oc;
-	char			*in;	/* its "in" array, as JSON text */
+	char			*in;	/* {"in":its "in" array}, a record's text */
+	size_t			 inlen;
 	long long		 id;
 };
 
@@ -108,22 +106,18 @@ troof_free(struct troof *t)
 static void
 trace_record(struct troof *t, struct rec *r)
 {
-	json_t *devs = rec_json(r, "devices"), *d;
-	size_t i;
+	struct rec_elems e;
 
 	t->dev = NULL;
-	if (!json_is_array(devs)) {
-		json_decref(devs);
+	if (!rec_elems(r, "devices", &e))
 		return;
-	}
-	json_array_foreach(devs, i, d) {
-		const char *name = json_string_value(json_is_object(d) ?
-		    json_object_get(d, "name") : d);
+	while (rec_elem_next(&e)) {
+		const char *name = rec_elem_str(&e, rec_elem_type(&e, NULL) == REC_OBJECT ?
+		    "name" : NULL, NULL);
 
 		if ((t->dev = hwspec_gpu_match(name)) != NULL)
 			break;
 	}
-	json_decref(devs);
 }
 
 static const struct hwspec *
@@ -134,60 +128,49 @@ gpu(const struct troof *t)
 
 /* --- arguments ----------------------------------------------------------------------- */
 
+/* The array key of r (see ttp-record(5)) as arguments; false when it is not an array
+ * of objects. Strings are r's. */
 static bool
-int_list(const json_t *a, long long *out, int *n)
+read_args(struct rec *r, const char *key, struct targs *a)
 {
-	size_t i;
-	json_t *v;
-
-	if (!json_is_array(a) || json_array_size(a) > TARG_MAXRANK)
-		return false;
-	json_array_foreach(a, i, v) {
-		if (!json_is_integer(v))
-			return false;
-		out[i] = json_integer_value(v);
-	}
-	*n = (int)json_array_size(a);
-	return true;
-}
-
-/* The record's "in" array (see ttp-record(5)) as arguments; false when it is not an
- * array of objects. Strings point into root. */
-static bool
-read_args(json_t *root, struct targs *a)
-{
-	json_t *e;
+	struct rec_elems e;
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
-	if (root == NULL)
+	if (rec_type(r, key) == REC_ABSENT)
 		return true;
-	if (!json_is_array(root))
+	if (!rec_elems(r, key, &e))
 		return false;
-	a->n = json_array_size(root);
+	a->n = rec_count(r, key);
 	a->a = xcalloc(a->n + 1, sizeof(*a->a));
-	json_array_foreach(root, i, e) {
+	for (i = 0; rec_elem_next(&e); i++) {
 		struct targ *t = &a->a[i];
-		json_t *sh, *st;
+		enum rec_type st;
 		const char *s;
 
 		t->dtype = t->value = "";
-		if (!json_is_object(e))
+		if (rec_elem_type(&e, NULL) != REC_OBJECT)
 			return false;
-		sh = json_object_get(e, "shape");
-		t->shape_json = sh;
-		if (int_list(sh, t->dims, &t->rank))
+		if ((t->rank = rec_elem_dims(&e, "shape", t->dims, TARG_MAXRANK)) >= 0)
 			t->shape = TSHAPE_FLAT;
-		else if (json_is_array(sh))
-			t->shape = TSHAPE_LIST;
-		if ((s = json_string_value(json_object_get(e, "dtype"))) != NULL)
+		else {
+			t->rank = 0;
+			if (rec_elem_type(&e, "shape") == REC_ARRAY) {
+				t->shape = TSHAPE_LIST;
+				t->shape_tree = rec_elem_tree(&e, "shape", NULL);
+			}
+		}
+		if ((s = rec_elem_str(&e, "dtype", NULL)) != NULL)
 			t->dtype = s;
-		if ((s = json_string_value(json_object_get(e, "value"))) != NULL)
+		if ((s = rec_elem_str(&e, "value", NULL)) != NULL)
 			t->value = s;
-		st = json_object_get(e, "strides");
-		if (st != NULL && !json_is_null(st))
+		st = rec_elem_type(&e, "strides");
+		if (st != REC_ABSENT && st != REC_NULL)
 			a->strides_known = true;
-		t->has_strides = int_list(st, t->strides, &t->nstrides);
+		t->nstrides = rec_elem_dims(&e, "strides", t->strides, TARG_MAXRANK);
+		t->has_strides = t->nstrides >= 0;
+		if (!t->has_strides)
+			t->nstrides = 0;
 	}
 	return true;
 }
@@ -207,22 +190,22 @@ by_start(const void *a, const void *b)
 
 /* The names of the op's own kernels by start time (a stable order for equal starts). */
 static size_t
-read_kernels(json_t *ks, const char **names)
+read_kernels(struct rec *r, const char **names)
 {
 	struct kern k[MAXKERNELS];
-	json_t *e;
+	struct rec_elems e;
 	size_t i, n = 0;
 
-	if (!json_is_array(ks))
+	if (!rec_elems(r, "kernels", &e))
 		return 0;
-	json_array_foreach(ks, i, e) {
-		const char *s = json_string_value(json_object_get(e, "name"));
-		json_t *st = json_object_get(e, "start_ns");
+	while (rec_elem_next(&e) && n < MAXKERNELS) {
+		const char *s = rec_elem_str(&e, "name", NULL);
 
-		if (s == NULL || n == MAXKERNELS)
+		if (s == NULL)
 			continue;
 		k[n].name = s;
-		k[n].start = json_is_integer(st) ? json_integer_value(st) : 0;
+		if (!rec_elem_int(&e, "start_ns", &k[n].start))
+			k[n].start = 0;
 		n++;
 	}
 	/* insertion sort keeps equal starts in record order; lists are short */
@@ -393,10 +376,10 @@ static void
 backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 {
 	const struct fwdop *f;
+	struct error err = ERROR_INIT;
 	struct targs a;
 	struct tperf p;
-	json_error_t e;
-	json_t *in;
+	struct rec *in;
 
 	if (id_index(t, fwdid, false) < 0) {
 		t->nlate++;
@@ -404,9 +387,10 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 	}
 	if ((f = find_fwd(t, fwdid)) == NULL)
 		return;
-	in = json_loads(f->in, 0, &e);
-	if (!read_args(in, &a)) {
-		json_decref(in);
+	if ((in = rec_parse(f->in, f->inlen, rec_where(r), &err)) == NULL)
+		error_die(&err);	/* it was a record's value */
+	if (!read_args(in, "in", &a)) {
+		rec_free(in);
 		free(a.a);
 		return;
 	}
@@ -425,7 +409,7 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 		break;
 	}
 	free(a.a);
-	json_decref(in);
+	rec_free(in);
 }
 
 /* A TorchInductor kernel op: TraceLens's TritonCompiledPerfModel when its arguments
@@ -435,9 +419,8 @@ triton(struct troof *t, struct rec *r, const char *name, long long ns)
 {
 	struct targs a;
 	struct tperf p;
-	json_t *in = rec_json(r, "in");
 
-	if (!read_args(in, &a))
+	if (!read_args(r, "in", &a))
 		die_where(rec_where(r), "key \"in\": expected an array of objects");
 	switch (perf_triton(name, &a, &p)) {
 	case PERF_OK:
@@ -453,7 +436,6 @@ triton(struct troof *t, struct rec *r, const char *name, long long ns)
 		break;
 	}
 	free(a.a);
-	json_decref(in);
 }
 
 /* A signpost: its span and the attention counts of its step annotation. */
@@ -546,16 +528,39 @@ pseudo_name(struct troof *t, struct rec *r, const char *name)
 	return rec_str(r, "op", NULL);
 }
 
+/* A forward op whose model has backward formulas, for the backward op linked to it: its
+ * "in" as the text of a record of its own. */
+static void
+keep_fwd(struct troof *t, struct rec *r, const struct opclass *oc, long long id, long idx)
+{
+	struct buf b = BUF_INIT;
+	struct rec_build rb;
+	const char *in;
+	size_t len;
+
+	in = rec_raw(r, "in", &len);
+	rec_build_begin(&rb, &b);
+	rec_build_key(&rb, "in");
+	rec_build_raw(&rb, in, len);
+	rec_build_end(&rb);
+	t->fwds = xreallocarray(t->fwds, t->nfwds + 1, sizeof(*t->fwds));
+	t->fwds[t->nfwds].oc = oc;
+	t->fwds[t->nfwds].in = b.p;
+	t->fwds[t->nfwds].inlen = b.len - 1;	/* without the newline */
+	t->fwds[t->nfwds].id = id;
+	t->fwd[idx] = (long)t->nfwds++;
+}
+
 static void
 op_record(struct troof *t, struct rec *r)
 {
 	const char *name = rec_str(r, "op", NULL), *kn[MAXKERNELS];
 	const struct opclass *oc;
 	long long id = -1, parent = -1, fwdid, ns = 0;
-	json_t *in, *ks, *sk = NULL, *e;
+	struct rec_elems sk;
 	struct targs a;
 	struct tperf p;
-	size_t nk, i;
+	size_t nk;
 	long idx = -1;
 
 	if (name == NULL)
@@ -569,8 +574,7 @@ op_record(struct troof *t, struct rec *r)
 		idx = id_index(t, id, true);
 		t->parent[idx] = parent;
 	}
-	ks = rec_json(r, "kernels");
-	nk = read_kernels(ks, kn);
+	nk = read_kernels(r, kn);
 	rec_set_str(r, "category", opclass_category(name, nk > 0 ? kn[0] : NULL));
 	oc = opclass_find(name);
 
@@ -579,19 +583,17 @@ op_record(struct troof *t, struct rec *r)
 	if (oc == NULL || oc->model == NULL) {
 		if (strncmp(name, "triton_", 7) == 0)
 			triton(t, r, name, ns);
-		json_decref(ks);
 		return;
 	}
 	rec_set_str(r, "perf_model", oc->model);
-	in = rec_json(r, "in");
-	if (!read_args(in, &a))
+	if (!read_args(r, "in", &a))
 		die_where(rec_where(r), "key \"in\": expected an array of objects");
 	/* a GEMM's kernels launched by its children (ttp-parse's subtree_kernels) */
-	if ((sk = rec_json(r, "subtree_kernels")) != NULL && json_is_array(sk)) {
+	if (rec_elems(r, "subtree_kernels", &sk)) {
 		nk = 0;
-		json_array_foreach(sk, i, e)
-			if (json_is_string(e) && nk < MAXKERNELS)
-				kn[nk++] = json_string_value(e);
+		while (rec_elem_next(&sk))
+			if (rec_elem_type(&sk, NULL) == REC_STRING && nk < MAXKERNELS)
+				kn[nk++] = rec_elem_str(&sk, NULL, NULL);
 	}
 	a.anno = enclosing_step(t, name, r);
 	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
@@ -612,17 +614,9 @@ op_record(struct troof *t, struct rec *r)
 		}
 		break;
 	}
-	if (idx >= 0 && in != NULL && perf_has_bwd(oc->model)) {
-		t->fwds = xreallocarray(t->fwds, t->nfwds + 1, sizeof(*t->fwds));
-		t->fwds[t->nfwds].oc = oc;
-		t->fwds[t->nfwds].in = json_dumps(in, JSON_COMPACT);
-		t->fwds[t->nfwds].id = id;
-		t->fwd[idx] = (long)t->nfwds++;
-	}
+	if (idx >= 0 && rec_type(r, "in") != REC_ABSENT && perf_has_bwd(oc->model))
+		keep_fwd(t, r, oc, id, idx);
 	free(a.a);
-	json_decref(in);
-	json_decref(ks);
-	json_decref(sk);
 }
 
 void

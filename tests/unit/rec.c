@@ -708,6 +708,84 @@ test_nested(void)
 	rec_free(r);
 }
 
+/* rec_elems and its getters: each element once, members by type, the last of a repeated
+ * name, escapes, integers beyond long long, the element itself, trees. */
+static void
+test_elems(void)
+{
+	static const char line[] = "{\"in\":[{\"shape\":[2,3],\"dtype\":\"a\\\"b\","
+	    "\"strides\":null,\"start_ns\":12},{\"shape\":[[1,2],[[3]],{\"x\":[4]},\"s\",1.5,"
+	    "99999999999999999999,-7],\"dt\\u0079pe\":\"e\",\"dtype\":\"f\"},\"str\",[1,2],"
+	    "{\"shape\":[1],\"shape\":[5,6,7],\"start_ns\":99999999999999999999},{}],"
+	    "\"n\":5,\"e\":[]}";
+	struct rec *r = parse(line);
+	struct rec_elems e;
+	const struct rec_node *t;
+	long long d[4], v;
+	size_t n, len;
+	const char *s;
+
+	ok(rec_elems(r, "in", &e), "rec_elems: an array");
+	ok(rec_elem_type(&e, NULL) == REC_ABSENT, "rec_elems: before the first element");
+	ok(rec_elem_next(&e), "first element");
+	ok(rec_elem_type(&e, NULL) == REC_OBJECT, "element type");
+	ok(rec_elem_dims(&e, "shape", d, 4) == 2 && d[0] == 2 && d[1] == 3, "rec_elem_dims");
+	ok(rec_elem_dims(&e, "shape", d, 1) == -1, "rec_elem_dims: more than max");
+	s = rec_elem_str(&e, "dtype", &len);
+	ok(s != NULL && strcmp(s, "a\"b") == 0 && len == 3, "rec_elem_str decodes");
+	ok(rec_elem_type(&e, "strides") == REC_NULL, "rec_elem_type null");
+	ok(rec_elem_type(&e, "value") == REC_ABSENT, "rec_elem_type absent");
+	ok(rec_elem_int(&e, "start_ns", &v) && v == 12, "rec_elem_int");
+	ok(!rec_elem_int(&e, "dtype", &v) && rec_elem_str(&e, "start_ns", NULL) == NULL,
+	    "wrong types read as missing");
+	ok(rec_bad(r) == NULL, "... and do not make the record bad");
+	ok(rec_elem_tree(&e, "value", &n) == NULL && n == 0, "rec_elem_tree absent");
+
+	ok(rec_elem_next(&e), "second element");
+	ok(rec_elem_dims(&e, "shape", d, 4) == -1, "rec_elem_dims: nested");
+	ok(rec_elem_type(&e, "shape") == REC_ARRAY, "rec_elem_type array");
+	is_str(rec_elem_str(&e, "dtype", NULL), "f", "the last of a repeated name (escaped)");
+	t = rec_elem_tree(&e, "shape", &n);
+	ok(t != NULL && n == 14, "rec_elem_tree: 14 nodes (got %zu)", n);
+	ok(t[0].type == REC_ARRAY && t[0].n == 7 && t[0].size == 14, "tree root");
+	ok(t[1].type == REC_ARRAY && t[1].n == 2 && t[1].size == 3 && t[2].type == REC_INT &&
+	    t[2].i == 1 && t[3].i == 2, "tree [1,2]");
+	ok(t[4].type == REC_ARRAY && t[4].size == 3 && t[5].type == REC_ARRAY &&
+	    t[5].size == 2 && t[6].i == 3, "tree [[3]]");
+	ok(t[7].type == REC_OBJECT && t[7].n == 1 && t[8].type == REC_ARRAY && t[9].i == 4,
+	    "tree: an object's member values");
+	ok(t[10].type == REC_STRING && t[11].type == REC_REAL && t[12].type == REC_REAL &&
+	    t[4 + t[4].size].type == REC_OBJECT, "tree leaves; siblings by size");
+	ok(t[13].type == REC_INT && t[13].i == -7 && t[13].size == 1 && t[13].n == 0,
+	    "tree leaf");
+
+	ok(rec_elem_next(&e), "third element");
+	ok(rec_elem_type(&e, NULL) == REC_STRING && rec_elem_type(&e, "shape") == REC_ABSENT,
+	    "a string element has no members");
+	is_str(rec_elem_str(&e, NULL, NULL), "str", "the element itself");
+	ok(rec_elem_next(&e) && rec_elem_type(&e, NULL) == REC_ARRAY &&
+	    rec_elem_dims(&e, NULL, d, 4) == 2 && d[1] == 2, "an array element");
+	ok(rec_elem_next(&e), "fifth element");
+	ok(rec_elem_dims(&e, "shape", d, 4) == 3 && d[2] == 7, "the last shape");
+	ok(rec_elem_type(&e, "start_ns") == REC_REAL && !rec_elem_int(&e, "start_ns", &v),
+	    "an integer beyond long long is a real");
+	ok(rec_elem_next(&e) && rec_elem_type(&e, "x") == REC_ABSENT, "an empty object");
+	ok(!rec_elem_next(&e) && !rec_elem_next(&e), "the end, and it stays there");
+	ok(rec_elem_type(&e, NULL) == REC_ABSENT, "nothing after the end");
+
+	ok(rec_elems(r, "e", &e) && !rec_elem_next(&e), "an empty array");
+	ok(!rec_elems(r, "n", &e) && !rec_elem_next(&e), "not an array");
+	ok(!rec_elems(r, "nope", &e) && !rec_elem_next(&e), "absent");
+	/* over a value that was set */
+	s = "[ {\"k\" : \"v\" } , 3 ]";
+	rec_set_raw(r, "n", s, strlen(s));
+	ok(rec_elems(r, "n", &e) && rec_elem_next(&e), "a changed value");
+	is_str(rec_elem_str(&e, "k", NULL), "v", "a changed value's member");
+	ok(rec_elem_next(&e) && rec_elem_int(&e, NULL, &v) && v == 3 && !rec_elem_next(&e),
+	    "a changed value's second element");
+	rec_free(r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -726,5 +804,6 @@ main(int argc, char **argv)
 	test_big();
 	test_build();
 	test_nested();
+	test_elems();
 	return tap_done();
 }

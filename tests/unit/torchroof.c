@@ -559,6 +559,19 @@ test_roofline(void)
 	rec_free(r);
 	troof_free(tr);
 
+	/* devices as names, the first known one counts; a nameless object is skipped */
+	tr = troof_new(NULL, NULL);
+	trace = "{\"kind\":\"trace\",\"trace\":\"kineto\",\"devices\":[7,{\"id\":1},"
+	    "\"NVIDIA GeForce RTX 4090\",\"AMD Instinct MI300X\",\"NVIDIA H100 80GB HBM3\"]}";
+	r = tap_rec(trace, strlen(trace), "t:1");
+	troof_record(tr, r);
+	rec_free(r);
+	r = op("aten::mm", T("[64,64]", BF, "[64,1]", "") "," T("[64,64]", BF, "[64,1]", ""),
+	    1000);
+	raw_is(r, "hw", "\"mi300x\"", "devices as names");
+	rec_free(r);
+	troof_free(tr);
+
 	/* --arch mi300x wins over the trace's devices */
 	tr = troof_new(hwspec_gpu_find("mi300x"), NULL);
 	r = tap_rec(trace, strlen(trace), "t:1");
