@@ -29,7 +29,7 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: %s [-hnqVv] [--arch NAME] [--override-arch NAME] [--spec FILE]\n"
-	    "       [--no-extras] [--pseudo-ops] [--no-step-counts] [FILE ...]\n"
+	    "       [--no-extras] [--pseudo-ops] [--no-step-counts] [--skip-bad] [FILE ...]\n"
 	    "Adds tt-perf-report's per-op figures and a roofline to ttp op records, and\n"
 	    "TraceLens's perf models and a GPU roofline to PyTorch op records.\n"
 	    "  -a, --arch NAME           TT architecture for records that do not name one\n"
@@ -44,6 +44,8 @@ usage(FILE *fp)
 	    "      --no-step-counts      PyTorch: attention ops of inference engines do not\n"
 	    "                            read the counts of their step annotation (as\n"
 	    "                            TraceLens's training report: no figures)\n"
+	    "      --skip-bad            leave out bad records (not JSON, a key of the wrong\n"
+	    "                            type, unusable) with a warning, instead of stopping\n"
 	    "  -q, --quiet               no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose             print the reference's informational messages\n"
 	    "  -h, --help                show this help and exit\n"
@@ -71,6 +73,7 @@ main(int argc, char *argv[])
 		{ "no-extras",		no_argument,		NULL, 'n' },
 		{ "pseudo-ops",		no_argument,		NULL, 'P' },
 		{ "no-step-counts",	no_argument,		NULL, 'S' },
+		{ "skip-bad",		no_argument,		NULL, 'B' },
 		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "verbose",		no_argument,		NULL, 'v' },
 		{ "help",		no_argument,		NULL, 'h' },
@@ -111,6 +114,9 @@ main(int argc, char *argv[])
 			break;
 		case 'S':
 			steps = false;
+			break;
+		case 'B':
+			bad.skip = true;
 			break;
 		case 'q':
 			diag_set_quiet(1);
@@ -166,8 +172,10 @@ main(int argc, char *argv[])
 			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", archname,
 			    hwspec_names());
 		kind = rec_str(r, "kind", NULL);
-		if (kind != NULL && strcmp(kind, "op") == 0)
-			roofline_record(r, &opt, &m);
+		if (kind != NULL && strcmp(kind, "op") == 0 && rec_bad(r) == NULL &&
+		    roofline_record(r, &opt, &m) < 0)
+			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", opt.arch_arg,
+			    hwspec_names());
 		if (!badrec_check(&bad, r))
 			rec_write(r, stdout);
 	}

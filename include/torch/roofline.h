@@ -21,7 +21,9 @@ struct troof;
  * NULL. Either wins over the trace's devices (arch first). */
 struct troof *troof_new(const struct hwspec *arch, const struct hwspec *spec);
 /* One record of a Kineto trace: a "trace" record sets the GPU; an "op" record gets its
- * keys. Other records are left alone. */
+ * keys. Other records are left alone. A record it cannot use (an "in" that is not an
+ * array of objects, a key of the wrong type) is marked bad (rec_bad) for the program
+ * to decide, and a bad signpost or op adds nothing to what later ops read. */
 void troof_record(struct troof *t, struct rec *r);
 /* TraceLens's inference-report behaviour. pseudo_ops (--enable_pseudo_ops): a CPU op
  * named sglang_profiler::NAME_<digits> becomes NAME before it is categorised and

@@ -65,8 +65,14 @@ struct roofline_opts {
 };
 
 struct rec;
-/* Analyse one op record and set its keys (compatible ones, then the extras); m is
- * scratch space kept between calls. Bad records: "file:line: message", exit 1. */
-void roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m);
+/*
+ * Analyse one op record and set its keys (compatible ones, then the extras); m is
+ * scratch space kept between calls. A record it cannot use (a key of the wrong type, a
+ * tensor of more than four dimensions, an unknown architecture of its own) is marked
+ * bad (rec_bad) and left as it was, nothing said: the program decides. Returns -1, the
+ * record untouched, when it names no architecture and o->arch is NULL (--arch named no
+ * known one): an error of the command line, the program's to report; else 0.
+ */
+int roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m);
 
 #endif

@@ -420,8 +420,11 @@ triton(struct troof *t, struct rec *r, const char *name, long long ns)
 	struct targs a;
 	struct tperf p;
 
-	if (!read_args(r, "in", &a))
-		die_where(rec_where(r), "key \"in\": expected an array of objects");
+	if (!read_args(r, "in", &a)) {
+		rec_reject(r, "key \"in\": expected an array of objects");
+		free(a.a);
+		return;
+	}
 	switch (perf_triton(name, &a, &p)) {
 	case PERF_OK:
 		rec_set_str(r, "perf_model", "TritonCompiledPerfModel");
@@ -445,16 +448,20 @@ signpost_record(struct troof *t, struct rec *r)
 	const char *name = rec_str(r, "name", NULL);
 	struct sign *g;
 	struct step st;
-	long long v;
+	long long v, start, end, rank;
 
-	if (name == NULL || !rec_int(r, "host_start_ns", &v))
+	if (name == NULL || !rec_int(r, "host_start_ns", &start))
+		return;
+	end = rec_int(r, "host_end_ns", &v) ? v : start;
+	rank = rec_int(r, "rank", &v) ? v : 0;
+	if (rec_bad(r) != NULL)
 		return;
 	t->sign = xgrow(t->sign, &t->capsign, t->nsign + 1, sizeof(*t->sign));
 	g = &t->sign[t->nsign++];
 	memset(g, 0, sizeof(*g));
-	g->start = v;
-	g->end = rec_int(r, "host_end_ns", &v) ? v : g->start;
-	g->rank = rec_int(r, "rank", &v) ? v : 0;
+	g->start = start;
+	g->end = end;
+	g->rank = rank;
 	if (step_parse(name, strlen(name), &st) && st.sqsk) {
 		g->an.sqsk = true;
 		g->an.c_sq = st.c_sq;
@@ -570,6 +577,8 @@ op_record(struct troof *t, struct rec *r)
 	(void)rec_int(r, "parent", &parent);
 	if (!rec_int(r, "subtree_ns", &ns))
 		ns = 0;
+	if (rec_bad(r) != NULL)
+		return;
 	if (id >= 0) {
 		idx = id_index(t, id, true);
 		t->parent[idx] = parent;
@@ -586,8 +595,11 @@ op_record(struct troof *t, struct rec *r)
 		return;
 	}
 	rec_set_str(r, "perf_model", oc->model);
-	if (!read_args(r, "in", &a))
-		die_where(rec_where(r), "key \"in\": expected an array of objects");
+	if (!read_args(r, "in", &a)) {
+		rec_reject(r, "key \"in\": expected an array of objects");
+		free(a.a);
+		return;
+	}
 	/* a GEMM's kernels launched by its children (ttp-parse's subtree_kernels) */
 	if (rec_elems(r, "subtree_kernels", &sk)) {
 		nk = 0;
@@ -624,7 +636,7 @@ troof_record(struct troof *t, struct rec *r)
 {
 	const char *kind = rec_str(r, "kind", NULL);
 
-	if (kind == NULL)
+	if (kind == NULL || rec_bad(r) != NULL)
 		return;
 	if (strcmp(kind, "trace") == 0)
 		trace_record(t, r);

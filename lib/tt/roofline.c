@@ -261,7 +261,7 @@ roofline_analyse(const struct rop *r, const struct mresult *m, struct rextra *x)
 
 /* --- records: reading an op record, writing the keys ------------------------------ */
 
-/* Tensors of one key into t[0..max); returns how many. */
+/* Tensors of one key into t[0..max); returns how many. A bad tensor marks r bad. */
 static size_t
 read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
 {
@@ -272,9 +272,10 @@ read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
 	for (i = 0; i < n; i++) {
 		t[i].present = in[i].present;
 		/* TT-Metal tensors are [W, Z, Y, X]; a rank above 4 is not one */
-		if (in[i].has_shape && !dims_wzyx(&in[i].shape, t[i].shape))
-			die_where(rec_where(r), "%s[%zu].shape: expected at most 4 dimensions",
-			    key, i);
+		if (in[i].has_shape && !dims_wzyx(&in[i].shape, t[i].shape)) {
+			rec_reject(r, "%s[%zu].shape: expected at most 4 dimensions", key, i);
+			return i;
+		}
 		t[i].has_shape = in[i].has_shape;
 		t[i].dtype = in[i].dtype;
 		t[i].mem = in[i].mem;
@@ -282,9 +283,13 @@ read_tensors(struct rec *r, const char *key, struct mtensor *t, size_t max)
 	return n;
 }
 
-/* The architecture for one record, with the reference's messages once. */
+/*
+ * The architecture for one record: --override-arch, the record's "arch", or --arch.
+ * NULL when the record names one that is not known (r is then bad) or names none and
+ * --arch named no known one. *named: the record's "arch" when it decided.
+ */
 static const struct hwspec *
-resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
+resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker, const char **named)
 {
 	static const char *last_arch;
 	static const struct hwspec *last_hw;
@@ -292,47 +297,58 @@ resolve_arch(struct rec *r, const struct roofline_opts *o, int *worker)
 	const char *arch;
 	long long wc;
 
+	*named = NULL;
 	if (o->override != NULL) {
 		*worker = o->override->worker_cores;
 		return o->override;
 	}
 	arch = rec_str(r, "arch", NULL);
 	if (arch == NULL) {
-		static bool said;
-
 		if (o->arch == NULL)
-			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", o->arch_arg,
-			    hwspec_names());
-
-		if (o->verbose && !said) {
-			say("Architecture: %s, Worker cores: %d", o->arch->name,
-			    o->arch->worker_cores);
-			said = true;
-		}
+			return NULL;
 		*worker = o->arch->worker_cores;
 		return o->arch;
 	}
 	if (last_arch != NULL && strcmp(arch, last_arch) == 0)
 		hw = last_hw;
 	else {
-		if ((hw = hwspec_find(arch)) == NULL)
-			die_where(rec_where(r), "unknown architecture: %s (known: %s; "
-			    "--spec FILE adds one)", arch, hwspec_names());
+		if ((hw = hwspec_find(arch)) == NULL) {
+			rec_reject(r, "unknown architecture: %s (known: %s; --spec FILE adds one)",
+			    arch, hwspec_names());
+			return NULL;
+		}
 		free((void *)last_arch);
 		last_arch = xstrdup(arch);
 		last_hw = hw;
 	}
-	if (o->arch_arg != NULL) {
-		char key[128];
-
-		snprintf(key, sizeof(key), "arch-ignored:%.100s", arch);
-		warning_once(key, "Warning: Ignoring user-specified architecture: %s, CSV "
-		    "detected %s architecture", o->arch_arg, arch);
-	}
+	*named = arch;
 	*worker = hw->worker_cores;
 	if (rec_int(r, "worker_cores", &wc) && wc > 0 && wc < 1000000)
 		*worker = (int)wc;
 	return hw;
+}
+
+/* The reference's messages about the architecture, once: said for a good record. */
+static void
+arch_say(const struct roofline_opts *o, const struct hwspec *hw, const char *named)
+{
+	static bool said;
+	char key[128];
+
+	if (o->override != NULL)
+		return;
+	if (named == NULL) {
+		if (o->verbose && !said) {
+			say("Architecture: %s, Worker cores: %d", hw->name, hw->worker_cores);
+			said = true;
+		}
+		return;
+	}
+	if (o->arch_arg != NULL) {
+		snprintf(key, sizeof(key), "arch-ignored:%.100s", named);
+		warning_once(key, "Warning: Ignoring user-specified architecture: %s, CSV "
+		    "detected %s architecture", o->arch_arg, named);
+	}
 }
 
 /* A figure: absent when it does not apply, null when NaN (DESIGN "Records"). */
@@ -444,18 +460,20 @@ write_extras(struct rec *r, const struct rextra *x, const struct mop *op, bool h
 		rec_del(r, "grid_advice");
 }
 
-void
+int
 roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 {
 	struct mtensor t[MAXTENSORS];
 	struct mop op;
 	struct rop rop;
 	struct rextra x;
-	const char *where = rec_where(r);
+	const char *where = rec_where(r), *named;
 	double d;
 	size_t nin, n;
 
+	/* every value first: a bad record leaves no message and no figure */
 	memset(&op, 0, sizeof(op));
+	memset(&rop, 0, sizeof(rop));
 	/* Warnings name the trace row (src) when the record has one. */
 	op.where = rec_str(r, "src", NULL);
 	if (op.where == NULL)
@@ -467,16 +485,23 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 	if (rec_num(r, "cores", &d)) {
 		/* Range first: converting a double beyond long long is undefined. */
 		if (!(d >= 0 && d <= 1e9) || d != (double)(long long)d)
-			die_where(where, "key \"cores\": expected an integer from 0 to 1e9");
-		op.has_cores = true;
-		op.cores = (long long)d;
+			rec_reject(r, "key \"cores\": expected an integer from 0 to 1e9");
+		else {
+			op.has_cores = true;
+			op.cores = (long long)d;
+		}
 	}
-	op.hw = resolve_arch(r, o, &op.worker_cores);
+	if (rec_bad(r) != NULL)
+		return 0;
+	if ((op.hw = resolve_arch(r, o, &op.worker_cores, &named)) == NULL)
+		return rec_bad(r) != NULL ? 0 : -1;
 
 	nin = read_tensors(r, "in", t, MAXTENSORS / 2);
 	n = nin + read_tensors(r, "out", t + nin, MAXTENSORS - nin);
+	if (o->extras)
+		rop.has_pm_ideal = rec_num(r, "pm_ideal_ns", &rop.pm_ideal_ns);
 	if (rec_bad(r) != NULL)
-		return;		/* a bad tensor array: no figures, no warnings */
+		return 0;
 	if (nin > 0)
 		op.in0 = t[0];
 	if (nin > 1)
@@ -484,15 +509,15 @@ roofline_record(struct rec *r, const struct roofline_opts *o, struct mresult *m)
 	if (n > nin)
 		op.out0 = t[nin];
 
+	arch_say(o, op.hw, named);
 	metrics_analyse(&op, m);
 	write_metrics(r, m);
 	if (o->extras) {
-		memset(&rop, 0, sizeof(rop));
 		rop.mop = &op;
 		rop.tensors = t;
 		rop.ntensors = n;
-		rop.has_pm_ideal = rec_num(r, "pm_ideal_ns", &rop.pm_ideal_ns);
 		roofline_analyse(&rop, m, &x);
 		write_extras(r, &x, &op, m->is_host);
 	}
+	return 0;
 }
