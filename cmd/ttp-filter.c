@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/badrec.h"
 #include "core/diag.h"
 #include "tt/filter.h"
 #include "core/io.h"
@@ -19,7 +20,7 @@
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
 	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP,
-	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER
+	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER, OPT_SKIP_BAD
 };
 
 static const struct option longopts[] = {
@@ -46,6 +47,7 @@ static const struct option longopts[] = {
 	{ "steps",		required_argument,	NULL, OPT_STEPS },
 	{ "steady-state",	no_argument,		NULL, OPT_STEADY },
 	{ "num-steps",		required_argument,	NULL, OPT_NUM_STEPS },
+	{ "skip-bad",		no_argument,		NULL, OPT_SKIP_BAD },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -64,8 +66,9 @@ usage(FILE *fp)
 	    "                  [--op GLOB] [--exclude-op GLOB] [--phase NAME] [--iter N]\n"
 	    "                  [--no-const-eval | --const-eval-only]\n"
 	    "                  [--no-input-layout-conversion | --input-layout-conversion-only]\n"
-	    "                  [--program N] [--loop N] [FILE ...]\n"
-	    "       ttp-filter [-hqVv] --steps FROM:TO | --steady-state [--num-steps N] [FILE ...]\n"
+	    "                  [--program N] [--loop N] [--skip-bad] [FILE ...]\n"
+	    "       ttp-filter [-hqVv] [--skip-bad] --steps FROM:TO | --steady-state\n"
+	    "                  [--num-steps N] [FILE ...]\n"
 	    "Select the ops tt-perf-report analyses from ttp records, in its order.\n"
 	    "  -s, --start-signpost NAME  ops with IDs above the first signpost NAME's\n"
 	    "                             (also --signpost)\n"
@@ -97,6 +100,8 @@ usage(FILE *fp)
 	    "      --steady-state         only the largest steady-state region of each rank\n"
 	    "                             (TraceLens's rule)\n"
 	    "      --num-steps N          TraceLens's --num-steps for --steady-state (%d)\n"
+	    "      --skip-bad             leave out bad records (not JSON, a key of the wrong\n"
+	    "                             type, unusable) with a warning, instead of stopping\n"
 	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose              print the reference's informational messages\n"
 	    "  -h, --help                 show this help and exit\n"
@@ -116,7 +121,9 @@ int
 main(int argc, char *argv[])
 {
 	struct filter_opts o;
-	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false };
+	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false, NULL };
+	struct badrec bad = { false, 0 };
+	struct error rerr = ERROR_INIT;
 	bool steps = false;
 	const char *err;
 	long long v;
@@ -197,6 +204,9 @@ main(int argc, char *argv[])
 			if (err != NULL)
 				die_usage("--num-steps: %s: '%s'", err, optarg);
 			break;
+		case OPT_SKIP_BAD:
+			bad.skip = true;
+			break;
 		case 'q':
 			diag_set_quiet(1);
 			break;
@@ -229,13 +239,16 @@ main(int argc, char *argv[])
 		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
 		    "for the other selections", steps ? "steps" : "steady-state");
 	sw.verbose = o.verbose;
+	o.bad = sw.bad = &bad;
 
 	io_stdin_or_usage(argc, usage);
 	rd = rec_open_list(argv, argc);
-	if (steps || sw.steady)
-		stepwin_run(rd, stdout, &sw);
-	else
-		filter_run(rd, stdout, &o);
+	if ((steps || sw.steady ? stepwin_run(rd, stdout, &sw, &rerr) :
+	    filter_run(rd, stdout, &o, &rerr)) < 0) {
+		badrec_end(&bad);
+		error_die(&rerr);
+	}
+	badrec_end(&bad);
 	rec_close(rd);
 	devlist_free(&o.devices);
 	free(o.ops);

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct badrec;
+struct error;
 struct rec_reader;
 
 struct stepwin_opts {
@@ -27,6 +29,7 @@ struct stepwin_opts {
 	bool		steady;		/* --steady-state instead */
 	long long	num_steps;	/* TraceLens's --num-steps (default 32) */
 	bool		verbose;
+	struct badrec	*bad;		/* what a bad record means (badrec.h); NULL: stop */
 };
 
 #define STEPWIN_NUM_STEPS 32
@@ -35,8 +38,15 @@ struct stepwin_opts {
  * reason it is not a range. */
 const char *stepwin_parse(const char *s, struct stepwin_opts *o);
 
-/* Read every record of rd and write the window's records to out. */
-void stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o);
+/*
+ * Read every record of rd and write the window's records to out; 0. A record it
+ * cannot use (a trace record without a signpost list, a record of a rank before its
+ * trace record, a key of the wrong type) is bad: o->bad decides, and a skipped one
+ * changes no window. A trace with no step annotations the option can use: -1 and err
+ * set, at that trace record ("file:line: --steps: no step annotations in this trace").
+ */
+int stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o,
+    struct error *err);
 
 /* The largest steady-state region of a run of n steps whose request counts are
  * nreq[0..n) (spec/tracelens.md §9.1, TraceLens's identify_steady_state_regions and the

@@ -20,6 +20,9 @@
 #include "core/rec.h"
 #include "tt/window.h"
 
+struct badrec;
+struct error;
+
 struct filter_opts {
 	struct wopts	 w;		/* the signpost window (w.verbose = verbose) */
 	bool		 no_merge;	/* --no-merge-devices */
@@ -40,11 +43,20 @@ struct filter_opts {
 	char		**xops;		/* --exclude-op GLOB */
 	size_t		 nxops;
 	bool		 verbose;
+	struct badrec	*bad;		/* what a bad record means (badrec.h); NULL: stop */
 };
 
 enum { FILTER_KEEP, FILTER_DROP, FILTER_ONLY };
 
-/* Read every record of rd, write the selection to out. Errors exit (diag.h). */
-void filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o);
+/*
+ * Read every record of rd, write the selection to out; 0. A record the filter cannot
+ * use (an op or signpost without an id, one that breaks the trace record's promise, a
+ * key of the wrong type) is bad: o->bad decides, and a skipped one leaves no trace. A
+ * selection that keeps nothing (--op, --phase, --device, ... that match no record) or a
+ * named signpost that is not there: -1 and err set ("prog: message" is the program's
+ * error_die), output written so far stays written.
+ */
+int filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o,
+    struct error *err);
 
 #endif

@@ -69,10 +69,12 @@ struct wplan {
 	/* what is said: the reference's notes and the informational messages */
 	bool	 no_sp_note, multi_note, not_enough_note;
 };
-/* A named signpost that does not exist is an error (D3), exit 1, before anything is
- * said; otherwise nothing is said until window_say. */
-void window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
-    const struct wopts *o, struct wplan *p);
+/* A named signpost that does not exist is an error (D3): -1 and err set ("signpost
+ * 'x' not found; signposts present: ..."), before anything is said; otherwise 0, and
+ * nothing is said until window_say. */
+struct error;
+int window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
+    const struct wopts *o, struct wplan *p, struct error *err);
 /* Say what tt-perf-report says about the window: its informational messages with say()
  * under o->verbose, its warnings with note(). */
 void window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
@@ -86,12 +88,13 @@ void window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
  * second or last is counted in stream order. The two rules differ when stream order is
  * not ID order (trace replays, several files). FK_OTHER entries are not considered (the
  * caller passes them through). Writes the indices of
- * the kept entries, in stream order, to sel (room for n) and returns their number.
- * Informational messages with say() under verbose, the reference's warnings with note().
- * A named start or end signpost that does not exist is an error (D3), exit 1.
+ * the kept entries, in stream order, to sel (room for n) and their number to *nsel;
+ * returns 0. Informational messages with say() under verbose, the reference's warnings
+ * with note(). A named start or end signpost that does not exist is an error (D3): -1
+ * and err set (window_plan's), nothing said.
  */
-size_t window_select(const struct fent *e, size_t n, const struct names *nm,
-    const struct wopts *o, uint32_t *sel);
+int window_select(const struct fent *e, size_t n, const struct names *nm,
+    const struct wopts *o, uint32_t *sel, size_t *nsel, struct error *err);
 
 /* --id-range: "A-B", "A-", "-B"; commas inside the numbers are ignored. */
 struct idrange {

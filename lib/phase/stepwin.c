@@ -6,11 +6,11 @@
  * gpu records); everything else streams.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 #include "core/badrec.h"
 #include "core/diag.h"
@@ -151,19 +151,37 @@ rec_rank(struct rec *r)
 	return rec_int(r, "rank", &rank) ? rank : 0;
 }
 
-/* The trace record: choose the tier and the selected steps of its rank. */
-static void
-plan(struct win *w, struct rec *r)
+/* An error of the run found at record r (an option the trace cannot serve): -1. */
+static int __attribute__((format(printf, 3, 4)))
+run_error(struct rec *r, struct error *err, const char *fmt, ...)
 {
-	struct rankwin *rw = rank_of(w, rec_rank(r), true);
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(err, rec_where(r), 0, -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The trace record: choose the tier and the selected steps of its rank. 0, or 0 with r
+ * bad (no signpost list, a key of the wrong type), or -1 when the option asks for
+ * steps the trace has none of (err). Nothing is kept of a bad record. */
+static int
+plan(struct win *w, struct rec *r, struct error *err)
+{
+	const char *opt = w->o->steady ? "steady-state" : "steps";
+	long long rank = rec_rank(r);
+	struct rankwin *rw;
 	struct rec_strv names;
 	long long *nreq = NULL;
 	size_t i, k = 0;
 	int best = 0;
 
 	if (!rec_strv(r, "signposts", &names))
-		die_where(rec_where(r), "--%s: the trace record has no signpost list "
-		    "(ttp-parse writes one)", w->o->steady ? "steady-state" : "steps");
+		rec_reject(r, "--%s: the trace record has no signpost list (ttp-parse writes "
+		    "one)", opt);
+	if (rec_bad(r) != NULL)
+		return 0;
 	for (i = 0; i < names.n; i++) {
 		struct step st;
 
@@ -171,6 +189,12 @@ plan(struct win *w, struct rec *r)
 		    (best == 0 || step_tier(st.kind) < best))
 			best = step_tier(st.kind);
 	}
+	if (w->o->steady && best != 1 && best != 2)
+		return run_error(r, err, "--steady-state: no engine step annotations "
+		    "(vLLM, SGLang or ATOM) in this trace");
+	if (!w->o->steady && best == 0)
+		return run_error(r, err, "--steps: no step annotations in this trace");
+	rw = rank_of(w, rank, true);
 	rw->tier = best;
 	nreq = xreallocarray(NULL, names.n + 1, sizeof(*nreq));
 	for (i = 0; i < names.n; i++) {
@@ -185,9 +209,6 @@ plan(struct win *w, struct rec *r)
 	if (w->o->steady) {
 		size_t s, e, nreg;
 
-		if (best != 1 && best != 2)
-			die_where(rec_where(r), "--steady-state: no engine step annotations "
-			    "(vLLM, SGLang or ATOM) in this trace");
 		stepwin_steady(nreq, k, w->o->num_steps, &s, &e, &nreg);
 		rw->lo = (long long)s + 1;
 		rw->hi = (long long)e;
@@ -200,8 +221,6 @@ plan(struct win *w, struct rec *r)
 			    "%zu region%s)", rw->rank, rw->lo, rw->hi, k, nreg,
 			    nreg == 1 ? "" : "s");
 	} else {
-		if (best == 0)
-			die_where(rec_where(r), "--steps: no step annotations in this trace");
 		rw->lo = w->o->from;
 		rw->hi = w->o->to < 0 || w->o->to > rw->nsteps ? rw->nsteps : w->o->to;
 		if (rw->lo > rw->nsteps)
@@ -209,6 +228,7 @@ plan(struct win *w, struct rec *r)
 			    rw->rank, rw->lo, rw->nsteps, rw->nsteps == 1 ? "" : "s");
 	}
 	free(nreq);
+	return 0;
 }
 
 static bool
@@ -222,15 +242,15 @@ inside(const struct rankwin *rw, long long t)
 	return false;
 }
 
+/* The plan of r's rank; NULL, r bad, when its trace record has not come. */
 static struct rankwin *
-planned(struct win *w, struct rec *r)
+planned(struct win *w, struct rec *r, const char *kind)
 {
 	struct rankwin *rw = rank_of(w, rec_rank(r), false);
 
 	if (rw == NULL)
-		die_where(rec_where(r), "--%s: a %s record before its trace record (records "
-		    "of PyTorch traces from ttp-parse)", w->o->steady ? "steady-state" :
-		    "steps", rec_str(r, "kind", NULL));
+		rec_reject(r, "--%s: a %s record before its trace record (records of PyTorch "
+		    "traces from ttp-parse)", w->o->steady ? "steady-state" : "steps", kind);
 	return rw;
 }
 
@@ -241,92 +261,102 @@ key(char k[16], long long rank, long long id)
 	memcpy(k + 8, &id, 8);
 }
 
-/* One record: write it if the window keeps it. */
-static bool
-keep(struct win *w, struct rec *r)
+/* One record: 1 when the window keeps it, 0 when not; -1 on an error of the run (err).
+ * What it reads is read first: a bad record (rec_bad) changes nothing. */
+static int
+keep(struct win *w, struct rec *r, struct error *err)
 {
 	const char *kind = rec_str(r, "kind", NULL), *name;
 	struct rankwin *rw;
 	long long t, id, end;
+	bool has_end, has_id;
 	size_t len;
 	char k[16];
 
 	if (kind == NULL)
-		return true;
-	if (strcmp(kind, "trace") == 0) {
-		plan(w, r);
-		return true;
-	}
+		return 1;
+	if (strcmp(kind, "trace") == 0)
+		return plan(w, r, err) < 0 ? -1 : 1;
 	if (strcmp(kind, "signpost") == 0) {
 		struct step st;
 
-		rw = planned(w, r);
-		if (!rec_int(r, "host_start_ns", &t))
-			return false;
+		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "host_start_ns", &t))
+			return 0;
 		name = rec_str(r, "name", &len);
-		if (name != NULL && rec_int(r, "host_end_ns", &end) &&
-		    step_parse(name, len, &st) && step_tier(st.kind) == rw->tier) {
+		has_end = name != NULL && rec_int(r, "host_end_ns", &end);
+		if (rec_bad(r) != NULL)
+			return 0;
+		if (has_end && step_parse(name, len, &st) && step_tier(st.kind) == rw->tier) {
 			rw->seen++;
 			if (rw->seen < rw->lo || rw->seen > rw->hi)
-				return false;
+				return 0;
 			rw->iv = xgrow(rw->iv, &rw->capiv, rw->niv + 1, sizeof(*rw->iv));
 			rw->iv[rw->niv].start = t;
 			rw->iv[rw->niv++].end = end;
 			/* its number in the whole run, for ttp-phase's iter */
 			rec_set_int(r, "step", rw->seen);
-			return true;
+			return 1;
 		}
 		return inside(rw, t);
 	}
 	if (strcmp(kind, "op") == 0) {
-		rw = planned(w, r);
-		if (!rec_int(r, "host_start_ns", &t) || !inside(rw, t))
-			return false;
-		if (rec_int(r, "id", &id)) {
+		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "host_start_ns", &t) ||
+		    !inside(rw, t))
+			return 0;
+		has_id = rec_int(r, "id", &id);
+		if (rec_bad(r) != NULL)
+			return 0;
+		if (has_id) {
 			key(k, rw->rank, id);
 			names_intern(&w->kept, k, sizeof(k));
 		}
 		rw->nops++;
-		return true;
+		return 1;
 	}
 	if (strcmp(kind, "gpu") == 0) {
-		rw = planned(w, r);
-		if (!rec_int(r, "launched_by", &id))
-			return false;
+		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "launched_by", &id) ||
+		    rec_bad(r) != NULL)
+			return 0;
 		key(k, rw->rank, id);
 		if (names_lookup(&w->kept, k, sizeof(k)) == NAME_NONE)
-			return false;
+			return 0;
 		rw->ngpus++;
-		return true;
+		return 1;
 	}
-	return true;
+	return 1;
 }
 
-void
-stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
+int
+stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o,
+    struct error *err)
 {
-	struct badrec bad = { false, 0 };
+	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
 	struct win w;
 	struct rec *r;
 	size_t i;
+	int rc = 0;
 
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	w.out = out;
-	while ((r = badrec_next(&bad, rd)) != NULL) {
-		bool k = keep(&w, r);
+	while ((r = badrec_next(bad, rd)) != NULL) {
+		int k = keep(&w, r, err);
 
-		if (!badrec_check(&bad, r) && k)
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		if (!badrec_check(bad, r) && k)
 			rec_write(r, out);
 	}
 	for (i = 0; i < w.nranks; i++) {
 		struct rankwin *rw = &w.ranks[i];
 
-		if (o->verbose)
+		if (rc == 0 && o->verbose)
 			note("rank %lld: steps %lld-%lld of %lld: %zu op%s, %zu gpu record%s",
 			    rw->rank, rw->lo, rw->hi, rw->nsteps, rw->nops,
 			    rw->nops == 1 ? "" : "s", rw->ngpus, rw->ngpus == 1 ? "" : "s");
-		if (rw->seen != rw->nsteps)
+		if (rc == 0 && rw->seen != rw->nsteps)
 			warn_at(NULL, 0, "rank %lld: the trace record lists %lld step%s, the "
 			    "stream held %lld", rw->rank, rw->nsteps, rw->nsteps == 1 ? "" : "s",
 			    rw->seen);
@@ -334,4 +364,5 @@ stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o)
 	}
 	free(w.ranks);
 	names_free(&w.kept);
+	return rc;
 }

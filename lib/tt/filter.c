@@ -69,20 +69,26 @@ seen_list(const struct seen *s, struct buf *b)
 		buf_adds(b, ", ...");
 }
 
-/* --program/--loop N that no op has: one message naming the values present. */
-static void
-seen_check(const struct seen *s, const char *opt, const char *key, long long want)
+/* --program/--loop N that no op has: one message naming the values present; -1. */
+static int
+seen_check(const struct seen *s, const char *opt, const char *key, long long want,
+    struct error *err)
 {
 	struct buf b = BUF_INIT;
 
 	if (want < 0 || s->matched)
-		return;
-	if (!s->any)
-		die(EXIT_DATA, "%s %lld: no op has the \"%s\" key (%s)", opt, want, key,
-		    strcmp(key, "iter") == 0 ? "ttp-phase writes it: add ttp-phase before "
+		return 0;
+	if (!s->any) {
+		error_set(err, NULL, 0, -1, "%s %lld: no op has the \"%s\" key (%s)", opt, want,
+		    key, strcmp(key, "iter") == 0 ? "ttp-phase writes it: add ttp-phase before "
 		    "ttp-filter" : "PROGRAM_METADATA of tt-mlir and tt-torch traces");
+		return -1;
+	}
 	seen_list(s, &b);
-	die(EXIT_DATA, "%s %lld: no op has %s %lld (present: %s)", opt, want, key, want, b.p);
+	error_set(err, NULL, 0, -1, "%s %lld: no op has %s %lld (present: %s)", opt, want, key,
+	    want, b.p);
+	buf_free(&b);
+	return -1;
 }
 
 /* The distinct values of a string key (the first SEEN_MAX), for --phase. */
@@ -119,7 +125,7 @@ seen_str_free(struct seen_str *s)
 		free(s->v[i]);
 }
 
-/* A boolean tt-mlir key under --no-X / --X-only. */
+/* A boolean tt-mlir key under --no-X / --X-only; *any: the record has it. */
 static void
 bool_select(struct rec *r, const char *key, int how, bool *any, struct fent *x)
 {
@@ -302,43 +308,56 @@ op_selected(struct filter *f, const char *name)
 	return any;
 }
 
-/* Selections that kept nothing because of a typo: one error naming what is present. */
-static void
-check_selections(struct filter *f)
+/* Selections that kept nothing because of a typo: one error naming what is present;
+ * -1. */
+static int
+check_selections(struct filter *f, struct error *err)
 {
 	const struct filter_opts *o = f->o;
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	seen_check(&f->iters, "--iter", "iter", o->iter);
+	if (seen_check(&f->iters, "--iter", "iter", o->iter, err) < 0)
+		return -1;
 	if (o->has_devices && !f->devsel.matched) {
-		if (!f->devsel.any)
-			die(EXIT_DATA, "--device: no record has the \"device\" key");
+		if (!f->devsel.any) {
+			error_set(err, NULL, 0, -1, "--device: no record has the \"device\" key");
+			return -1;
+		}
 		seen_list(&f->devsel, &b);
-		die(EXIT_DATA, "--device: nothing on the devices asked for (devices present: %s)",
-		    b.p);
+		error_set(err, NULL, 0, -1, "--device: nothing on the devices asked for (devices "
+		    "present: %s)", b.p);
+		buf_free(&b);
+		return -1;
 	}
 	if (o->phase != NULL && !f->phases.matched) {
-		if (!f->phases.any)
-			die(EXIT_DATA, "--phase %s: no op has the \"phase\" key (ttp-phase writes "
-			    "it: add ttp-phase before ttp-filter)", o->phase);
+		if (!f->phases.any) {
+			error_set(err, NULL, 0, -1, "--phase %s: no op has the \"phase\" key "
+			    "(ttp-phase writes it: add ttp-phase before ttp-filter)", o->phase);
+			return -1;
+		}
 		for (i = 0; i < f->phases.n; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "", f->phases.v[i]);
 		if (f->phases.more)
 			buf_adds(&b, ", ...");
-		die(EXIT_DATA, "--phase %s: no op has that phase (phases present: %s)",
-		    o->phase, b.p);
+		error_set(err, NULL, 0, -1, "--phase %s: no op has that phase (phases present: "
+		    "%s)", o->phase, b.p);
+		buf_free(&b);
+		return -1;
 	}
 	for (i = 0; i < o->nops && f->any_named_op; i++) {
 		if (f->op_matched[i])
 			continue;
 		if (f->op_casefold != NULL && fnmatch(o->ops[i], f->op_casefold, FNM_CASEFOLD) == 0)
-			die(EXIT_DATA, "--op '%s': no op name matches (names are case-sensitive; "
-			    "'%s' would match if case were ignored)", o->ops[i], f->op_casefold);
-		die(EXIT_DATA, "--op '%s': no op name matches (ttp-parse FILE | jq -r 'select"
-		    "(.kind == \"op\") | .op' | sort -u lists them)", o->ops[i]);
+			error_set(err, NULL, 0, -1, "--op '%s': no op name matches (names are "
+			    "case-sensitive; '%s' would match if case were ignored)", o->ops[i],
+			    f->op_casefold);
+		else
+			error_set(err, NULL, 0, -1, "--op '%s': no op name matches (ttp-parse FILE | "
+			    "jq -r 'select(.kind == \"op\") | .op' | sort -u lists them)", o->ops[i]);
+		return -1;
 	}
-	buf_free(&b);
+	return 0;
 }
 
 /* Add d to the ascending list v[0..*n) unless it is there; returns *n. */
@@ -370,9 +389,27 @@ see_device(struct filter *f, int64_t d)
 	return sorted_add(&f->devs, &f->ndevs, &f->capdevs, d);
 }
 
-/* Summarise one record; false when it is dropped at once (--device). */
+/*
+ * What summarise read of a record for the selections' messages, applied by admit once
+ * the program has taken the record as good: a bad record leaves no trace.
+ */
+struct facts {
+	bool		 kineto;	/* "trace":"kineto" */
+	bool		 has_dev;	/* --device: a device of the record ... */
+	long long	 dev;
+	bool		 keep;		/* ... and whether it is one asked for */
+	bool		 ce, ilc;	/* the tt-mlir booleans are there */
+	bool		 has_prog, has_loop, has_iter;
+	long long	 prog, loop, iter;
+	const char	*phase;		/* the op's phase, phaselen bytes */
+	size_t		 phaselen;
+	bool		 named;		/* an op with a name, for --op */
+};
+
+/* Summarise one record, reading only; false when it is dropped at once (--device). A
+ * record the filter cannot use is marked bad (rec_reject). */
 static bool
-summarise(struct filter *f, struct rec *r, struct fent *x)
+summarise(struct filter *f, struct rec *r, struct fent *x, struct facts *fa)
 {
 	const struct filter_opts *o = f->o;
 	const char *kind, *s;
@@ -381,11 +418,12 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 	double d;
 
 	memset(x, 0, sizeof(*x));
+	memset(fa, 0, sizeof(*fa));
 	x->name = NAME_NONE;
 	x->dur = NAN;
 	kind = rec_str(r, "kind", NULL);
 	if (!f->kineto && (s = rec_str(r, "trace", NULL)) != NULL && strcmp(s, "kineto") == 0)
-		f->kineto = true;
+		fa->kineto = true;
 	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
 		x->kind = FK_OTHER;
 		if (f->have_op && kind != NULL && strcmp(kind, "gpu") == 0 &&
@@ -396,11 +434,10 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		/* a PyTorch GPU event on a device not asked for */
 		if (o->has_devices && kind != NULL && strcmp(kind, "gpu") == 0 &&
 		    rec_int(r, "device", &v)) {
-			bool keep = devlist_has(&o->devices, v);
-
-			seen_note(&f->devsel, v, keep);
-			if (!keep)
-				return false;
+			fa->has_dev = true;
+			fa->dev = v;
+			fa->keep = devlist_has(&o->devices, v);
+			return fa->keep;
 		}
 		return true;
 	}
@@ -410,11 +447,6 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 		return false;
 	}
 	x->id = v;
-	if (x->kind == FK_OP) {
-		f->last_op = f->nspilled + f->n;
-		f->last_op_id = v;
-		f->have_op = true;
-	}
 	s = rec_str(r, x->kind == FK_OP ? "op" : "name", &len);
 	if (s != NULL) {
 		x->name = names_intern(&f->nm, s, len);
@@ -429,10 +461,9 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 			x->flags |= FE_HASDEV;
 			x->device = v;
 			if (o->has_devices) {
-				bool keep = devlist_has(&o->devices, v);
-
-				seen_note(&f->devsel, v, keep);
-				if (!keep)
+				fa->has_dev = true;
+				fa->dev = v;
+				if (!(fa->keep = devlist_has(&o->devices, v)))
 					return false;
 			}
 		}
@@ -440,44 +471,72 @@ summarise(struct filter *f, struct rec *r, struct fent *x)
 			x->dur = d;
 		if (rec_has(r, "gap_ns"))
 			x->flags |= FE_GAP;
-		bool_select(r, "const_eval", o->const_eval, &f->any_ce, x);
-		bool_select(r, "input_layout_conversion", o->layout_conv, &f->any_ilc, x);
+		bool_select(r, "const_eval", o->const_eval, &fa->ce, x);
+		bool_select(r, "input_layout_conversion", o->layout_conv, &fa->ilc, x);
 		if (o->program >= 0) {
-			if (rec_int(r, "program_index", &v))
-				seen_add(&f->progs, v, o->program);
-			if (!rec_int(r, "program_index", &v) || v != o->program)
+			fa->has_prog = rec_int(r, "program_index", &fa->prog);
+			if (!fa->has_prog || fa->prog != o->program)
 				x->flags |= FE_DROP;
 		}
 		if (o->loop >= 0) {
-			if (rec_int(r, "loop_number", &v))
-				seen_add(&f->loops, v, o->loop);
-			if (!rec_int(r, "loop_number", &v) || v != o->loop)
+			fa->has_loop = rec_int(r, "loop_number", &fa->loop);
+			if (!fa->has_loop || fa->loop != o->loop)
 				x->flags |= FE_DROP;
 		}
 		if (o->phase != NULL) {
-			if ((s = rec_str(r, "phase", &len)) != NULL)
-				seen_str_add(&f->phases, s, len, o->phase);
-			if (s == NULL || strcmp(s, o->phase) != 0)
+			fa->phase = rec_str(r, "phase", &fa->phaselen);
+			if (fa->phase == NULL || strcmp(fa->phase, o->phase) != 0)
 				x->flags |= FE_DROP;
 		}
 		if (o->iter >= 0) {
-			if (rec_int(r, "iter", &v))
-				seen_add(&f->iters, v, o->iter);
-			if (!rec_int(r, "iter", &v) || v != o->iter)
+			fa->has_iter = rec_int(r, "iter", &fa->iter);
+			if (!fa->has_iter || fa->iter != o->iter)
 				x->flags |= FE_DROP;
 		}
-		if (o->nops > 0 && x->name != NAME_NONE &&
-		    !op_selected(f, names_str(&f->nm, x->name)))
+		fa->named = x->name != NAME_NONE;
+		if (o->nops > 0 && (!fa->named ||
+		    !matches_any(o->ops, o->nops, names_str(&f->nm, x->name))))
 			x->flags |= FE_DROP;
-		else if (o->nops > 0 && x->name == NAME_NONE)
-			x->flags |= FE_DROP;
-		if (o->nxops > 0 && x->name != NAME_NONE &&
+		if (o->nxops > 0 && fa->named &&
 		    matches_any(o->xops, o->nxops, names_str(&f->nm, x->name)))
 			x->flags |= FE_DROP;
 	}
 	if (o->no_host_ops && (x->flags & FE_HOST))
 		x->flags |= FE_DROP;
 	return true;
+}
+
+/* A good record's summary: what the selections' messages and the GPU links keep. */
+static void
+admit(struct filter *f, const struct fent *x, const struct facts *fa)
+{
+	const struct filter_opts *o = f->o;
+
+	if (fa->kineto)
+		f->kineto = true;
+	if (fa->has_dev)
+		seen_note(&f->devsel, fa->dev, fa->keep);
+	if (x->kind == FK_OP) {
+		f->last_op = f->nspilled + f->n;
+		f->last_op_id = x->id;
+		f->have_op = true;
+	}
+	if (x->kind != FK_OP || (fa->has_dev && !fa->keep))
+		return;
+	if (fa->ce)
+		f->any_ce = true;
+	if (fa->ilc)
+		f->any_ilc = true;
+	if (fa->has_prog)
+		seen_add(&f->progs, fa->prog, o->program);
+	if (fa->has_loop)
+		seen_add(&f->loops, fa->loop, o->loop);
+	if (fa->phase != NULL)
+		seen_str_add(&f->phases, fa->phase, fa->phaselen, o->phase);
+	if (fa->has_iter)
+		seen_add(&f->iters, fa->iter, o->iter);
+	if (o->nops > 0 && fa->named)
+		(void)op_selected(f, names_str(&f->nm, x->name));
 }
 
 static void
@@ -587,16 +646,20 @@ write_other(struct filter *f, const struct fent *x)
 	write_line(f, spool_get(f->sp, x->off, x->len), x->len);
 }
 
-/* End of input with everything spooled: select and replay. */
-static void
-finish(struct filter *f)
+/* End of input with everything spooled: select and replay; -1 when a named signpost
+ * is not there. */
+static int
+finish(struct filter *f, struct error *err)
 {
 	const struct filter_opts *o = f->o;
 	uint32_t *sel, *seq;
 	size_t i, k, m, u = 0;
 
 	sel = xreallocarray(NULL, f->n ? f->n : 1, sizeof(*sel));
-	k = window_select(f->e, f->n, &f->nm, &o->w, sel);
+	if (window_select(f->e, f->n, &f->nm, &o->w, sel, &k, err) < 0) {
+		free(sel);
+		return -1;
+	}
 	seq = xreallocarray(NULL, k ? k : 1, sizeof(*seq));
 	if (f->kineto) {
 		memcpy(seq, sel, k * sizeof(*seq));
@@ -625,6 +688,7 @@ finish(struct filter *f)
 	free(f->kept);
 	f->kept = NULL;
 	free(seq);
+	return 0;
 }
 
 /* Whether the options allow the window to stream: nothing that is checked or decided
@@ -668,33 +732,50 @@ tt_devindex(const struct filter *f, int64_t d)
 	return merge_devindex(f->tt_devs, f->tt_ndev, d);
 }
 
-/* The leading "trace" record of a TT-Metal trace: what it promises. A named signpost
- * that it does not announce is an error at once (D3). */
+/* What the leading "trace" record of a TT-Metal trace promises, as read from it (the
+ * strings are the record's). */
+struct promise {
+	bool		 ok;		/* a usable promise */
+	const char	*devs;		/* "devices" as JSON text */
+	size_t		 devslen;
+	struct rec_strv	 sp;		/* "signposts" */
+};
+
 static void
-tt_trace(struct filter *f, struct rec *r)
+tt_read(struct rec *r, struct promise *pr)
 {
-	struct rec_strv v;
 	const char *s;
-	size_t i, len, cap = 0;
 	bool asc = false;
 
+	pr->ok = (s = rec_str(r, "trace", NULL)) != NULL && strcmp(s, "ttmetal") == 0 &&
+	    rec_bool(r, "ids_ascending", &asc) && asc &&
+	    (pr->devs = rec_raw(r, "devices", &pr->devslen)) != NULL &&
+	    rec_strv(r, "signposts", &pr->sp);
+}
+
+/* Take the promise of a good trace record. A named signpost that it does not announce
+ * is an error at once (D3): -1. */
+static int
+tt_trace(struct filter *f, const struct promise *pr, struct error *err)
+{
+	const struct rec_strv *v = &pr->sp;
+	size_t i, cap = 0;
+
 	f->tt_ndev = 0;
-	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "ttmetal") != 0 ||
-	    !rec_bool(r, "ids_ascending", &asc) || !asc ||
-	    (s = rec_raw(r, "devices", &len)) == NULL || !rec_strv(r, "signposts", &v))
-		return;
-	if (!tt_devices(f, s, len))
-		return;
-	for (i = 0; i < v.n; i++)
-		if (v.len[i] == 0)
-			return;	/* an unnamed signpost: the spool decides */
-	f->tt_sp = xgrow(NULL, &cap, v.n ? v.n : 1, sizeof(*f->tt_sp));
-	for (i = 0; i < v.n; i++)
-		f->tt_sp[i] = names_intern(&f->nm, v.s[i], v.len[i]);
-	f->tt_nsp = v.n;
+	if (!pr->ok || !tt_devices(f, pr->devs, pr->devslen))
+		return 0;
+	for (i = 0; i < v->n; i++)
+		if (v->len[i] == 0)
+			return 0;	/* an unnamed signpost: the spool decides */
+	f->tt_sp = xgrow(NULL, &cap, v->n ? v->n : 1, sizeof(*f->tt_sp));
+	for (i = 0; i < v->n; i++)
+		f->tt_sp[i] = names_intern(&f->nm, v->s[i], v->len[i]);
+	f->tt_nsp = v->n;
 	f->tt_devseen = xcalloc(f->tt_ndev ? f->tt_ndev : 1, sizeof(*f->tt_devseen));
-	window_plan(f->tt_sp, f->tt_nsp, &f->nm, &f->o->w, &f->tt_plan);
+	if (window_plan(f->tt_sp, f->tt_nsp, &f->nm, &f->o->w, &f->tt_plan, err) < 0)
+		return -1;
 	f->tt_promise = true;
+	return 0;
 }
 
 /* The promise broken before the stream started: back to reading the whole input. */
@@ -708,26 +789,34 @@ tt_drop_promise(struct filter *f)
 		f->e[i].flags &= (uint16_t)~FE_SKIP;
 }
 
-/* A record against the promise; die where it breaks it. */
+/* A record against the promise: one that breaks it is bad (rec_reject). Reads only. */
 static void
 tt_check(struct filter *f, struct rec *r, const struct fent *x)
 {
 	if (x->kind == FK_OTHER)
 		return;
 	if (f->tt_anyid && x->id <= f->tt_previd)
-		die_where(rec_where(r), "id %lld after id %lld, but the trace record says ids "
-		    "ascend", (long long)x->id, (long long)f->tt_previd);
+		rec_reject(r, "id %lld after id %lld, but the trace record says ids ascend",
+		    (long long)x->id, (long long)f->tt_previd);
+	else if (x->kind == FK_SIGNPOST &&
+	    (f->tt_spi >= f->tt_nsp || x->name != f->tt_sp[f->tt_spi]))
+		rec_reject(r, "signpost '%s' is not the one the trace record announced next",
+		    x->name == NAME_NONE ? "" : names_str(&f->nm, x->name));
+	else if ((x->flags & FE_HASDEV) && tt_devindex(f, x->device) == f->tt_ndev)
+		rec_reject(r, "device %lld is not among the trace record's devices",
+		    (long long)x->device);
+}
+
+/* A good record under the promise: where the stream is now. */
+static void
+tt_take(struct filter *f, const struct fent *x)
+{
+	if (x->kind == FK_OTHER)
+		return;
 	f->tt_anyid = true;
 	f->tt_previd = x->id;
-	if (x->kind == FK_SIGNPOST) {
-		if (f->tt_spi >= f->tt_nsp || x->name != f->tt_sp[f->tt_spi])
-			die_where(rec_where(r), "signpost '%s' is not the one the trace record "
-			    "announced next", x->name == NAME_NONE ? "" : names_str(&f->nm, x->name));
+	if (x->kind == FK_SIGNPOST)
 		f->tt_spi++;
-	}
-	if ((x->flags & FE_HASDEV) && tt_devindex(f, x->device) == f->tt_ndev)
-		die_where(rec_where(r), "device %lld is not among the trace record's devices",
-		    (long long)x->device);
 }
 
 /*
@@ -982,18 +1071,20 @@ replay_entry(struct filter *f, size_t i, struct fent *x)
 /*
  * End of input with the summaries spilled and ids ascending: the window and the merge
  * in two passes over the spilled summaries, the second through the streaming merge (so
- * what stays in memory is what waits for a merge step). False, with nothing said, when
- * the window holds no device op: finish() has the reference's answer and the advice.
+ * what stays in memory is what waits for a merge step). 1 when done; 0, with nothing
+ * said, when the window holds no device op: finish() has the reference's answer and the
+ * advice; -1 when a named signpost is not there.
  */
-static bool
-replay(struct filter *f)
+static int
+replay(struct filter *f, struct error *err)
 {
 	const struct filter_opts *o = f->o;
 	int64_t *dev = NULL, *qdev = NULL;
 	size_t i, ndev = 0, nq = 0, capd = 0, capq = 0;
 	struct fent x;
 
-	window_plan(f->sps, f->nsps, &f->nm, &o->w, &f->tt_plan);
+	if (window_plan(f->sps, f->nsps, &f->nm, &o->w, &f->tt_plan, err) < 0)
+		return -1;
 	/* pass 1: the window's devices, and those with device ops (the merge's queues) */
 	for (i = 0; i < f->nspilled; i++) {
 		if (!replay_entry(f, i, &x) || !(x.flags & FE_HASDEV))
@@ -1005,7 +1096,7 @@ replay(struct filter *f)
 	if (nq == 0) {
 		free(dev);
 		free(qdev);
-		return false;
+		return 0;
 	}
 	window_say(f->sps, f->nsps, &f->nm, &o->w, &f->tt_plan);
 	tt_devices_say(f, ndev, qdev, nq);
@@ -1024,16 +1115,124 @@ replay(struct filter *f)
 		tt_flush(f, NULL, 0);
 	}
 	tt_finish(f);
-	return true;
+	return 1;
 }
 
-void
-filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
+/* The end of input: the selections' checks, then what waits is selected and written. */
+static int
+filter_end(struct filter *f, struct error *err)
 {
-	struct badrec bad = { false, 0 };
+	const struct filter_opts *o = f->o;
+	int rc;
+
+	/* before any output when not streaming: a selection that can keep nothing */
+	if (o->const_eval == FILTER_ONLY && !f->any_ce) {
+		error_set(err, NULL, 0, -1, "--const-eval-only: no op has a \"const_eval\" key "
+		    "(CONST_EVAL_OP of tt-mlir and tt-torch traces)");
+		return -1;
+	}
+	if (o->layout_conv == FILTER_ONLY && !f->any_ilc) {
+		error_set(err, NULL, 0, -1, "--input-layout-conversion-only: no op has an "
+		    "\"input_layout_conversion\" key (INPUT_LAYOUT_CONVERSION_OP of tt-mlir "
+		    "traces)");
+		return -1;
+	}
+	if (seen_check(&f->progs, "--program", "program_index", o->program, err) < 0 ||
+	    seen_check(&f->loops, "--loop", "loop_number", o->loop, err) < 0 ||
+	    check_selections(f, err) < 0)
+		return -1;
+	if (f->tt_promise && f->tt_spi != f->tt_nsp) {
+		error_set(err, NULL, 0, -1, "the trace record announced %zu signposts, the input "
+		    "had %zu", f->tt_nsp, f->tt_spi);
+		return -1;
+	}
+	if (f->tt_stream) {
+		tt_finish(f);
+	} else if (f->streaming) {
+		if (o->verbose)
+			say("Detected data from %zu devices. Keeping separate device data...", f->ndevs);
+		range_message(o);
+	} else if (f->may_stream) {
+		/* said "Ignoring all signposts" at the start; select quietly */
+		struct filter_opts o2 = *o;
+
+		o2.w.ignore = true;
+		o2.w.verbose = false;
+		f->o = &o2;
+		rc = finish(f, err);
+		f->o = o;
+		return rc;
+	} else {
+		rc = f->fsp == NULL || !f->asc || f->kineto ? 0 : replay(f, err);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+		if (f->fsp != NULL)
+			unspill(f);
+		return finish(f, err);
+	}
+	return 0;
+}
+
+/* One record read, summarised (x) and found good: spool, stream or write it; -1 when a
+ * trace record names a window that is not there. */
+static int
+filter_take(struct filter *f, struct rec *r, struct fent *x, const struct promise *pr,
+    struct error *err)
+{
+	bool in, all;
+
+	note_entry(f, x);
+	if (pr != NULL) {
+		if (f->tt_promise)	/* two traces in one input: the spool decides */
+			tt_drop_promise(f);
+		else if (tt_trace(f, pr, err) < 0)
+			return -1;
+	}
+	if (f->tt_promise) {
+		tt_take(f, x);
+		in = tt_window(f, x);
+		if (!in && x->kind != FK_OTHER)
+			x->flags |= FE_SKIP;
+		if (f->tt_stream) {
+			tt_stream(f, x, f->line.p, f->line.len);
+			return 0;
+		}
+		all = in && tt_see(f, x);
+		f->e = xgrow(f->e, &f->cap, f->n + 1, sizeof(*f->e));
+		x->off = spool_add(f->sp, f->line.p, f->line.len);
+		x->len = (uint32_t)f->line.len;
+		f->e[f->n++] = *x;
+		if (all)	/* replay the spool through the merge, then stream */
+			tt_start(f);
+		return 0;
+	}
+	if (f->streaming) {
+		if (x->flags & FE_HASDEV)
+			see_device(f, x->device);
+		if (x->kind == FK_OTHER)
+			write_line(f, f->line.p, f->line.len);
+		else
+			emit(f, x, f->line.p, f->line.len);
+		return 0;
+	}
+	x->off = spool_add(f->sp, f->line.p, f->line.len);
+	x->len = (uint32_t)f->line.len;
+	store(f, x);
+	if (f->may_stream && (x->flags & FE_HASDEV) && see_device(f, x->device) > 1)
+		start_streaming(f);
+	return 0;
+}
+
+int
+filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o, struct error *err)
+{
+	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
+	struct promise pr;
 	struct filter f;
+	struct facts fa;
 	struct rec *r;
 	struct fent x;
+	int rc = 0;
 
 	memset(&f, 0, sizeof(f));
 	f.o = o;
@@ -1046,109 +1245,40 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	if (f.may_stream && o->verbose)
 		say("Ignoring all signposts. Using the entire file for analysis.");
 
-	while ((r = badrec_next(&bad, rd)) != NULL) {
-		bool use = summarise(&f, r, &x);
+	while (rc == 0 && (r = badrec_next(bad, rd)) != NULL) {
+		/* everything the record is read for, before the program judges it */
+		bool use = summarise(&f, r, &x, &fa), trace = false;
 
-		if (badrec_check(&bad, r) || !use)
-			continue;
-		note_entry(&f, &x);
-		if (x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
+		if (use && x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
 		    tt_may_stream(o)) {
 			const char *k = rec_str(r, "kind", NULL);
 
-			if (k != NULL && strcmp(k, "trace") == 0) {
+			if ((trace = k != NULL && strcmp(k, "trace") == 0)) {
 				if (f.tt_stream)
-					die_where(rec_where(r), "a second trace record, after the "
-					    "first trace's window went out: filter each trace alone, or "
-					    "drop the trace records (jq -c 'select(.kind != \"trace\")') "
-					    "to filter them as one input");
-				if (f.tt_promise)	/* two traces in one input: the spool decides */
-					tt_drop_promise(&f);
-				else
-					tt_trace(&f, r);
+					rec_reject(r, "a second trace record, after the first trace's "
+					    "window went out: filter each trace alone, or drop the trace "
+					    "records (jq -c 'select(.kind != \"trace\")') to filter them "
+					    "as one input");
+				else if (!f.tt_promise)
+					tt_read(r, &pr);
 			}
 		}
-		if (f.tt_promise) {
-			bool in, all;
-
+		if (use && f.tt_promise)
 			tt_check(&f, r, &x);
-			in = tt_window(&f, &x);
-			if (!in && x.kind != FK_OTHER)
-				x.flags |= FE_SKIP;
+		if (use) {
 			buf_reset(&f.line);
 			rec_format(r, &f.line);
 			if (f.line.len > UINT32_MAX)
-				die_where(rec_where(r), "record too long");
-			if (f.tt_stream) {
-				tt_stream(&f, &x, f.line.p, f.line.len);
-				continue;
-			}
-			all = in && tt_see(&f, &x);
-			f.e = xgrow(f.e, &f.cap, f.n + 1, sizeof(*f.e));
-			x.off = spool_add(f.sp, f.line.p, f.line.len);
-			x.len = (uint32_t)f.line.len;
-			f.e[f.n++] = x;
-			if (all)	/* replay the spool through the merge, then stream */
-				tt_start(&f);
+				rec_reject(r, "record too long");
+		}
+		if (badrec_check(bad, r))
 			continue;
-		}
-		if (f.streaming) {
-			if (x.flags & FE_HASDEV)
-				see_device(&f, x.device);
-			if (x.kind == FK_OTHER) {
-				rec_write(r, out);
-			} else {
-				buf_reset(&f.line);
-				rec_format(r, &f.line);
-				emit(&f, &x, f.line.p, f.line.len);
-			}
-			continue;
-		}
-		buf_reset(&f.line);
-		rec_format(r, &f.line);
-		if (f.line.len > UINT32_MAX)
-			die_where(rec_where(r), "record too long");
-		x.off = spool_add(f.sp, f.line.p, f.line.len);
-		x.len = (uint32_t)f.line.len;
-		store(&f, &x);
-		if (f.may_stream && (x.flags & FE_HASDEV) && see_device(&f, x.device) > 1)
-			start_streaming(&f);
+		admit(&f, &x, &fa);
+		if (use)
+			rc = filter_take(&f, r, &x, trace ? &pr : NULL, err);
 	}
-	/* before any output when not streaming: a selection that can keep nothing */
-	if (o->const_eval == FILTER_ONLY && !f.any_ce)
-		die(EXIT_DATA, "--const-eval-only: no op has a \"const_eval\" key "
-		    "(CONST_EVAL_OP of tt-mlir and tt-torch traces)");
-	if (o->layout_conv == FILTER_ONLY && !f.any_ilc)
-		die(EXIT_DATA, "--input-layout-conversion-only: no op has an "
-		    "\"input_layout_conversion\" key (INPUT_LAYOUT_CONVERSION_OP of tt-mlir traces)");
-	seen_check(&f.progs, "--program", "program_index", o->program);
-	seen_check(&f.loops, "--loop", "loop_number", o->loop);
-	check_selections(&f);
-	if (f.tt_promise && f.tt_spi != f.tt_nsp)
-		die(EXIT_DATA, "the trace record announced %zu signposts, the input had %zu",
-		    f.tt_nsp, f.tt_spi);
-	if (f.tt_stream) {
-		tt_finish(&f);
-	} else if (f.streaming) {
-		if (o->verbose)
-			say("Detected data from %zu devices. Keeping separate device data...", f.ndevs);
-		range_message(o);
-	} else {
-		if (f.may_stream) {
-			/* said "Ignoring all signposts" at the start; select quietly */
-			struct filter_opts o2 = *o;
-
-			o2.w.ignore = true;
-			o2.w.verbose = false;
-			f.o = &o2;
-			finish(&f);
-			f.o = o;
-		} else if (f.fsp == NULL || !f.asc || f.kineto || !replay(&f)) {
-			if (f.fsp != NULL)
-				unspill(&f);
-			finish(&f);
-		}
-	}
+	if (rc == 0)
+		rc = filter_end(&f, err);
 	spool_close(f.sp);
 	spool_close(f.fsp);
 	free(f.sps);
@@ -1162,4 +1292,5 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o)
 	free(f.op_matched);
 	free(f.op_casefold);
 	seen_str_free(&f.phases);
+	return rc;
 }

@@ -15,9 +15,10 @@
 
 /* --- the signpost window ---------------------------------------------------------- */
 
-/* D3: the message lists the distinct signpost names, in order of appearance. */
-static void __attribute__((noreturn))
-not_found(const uint32_t *sp, size_t nsp, const struct names *nm, const char *what)
+/* D3: the message lists the distinct signpost names, in order of appearance. -1. */
+static int
+not_found(const uint32_t *sp, size_t nsp, const struct names *nm, const char *what,
+    struct error *err)
 {
 	struct buf b = BUF_INIT;
 	unsigned char *seen = xcalloc(nm->n + 1, 1);
@@ -31,13 +32,19 @@ not_found(const uint32_t *sp, size_t nsp, const struct names *nm, const char *wh
 		buf_adds(&b, names_str(nm, sp[i]));
 	}
 	if (b.len == 0)
-		die(EXIT_DATA, "signpost '%s' not found; no signposts in the input", what);
-	die(EXIT_DATA, "signpost '%s' not found; signposts present: %s", what, b.p);
+		error_set(err, NULL, 0, -1, "signpost '%s' not found; no signposts in the input",
+		    what);
+	else
+		error_set(err, NULL, 0, -1, "signpost '%s' not found; signposts present: %s",
+		    what, b.p);
+	buf_free(&b);
+	free(seen);
+	return -1;
 }
 
-void
+int
 window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
-    const struct wopts *o, struct wplan *p)
+    const struct wopts *o, struct wplan *p, struct error *err)
 {
 	uint32_t sname, ename;
 	size_t i, count, want, at;
@@ -47,7 +54,7 @@ window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
 	p->keep_sp = o->print;
 	if (o->ignore) {
 		p->all = p->keep_sp = true;
-		return;
+		return 0;
 	}
 	if (o->start != NULL || o->end != NULL) {
 		p->named = true;
@@ -58,7 +65,7 @@ window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
 			for (i = 0; i < nsp && (sname == NAME_NONE || sp[i] != sname); i++)
 				;
 			if (i == nsp)
-				not_found(sp, nsp, nm, o->start);
+				return not_found(sp, nsp, nm, o->start, err);
 			p->has_lo = true;
 			p->lo = i;
 		}
@@ -74,7 +81,7 @@ window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
 				}
 			}
 			if (count == 0)
-				not_found(sp, nsp, nm, o->end);
+				return not_found(sp, nsp, nm, o->end, err);
 			if (at < nsp) {
 				p->has_hi = true;
 				p->hi = at;
@@ -89,6 +96,7 @@ window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
 		p->by_last = true;
 		p->last = sp[nsp - 1];
 	}
+	return 0;
 }
 
 void
@@ -129,9 +137,9 @@ window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
 	}
 }
 
-size_t
+int
 window_select(const struct fent *e, size_t n, const struct names *nm,
-    const struct wopts *o, uint32_t *sel)
+    const struct wopts *o, uint32_t *sel, size_t *nsel, struct error *err)
 {
 	size_t i, k = 0, nsp = 0, lo = 0, hi = 0;
 	uint32_t *sp, *spat;
@@ -147,7 +155,11 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
 			spat[nsp++] = (uint32_t)i;
 		}
 	}
-	window_plan(sp, nsp, nm, o, &p);
+	if (window_plan(sp, nsp, nm, o, &p, err) < 0) {
+		free(sp);
+		free(spat);
+		return -1;
+	}
 	window_say(sp, nsp, nm, o, &p);
 	if (p.named) {
 		if ((has_lo = p.has_lo))
@@ -180,7 +192,8 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
 			continue;
 		sel[k++] = (uint32_t)i;
 	}
-	return k;
+	*nsel = k;
+	return 0;
 }
 
 /* --- --id-range and --device --------------------------------------------------------- */

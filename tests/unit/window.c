@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
 #include "tap.h"
 #include "tt/window.h"
 
@@ -31,9 +32,15 @@ run(const char *start, const char *end, bool ignore, bool print, bool whole)
 	static char out[512];
 	struct wopts o = { start, end, ignore, print, whole, false };
 	uint32_t sel[64];
-	size_t i, k = window_select(ents, nents, &nm, &o, sel);
+	struct error err = ERROR_INIT;
+	size_t i, k;
 
 	out[0] = '\0';
+	if (window_select(ents, nents, &nm, &o, sel, &k, &err) < 0) {
+		snprintf(out, sizeof(out), "error: %s", err.msg);
+		error_free(&err);
+		return out;
+	}
 	for (i = 0; i < k; i++)
 		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%lld", i ? " " : "",
 		    (long long)ents[sel[i]].id);
@@ -128,6 +135,10 @@ test_window(void)
 	is_str(run(NULL, "end", false, false, false), "3 4", "end only");
 	is_str(run(NULL, NULL, false, false, true), "3 4 7 8 10",
 	    "whole (--phase): everything, signposts dropped");
+	is_str(run("nonesuch", NULL, false, false, false), "error: signpost 'nonesuch' not "
+	    "found; signposts present: start, end", "a start that is not there: returned (D3)");
+	is_str(run("start", "A", false, false, false), "error: signpost 'A' not found; "
+	    "signposts present: start, end", "an end that is not a signpost: returned");
 	/* Q2: the default window also matches an op named like the last signpost */
 	nents = 0;
 	add('o', 2, "X");
