@@ -20,8 +20,6 @@
 #include <dirent.h>
 #include <errno.h>
 
-#include <jansson.h>
-
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/io.h"
@@ -1745,26 +1743,31 @@ static long long
 common_first_dim(struct kin *k)
 {
 	struct names seen;
-	size_t *count = NULL, cap = 0, i, j, best = 0;
+	size_t *count = NULL, cap = 0, i, best = 0;
 	long long v = -1;
 
 	names_init(&seen);
 	for (i = 0; i < k->nev; i++) {
 		const struct kev *e = &k->ev[i];
-		json_t *in, *a;
+		struct rec_elems a;
+		struct rec *r;
 
 		if (e->cat != C_CPU_OP || e->in_len == 0)
 			continue;
-		in = json_loadb(spool_get(k->sp, e->in_off, e->in_len), e->in_len, 0, NULL);
-		json_array_foreach(in, j, a) {
-			json_t *d0 = json_array_get(json_object_get(a, "shape"), 0);
+		r = rec_new();
+		rec_set_raw(r, "in", spool_get(k->sp, e->in_off, e->in_len), e->in_len);
+		(void)rec_elems(r, "in", &a);
+		while (rec_elem_next(&a)) {
+			const struct rec_node *sh = rec_elem_tree(&a, "shape", NULL);
 			char num[32];
 			size_t n0 = seen.n;
 			uint32_t x;
 
-			if (!json_is_integer(d0))
+			/* shape[0], an integer */
+			if (sh == NULL || sh->type != REC_ARRAY || sh->n == 0 ||
+			    sh[1].type != REC_INT)
 				continue;
-			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(d0));
+			snprintf(num, sizeof(num), "%lld", sh[1].i);
 			x = names_intern(&seen, num, strlen(num));
 			if (seen.n > n0) {
 				count = xgrow(count, &cap, seen.n, sizeof(*count));
@@ -1772,7 +1775,7 @@ common_first_dim(struct kin *k)
 			}
 			count[x]++;
 		}
-		json_decref(in);
+		rec_free(r);
 	}
 	for (i = 0; i < seen.n; i++)
 		if (count[i] > count[best])
@@ -1784,15 +1787,37 @@ common_first_dim(struct kin *k)
 	return v;
 }
 
+/* An entry of execution_details.json: file, batch_size, mode (NULL or false when not
+ * there or not of that type). */
+struct capent {
+	char		*file, *mode;
+	long long	 bs;
+	bool		 has_bs;
+};
+
+static void
+capents_free(struct capent *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].file);
+		free(v[i].mode);
+	}
+	free(v);
+}
+
 /* classify_graph_capture_trace, without writing the file: per capture trace (.json or
  * .json.gz, by name), the batch size and mode of its capture annotation when it has as
  * many as vLLM _dummy_run frames, else FULL for at most one StreamBeginCapture and
- * PIECEWISE for more, with the most common first dimension as the batch size. */
-static json_t *
-capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
+ * PIECEWISE for more, with the most common first dimension as the batch size. The
+ * entries execution_details.json would have, one per file (*n). */
+static struct capent *
+capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o,
+    size_t *nent)
 {
 	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
-	json_t *root = json_array();
+	struct capent *ents;
 	char **files = NULL;
 	size_t nf = 0, i, j;
 	DIR *d = opendir(folder);
@@ -1814,6 +1839,7 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 		die(EXIT_DATA, "%s: no execution_details.json and no capture trace (.json, "
 		    ".json.gz) to classify", folder);
 	qsort(files, nf, sizeof(*files), by_str);
+	ents = xcalloc(nf, sizeof(*ents));
 	for (i = 0; i < nf; i++) {
 		struct buf path = BUF_INIT;
 		struct kin *k;
@@ -1821,7 +1847,7 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 		int32_t ann = -1;
 		long long bs = -1;
 		const char *mode = NULL, *how = "inferred";
-		json_t *x = json_object();
+		struct capent *x = &ents[i];
 
 		buf_printf(&path, "%s/%s", folder, files[i]);
 		k = kin_load(path.p, o);
@@ -1845,7 +1871,6 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 					ann = (int32_t)j;
 			}
 		}
-		json_object_set_new(x, "file", json_string(files[i]));
 		if (nann > 0 && nann == ndummy) {
 			/* capture_<bs>_<mode>: the mode is the rest of the name */
 			const char *nm = names_str(&k->names, k->ev[ann].name);
@@ -1855,27 +1880,93 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 			bs = st.batch;
 			mode = strchr(nm + 8, '_') + 1;
 			how = "from its annotation";
-			json_object_set_new(x, "batch_size", json_integer(bs));
-			json_object_set_new(x, "mode", json_string(mode));
+			x->has_bs = true;
 		} else {
 			mode = nbeg <= 1 ? "FULL" : "PIECEWISE";
 			bs = common_first_dim(k);
-			json_object_set_new(x, "batch_size", bs >= 0 ? json_integer(bs) :
-			    json_null());
-			json_object_set_new(x, "mode", json_string(mode));
+			x->has_bs = bs >= 0;	/* none inferred: null */
 		}
+		x->bs = bs;
+		x->mode = xstrdup(mode);
 		note("%s: batch size %lld, mode %s (%s; TraceLens would write them to "
 		    "execution_details.json)", path.p, bs, mode, how);
-		json_array_append_new(root, x);
 		cs->ld = xreallocarray(cs->ld, cs->nld + 1, sizeof(*cs->ld));
 		cs->ld[cs->nld].path = xstrdup(path.p);
 		cs->ld[cs->nld++].k = k;
 		buf_free(&path);
-		free(files[i]);
+		x->file = files[i];
 	}
 	free(files);
 	cs->classified = true;
-	return root;
+	*nent = nf;
+	return ents;
+}
+
+/* The string value the reader is at, as a new string; NULL for any other value. */
+static char *
+js_strdup(struct js_reader *rd)
+{
+	return js_tok(rd) == JS_STRING ? xstrdup(js_str(rd, NULL)) : NULL;
+}
+
+/* execution_details.json read whole: its entries (*nent; NULL when it is not a list),
+ * the last of a repeated member counting; bad JSON ends the run (file and byte). */
+static struct capent *
+capset_details(const char *path, size_t *nent)
+{
+	FILE *fp = io_open(path);
+	struct js_reader *rd = js_open_fp(fp);
+	struct capent *v = NULL, *x;
+	size_t n = 0, cap = 0, len;
+	enum js_tok t;
+	const char *num;
+	bool list = js_next(rd) == JS_ARRAY;
+
+	while (list && (t = js_next(rd)) != JS_ARRAY_END && t != JS_ERROR) {
+		v = xgrow(v, &cap, n + 1, sizeof(*v));
+		x = &v[n++];
+		memset(x, 0, sizeof(*x));
+		if (t != JS_OBJECT) {
+			js_skip(rd);
+			continue;
+		}
+		while (js_next(rd) == JS_KEY) {
+			if (js_is(rd, "file")) {
+				free(x->file);
+				js_next(rd);
+				x->file = js_strdup(rd);
+			} else if (js_is(rd, "mode")) {
+				free(x->mode);
+				js_next(rd);
+				x->mode = js_strdup(rd);
+			} else if (js_is(rd, "batch_size")) {
+				js_next(rd);
+				num = js_text(rd, &len);
+				x->has_bs = js_tok(rd) == JS_NUMBER &&
+				    js_number_int(num, len, &x->bs);
+			} else
+				js_next(rd);
+			js_skip(rd);
+		}
+	}
+	if (!list)
+		js_skip(rd);
+	if (js_tok(rd) != JS_ERROR)
+		js_next(rd);		/* the end of the document */
+	if (js_tok(rd) == JS_ERROR) {
+		struct error e = ERROR_INIT;
+
+		error_set(&e, path, 0, (long long)js_offset(rd), "%s", js_error(rd));
+		error_die(&e);
+	}
+	js_close(rd);
+	io_close(fp);
+	*nent = n;
+	if (!list) {
+		capents_free(v, n);
+		return NULL;
+	}
+	return v != NULL ? v : xcalloc(1, sizeof(*v));
 }
 
 /* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder); when
@@ -1884,43 +1975,39 @@ static void
 capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 {
 	struct buf p = BUF_INIT;
-	json_error_t e;
-	json_t *root, *x;
-	size_t i, j;
+	struct capent *ents;
+	size_t n, i, j;
 
 	cs->folder = folder;
 	buf_printf(&p, "%s/execution_details.json", folder);
 	if (!readable(p.p)) {
-		root = capset_classify(cs, folder, o);
+		ents = capset_classify(cs, folder, o, &n);
 		buf_reset(&p);
 		buf_printf(&p, "%s (classified)", folder);
-	} else if ((root = json_load_file(p.p, 0, &e)) == NULL)
-		die(EXIT_DATA, "%s:%d: %s", p.p, e.line, e.text);
-	if (!json_is_array(root))
+	} else if ((ents = capset_details(p.p, &n)) == NULL)
 		die(EXIT_DATA, "%s: not a list of capture traces", p.p);
-	json_array_foreach(root, i, x) {
-		const char *file = json_string_value(json_object_get(x, "file"));
-		const char *mode = json_string_value(json_object_get(x, "mode"));
-		json_t *bs = json_object_get(x, "batch_size");
+	for (i = 0; i < n; i++) {
+		const char *file = ents[i].file, *mode = ents[i].mode;
+		long long bs = ents[i].bs;
 		struct buf key = BUF_INIT, path = BUF_INIT;
 
 		if (file == NULL)
 			die(EXIT_DATA, "%s: entry %zu: no \"file\"", p.p, i);
 		if (mode == NULL || (strcmp(mode, "FULL") != 0 &&
-		    strcmp(mode, "PIECEWISE") != 0) || !json_is_integer(bs)) {
+		    strcmp(mode, "PIECEWISE") != 0) || !ents[i].has_bs) {
 			warning("%s: entry %zu (%s): batch size or mode not valid: skipped",
 			    p.p, i, file);
 			continue;
 		}
 		cs->bs = xreallocarray(cs->bs, cs->nbs + 1, sizeof(*cs->bs));
-		cs->bs[cs->nbs++] = json_integer_value(bs);
+		cs->bs[cs->nbs++] = bs;
 		buf_printf(&path, "%s/%s", folder, file);
 		if (!readable(path.p)) {
 			warning("%s: capture trace not found: skipped", path.p);
 			buf_free(&path);
 			continue;
 		}
-		buf_printf(&key, "%lld_%s", (long long)json_integer_value(bs), mode);
+		buf_printf(&key, "%lld_%s", bs, mode);
 		for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
 			;
 		if (j == cs->n) {
@@ -1935,7 +2022,7 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 		buf_free(&key);
 		buf_free(&path);
 	}
-	json_decref(root);
+	capents_free(ents, n);
 	buf_free(&p);
 }
 
