@@ -31,6 +31,10 @@ uint32_t names_add(struct names *nm, const char *s, size_t len, int *added);
 /* The index of s, or NAME_NONE when it was never interned. */
 uint32_t names_lookup(const struct names *nm, const char *s, size_t len);
 const char *names_str(const struct names *nm, uint32_t i);	/* "None" for NAME_NONE */
+/* Forget the names added since the table held n of them (n <= nm->n): a stage that
+ * interned the strings of a record it then leaves out (a bad record) takes them back,
+ * so that the indexes go on as if the record had not been read. */
+void names_rewind(struct names *nm, size_t n);
 void names_free(struct names *nm);
 
 #endif

@@ -131,6 +131,48 @@ names_add(struct names *nm, const char *s, size_t len, int *added)
 	return (uint32_t)nm->n++;
 }
 
+/* Empty slot j of the hash table, moving later entries of its probe chain back
+ * (backward-shift deletion: every chain stays unbroken). */
+static void
+names_unslot(struct names *nm, size_t j)
+{
+	size_t k, h, mask = nm->tabcap - 1;
+
+	for (;;) {
+		nm->tab[j] = 0;
+		for (k = j;;) {
+			k = (k + 1) & mask;
+			if (nm->tab[k] == 0)
+				return;
+			h = hashn(nm->str[nm->tab[k] - 1], nm->len[nm->tab[k] - 1]) & mask;
+			/* the entry at k may move to j unless its home is in (j, k] */
+			if (j < k ? h <= j || h > k : h <= j && h > k)
+				break;
+		}
+		nm->tab[j] = nm->tab[k];
+		j = k;
+	}
+}
+
+void
+names_rewind(struct names *nm, size_t n)
+{
+	struct names_block *b = nm->blocks;
+
+	while (nm->n > n) {
+		size_t i = nm->n - 1, j, mask = nm->tabcap - 1;
+
+		for (j = hashn(nm->str[i], nm->len[i]) & mask; nm->tab[j] != i + 1;
+		    j = (j + 1) & mask)
+			;
+		names_unslot(nm, j);
+		/* its text, when it is the last in the current block */
+		if (b != NULL && nm->str[i] + nm->len[i] + 1 == b->text + b->used)
+			b->used -= nm->len[i] + 1;
+		nm->n--;
+	}
+}
+
 const char *
 names_str(const struct names *nm, uint32_t i)
 {

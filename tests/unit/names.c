@@ -45,6 +45,29 @@ main(void)
 	    "embedded NUL: its own name; added only the first time");
 	ok(strcmp(names_str(&nm, NAME_NONE), "None") == 0, "NAME_NONE reads as None");
 	names_free(&nm);
+
+	/* rewind: the names added since a count are gone, the others still found, and
+	 * the indexes go on from the count (many colliding chains in a small table) */
+	names_init(&nm);
+	for (i = 0; i < 1000; i++)
+		names_intern(&nm, s, (size_t)snprintf(s, sizeof(s), "k%zu", i));
+	for (i = 1000; i < 1100; i++)
+		names_intern(&nm, s, (size_t)snprintf(s, sizeof(s), "k%zu", i));
+	names_intern(&nm, big, 70000);
+	names_rewind(&nm, 1000);
+	bad = nm.n != 1000;
+	for (i = 0; i < 1100; i++) {
+		k = names_lookup(&nm, s, (size_t)snprintf(s, sizeof(s), "k%zu", i));
+		if (i < 1000 ? k != i : k != NAME_NONE)
+			bad++;
+	}
+	ok(bad == 0 && names_lookup(&nm, big, 70000) == NAME_NONE,
+	    "rewind: the later names are gone, the earlier ones found");
+	ok(names_intern(&nm, "k1050", 5) == 1000 && names_intern(&nm, "k5", 2) == 5 &&
+	    strcmp(names_str(&nm, 1000), "k1050") == 0, "rewind: the indexes go on from there");
+	names_rewind(&nm, nm.n);
+	ok(nm.n == 1001, "rewind to the current count: nothing changes");
+	names_free(&nm);
 	free(big);
 	return tap_done();
 }
