@@ -33,7 +33,7 @@ enum {
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
-	OPT_CALL_STACK
+	OPT_CALL_STACK, OPT_SKIP_BAD
 };
 
 static const struct option longopts[] = {
@@ -74,6 +74,7 @@ static const struct option longopts[] = {
 	{ "pseudo-ops", no_argument, NULL, OPT_PSEUDO },
 	{ "no-coll-analysis", no_argument, NULL, OPT_NO_COLL },
 	{ "include-call-stack", no_argument, NULL, OPT_CALL_STACK },
+	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -91,7 +92,7 @@ usage(FILE *fp)
 	    "                 [--summary-file BASE] [--stacked-csv BASE] [--classic-colors]\n"
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
 	    "                 [--format text|md] [--sort id|time|gap|total|op] [--top N]\n"
-	    "                 [--percent-of all|shown] [FILE ...]\n"
+	    "                 [--percent-of all|shown] [--skip-bad] [FILE ...]\n"
 	    "       ttp-table [--sheet NAME]... [--csv-dir DIR] [--xlsx FILE] [--top N]\n"
 	    "                 [--width N] [--micro-idle-thresh-us X] [--include-unlinked-kernels]\n"
 	    "                 [--no-kernel-summary] [--no-short-kernels]\n"
@@ -99,7 +100,7 @@ usage(FILE *fp)
 	    "                 [--topk-short-kernels N] [--print-summary] [--inference]\n"
 	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
 	    "                 [--pseudo-ops] [--include-call-stack]\n"
-	    "                 [--format text|md|csv] [FILE ...]\n"
+	    "                 [--format text|md|csv] [--skip-bad] [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
 	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
@@ -161,10 +162,13 @@ usage(FILE *fp)
 	    "                        is an error: ttp does not build them yet\n"
 	    "  --include-call-stack  entry_point and call_stack_full in unified_perf_summary\n"
 	    "                        (needs ttp-parse -p for the python frames)\n"
+	    "  --skip-bad            leave out bad records (not JSON, a key of the wrong\n"
+	    "                        type, an op without an id): warn about the first\n"
+	    "                        %d, count them, report the rest, exit 0\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written\n"
 	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n");
+	    "  -V, --version         show the version and exit\n", BADREC_SHOWN);
 }
 
 /* --group-by, parsed (summary.h); the default is the reference's "memory". */
@@ -186,6 +190,7 @@ struct opts {
 	long long	 width;
 	int		 sheet_csv, print_summary;
 	struct tl_opts	 tl;
+	struct badrec	 bad;		/* --skip-bad */
 };
 
 static double
@@ -458,6 +463,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
 		case OPT_NO_COLL: o->tl.coll = 0; break;
 		case OPT_CALL_STACK: o->tl.call_stack = 1; break;
+		case OPT_SKIP_BAD: o->bad.skip = true; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -544,10 +550,13 @@ static void
 sheets_output(const struct opts *o, struct tl *tl)
 {
 	struct tab **s;
-	size_t n = tl_sheets(tl, &o->tl, &s), i, j, shown = 0;
+	struct error err = ERROR_INIT;
+	size_t n = tl_sheets(tl, &o->tl, &s, &err), i, j, shown = 0;
 	size_t width = o->width >= 0 ? (size_t)o->width : 200;
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
+	if (error_is_set(&err))
+		error_die(&err);
 	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
 		note("coll_analysis leaves out %zu communication kernels without their "
 		    "collective's args (Collective name, dtype, ...)", i);
@@ -614,21 +623,26 @@ torch_record(struct rec *r)
 
 /* --group-by on a PyTorch trace: the summary's rows are the ops that launch GPU work
  * (TraceLens's kernel launchers; device_ns is their kernels' busy time), grouped by
- * record keys. *n counts the trace's records. */
+ * record keys. *n counts the trace's good records. */
 static void
 torch_add(struct table *t, struct rec *r, size_t *n)
 {
 	const char *kind = rec_str(r, "kind", NULL), *err;
-	bool launcher;
+	bool launcher = false;
 
-	if ((*n)++ == 0) {
+	if (kind != NULL && strcmp(kind, "op") == 0)
+		(void)rec_bool(r, "launcher", &launcher);
+	if (rec_bad(r) != NULL)
+		return;
+	if (*n == 0) {
 		if (summary_spec_torch(&gspec, &err) != 0)
 			die_usage("--group-by %s: %s", gspec.text, err);
 		table_group_keys(t, gspec.keys, gspec.nkeys);
 	}
-	if (kind != NULL && strcmp(kind, "op") == 0 && rec_bool(r, "launcher", &launcher) &&
-	    launcher)
+	if (launcher)
 		table_add(t, r);
+	if (rec_bad(r) == NULL)
+		(*n)++;
 }
 
 int
@@ -636,10 +650,10 @@ main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
 	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
-	    TL_OPTS_INIT };
+	    TL_OPTS_INIT, { false, 0 } };
 	struct rec_reader *rd;
-	struct badrec bad = { false, 0 };
 	struct rec *r;
+	struct error keyerr = ERROR_INIT;
 	/* Static: an error exit (a write error, a bad option combination) leaves them
 	 * reachable, so leak checkers report only real leaks. */
 	static struct table t;
@@ -661,14 +675,16 @@ main(int argc, char **argv)
 		table_spool(&t);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = badrec_next(&bad, rd)) != NULL) {
+	/* the stages keep nothing of a bad record; the policy decides what else */
+	while ((r = badrec_next(&o.bad, rd)) != NULL) {
 		if ((o.given & GIVEN_GROUP) && torch_record(r))
 			torch_add(&t, r, &ntorch);
 		else if (!tl_add(tl, r))
 			ntt += (size_t)table_add(&t, r);
-		badrec_check(&bad, r);
+		badrec_check(&o.bad, r);
 	}
 	rec_close(rd);
+	badrec_end(&o.bad);
 	if (ntorch > 0) {
 		/* the grouped summary of the PyTorch ops, as --summary-only shows it */
 		if (ntt > 0 || tl_count(tl) > 0)
@@ -698,8 +714,8 @@ main(int argc, char **argv)
 	if (t.nnoroof > 0 && ntorch == 0)
 		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
 		    "add ttp-roofline before ttp-table", t.nnoroof, t.nnoroof == 1 ? "" : "s");
-	if (o.summary)
-		summary_check_keys(&t, &gspec);
+	if (o.summary && summary_check_keys(&t, &gspec, &keyerr) != 0)
+		error_die(&keyerr);
 	table_sort(&t, o.sort);
 	if (o.top >= 0 && !summary_only)
 		table_top(&t, (size_t)o.top, o.percent_shown);

@@ -49,9 +49,11 @@ int summary_parse_spec(const char *s, struct group_spec *g, const char **err);
  * the keys of those names), so that the summary has the record keys' layout. Returns 0,
  * or -1 with *err set (memory and device have no key in PyTorch records). */
 int summary_spec_torch(struct group_spec *g, const char **err);
-/* Once the table is read (its group keys set from g->keys): an error (exit 1) naming
- * the key when no op record has one of the spec's record keys. */
-void summary_check_keys(const struct table *t, const struct group_spec *g);
+/* Once the table is read (its group keys set from g->keys): 0, or -1 with *err set to
+ * an error naming the key when no op record has one of the spec's record keys. */
+struct error;
+int summary_check_keys(const struct table *t, const struct group_spec *g,
+    struct error *err);
 /* Build the summary of the table's ops (signposts left out). per_device: one group
  * per label and device, with a Device column (reference --no-merge-devices). NULL
  * when there is no op to summarise. */

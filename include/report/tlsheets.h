@@ -55,8 +55,11 @@ size_t tl_comm_kernels(const struct tl *tl);
 
 /* Build the sheets in TraceLens's order (empty ones left out, except the short-kernel
  * sheets when asked for). Returns their number; *out is an array the caller frees with
- * tl_sheets_free. only: a sheet name, or NULL for all. */
-size_t tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out);
+ * tl_sheets_free. 0 with *err set (and *out NULL) when the trace cannot be reported
+ * with these options (pseudo_ops on a trace that opens a pseudo-op gate). */
+struct error;
+size_t tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out,
+    struct error *err);
 void tl_sheets_free(struct tab **s, size_t n);
 /* The names of the sheets tl_sheets can build, NULL-terminated ("<family>" stands for
  * the per-family roofline sheets). */

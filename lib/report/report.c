@@ -63,31 +63,24 @@ table_group_keys(struct table *t, const char *const *keys, size_t n)
 		t->gkeys[t->ngkeys] = keys[t->ngkeys];
 }
 
-/* The op row's group-key values (table_group_keys). */
+/* The op row's group-key values (table_group_keys); has[k]: whether the op has key k. */
 static void
-group_keys(struct table *t, struct rec *r, struct row *w)
+group_keys(struct table *t, struct rec *r, struct row *w, int has[TABLE_MAXKEYS])
 {
 	struct buf b = BUF_INIT;
 	size_t k, n;
 	int any = 0;
 
-	if (t->op_keys == NULL) {
-		const char *key;
-
-		for (k = 0; (key = rec_key(r, k)) != NULL; k++)
-			buf_printf(&b, "%s%s", k ? ", " : "", key);
-		t->op_keys = xstrdup(b.p ? b.p : "");
-		buf_reset(&b);
-	}
 	for (k = 0; k < t->ngkeys; k++) {
 		const char *v;
 		enum rec_type ty = rec_type(r, t->gkeys[k]);
 
+		has[k] = 0;
 		if (k > 0)
 			buf_addc(&b, TABLE_KEYSEP);
 		if (ty == REC_ABSENT || ty == REC_NULL)
 			continue;
-		t->gkey_ops[k]++;
+		has[k] = 1;
 		if (ty == REC_STRING)
 			v = rec_str(r, t->gkeys[k], &n);
 		else
@@ -98,6 +91,20 @@ group_keys(struct table *t, struct rec *r, struct row *w)
 	}
 	if (any)
 		w->gkey = table_intern(t, b.p, b.len);
+	buf_free(&b);
+}
+
+/* The first op record's keys, for the message about a group key no op has. */
+static void
+first_op_keys(struct table *t, struct rec *r)
+{
+	struct buf b = BUF_INIT;
+	const char *key;
+	size_t k;
+
+	for (k = 0; (key = rec_key(r, k)) != NULL; k++)
+		buf_printf(&b, "%s%s", k ? ", " : "", key);
+	t->op_keys = xstrdup(b.p ? b.p : "");
 	buf_free(&b);
 }
 
@@ -205,8 +212,10 @@ get_small_int(struct rec *r, const char *key, int *v)
 
 	if (!rec_int(r, key, &x))
 		return 0;
-	if (x < -2147483647LL || x > 2147483647LL)
-		die_where(rec_where(r), "key \"%s\": integer out of range", key);
+	if (x < -2147483647LL || x > 2147483647LL) {
+		rec_reject(r, "key \"%s\": integer out of range", key);
+		return 0;
+	}
 	*v = (int)x;
 	return 1;
 }
@@ -271,19 +280,34 @@ table_add_done(struct table *t)
 	t->nrows++;
 }
 
+/* The end of table_add for a row that is complete unless r turned out bad: then the row
+ * and the strings interned for it (since the table held nstr) are dropped; 0 or 1. */
+static int
+table_add_end(struct table *t, struct rec *r, size_t nstr)
+{
+	if (rec_bad(r) != NULL) {
+		names_rewind(&t->strings, nstr);
+		return 0;
+	}
+	table_add_done(t);
+	return 1;
+}
+
 int
 table_add(struct table *t, struct rec *r)
 {
 	const char *kind, *s;
 	struct row *w;
 	bool b;
-	size_t n;
+	size_t n, k, nstr = t->strings.n;
 	unsigned opc;
 	long long id;
+	int has[TABLE_MAXKEYS];
+	bool noroof;
 
 	kind = rec_str(r, "kind", NULL);
 	if (kind == NULL) {
-		if (t->nnokind++ == 0)
+		if (rec_bad(r) == NULL && t->nnokind++ == 0)
 			t->nokind_where = xstrdup(rec_where(r));
 		return 0;
 	}
@@ -308,8 +332,9 @@ table_add(struct table *t, struct rec *r)
 		buf_adds(&lb, " (signpost)");
 		w->label = table_intern(t, lb.p, lb.len);
 		buf_free(&lb);
+		if (!table_add_end(t, r, nstr))
+			return 0;
 		t->nsignpost++;
-		table_add_done(t);
 		return 1;
 	}
 
@@ -317,10 +342,9 @@ table_add(struct table *t, struct rec *r)
 		s = "", n = 0;
 	w->op = table_intern(t, s, n);
 	w->label = get_str(t, r, "label");
-	if (w->label == 0) {	/* no ttp-roofline: the op name is the OP Code */
+	noroof = w->label == 0;
+	if (noroof)	/* no ttp-roofline: the op name is the OP Code */
 		w->label = w->op;
-		t->nnoroof++;
-	}
 	opc = get_opclass(t, r, w->label);
 	if (opc & OPC_HOST)
 		w->flags |= ROW_HOST;
@@ -328,11 +352,6 @@ table_add(struct table *t, struct rec *r)
 		w->flags |= ROW_MATMUL;
 	if (opc & OPC_CONV_NEW)
 		w->flags |= ROW_CONV_NEW;
-	if (w->flags & ROW_HOST)
-		t->nhost++;
-	else
-		t->ndevice++;
-
 	if (rec_int(r, "device", &w->device))
 		w->flags |= ROW_DEVICE;
 	if (rec_ifig(r, "report_cores", &w->cores) || rec_ifig(r, "cores", &w->cores))
@@ -394,8 +413,20 @@ table_add(struct table *t, struct rec *r)
 		w->math = fallback_math(t, w);
 	w->advice = get_advice(t, r);
 	if (t->ngkeys > 0)
-		group_keys(t, r, w);
-	table_add_done(t);
+		group_keys(t, r, w, has);
+	/* what the table keeps of a good op beside its row: the counts, the keys */
+	if (!table_add_end(t, r, nstr))
+		return 0;
+	if (noroof)
+		t->nnoroof++;
+	if (w->flags & ROW_HOST)
+		t->nhost++;
+	else
+		t->ndevice++;
+	for (k = 0; k < t->ngkeys; k++)
+		t->gkey_ops[k] += has[k];
+	if (t->ngkeys > 0 && t->op_keys == NULL)
+		first_op_keys(t, r);
 	return 1;
 }
 

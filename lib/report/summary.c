@@ -104,8 +104,8 @@ summary_spec_torch(struct group_spec *g, const char **err)
 	return 0;
 }
 
-void
-summary_check_keys(const struct table *t, const struct group_spec *g)
+int
+summary_check_keys(const struct table *t, const struct group_spec *g, struct error *err)
 {
 	size_t k;
 
@@ -115,18 +115,21 @@ summary_check_keys(const struct table *t, const struct group_spec *g)
 		if (t->gkey_ops[k] > 0 || t->ndevice + t->nhost == 0)
 			continue;
 		if (strncmp(key, "loc", 3) == 0)
-			die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key: source locations "
-			    "come from the LOC column of tt-mlir (ttrt perf) and tt-torch traces, "
-			    "which this trace does not have", g->text, key);
-		if (strcmp(key, "iter") == 0 || strcmp(key, "phase") == 0)
-			die(EXIT_DATA, "--group-by %s: no op has a%s \"%s\" key: add ttp-phase "
-			    "before ttp-table", g->text, *key == 'i' ? "n" : "", key);
-		if (strcmp(key, "category") == 0)
-			die(EXIT_DATA, "--group-by %s: no op has a \"category\" key: add "
-			    "ttp-roofline before ttp-table", g->text);
-		die(EXIT_DATA, "--group-by %s: no op has a \"%s\" key (the first op has: %s)",
-		    g->text, key, t->op_keys ? t->op_keys : "");
+			error_set(err, NULL, 0, -1, "--group-by %s: no op has a \"%s\" key: "
+			    "source locations come from the LOC column of tt-mlir (ttrt perf) "
+			    "and tt-torch traces, which this trace does not have", g->text, key);
+		else if (strcmp(key, "iter") == 0 || strcmp(key, "phase") == 0)
+			error_set(err, NULL, 0, -1, "--group-by %s: no op has a%s \"%s\" key: "
+			    "add ttp-phase before ttp-table", g->text, *key == 'i' ? "n" : "", key);
+		else if (strcmp(key, "category") == 0)
+			error_set(err, NULL, 0, -1, "--group-by %s: no op has a \"category\" "
+			    "key: add ttp-roofline before ttp-table", g->text);
+		else
+			error_set(err, NULL, 0, -1, "--group-by %s: no op has a \"%s\" key (the "
+			    "first op has: %s)", g->text, key, t->op_keys ? t->op_keys : "");
+		return -1;
 	}
+	return 0;
 }
 
 /* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */

@@ -188,35 +188,31 @@ is_copy_kernel(const char *s)
 static void
 add_gpu(struct tl *tl, struct rec *r)
 {
-	struct kev *k;
+	struct kev kv, *k = &kv;
 	const char *name = rec_str(r, "name", NULL), *g = rec_str(r, "gpu", NULL);
-	const char *cls = rec_str(r, "class", NULL);
+	const char *cls = rec_str(r, "class", NULL), *c;
 	long long v;
+	size_t n;
 
-	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
-	k = &tl->k[tl->nk++];
 	memset(k, 0, sizeof(*k));
-	k->name = intern(tl, name);
-	k->gpu = g == NULL || strcmp(g, "kernel") == 0 ? GPU_KERNEL :
-	    strcmp(g, "memcpy") == 0 ? GPU_MEMCPY : GPU_MEMSET;
-	if (!rec_int(r, "start_ns", &k->start_ns) || !rec_int(r, "ns", &k->ns)) {
+	if (!rec_int(r, "start_ns", &k->start_ns) || !rec_int(r, "ns", &k->ns))
 		rec_reject(r, "gpu record without integer start_ns and ns");
-		tl->nk--;
-		return;
-	}
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
 	k->by = rec_int(r, "launched_by", &v) ? v : -1;
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
-	k->op = NONE;
 	k->via = rec_int(r, "launch_via", &v) ? v : -1;
+	if (rec_bad(r) != NULL)
+		return;		/* read all first: nothing kept of a bad record */
+	if (k->id > tl->maxid)
+		tl->maxid = k->id;
+	k->name = intern(tl, name);
+	k->gpu = g == NULL || strcmp(g, "kernel") == 0 ? GPU_KERNEL :
+	    strcmp(g, "memcpy") == 0 ? GPU_MEMCPY : GPU_MEMSET;
+	k->op = NONE;
 	k->vop = NONE;
-	{
-		size_t n;
-		const char *c = rec_raw(r, "comm", &n);
-
-		k->comm = c != NULL ? names_intern(&tl->str, c, n) : NAME_NONE;
-	}
+	c = rec_raw(r, "comm", &n);
+	k->comm = c != NULL ? names_intern(&tl->str, c, n) : NAME_NONE;
 	if (cls != NULL)
 		k->cls = strcmp(cls, "comm") == 0 ? CLS_COMM : strcmp(cls, "memcpy") == 0 ?
 		    CLS_MEMCPY : CLS_COMP;
@@ -227,6 +223,8 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->s = (double)k->start_ns / 1000.0;
 	k->dur = (double)k->ns / 1000.0;
 	k->e = k->s + k->dur;
+	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
+	tl->k[tl->nk++] = kv;
 }
 
 /* The value of member keys[j] of each element of the array text raw (the last one where
@@ -408,57 +406,96 @@ is_runtime_name(const char *s)
 	    strncmp(s, "cu", 2) == 0) && strcasestr(s, "launch") != NULL;
 }
 
+/* The string key of r, or NULL (absent, null; of another type: r is bad). */
+#define STR(key)	rec_str(r, key, NULL)
+
 static void
 add_op(struct tl *tl, struct rec *r)
 {
 	struct top *o;
-	const char *cat = rec_str(r, "cat", NULL), *name = rec_str(r, "op", NULL);
-	long long v;
+	const char *cat = STR("cat"), *name = STR("op");
+	long long id, parent, rank, hs, he;
+	bool has_id = rec_int(r, "id", &id);
+	bool has_parent = rec_int(r, "parent", &parent), has_rank = rec_int(r, "rank", &rank);
+	bool has_hs = rec_int(r, "host_start_ns", &hs), has_he = rec_int(r, "host_end_ns", &he);
+	const char *category = STR("category"), *process = STR("process");
+	const char *label = STR("process_label"), *thread = STR("thread");
+	const char *spec = STR("compute_spec"), *sheet = STR("sheet"), *phase = STR("phase");
+	double flops, bytes, roof_us;
+	bool has_flops = rec_num(r, "flops", &flops), has_bytes = rec_num(r, "bytes", &bytes);
+	/* perf_model is read only when params and flops do not say (add_params) */
+	bool model = (has_flops && !isnan(flops)) || rec_type(r, "params") == REC_OBJECT;
+	bool hasmodel = model || STR("perf_model") != NULL;
+	bool has_roof = rec_num(r, "roof_us", &roof_us) && !isnan(roof_us);
+	const char *roof = has_roof ? STR("roof") : NULL;
 
+	if (!has_id)
+		rec_reject(r, "op record without an integer id");
+	if (rec_bad(r) != NULL)
+		return;		/* read all first: nothing kept of a bad record */
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
-	if (!rec_int(r, "id", &o->id)) {
-		rec_reject(r, "op record without an integer id");
-		tl->nop--;
-		return;
-	}
+	o->id = id;
 	if (o->id > tl->maxid)
 		tl->maxid = o->id;
-	o->parent = rec_int(r, "parent", &v) ? v : -1;
-	o->rank = rec_int(r, "rank", &v) ? v : 0;
+	o->parent = has_parent ? parent : -1;
+	o->rank = has_rank ? rank : 0;
 	o->up = NONE;
-	o->hs = rec_int(r, "host_start_ns", &v) ? v : 0;
-	o->he = rec_int(r, "host_end_ns", &v) ? v : o->hs;
+	o->hs = has_hs ? hs : 0;
+	o->he = has_he ? he : o->hs;
 	o->name = intern(tl, name);
 	o->runtime = cat ? strcmp(cat, "cpu_op") != 0 : name != NULL && is_runtime_name(name);
 	o->python = cat && strcmp(cat, "python_function") == 0;
-	o->cat = rec_str(r, "category", NULL) ? intern(tl, rec_str(r, "category", NULL)) : NAME_NONE;
-	o->process = intern(tl, rec_str(r, "process", NULL) ? rec_str(r, "process", NULL) : "Unknown");
-	o->label = intern(tl, rec_str(r, "process_label", NULL) ? rec_str(r, "process_label", NULL) : "Unknown");
-	o->thread = intern(tl, rec_str(r, "thread", NULL) ? rec_str(r, "thread", NULL) : "Unknown");
-	o->spec = rec_str(r, "compute_spec", NULL) ? intern(tl, rec_str(r, "compute_spec", NULL)) : NAME_NONE;
-	o->sheet = rec_str(r, "sheet", NULL) ? intern(tl, rec_str(r, "sheet", NULL)) : NAME_NONE;
-	o->phase = rec_str(r, "phase", NULL) ? intern(tl, rec_str(r, "phase", NULL)) : NAME_NONE;
+	o->cat = category ? intern(tl, category) : NAME_NONE;
+	o->process = intern(tl, process ? process : "Unknown");
+	o->label = intern(tl, label ? label : "Unknown");
+	o->thread = intern(tl, thread ? thread : "Unknown");
+	o->spec = spec ? intern(tl, spec) : NAME_NONE;
+	o->sheet = sheet ? intern(tl, sheet) : NAME_NONE;
+	o->phase = phase ? intern(tl, phase) : NAME_NONE;
 	o->params = NAME_NONE;
-	o->flops = rec_num(r, "flops", &o->flops) ? o->flops : NAN;
-	o->bytes = rec_num(r, "bytes", &o->bytes) ? o->bytes : NAN;
+	o->flops = has_flops ? flops : NAN;
+	o->bytes = has_bytes ? bytes : NAN;
 	add_args(tl, o, r);
 	add_params(tl, o, r);
 	if (!isnan(o->flops))
 		o->model = 1;
 	/* TraceLens's _has_perf_model: the name has a model, whether or not it applies */
-	o->hasmodel = o->model || rec_str(r, "perf_model", NULL) != NULL;
-	o->roof_us = rec_num(r, "roof_us", &o->roof_us) ? o->roof_us : NAN;
+	o->hasmodel = hasmodel;
+	o->roof_us = has_roof ? roof_us : NAN;
 	o->bound = NAME_NONE;
 	if (!isnan(o->roof_us)) {
-		const char *b = rec_str(r, "roof", NULL);
-
 		tl->roofline = 1;
-		if (b != NULL)
-			o->bound = intern(tl, strcmp(b, "compute") == 0 ? "COMPUTE_BOUND" :
+		if (roof != NULL)
+			o->bound = intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
 			    "MEMORY_BOUND");
 	}
+}
+
+#undef STR
+
+/* The trace record of a PyTorch trace. */
+static void
+add_trace(struct tl *tl, struct rec *r)
+{
+	long long n, m;
+	bool has_n = rec_int(r, "events", &n), has_m = rec_int(r, "capture_events", &m);
+	bool capture = rec_str(r, "capture_folder", NULL) != NULL;
+
+	if (rec_bad(r) != NULL)
+		return;
+	/* synthetic rows number on from the trace's last event index, or from the last
+	 * event merged from graph-capture traces (ttp-parse -c) */
+	if (has_n) {
+		if (has_m)
+			n += m;
+		if (n - 1 > tl->maxid)
+			tl->maxid = n - 1;
+	}
+	/* TraceLens reads python frames whenever it merges captures */
+	if (capture)
+		tl->capture = 1;
 }
 
 int
@@ -469,10 +506,6 @@ tl_add(struct tl *tl, struct rec *r)
 	if (kind == NULL)
 		return 0;
 	if (strcmp(kind, "gpu") == 0) {
-		long long id;
-
-		if (rec_int(r, "id", &id) && id > tl->maxid)
-			tl->maxid = id;
 		add_gpu(tl, r);
 		return 1;
 	}
@@ -480,23 +513,8 @@ tl_add(struct tl *tl, struct rec *r)
 		return 0;
 	if (strcmp(kind, "op") == 0)
 		add_op(tl, r);
-	else if (strcmp(kind, "trace") == 0) {
-		long long n;
-
-		/* synthetic rows number on from the trace's last event index, or from
-		 * the last event merged from graph-capture traces (ttp-parse -c) */
-		if (rec_int(r, "events", &n)) {
-			long long m;
-
-			if (rec_int(r, "capture_events", &m))
-				n += m;
-			if (n - 1 > tl->maxid)
-				tl->maxid = n - 1;
-		}
-		/* TraceLens reads python frames whenever it merges captures */
-		if (rec_str(r, "capture_folder", NULL) != NULL)
-			tl->capture = 1;
-	}
+	else if (strcmp(kind, "trace") == 0)
+		add_trace(tl, r);
 	return 1;
 }
 
@@ -1923,7 +1941,7 @@ py_gates(const char *n)
  *   MLA_Prefill        aiter::mla_prefill_ps_asm_fwd and the python function
  *   V4_Paged_Decode    the python function alone
  *   paged-attention KV-cache dtypes: _rocm_C::paged_attention, aiter::paged_attention_v1 */
-static void
+static const char *
 pseudo_ops(struct tl *tl)
 {
 	enum { MOE_FWD = 1, AITER_MOE = 2, OUTPLACE = 4, FLYDSL = 8, MLA_D = 16, MLA_P = 32,
@@ -1989,9 +2007,7 @@ pseudo_ops(struct tl *tl)
 		why = "_rocm_C::paged_attention (KV-cache dtype)";
 	else if (has & AITER_PA)
 		why = "aiter::paged_attention_v1 (KV-cache dtype)";
-	if (why)
-		die(1, "--enable_pseudo_ops: the trace has %s, whose pseudo ops ttp does not "
-		    "build yet", why);
+	return why;
 }
 
 /* --- coll_analysis (§7.8) ------------------------------------------------------------ */
@@ -2230,18 +2246,22 @@ sheet_coll(struct tl *tl)
 }
 
 size_t
-tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out)
+tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct error *err)
 {
 	struct timeline tm;
 	struct launchers L;
 	struct lstat *ls;
+	const char *why;
 	size_t n = 0;
 
 	*out = NULL;
 	tl->o = o;
 	tl_link(tl);
-	if (o->pseudo_ops)
-		pseudo_ops(tl);
+	if (o->pseudo_ops && (why = pseudo_ops(tl)) != NULL) {
+		error_set(err, NULL, 0, -1, "--enable_pseudo_ops: the trace has %s, whose "
+		    "pseudo ops ttp does not build yet", why);
+		return 0;
+	}
 	timeline(tl, o, &tm);
 	n = push(out, n, sheet_timeline(&tm, o));
 	if (tl->nop > 0) {

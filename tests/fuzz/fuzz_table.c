@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * fuzz_table: libFuzzer target for ttp-table's record handling: the records of the
- * input (NDJSON from a scratch file) go into a table (table_add), which is finished
- * and rendered every way ttp-table renders it: text report (with and without colour
- * and advice), Markdown, op CSV, the grouped summary for every --group-by (merged and
- * per device) as text, Markdown, CSV and SVG, all to /dev/null.
+ * input (NDJSON from a scratch file) go into a table (table_add) or, PyTorch ones,
+ * into TraceLens's sheets (tl_add), bad records skipped (ttp-table --skip-bad), under
+ * fuzz_strict: an exit is a finding. The table is finished and rendered every way
+ * ttp-table renders it: text report (with and without colour and advice), Markdown,
+ * op CSV, the grouped summary for every --group-by (merged and per device) as text,
+ * Markdown, CSV and SVG; the sheets as text and CSV; all to /dev/null.
  */
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/badrec.h"
+#include "core/diag.h"
 #include "report/opcsv.h"
 #include "core/rec.h"
 #include "report/report.h"
 #include "report/summary.h"
+#include "report/tab.h"
+#include "report/tlsheets.h"
 #include "fuzz.h"
 
 
@@ -23,6 +29,12 @@ run(void *arg)
 	struct rec_reader *rd;
 	struct rec *r;
 	struct table t;
+	struct badrec bad = { true, 0 };
+	struct tl *tl = tl_new();
+	struct tl_opts to = TL_OPTS_INIT;
+	struct error e = ERROR_INIT;
+	struct tab **sh;
+	size_t nsh, i;
 	struct report_opts ro = { jb->opt & 1, (jb->opt >> 1) & 1, (jb->opt & 4) ? 0.5 : 0 };
 	struct summary *s;
 	static const char *const specs[] = {
@@ -37,12 +49,28 @@ run(void *arg)
 	table_init(&t);
 	table_group_keys(&t, gs[5].keys, gs[5].nkeys);
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
-	while ((r = rec_next(rd)) != NULL)
-		table_add(&t, r);
-	/* a bad line (rec_error) ends the input; the table of the records before it is
-	 * reported, as a program that warns and goes on would */
+	while ((r = badrec_next(&bad, rd)) != NULL) {
+		if (!tl_add(tl, r))
+			table_add(&t, r);
+		badrec_check(&bad, r);
+	}
+	badrec_end(&bad);
 	rec_close(rd);
+	if (tl_count(tl) > 0) {
+		to.pseudo_ops = (jb->opt >> 2) & 1;
+		to.inference = (jb->opt >> 3) & 1;
+		nsh = tl_sheets(tl, &to, &sh, &e);
+		for (i = 0; i < nsh; i++) {
+			tab_write_text(sh[i], fuzz_null, 5, 80);
+			tab_write_csv(sh[i], fuzz_null);
+		}
+		tl_sheets_free(sh, nsh);
+		error_free(&e);
+	}
+	tl_free(tl);
 	table_finish(&t);
+	if (summary_check_keys(&t, &gs[5], &e) != 0)
+		error_free(&e);
 	report_text(fuzz_null, &t, &ro);
 	report_markdown(fuzz_null, &t);
 	(void)opcsv_write(fuzz_null, &t, (jb->opt >> 3) & 3);
@@ -67,6 +95,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_job jb;
 
-	fuzz_run_job(data, size, run, &jb);
+	fuzz_job_split(data, size, &jb);
+	fuzz_strict(run, &jb);
 	return 0;
 }
