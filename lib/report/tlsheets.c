@@ -553,6 +553,23 @@ find_op(const struct tl *tl, long long rank, long long id)
 	return NONE;
 }
 
+/* Parent links read from records may form a cycle (no trace has one; a hand-made or
+ * damaged stream may): cut each where the walk up that finds it closes it, so that
+ * every walk up ends. */
+static void
+cut_cycles(struct tl *tl)
+{
+	size_t *walk = xcalloc(tl->nop + 1, sizeof(*walk)), i, j;	/* 0: not seen */
+
+	for (i = 0; i < tl->nop; i++) {
+		for (j = i; j != NONE && walk[j] == 0; j = tl->op[j].up)
+			walk[j] = i + 1;
+		if (j != NONE && walk[j] == i + 1)
+			tl->op[j].up = NONE;
+	}
+	free(walk);
+}
+
 static void
 tl_link(struct tl *tl)
 {
@@ -569,6 +586,7 @@ tl_link(struct tl *tl)
 	for (i = 0; i < tl->nop; i++)
 		if (tl->op[i].parent >= 0)
 			tl->op[i].up = find_op(tl, tl->op[i].rank, tl->op[i].parent);
+	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
 	for (i = 0; i < tl->nop; i++)
