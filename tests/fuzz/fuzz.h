@@ -3,11 +3,11 @@
  * fuzz: what every libFuzzer target of ttp shares (tests/fuzz/fuzz_exit.c).
  *
  * The readers (csvread, ttmetal, kineto, json, mlirloc, and rec's rec_parse and
- * rec_next) return their errors; their targets (fuzz_csv, fuzz_kineto, fuzz_mlirloc, and
- * fuzz_rec's parse-and-write half) run under fuzz_strict, for which an exit is a finding.
- * The record stages below the other targets (rec's typed getters, filter, roofline,
- * phase, table, steps) still report bad input by printing a message and calling exit(1)
- * (diag.h). For those targets that is an expected outcome, not a finding, but a
+ * rec_next) return their errors, and the record stages (rec's typed getters, filter,
+ * window, stepwin, roofline, phase, table) mark the records they cannot use bad and
+ * return the run's errors: every target runs under fuzz_strict, for which an exit is a
+ * finding, the stages with the skip policy (badrec.h). Before that, the stages reported
+ * bad input by printing a message and calling exit(1) (diag.h), and a
  * real exit would end the whole fuzzing run. The targets are therefore linked with
  * -Wl,--wrap=exit: every exit() in the library lands in __wrap_exit, which longjmps
  * back into fuzz_guard(). What the aborted run had allocated is then unreachable by
