@@ -1610,7 +1610,32 @@ struct capset {
 	size_t		 nbs;
 	const char	*folder;
 	size_t		 merged, events;
+	/* What the merge holds while it runs, freed by capset_free: also when bad input
+	 * ends it (capfail, back to merge_captures, which returns the error). */
+	struct capent	*ents;		/* execution_details.json's entries */
+	size_t		 nents, capents;
+	char		**files;	/* the folder's capture traces (classification) */
+	size_t		 nfiles;
+	struct js_reader *drd;		/* execution_details.json being read */
+	FILE		*dfp;
+	struct buf	 path, where;
+	int32_t		*steps, *gl, *roots, *lk0;
+	int64_t		*corr0;
+	struct error	 err;
+	jmp_buf		 fail;
 };
+
+/* Bad input in a capture folder (file, byte off or -1): back to merge_captures. */
+static void __attribute__((noreturn, format(printf, 4, 5)))
+capfail(struct capset *cs, const char *file, long long off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(&cs->err, file, 0, off, fmt, ap);
+	va_end(ap);
+	longjmp(cs->fail, 1);
+}
 
 static bool
 name_has(const struct kin *k, uint32_t name, const char *sub, bool nocase)
@@ -1699,7 +1724,8 @@ cap_roots(struct kin *k, struct cap *c)
 	free(end);
 }
 
-static struct kin *kin_load(const char *path, const struct kineto_opts *o);
+static struct kin *kin_load(struct capset *cs, const char *path,
+    const struct kineto_opts *o);
 static void kin_free(struct kin *k);
 
 static void
@@ -1715,7 +1741,7 @@ cap_load(struct capset *cs, struct cap *c, const struct kineto_opts *o)
 		c->k = cs->ld[i].k;	/* read when the folder was classified */
 		cs->ld[i].k = NULL;
 	} else
-		c->k = kin_load(c->path, o);
+		c->k = kin_load(cs, c->path, o);
 	cap_children(c->k, c);
 	cap_roots(c->k, c);
 }
@@ -1812,36 +1838,38 @@ capents_free(struct capent *v, size_t n)
  * many as vLLM _dummy_run frames, else FULL for at most one StreamBeginCapture and
  * PIECEWISE for more, with the most common first dimension as the batch size. The
  * entries execution_details.json would have, one per file (*n). */
-static struct capent *
-capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o,
-    size_t *nent)
+static void
+capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
 {
 	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
 	struct capent *ents;
-	char **files = NULL;
-	size_t nf = 0, i, j;
+	char **files;
+	size_t nf, i, j;
 	DIR *d = opendir(folder);
 	struct dirent *de;
 
 	if (d == NULL)
-		die(EXIT_DATA, "%s: %s", folder, strerror(errno));
+		capfail(cs, folder, -1, "%s", strerror(errno));
 	while ((de = readdir(d)) != NULL) {
 		size_t n = strlen(de->d_name);
 
 		if ((n > 5 && strcmp(de->d_name + n - 5, ".json") == 0) ||
 		    (n > 8 && strcmp(de->d_name + n - 8, ".json.gz") == 0)) {
-			files = xreallocarray(files, nf + 1, sizeof(*files));
-			files[nf++] = xstrdup(de->d_name);
+			cs->files = xreallocarray(cs->files, cs->nfiles + 1, sizeof(*cs->files));
+			cs->files[cs->nfiles++] = xstrdup(de->d_name);
 		}
 	}
 	closedir(d);
+	files = cs->files;
+	nf = cs->nfiles;
 	if (nf == 0)
-		die(EXIT_DATA, "%s: no execution_details.json and no capture trace (.json, "
-		    ".json.gz) to classify", folder);
+		capfail(cs, folder, -1, "no execution_details.json and no capture trace (.json, "
+		    ".json.gz) to classify");
 	qsort(files, nf, sizeof(*files), by_str);
-	ents = xcalloc(nf, sizeof(*ents));
+	ents = cs->ents = xcalloc(nf, sizeof(*ents));
+	cs->nents = nf;
 	for (i = 0; i < nf; i++) {
-		struct buf path = BUF_INIT;
+		struct buf *path = &cs->path;
 		struct kin *k;
 		size_t ndummy = 0, nann = 0, nbeg = 0;
 		int32_t ann = -1;
@@ -1849,8 +1877,9 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 		const char *mode = NULL, *how = "inferred";
 		struct capent *x = &ents[i];
 
-		buf_printf(&path, "%s/%s", folder, files[i]);
-		k = kin_load(path.p, o);
+		buf_reset(path);
+		buf_printf(path, "%s/%s", folder, files[i]);
+		k = kin_load(cs, path->p, o);
 		for (j = 0; j < k->nev; j++) {
 			const struct kev *v = &k->ev[j];
 			const char *nm = names_str(&k->names, v->name), *p;
@@ -1889,17 +1918,13 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 		x->bs = bs;
 		x->mode = xstrdup(mode);
 		note("%s: batch size %lld, mode %s (%s; TraceLens would write them to "
-		    "execution_details.json)", path.p, bs, mode, how);
+		    "execution_details.json)", path->p, bs, mode, how);
 		cs->ld = xreallocarray(cs->ld, cs->nld + 1, sizeof(*cs->ld));
-		cs->ld[cs->nld].path = xstrdup(path.p);
+		cs->ld[cs->nld].path = xstrdup(path->p);
 		cs->ld[cs->nld++].k = k;
-		buf_free(&path);
-		x->file = files[i];
+		x->file = xstrdup(files[i]);
 	}
-	free(files);
 	cs->classified = true;
-	*nent = nf;
-	return ents;
 }
 
 /* The string value the reader is at, as a new string; NULL for any other value. */
@@ -1909,22 +1934,28 @@ js_strdup(struct js_reader *rd)
 	return js_tok(rd) == JS_STRING ? xstrdup(js_str(rd, NULL)) : NULL;
 }
 
-/* execution_details.json read whole: its entries (*nent; NULL when it is not a list),
- * the last of a repeated member counting; bad JSON ends the run (file and byte). */
-static struct capent *
-capset_details(const char *path, size_t *nent)
+/* execution_details.json read whole into cs->ents, the last of a repeated member
+ * counting; false when it is not a list. Bad JSON: capfail (file and byte). */
+static bool
+capset_details(struct capset *cs, const char *path)
 {
-	FILE *fp = io_open(path);
-	struct js_reader *rd = js_open_fp(fp);
-	struct capent *v = NULL, *x;
-	size_t n = 0, cap = 0, len;
+	struct error e = ERROR_INIT;
+	struct js_reader *rd;
+	struct capent *x;
+	size_t len;
 	enum js_tok t;
 	const char *num;
-	bool list = js_next(rd) == JS_ARRAY;
+	bool list;
 
+	if ((cs->dfp = io_open_error(path, &e)) == NULL) {
+		error_move(&cs->err, &e);
+		longjmp(cs->fail, 1);
+	}
+	rd = cs->drd = js_open_fp(cs->dfp);
+	list = js_next(rd) == JS_ARRAY;
 	while (list && (t = js_next(rd)) != JS_ARRAY_END && t != JS_ERROR) {
-		v = xgrow(v, &cap, n + 1, sizeof(*v));
-		x = &v[n++];
+		cs->ents = xgrow(cs->ents, &cs->capents, cs->nents + 1, sizeof(*cs->ents));
+		x = &cs->ents[cs->nents++];
 		memset(x, 0, sizeof(*x));
 		if (t != JS_OBJECT) {
 			js_skip(rd);
@@ -1953,20 +1984,14 @@ capset_details(const char *path, size_t *nent)
 		js_skip(rd);
 	if (js_tok(rd) != JS_ERROR)
 		js_next(rd);		/* the end of the document */
-	if (js_tok(rd) == JS_ERROR) {
-		struct error e = ERROR_INIT;
-
-		error_set(&e, path, 0, (long long)js_offset(rd), "%s", js_error(rd));
-		error_die(&e);
-	}
+	if (js_tok(rd) == JS_ERROR)
+		capfail(cs, path, js_read_failed(rd) ? -1 : (long long)js_offset(rd), "%s",
+		    js_error(rd));
 	js_close(rd);
-	io_close(fp);
-	*nent = n;
-	if (!list) {
-		capents_free(v, n);
-		return NULL;
-	}
-	return v != NULL ? v : xcalloc(1, sizeof(*v));
+	io_close(cs->dfp);
+	cs->drd = NULL;
+	cs->dfp = NULL;
+	return list;
 }
 
 /* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder); when
@@ -1974,29 +1999,30 @@ capset_details(const char *path, size_t *nent)
 static void
 capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 {
-	struct buf p = BUF_INIT;
 	struct capent *ents;
 	size_t n, i, j;
 
 	cs->folder = folder;
-	buf_printf(&p, "%s/execution_details.json", folder);
-	if (!readable(p.p)) {
-		ents = capset_classify(cs, folder, o, &n);
-		buf_reset(&p);
-		buf_printf(&p, "%s (classified)", folder);
-	} else if ((ents = capset_details(p.p, &n)) == NULL)
-		die(EXIT_DATA, "%s: not a list of capture traces", p.p);
+	buf_printf(&cs->where, "%s/execution_details.json", folder);
+	if (!readable(cs->where.p)) {
+		capset_classify(cs, folder, o);
+		buf_reset(&cs->where);
+		buf_printf(&cs->where, "%s (classified)", folder);
+	} else if (!capset_details(cs, cs->where.p))
+		capfail(cs, cs->where.p, -1, "not a list of capture traces");
+	ents = cs->ents;
+	n = cs->nents;
 	for (i = 0; i < n; i++) {
 		const char *file = ents[i].file, *mode = ents[i].mode;
 		long long bs = ents[i].bs;
 		struct buf key = BUF_INIT, path = BUF_INIT;
 
 		if (file == NULL)
-			die(EXIT_DATA, "%s: entry %zu: no \"file\"", p.p, i);
+			capfail(cs, cs->where.p, -1, "entry %zu: no \"file\"", i);
 		if (mode == NULL || (strcmp(mode, "FULL") != 0 &&
 		    strcmp(mode, "PIECEWISE") != 0) || !ents[i].has_bs) {
 			warning("%s: entry %zu (%s): batch size or mode not valid: skipped",
-			    p.p, i, file);
+			    cs->where.p, i, file);
 			continue;
 		}
 		cs->bs = xreallocarray(cs->bs, cs->nbs + 1, sizeof(*cs->bs));
@@ -2023,7 +2049,8 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 		buf_free(&path);
 	}
 	capents_free(ents, n);
-	buf_free(&p);
+	cs->ents = NULL;
+	cs->nents = 0;
 }
 
 static struct cap *
@@ -2448,114 +2475,14 @@ graph_events(struct kin *k, int32_t g, int32_t **out)
 	return n;
 }
 
+/* Everything cs holds, and cs. */
 static void
-merge_captures(struct kin *k, const char *folder)
+capset_free(struct capset *cs)
 {
-	struct capset cs;
-	int32_t *steps = NULL, *gl = NULL;
-	size_t ns = 0, ngl = 0, i, j, tier;
-	struct kineto_opts co = { 1, 0, NULL };
-	size_t nev0 = k->nev;
-	int32_t *lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*lk0));
-	int64_t *corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*corr0));
-	bool failed = false;
+	size_t i;
 
-	for (i = 0; i < k->nev; i++) {
-		lk0[i] = k->ev[i].linker;
-		corr0[i] = k->ev[i].corr;
-	}
-	memset(&cs, 0, sizeof(cs));
-	capset_read(&cs, folder, &co);
-	/* the engine steps: iteration annotations of the first tier that has any */
-	steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
-	for (tier = 1; tier <= 2 && ns == 0; tier++)
-		for (i = 0; i < k->nev; i++) {
-			struct step st;
-			const char *s = k->names.str[k->ev[i].name];
-
-			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
-			    &st) && step_tier(st.kind) == (int)tier)
-				steps[ns++] = (int32_t)i;
-		}
-	cmp_ev = k->ev;
-	qsort(steps, ns, sizeof(*steps), by_ts);
-	gl = xreallocarray(NULL, k->nev + 1, sizeof(*gl));
-	for (i = 0; i < k->nev; i++)
-		if (name_has(k, k->ev[i].name, "graphlaunch", true))
-			gl[ngl++] = (int32_t)i;
-	qsort(gl, ngl, sizeof(*gl), by_ts);
-	for (i = 0; i < ns; i++) {
-		const struct kev *x = &k->ev[steps[i]];
-		int64_t xs = x->ts, xe = x->ts + x->dur;
-		int32_t *roots = NULL;
-		size_t nr = 0, r;
-		long long want = -1, bs = -1;
-		struct step st;
-		struct cap *c, *full, *piece;
-		const char *sname = k->names.str[x->name];
-
-		for (j = 0; j < ngl; j++)
-			if (k->ev[gl[j]].ts >= xs && k->ev[gl[j]].ts + k->ev[gl[j]].dur <= xe) {
-				roots = xreallocarray(roots, nr + 1, sizeof(*roots));
-				roots[nr++] = gl[j];
-			}
-		if (nr == 0)
-			continue;
-		(void)step_parse(sname, strlen(sname), &st);
-		want = st.batch;
-		for (j = 0; j < cs.nbs; j++)
-			if (cs.bs[j] >= want && (bs < 0 || cs.bs[j] < bs))
-				bs = cs.bs[j];
-		full = bs >= 0 ? capset_find(&cs, bs, "FULL") : NULL;
-		piece = bs >= 0 ? capset_find(&cs, bs, "PIECEWISE") : NULL;
-		c = full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
-		if (c == NULL) {
-			warning("%s: no capture trace for the batch size %lld of step %s: its "
-			    "graph launches are not merged", folder, bs >= 0 ? bs : want, sname);
-			free(roots);
-			continue;
-		}
-		cap_load(&cs, c, &co);
-		if (c->nroots != 1 && c->nroots != nr) {
-			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
-			    "merged", c->path, c->nroots, nr, sname);
-			free(roots);
-			continue;
-		}
-		for (r = 0; r < nr; r++) {
-			int32_t *gs;
-			size_t ng = graph_events(k, roots[r], &gs);
-
-			if (ng > 0 && graft(k, &cs, c, c->nroots == 1 ? 0 : r, roots[r], gs,
-			    ng) < 0)
-				failed = true;
-			else if (ng == 0)
-				warning("%s: graph launch %u has no GPU events: not merged",
-				    k->file, k->ev[roots[r]].idx);
-			free(gs);
-		}
-		free(roots);
-	}
-	if (failed) {
-		/* TraceLens: "Graph capture merge failed", the report is unaugmented */
-		k->nev = nev0;
-		for (i = 0; i < nev0; i++) {
-			k->ev[i].linker = lk0[i];
-			k->ev[i].corr = corr0[i];
-		}
-	} else {
-		k->cap_folder = folder;
-		k->cap_classified = cs.classified;
-		k->cap_events = cs.events;
-		k->cap_merged = cs.merged;
-	}
-	free(lk0);
-	free(corr0);
-	if (k->o->verbose)
-		note("%s: %zu graph launches merged with their capture (%zu events added)",
-		    k->file, cs.merged, cs.events);
-	for (i = 0; i < cs.n; i++) {
-		struct cap *c = &cs.c[i];
+	for (i = 0; i < cs->n; i++) {
+		struct cap *c = &cs->c[i];
 
 		if (c->k != NULL) {
 			kin_free(c->k);
@@ -2570,18 +2497,144 @@ merge_captures(struct kin *k, const char *folder)
 		free(c->root_ts);
 		free(c->root_dur);
 	}
-	for (i = 0; i < cs.nld; i++) {
-		if (cs.ld[i].k != NULL) {
-			kin_free(cs.ld[i].k);
-			free(cs.ld[i].k);
+	for (i = 0; i < cs->nld; i++) {
+		if (cs->ld[i].k != NULL) {
+			kin_free(cs->ld[i].k);
+			free(cs->ld[i].k);
 		}
-		free(cs.ld[i].path);
+		free(cs->ld[i].path);
 	}
-	free(cs.ld);
-	free(cs.c);
-	free(cs.bs);
-	free(steps);
-	free(gl);
+	capents_free(cs->ents, cs->nents);
+	for (i = 0; i < cs->nfiles; i++)
+		free(cs->files[i]);
+	free(cs->files);
+	if (cs->drd != NULL)
+		js_close(cs->drd);
+	if (cs->dfp != NULL)
+		io_close(cs->dfp);
+	buf_free(&cs->path);
+	buf_free(&cs->where);
+	free(cs->steps);
+	free(cs->gl);
+	free(cs->roots);
+	free(cs->lk0);
+	free(cs->corr0);
+	free(cs->ld);
+	free(cs->c);
+	free(cs->bs);
+	error_free(&cs->err);
+	free(cs);
+}
+
+static int
+merge_captures(struct kin *k, const char *folder)
+{
+	struct capset *cs = xcalloc(1, sizeof(*cs));
+	int32_t *steps, *gl, *lk0;
+	int64_t *corr0;
+	size_t ns = 0, ngl = 0, i, j, tier;
+	struct kineto_opts co = { 1, 0, NULL };
+	size_t nev0 = k->nev;
+	bool failed = false;
+
+	cs->err = (struct error)ERROR_INIT;
+	if (setjmp(cs->fail) != 0) {
+		/* bad input in the folder: what the merge holds is in cs */
+		error_move(&k->err, &cs->err);
+		capset_free(cs);
+		return -1;
+	}
+	lk0 = cs->lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*lk0));
+	corr0 = cs->corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*corr0));
+	for (i = 0; i < k->nev; i++) {
+		lk0[i] = k->ev[i].linker;
+		corr0[i] = k->ev[i].corr;
+	}
+	capset_read(cs, folder, &co);
+	/* the engine steps: iteration annotations of the first tier that has any */
+	steps = cs->steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
+	for (tier = 1; tier <= 2 && ns == 0; tier++)
+		for (i = 0; i < k->nev; i++) {
+			struct step st;
+			const char *s = k->names.str[k->ev[i].name];
+
+			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
+			    &st) && step_tier(st.kind) == (int)tier)
+				steps[ns++] = (int32_t)i;
+		}
+	cmp_ev = k->ev;
+	qsort(steps, ns, sizeof(*steps), by_ts);
+	gl = cs->gl = xreallocarray(NULL, k->nev + 1, sizeof(*gl));
+	for (i = 0; i < k->nev; i++)
+		if (name_has(k, k->ev[i].name, "graphlaunch", true))
+			gl[ngl++] = (int32_t)i;
+	qsort(gl, ngl, sizeof(*gl), by_ts);
+	for (i = 0; i < ns; i++) {
+		const struct kev *x = &k->ev[steps[i]];
+		int64_t xs = x->ts, xe = x->ts + x->dur;
+		int32_t *roots;
+		size_t nr = 0, r;
+		long long want = -1, bs = -1;
+		struct step st;
+		struct cap *c, *full, *piece;
+		const char *sname = k->names.str[x->name];
+
+		roots = cs->roots = xreallocarray(cs->roots, ngl + 1, sizeof(*roots));
+		for (j = 0; j < ngl; j++)
+			if (k->ev[gl[j]].ts >= xs && k->ev[gl[j]].ts + k->ev[gl[j]].dur <= xe)
+				roots[nr++] = gl[j];
+		if (nr == 0)
+			continue;
+		(void)step_parse(sname, strlen(sname), &st);
+		want = st.batch;
+		for (j = 0; j < cs->nbs; j++)
+			if (cs->bs[j] >= want && (bs < 0 || cs->bs[j] < bs))
+				bs = cs->bs[j];
+		full = bs >= 0 ? capset_find(cs, bs, "FULL") : NULL;
+		piece = bs >= 0 ? capset_find(cs, bs, "PIECEWISE") : NULL;
+		c = full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
+		if (c == NULL) {
+			warning("%s: no capture trace for the batch size %lld of step %s: its "
+			    "graph launches are not merged", folder, bs >= 0 ? bs : want, sname);
+			continue;
+		}
+		cap_load(cs, c, &co);
+		if (c->nroots != 1 && c->nroots != nr) {
+			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
+			    "merged", c->path, c->nroots, nr, sname);
+			continue;
+		}
+		for (r = 0; r < nr; r++) {
+			int32_t *gs;
+			size_t ng = graph_events(k, roots[r], &gs);
+
+			if (ng > 0 && graft(k, cs, c, c->nroots == 1 ? 0 : r, roots[r], gs,
+			    ng) < 0)
+				failed = true;
+			else if (ng == 0)
+				warning("%s: graph launch %u has no GPU events: not merged",
+				    k->file, k->ev[roots[r]].idx);
+			free(gs);
+		}
+	}
+	if (failed) {
+		/* TraceLens: "Graph capture merge failed", the report is unaugmented */
+		k->nev = nev0;
+		for (i = 0; i < nev0; i++) {
+			k->ev[i].linker = lk0[i];
+			k->ev[i].corr = corr0[i];
+		}
+	} else {
+		k->cap_folder = folder;
+		k->cap_classified = cs->classified;
+		k->cap_events = cs->events;
+		k->cap_merged = cs->merged;
+	}
+	if (k->o->verbose)
+		note("%s: %zu graph launches merged with their capture (%zu events added)",
+		    k->file, cs->merged, cs->events);
+	capset_free(cs);
+	return 0;
 }
 
 /* --- the whole job ------------------------------------------------------------------------- */
@@ -2632,11 +2685,17 @@ read_guarded(struct kin *k)
 
 /* A capture trace, read and its host tree built. */
 static struct kin *
-kin_load(const char *path, const struct kineto_opts *o)
+kin_load(struct capset *cs, const char *path, const struct kineto_opts *o)
 {
-	struct kin *k = xcalloc(1, sizeof(*k));
-	FILE *fp = io_open(path);
+	struct error e = ERROR_INIT;
+	struct kin *k;
+	FILE *fp = io_open_error(path, &e);
 
+	if (fp == NULL) {
+		error_move(&cs->err, &e);
+		longjmp(cs->fail, 1);
+	}
+	k = xcalloc(1, sizeof(*k));
 	k->err = (struct error)ERROR_INIT;
 	k->o = o;
 	k->file = path;
@@ -2645,8 +2704,13 @@ kin_load(const char *path, const struct kineto_opts *o)
 	k->sp = spool_open();
 	names_init(&k->names);
 	names_init(&k->strs);
-	if (!read_guarded(k))
-		error_die(&k->err);
+	if (!read_guarded(k)) {
+		error_move(&cs->err, &k->err);
+		kin_free(k);
+		free(k);
+		io_close(fp);
+		longjmp(cs->fail, 1);
+	}
 	js_close(k->rd);
 	k->rd = NULL;
 	io_close(fp);
@@ -2681,8 +2745,11 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	build_tree(&k);
 	link_gpu(&k);
 	link_fwd_bwd(&k);
-	if (o->capture != NULL)
-		merge_captures(&k, o->capture);
+	if (o->capture != NULL && merge_captures(&k, o->capture) != 0) {
+		error_move(err, &k.err);
+		kin_free(&k);
+		return -1;
+	}
 	find_launchers(&k);
 	write_records(&k);
 	if (o->verbose)
