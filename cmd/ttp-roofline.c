@@ -102,10 +102,14 @@ main(int argc, char *argv[])
 		case 'o':
 			override = optarg;
 			break;
-		case 's':
-			hwspec_load(optarg);
+		case 's': {
+			struct error err = ERROR_INIT;
+
+			if (hwspec_load(optarg, &err) != 0)
+				error_die(&err);
 			gpuspec = hwspec_gpu_loaded();
 			break;
+		}
 		case 'n':
 			opt.extras = false;
 			break;

@@ -80,9 +80,11 @@ const struct hwspec *hwspec_gpu_loaded(void);
  *   {"name": "MI300X", "mem_bw_gbps": 5300, "memory_gb": 192,
  *    "max_achievable_tflops": {"matrix_bf16": 708, "vector_fp32": 81, ...}}
  * loads a GPU: a known GPU name gets the file's bandwidth and peaks instead of the
- * datasheet's, a new name is added; hwspec_gpu_loaded returns it. On error: message
- * "prog: file: ...", exit 1.
+ * datasheet's, a new name is added; hwspec_gpu_loaded returns it. Returns 0, or -1 with
+ * err set ("file: what is wrong", "file:line: ..." for bad JSON); the entries before a
+ * bad one stay loaded.
  */
-void hwspec_load(const char *path);
+struct error;
+int hwspec_load(const char *path, struct error *err);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,18 @@ hwspec_tflops(const struct hwspec *hw, int fid)
 
 /* --- spec files ------------------------------------------------------------------- */
 
+/* Bad content in spec file path: err set, -1. */
+static int __attribute__((format(printf, 3, 4)))
+bad(struct error *err, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(err, path, 0, -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static int
 positive(const json_t *v, double *out)
 {
@@ -286,8 +299,8 @@ positive(const json_t *v, double *out)
 	return *out > 0 && *out < 1e12;
 }
 
-static void
-load_entry(const char *path, size_t k, json_t *o)
+static int
+load_entry(const char *path, size_t k, json_t *o, struct error *err)
 {
 	json_t *v, *tf;
 	const char *name, *key;
@@ -297,17 +310,17 @@ load_entry(const char *path, size_t k, json_t *o)
 	int fid, isnew;
 
 	if (!json_is_object(o))
-		die_at(path, 0, "entry %zu: expected an object", k + 1);
+		return bad(err, path, "entry %zu: expected an object", k + 1);
 	json_object_foreach(o, key, v) {
 		if (strcmp(key, "name") != 0 && strcmp(key, "worker_cores") != 0 &&
 		    strcmp(key, "dram_gbps") != 0 && strcmp(key, "tflops_per_core") != 0 &&
 		    strcmp(key, "aliases") != 0)
-			die_at(path, 0, "entry %zu: unknown member \"%s\" (known: name, "
+			return bad(err, path, "entry %zu: unknown member \"%s\" (known: name, "
 			    "worker_cores, dram_gbps, tflops_per_core, aliases)", k + 1, key);
 	}
 	name = json_string_value(json_object_get(o, "name"));
 	if (name == NULL || *name == '\0' || strlen(name) >= HWSPEC_NAMESZ)
-		die_at(path, 0, "entry %zu: \"name\" must be a string of 1 to %d bytes",
+		return bad(err, path, "entry %zu: \"name\" must be a string of 1 to %d bytes",
 		    k + 1, HWSPEC_NAMESZ - 1);
 	hw = lookup(name);
 	isnew = hw == NULL;
@@ -321,31 +334,31 @@ load_entry(const char *path, size_t k, json_t *o)
 	if ((v = json_object_get(o, "worker_cores")) != NULL) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 		    json_integer_value(v) > 1000000)
-			die_at(path, 0, "%s: \"worker_cores\" must be a positive integer", name);
+			return bad(err, path, "%s: \"worker_cores\" must be a positive integer", name);
 		tmp.worker_cores = (int)json_integer_value(v);
 	} else if (isnew)
-		die_at(path, 0, "%s: \"worker_cores\" missing", name);
+		return bad(err, path, "%s: \"worker_cores\" missing", name);
 	if ((v = json_object_get(o, "dram_gbps")) != NULL) {
 		if (!positive(v, &d))
-			die_at(path, 0, "%s: \"dram_gbps\" must be a positive number", name);
+			return bad(err, path, "%s: \"dram_gbps\" must be a positive number", name);
 		tmp.dram_gbps = d;
 	} else if (isnew)
-		die_at(path, 0, "%s: \"dram_gbps\" missing", name);
+		return bad(err, path, "%s: \"dram_gbps\" missing", name);
 	if ((tf = json_object_get(o, "tflops_per_core")) != NULL) {
 		if (!json_is_object(tf) || json_object_size(tf) == 0)
-			die_at(path, 0, "%s: \"tflops_per_core\" must be an object such as "
+			return bad(err, path, "%s: \"tflops_per_core\" must be an object such as "
 			    "{\"HiFi4\": 1.0, \"HiFi2\": 2.0, \"LoFi\": 4.0}", name);
 		json_object_foreach(tf, key, v) {
 			if ((fid = hwspec_fidelity(key)) < 0)
-				die_at(path, 0, "%s: tflops_per_core: unknown fidelity \"%s\" "
+				return bad(err, path, "%s: tflops_per_core: unknown fidelity \"%s\" "
 				    "(known: HiFi4, HiFi2, LoFi, HiFi3)", name, key);
 			if (!positive(v, &d))
-				die_at(path, 0, "%s: tflops_per_core: %s must be a positive "
+				return bad(err, path, "%s: tflops_per_core: %s must be a positive "
 				    "number", name, key);
 			tmp.tflops[fid] = d;
 		}
 	} else if (isnew)
-		die_at(path, 0, "%s: \"tflops_per_core\" missing", name);
+		return bad(err, path, "%s: \"tflops_per_core\" missing", name);
 
 	if (isnew) {
 		table = xreallocarray(table, ntable + 1, sizeof(*table));
@@ -358,22 +371,23 @@ load_entry(const char *path, size_t k, json_t *o)
 		json_t *a;
 
 		if (!json_is_array(v))
-			die_at(path, 0, "%s: \"aliases\" must be an array of strings", name);
+			return bad(err, path, "%s: \"aliases\" must be an array of strings", name);
 		json_array_foreach(v, i, a) {
 			const char *s = json_string_value(a);
 			const struct hwspec *other;
 
 			if (s == NULL || *s == '\0' || strlen(s) >= HWSPEC_NAMESZ)
-				die_at(path, 0, "%s: \"aliases\" must be an array of short "
+				return bad(err, path, "%s: \"aliases\" must be an array of short "
 				    "strings", name);
 			other = lookup(s);
 			if (other != NULL && other != hw)
-				die_at(path, 0, "%s: alias \"%s\" is already the name of %s",
+				return bad(err, path, "%s: alias \"%s\" is already the name of %s",
 				    name, s, other->name);
 			if (other == NULL)
 				add_alias(s, (size_t)(hw - table));
 		}
 	}
+	return 0;
 }
 
 /* Strings kept for the life of the process (the table points at them). */
@@ -385,8 +399,8 @@ keep(const char *s)
 
 /* A GPU from TraceLens's arch format: name, mem_bw_gbps, max_achievable_tflops; the
  * simulator's members (memory_gb, freq_mhz, num_cus, ...) are accepted and unused. */
-static void
-load_arch(const char *path, json_t *o)
+static int
+load_arch(const char *path, json_t *o, struct error *err)
 {
 	json_t *v, *tf;
 	const char *name, *key;
@@ -396,14 +410,14 @@ load_arch(const char *path, json_t *o)
 
 	name = json_string_value(json_object_get(o, "name"));
 	if (name == NULL || *name == '\0' || strlen(name) >= HWSPEC_NAMESZ)
-		die_at(path, 0, "\"name\" must be a string of 1 to %d bytes",
+		return bad(err, path, "\"name\" must be a string of 1 to %d bytes",
 		    HWSPEC_NAMESZ - 1);
 	v = json_object_get(o, "mem_bw_gbps");
 	if (!positive(v, &d))
-		die_at(path, 0, "%s: \"mem_bw_gbps\" must be a positive number", name);
+		return bad(err, path, "%s: \"mem_bw_gbps\" must be a positive number", name);
 	tf = json_object_get(o, "max_achievable_tflops");
 	if (!json_is_object(tf) || json_object_size(tf) == 0)
-		die_at(path, 0, "%s: \"max_achievable_tflops\" must be an object such as "
+		return bad(err, path, "%s: \"max_achievable_tflops\" must be an object such as "
 		    "{\"matrix_bf16\": 708, \"vector_fp32\": 81}", name);
 	memset(&tmp, 0, sizeof(tmp));
 	for (i = 0; name[i] != '\0'; i++)
@@ -414,13 +428,13 @@ load_arch(const char *path, json_t *o)
 		double t;
 
 		if (strlen(key) >= HWSPEC_SPECSZ || strchr(key, '_') == NULL)
-			die_at(path, 0, "%s: max_achievable_tflops: \"%s\" is not a compute "
+			return bad(err, path, "%s: max_achievable_tflops: \"%s\" is not a compute "
 			    "spec such as matrix_bf16", name, key);
 		if (!positive(v, &t))
-			die_at(path, 0, "%s: max_achievable_tflops: %s must be a positive "
+			return bad(err, path, "%s: max_achievable_tflops: %s must be a positive "
 			    "number", name, key);
 		if (tmp.npeaks == HWSPEC_MAXPEAKS)
-			die_at(path, 0, "%s: more than %d compute specs", name,
+			return bad(err, path, "%s: more than %d compute specs", name,
 			    HWSPEC_MAXPEAKS);
 		add_peak(&tmp, key, t);
 	}
@@ -434,6 +448,7 @@ load_arch(const char *path, json_t *o)
 	} else
 		*hw = tmp;
 	loaded = (long)(hw - table);
+	return 0;
 }
 
 static int
@@ -443,28 +458,34 @@ is_arch_format(json_t *o)
 	    json_object_get(o, "max_achievable_tflops") != NULL);
 }
 
-void
-hwspec_load(const char *path)
+int
+hwspec_load(const char *path, struct error *err)
 {
-	json_error_t err;
+	json_error_t jerr;
 	json_t *root, *o;
 	FILE *fp;
 	size_t i;
+	int rc = 0;
 
 	init();
-	fp = io_open(path);
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &err);
+	if ((fp = io_open_error(path, err)) == NULL)
+		return -1;
+	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
 	io_close(fp);
-	if (root == NULL)
-		die_at(io_name(path), err.line, "%s", err.text);
+	if (root == NULL) {
+		error_set(err, io_name(path), jerr.line, -1, "%s", jerr.text);
+		return -1;
+	}
 	if (is_arch_format(root))
-		load_arch(io_name(path), root);
+		rc = load_arch(io_name(path), root, err);
 	else if (json_is_array(root)) {
 		if (json_array_size(root) == 0)
-			die_at(io_name(path), 0, "no entries");
+			rc = bad(err, io_name(path), "no entries");
 		json_array_foreach(root, i, o)
-			load_entry(io_name(path), i, o);
+			if (rc == 0)
+				rc = load_entry(io_name(path), i, o, err);
 	} else
-		load_entry(io_name(path), 0, root);
+		rc = load_entry(io_name(path), 0, root, err);
 	json_decref(root);
+	return rc;
 }

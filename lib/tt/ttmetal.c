@@ -165,7 +165,7 @@ struct cx {
 };
 
 static void __attribute__((noreturn))
-cell_die(const struct cx *cx, int col, const char *what)
+cell_fail(const struct cx *cx, int col, const char *what)
 {
 	const char *s = cx->row->f[col];
 	size_t n = cx->row->len[col], show = n;
@@ -224,7 +224,7 @@ cell_int(const struct cx *cx, int col, int nonneg)
 	long long v;
 
 	if (k == NUM_BAD)
-		cell_die(cx, col, "not a number");
+		cell_fail(cx, col, "not a number");
 	neg = s[0] == '-';
 	i = neg;
 	end = i;
@@ -234,16 +234,16 @@ cell_int(const struct cx *cx, int col, int nonneg)
 		size_t j = end;
 
 		if (s[j] != '.')
-			cell_die(cx, col, "not an integer");
+			cell_fail(cx, col, "not an integer");
 		for (j++; j < n; j++)
 			if (s[j] != '0')
-				cell_die(cx, col, "not an integer");
+				cell_fail(cx, col, "not an integer");
 	}
 	if (!digits(s + i, end - i, &v))
-		cell_die(cx, col, "out of range");
+		cell_fail(cx, col, "out of range");
 	if (neg) {
 		if (nonneg && v != 0)
-			cell_die(cx, col, "negative value");
+			cell_fail(cx, col, "negative value");
 		v = -v;
 	}
 	return v;
@@ -258,13 +258,13 @@ cell_num(struct rec_build *rb, const struct cx *cx, int col)
 	int k = numclass(s, n);
 
 	if (k == NUM_BAD)
-		cell_die(cx, col, "not a number");
+		cell_fail(cx, col, "not a number");
 	if (k == NUM_INT) {
 		long long v;
 		int neg = s[0] == '-';
 
 		if (!digits(s + neg, n - neg, &v))
-			cell_die(cx, col, "out of range");
+			cell_fail(cx, col, "out of range");
 	} else {
 		char *e;
 		double d;
@@ -272,7 +272,7 @@ cell_num(struct rec_build *rb, const struct cx *cx, int col)
 		errno = 0;
 		d = strtod(s, &e);
 		if (!isfinite(d))
-			cell_die(cx, col, "out of range");
+			cell_fail(cx, col, "out of range");
 	}
 	rec_build_num(rb, s, n);
 }
@@ -285,28 +285,28 @@ cell_shape(const struct cx *cx, int col, long long *pad, long long *logical)
 	size_t n = cx->row->len[col], i = 0, j;
 
 	if (n > 0 && s[0] == '-' && n > 1 && isdigit((unsigned char)s[1]))
-		cell_die(cx, col, "negative value");
+		cell_fail(cx, col, "negative value");
 	while (i < n && isdigit((unsigned char)s[i]))
 		i++;
 	if (i == 0 || (s[0] == '0' && i > 1))
-		cell_die(cx, col, "not a shape");
+		cell_fail(cx, col, "not a shape");
 	if (!digits(s, i, pad))
-		cell_die(cx, col, "out of range");
+		cell_fail(cx, col, "out of range");
 	*logical = *pad;
 	if (i == n)
 		return;
 	if (s[i] != '[' || s[n - 1] != ']')
-		cell_die(cx, col, "not a shape");
+		cell_fail(cx, col, "not a shape");
 	i++;
 	if (i < n && s[i] == '-')
-		cell_die(cx, col, "negative value");
+		cell_fail(cx, col, "negative value");
 	j = i;
 	while (j < n && isdigit((unsigned char)s[j]))
 		j++;
 	if (j == i || j != n - 1 || (s[i] == '0' && j - i > 1))
-		cell_die(cx, col, "not a shape");
+		cell_fail(cx, col, "not a shape");
 	if (!digits(s + i, j - i, logical))
-		cell_die(cx, col, "out of range");
+		cell_fail(cx, col, "out of range");
 }
 
 static int
@@ -318,7 +318,7 @@ cell_bool(const struct cx *cx, int col)
 		return 1;
 	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "0") == 0)
 		return 0;
-	cell_die(cx, col, "not a boolean");
+	cell_fail(cx, col, "not a boolean");
 }
 
 #define HAS(cx, c) ((c) >= 0 && (cx)->row->len[(c)] > 0)
@@ -695,7 +695,7 @@ tensors(struct rec_build *rb, const struct cx *cx, const char *key, const struct
 			for (int k = 0; k < 4; k++)
 				if (__builtin_mul_overflow(e, pad[k], &e) || e > (1LL << 53) ||
 				    __builtin_mul_overflow(el, lg[k], &el) || el > (1LL << 53))
-					cell_die(cx, t->d[3], "tensor of more than 2^53 elements");
+					cell_fail(cx, t->d[3], "tensor of more than 2^53 elements");
 			int4(rb, "shape", pad);
 			/* the logical extents only where padding makes them differ */
 			if (memcmp(pad, lg, sizeof(pad)) != 0)

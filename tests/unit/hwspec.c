@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/numfmt.h"
 #include "tap.h"
@@ -23,6 +24,7 @@ main(void)
 {
 	const struct hwspec *wh, *bh, *bh20, *n1, *q;
 	char path[] = "/tmp/ttp-hwspec-XXXXXX";
+	struct error err = ERROR_INIT;
 	FILE *fp;
 	int fd;
 
@@ -62,7 +64,7 @@ main(void)
 	    "  \"tflops_per_core\": {\"HiFi4\": 1.5, \"HiFi2\": 3, \"LoFi\": 6, \"HiFi3\": 2},\n"
 	    "  \"aliases\": [\"qsr\"]}]\n", fp);
 	fclose(fp);
-	hwspec_load(path);
+	ok(hwspec_load(path, &err) == 0 && !error_is_set(&err), "spec file loaded");
 	unlink(path);
 	n1 = hwspec_find("n1");
 	ok(n1->dram_gbps == 150 && n1->worker_cores == 20, "override keeps other members");
@@ -73,5 +75,35 @@ main(void)
 	    "new arch TFLOPs, HiFi3 modelled");
 	ok(hwspec_find("wormhole") != NULL && hwspec_find("wormhole")->worker_cores == 64,
 	    "built-ins still there");
+
+	/* bad spec files are returned: file, line of bad JSON, what is wrong */
+	{
+		static const struct { const char *text, *msg; long long line; } bad[] = {
+			{ "[]", "no entries", 0 },
+			{ "[1]", "entry 1: expected an object", 0 },
+			{ "{\"name\": \"zz\"}", "zz: \"worker_cores\" missing", 0 },
+			{ "{\"name\": \"x\", \"mem_bw_gbps\": -1}",
+			    "x: \"mem_bw_gbps\" must be a positive number", 0 },
+			{ "[{\"name\": \"n1\",\n \"name\": \"n1\"}]", NULL, 2 },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			strcpy(path, "/tmp/ttp-hwspec-XXXXXX");
+			if ((fd = mkstemp(path)) < 0 || (fp = fdopen(fd, "w")) == NULL)
+				return ok(0, "temp file"), tap_done();
+			fputs(bad[i].text, fp);
+			fclose(fp);
+			ok(hwspec_load(path, &err) == -1 && err.file != NULL &&
+			    strcmp(err.file, path) == 0 && err.line == bad[i].line &&
+			    (bad[i].msg == NULL || strcmp(err.msg, bad[i].msg) == 0),
+			    "bad spec returned: %s", err.msg != NULL ? err.msg : "(none)");
+			error_free(&err);
+			unlink(path);
+		}
+		ok(hwspec_load("/nonexistent/spec.json", &err) == -1 &&
+		    strcmp(err.msg, "No such file or directory") == 0, "a file that does not open");
+		error_free(&err);
+	}
 	return tap_done();
 }
