@@ -413,19 +413,14 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 }
 
 /* A TorchInductor kernel op: TraceLens's TritonCompiledPerfModel when its arguments
- * carry the element counts (no roofline sheet: its category is "triton"). */
+ * (a) carry the element counts (no roofline sheet: its category is "triton"). */
 static void
-triton(struct troof *t, struct rec *r, const char *name, long long ns)
+triton(struct troof *t, struct rec *r, const char *name, long long ns,
+    const struct targs *a)
 {
-	struct targs a;
 	struct tperf p;
 
-	if (!read_args(r, "in", &a)) {
-		rec_reject(r, "key \"in\": expected an array of objects");
-		free(a.a);
-		return;
-	}
-	switch (perf_triton(name, &a, &p)) {
+	switch (perf_triton(name, a, &p)) {
 	case PERF_OK:
 		rec_set_str(r, "perf_model", "TritonCompiledPerfModel");
 		write_figures(t, r, &p, ns);
@@ -438,7 +433,6 @@ triton(struct troof *t, struct rec *r, const char *name, long long ns)
 	case PERF_NONE:
 		break;
 	}
-	free(a.a);
 }
 
 /* A signpost: its span and the attention counts of its step annotation. */
@@ -569,7 +563,9 @@ op_record(struct troof *t, struct rec *r)
 	struct tperf p;
 	size_t nk;
 	long idx = -1;
+	bool modelled, triton_op, has_fwd;
 
+	/* what it reads first: a bad record keeps no id, forward op or count */
 	if (name == NULL)
 		name = "";
 	name = pseudo_name(t, r, name);
@@ -577,29 +573,35 @@ op_record(struct troof *t, struct rec *r)
 	(void)rec_int(r, "parent", &parent);
 	if (!rec_int(r, "subtree_ns", &ns))
 		ns = 0;
-	if (rec_bad(r) != NULL)
+	has_fwd = rec_int(r, "fwd", &fwdid);
+	oc = opclass_find(name);
+	modelled = oc != NULL && oc->model != NULL;
+	triton_op = !modelled && strncmp(name, "triton_", 7) == 0;
+	memset(&a, 0, sizeof(a));
+	if ((modelled || triton_op) && !read_args(r, "in", &a))
+		rec_reject(r, "key \"in\": expected an array of objects");
+	if (modelled)
+		a.anno = enclosing_step(t, name, r);
+	if (rec_bad(r) != NULL) {
+		free(a.a);
 		return;
+	}
 	if (id >= 0) {
 		idx = id_index(t, id, true);
 		t->parent[idx] = parent;
 	}
 	nk = read_kernels(r, kn);
 	rec_set_str(r, "category", opclass_category(name, nk > 0 ? kn[0] : NULL));
-	oc = opclass_find(name);
 
-	if (rec_int(r, "fwd", &fwdid) && (oc == NULL || oc->model == NULL))
+	if (has_fwd && !modelled)
 		backward(t, r, fwdid, ns);
-	if (oc == NULL || oc->model == NULL) {
-		if (strncmp(name, "triton_", 7) == 0)
-			triton(t, r, name, ns);
-		return;
-	}
-	rec_set_str(r, "perf_model", oc->model);
-	if (!read_args(r, "in", &a)) {
-		rec_reject(r, "key \"in\": expected an array of objects");
+	if (!modelled) {
+		if (triton_op)
+			triton(t, r, name, ns, &a);
 		free(a.a);
 		return;
 	}
+	rec_set_str(r, "perf_model", oc->model);
 	/* a GEMM's kernels launched by its children (ttp-parse's subtree_kernels) */
 	if (rec_elems(r, "subtree_kernels", &sk)) {
 		nk = 0;
@@ -607,7 +609,6 @@ op_record(struct troof *t, struct rec *r)
 			if (rec_elem_type(&sk, NULL) == REC_STRING && nk < MAXKERNELS)
 				kn[nk++] = rec_elem_str(&sk, NULL, NULL);
 	}
-	a.anno = enclosing_step(t, name, r);
 	switch (perf_apply(oc->model, name, &a, kn, nk, false, &p)) {
 	case PERF_OK:
 		write_sheet(r, oc, false);
