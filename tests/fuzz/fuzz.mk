@@ -8,8 +8,8 @@
 #   make fuzz-build             only build build/fuzz/fuzz_*
 #
 # Every library file is compiled again with clang -fsanitize=fuzzer-no-link,address,
-# undefined into build/fuzz/obj/ (the normal build is not touched). The targets are
-# linked with -Wl,--wrap=exit: see tests/fuzz/fuzz.h. The corpora live in
+# undefined into build/fuzz/obj/ (the normal build is not touched). An exit() during a
+# run is a finding, a leak too (tests/fuzz/fuzz.h). The corpora live in
 # build/fuzz/corpus/<target>/ and grow from run to run; they are seeded from the real
 # traces ($(SHARED)/data/ttmetal, extra/: their first lines), tests/data, the golden
 # cases' inputs and ttp-parse/ttp-roofline/ttp-phase output of tests/data/sample.csv.
@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer
-FUZZ_FLAGS   ?= -detect_leaks=0 -max_len=65536 -timeout=30 -rss_limit_mb=2048 -close_fd_mask=3 \
+FUZZ_FLAGS   ?= -detect_leaks=1 -max_len=65536 -timeout=30 -rss_limit_mb=2048 -close_fd_mask=3 \
                 -print_final_stats=1
 SHARED       ?= ../shared
 FUZZ_DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
@@ -46,8 +46,8 @@ build/fuzz/obj/%.o: lib/%.c $(FUZZ_HDRS) | fuzz-deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
 
-# The harness itself is not instrumented: its malloc hooks run on every allocation.
-build/fuzz/obj/fuzz_exit.o: tests/fuzz/fuzz_exit.c $(FUZZ_HDRS)
+# The harness itself is not instrumented.
+build/fuzz/obj/fuzz.o: tests/fuzz/fuzz.c $(FUZZ_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) -O2 -g -c -o $@ $<
 
@@ -55,9 +55,9 @@ build/fuzz/libttp-fuzz.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(FUZZ_LIB_OBJ)
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/obj/fuzz_exit.o build/fuzz/libttp-fuzz.a $(FUZZ_HDRS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/obj/fuzz.o build/fuzz/libttp-fuzz.a $(FUZZ_HDRS)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) \
-	    -Wl,--wrap=exit,--wrap=fopen,--wrap=fdopen,--wrap=tmpfile,--wrap=fopencookie,--wrap=fclose -o $@ $< build/fuzz/obj/fuzz_exit.o build/fuzz/libttp-fuzz.a $(FUZZ_LIBS)
+	    -o $@ $< build/fuzz/obj/fuzz.o build/fuzz/libttp-fuzz.a $(FUZZ_LIBS)
 
 # Seeds: rebuilt when missing. The record seeds need bin/ttp-parse etc. (make all).
 build/fuzz/seed/.done:

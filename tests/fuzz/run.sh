@@ -1,9 +1,8 @@
 #!/bin/sh
 # run.sh TARGET SECONDS LOG [libFuzzer args...]: runs a fuzz target for SECONDS in
 # rounds of at most RUNS inputs (default 20000), each a fresh process on the growing
-# corpus. The library ends a run on bad input with exit(), which the harness turns into
-# a return (tests/fuzz/fuzz.h); what such a run had allocated is not all reclaimed, so
-# one long process would grow until libFuzzer's RSS limit. Rounds keep it bounded.
+# corpus, so that what a long process keeps (caches, the corpus in memory) stays
+# bounded.
 # Any round that fails (crash, leak, sanitizer report, timeout, OOM) fails the run.
 target=$1 secs=$2 log=$3
 shift 3
