@@ -106,7 +106,7 @@ bool rec_fig(struct rec *r, const char *key, double *v);	/* a number or null */
 bool rec_ifig(struct rec *r, const char *key, double *v);	/* an integer (|v| < 2^53) or null */
 /* An array of strings: each decoded, NUL-terminated, owned by the record as rec_str's
  * are (s[i], len[i], i < n). False when missing; anything but an array of strings is an
- * error about the input. (Whole values as jansson trees: core/recjson.h.) */
+ * error about the input. */
 struct rec_strv {
 	const char	**s;
 	size_t		 *len;

@@ -43,7 +43,6 @@
 #include "core/json.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
-#include "core/recjson.h"
 
 #define REC_MAXDEPTH	1000	/* nesting levels, the record's own object included */
 
@@ -1014,24 +1013,6 @@ rec_bool(struct rec *r, const char *key, bool *out)
 	return true;
 }
 
-json_t *
-rec_json(struct rec *r, const char *key)
-{
-	struct val v;
-	json_t *j;
-	json_error_t e;
-
-	if (!lookup(r, key, &v))
-		return NULL;
-	j = json_loadb(v.p, v.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
-	if (j == NULL)	/* integers too big for jansson */
-		j = json_loadb(v.p, v.len, JSON_DECODE_ANY | JSON_ALLOW_NUL |
-		    JSON_DECODE_INT_AS_REAL, &e);
-	if (j == NULL)
-		rec_reject(r, "key \"%s\": %s", key, e.text);
-	return j;
-}
-
 static size_t
 skip_blank(const char *p, size_t i, size_t n)
 {
@@ -1554,89 +1535,6 @@ void
 rec_set_null(struct rec *r, const char *key)
 {
 	set_text(r, key, strlen(key), "null", 4, T_NULL);
-}
-
-/* Serialise a jansson value compactly, with our string and number forms. */
-static void
-put_json(struct buf *b, const json_t *v)
-{
-	char tmp[NUM_BUFSZ];
-	const char *k;
-	json_t *x;
-	size_t i, n;
-	void *it;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		buf_addc(b, '{');
-		i = 0;
-		for (it = json_object_iter((json_t *)v); it != NULL;
-		    it = json_object_iter_next((json_t *)v, it)) {
-			if (i++ > 0)
-				buf_addc(b, ',');
-			k = json_object_iter_key(it);
-			js_escape(b, k, json_object_iter_key_len(it));
-			buf_addc(b, ':');
-			put_json(b, json_object_iter_value(it));
-		}
-		buf_addc(b, '}');
-		break;
-	case JSON_ARRAY:
-		buf_addc(b, '[');
-		json_array_foreach(v, i, x) {
-			if (i > 0)
-				buf_addc(b, ',');
-			put_json(b, x);
-		}
-		buf_addc(b, ']');
-		break;
-	case JSON_STRING:
-		js_escape(b, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		break;
-	case JSON_REAL:
-		if (!isfinite(json_real_value(v)))
-			buf_add(b, "null", 4);
-		else {
-			n = num_shortest(tmp, json_real_value(v));
-			buf_add(b, tmp, n);
-		}
-		break;
-	case JSON_TRUE:
-		buf_add(b, "true", 4);
-		break;
-	case JSON_FALSE:
-		buf_add(b, "false", 5);
-		break;
-	default:
-		buf_add(b, "null", 4);
-	}
-}
-
-void
-rec_set_json(struct rec *r, const char *key, const json_t *v)
-{
-	struct buf *b = &r->out;
-	int type;
-
-	if (v == NULL) {
-		rec_set_null(r, key);
-		return;
-	}
-	buf_reset(b);
-	put_json(b, v);
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: type = T_OBJECT; break;
-	case JSON_ARRAY: type = T_ARRAY; break;
-	case JSON_STRING: type = T_STRING; break;
-	case JSON_INTEGER: type = T_INT; break;
-	case JSON_REAL: type = isfinite(json_real_value(v)) ? T_REAL : T_NULL; break;
-	case JSON_TRUE: case JSON_FALSE: type = T_BOOL; break;
-	default: type = T_NULL;
-	}
-	set_text(r, key, strlen(key), b->p, b->len, type);
 }
 
 void

@@ -4,10 +4,11 @@
  * rec_parse, which returns its errors: under fuzz_strict (an exit is a finding) a bad
  * line must come back as NULL with the error set; a good one has every key read with
  * the getters that cannot fail on it, a few keys set and deleted, is duplicated and
- * formatted, and the formatted line must parse again. Then, also under fuzz_strict,
- * every key is read with every getter that fits its rec_type; rec_int of an integer too
- * big for a long long, and one getter that does not fit, must read as missing and mark
- * the record bad (rec_bad), never end the process (rec.h).
+ * formatted, and the formatted line must parse again; an array key is walked element
+ * by element with every rec_elem_ getter (which never fail), its trees checked. Then,
+ * also under fuzz_strict, every key is read with every getter that fits its rec_type;
+ * rec_int of an integer too big for a long long, and one getter that does not fit, must
+ * read as missing and mark the record bad (rec_bad), never end the process (rec.h).
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,7 +17,6 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/rec.h"
-#include "core/recjson.h"
 #include "fuzz.h"
 
 struct job {
@@ -24,6 +24,59 @@ struct job {
 	size_t		 len;
 	unsigned	 opt;
 };
+
+/* A tree's nodes: each one's size is itself and its children's sizes; the total n. */
+static size_t
+check_tree(const struct rec_node *t, size_t n)
+{
+	size_t i, size = 1;
+
+	if (n == 0 || t->size > n)
+		abort();
+	for (i = 0; i < t->n; i++)
+		size += check_tree(t + size, n - size);
+	if (size != t->size || (t->type != REC_ARRAY && t->type != REC_OBJECT && t->n != 0))
+		abort();
+	return size;
+}
+
+/* An array key element by element: as many elements as rec_count says, every getter
+ * on the element and on a member of it. */
+static void
+walk(struct rec *r, const char *key)
+{
+	static const char *members[] = { NULL, "shape", "name", "x" };
+	struct rec_elems e;
+	const struct rec_node *t;
+	long long d[8], v;
+	size_t k = 0, i, n, len;
+	const char *s;
+
+	if (!rec_elems(r, key, &e))
+		abort();
+	while (rec_elem_next(&e)) {
+		k++;
+		if (rec_elem_type(&e, NULL) == REC_ABSENT)
+			abort();
+		for (i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+			enum rec_type ty = rec_elem_type(&e, members[i]);
+
+			s = rec_elem_str(&e, members[i], &len);
+			if ((s != NULL) != (ty == REC_STRING) || (s != NULL && s[len] != '\0'))
+				abort();
+			if (rec_elem_int(&e, members[i], &v) != (ty == REC_INT))
+				abort();
+			if (rec_elem_dims(&e, members[i], d, 8) > 8)
+				abort();
+			t = rec_elem_tree(&e, members[i], &n);
+			if ((t != NULL) != (ty != REC_ABSENT) || (t != NULL &&
+			    (t->type != ty || check_tree(t, n) != n)))
+				abort();
+		}
+	}
+	if (k != rec_count(r, key) || rec_elem_next(&e))
+		abort();
+}
 
 /* The getters that cannot fail on a key of the type rec_type gives. */
 static void
@@ -60,6 +113,9 @@ read_safe(struct rec *r)
 			if (rec_has(r, k) || rec_str(r, k, NULL) != NULL)
 				abort();
 			break;
+		case REC_ARRAY:
+			walk(r, k);
+			break;
 		default:
 			break;
 		}
@@ -79,7 +135,7 @@ parse(const char *line, size_t len, const char *where)
 	return r;
 }
 
-/* Every getter that fits each key's rec_type: read_safe's, rec_int, rec_json. */
+/* Every getter that fits each key's rec_type: read_safe's, rec_int. */
 static void
 read_all(struct rec *r, unsigned opt)
 {
@@ -87,15 +143,12 @@ read_all(struct rec *r, unsigned opt)
 	size_t i;
 	long long iv;
 	bool bv;
-	json_t *j;
 
 	read_safe(r);
 	for (i = 0; (k = rec_key(r, i)) != NULL; i++) {
 		/* an integer beyond long long: missing, and the record marked bad */
 		if (rec_type(r, k) == REC_INT && !rec_int(r, k, &iv) && rec_bad(r) == NULL)
 			abort();
-		if ((j = rec_json(r, k)) != NULL)
-			json_decref(j);
 	}
 	/* A getter of the wrong type on the first key: missing, and the record bad. */
 	if ((opt & 1) && (k = rec_key(r, 0)) != NULL) {

@@ -4,8 +4,8 @@
  * errors, string escapes both ways, numbers, rec_dup independence.
  *
  * Also a small tool for the golden cases under tests/golden/rec/ and for benchmarks:
- *   rec --cat [--int K] [--num K] [--str K] [--bool K] [--json K] [--set-int K=V]
- *       [--del K] [FILE...]
+ *   rec --cat [--int K] [--num K] [--str K] [--bool K] [--set-int K=V] [--del K]
+ *       [FILE...]
  * reads records with rec_open_list/rec_next, calls the getters asked for on each (so a
  * type error shows), applies the changes, and writes each record with rec_write.
  */
@@ -21,7 +21,6 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/rec.h"
-#include "core/recjson.h"
 #include "tap.h"
 
 /* --- the --cat tool ------------------------------------------------------------- */
@@ -45,7 +44,7 @@ cat_main(int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		static const struct { const char *flag; char what; } flags[] = {
 			{ "--int", 'i' }, { "--num", 'n' }, { "--str", 's' }, { "--bool", 'b' },
-			{ "--json", 'j' }, { "--set-int", 'S' }, { "--del", 'd' },
+			{ "--set-int", 'S' }, { "--del", 'd' },
 			{ "--type", 't' }, { "--set-str", 'T' },
 		};
 		for (k = 0; k < (int)(sizeof(flags) / sizeof(flags[0])); k++)
@@ -78,7 +77,6 @@ cat_main(int argc, char **argv)
 			case 'n': (void)rec_num(r, ops[k].key, &d); break;
 			case 's': (void)rec_str(r, ops[k].key, NULL); break;
 			case 'b': (void)rec_bool(r, ops[k].key, &b); break;
-			case 'j': json_decref(rec_json(r, ops[k].key)); break;
 			case 't': rec_set_int(r, "type", rec_type(r, ops[k].key)); break;
 			case 'S': rec_set_int(r, ops[k].key, ops[k].arg ? atoll(ops[k].arg) : 0); break;
 			case 'T': rec_set_str(r, ops[k].key, ops[k].arg ? ops[k].arg : ""); break;
@@ -306,31 +304,38 @@ test_changes(void)
 	ok(rec_type(r, "w") == REC_REAL, "64.0 is real");
 	rec_free(r);
 
-	/* raw and json */
+	/* raw values, and an object built with json.h's writer */
 	r = parse("{\"t\":[{\"shape\":[1,2]},null],\"o\":{\"k\":\"v\"}}");
 	{
+		struct buf b = BUF_INIT;
+		struct js_writer w;
 		size_t n;
 		const char *raw = rec_raw(r, "t", &n);
-		json_t *j;
 
 		is_str(raw, "[{\"shape\":[1,2]},null]", "rec_raw");
 		ok(n == strlen(raw), "rec_raw length");
 		rec_set_raw(r, "u", raw, n);
-		j = rec_json(r, "o");
-		ok(j != NULL && json_is_object(j), "rec_json object");
-		json_object_set_new(j, "a", json_real(2.5));
-		json_object_set_new(j, "b", json_string("q\"\n"));
-		json_object_set_new(j, "c", json_integer(-7));
-		rec_set_json(r, "o2", j);
-		json_decref(j);
-		j = rec_json(r, "u");
-		ok(j != NULL && json_array_size(j) == 2, "rec_json of a raw set");
-		json_decref(j);
-		ok(rec_json(r, "nosuch") == NULL, "rec_json absent");
+		ok(rec_raw(r, "nosuch", &n) == NULL, "rec_raw absent");
+		js_w_init(&w, &b);
+		js_w_object(&w);
+		js_w_key(&w, "k");
+		js_w_strz(&w, "v");
+		js_w_key(&w, "a");
+		js_w_real(&w, 2.5);
+		js_w_key(&w, "w");
+		js_w_real(&w, 64);
+		js_w_key(&w, "inf");
+		js_w_real(&w, INFINITY);
+		js_w_key(&w, "b");
+		js_w_strz(&w, "q\"\n");
+		js_w_key(&w, "c");
+		js_w_int(&w, -7);
+		js_w_end_object(&w);
+		rec_set_raw(r, "o2", b.p, b.len);
+		buf_free(&b);
 		is_str(fmt(r), "{\"t\":[{\"shape\":[1,2]},null],\"o\":{\"k\":\"v\"},"
-		    "\"u\":[{\"shape\":[1,2]},null],"
-		    "\"o2\":{\"k\":\"v\",\"a\":2.5,\"b\":\"q\\\"\\n\",\"c\":-7}}",
-		    "set_raw/set_json");
+		    "\"u\":[{\"shape\":[1,2]},null],\"o2\":{\"k\":\"v\",\"a\":2.5,\"w\":64.0,"
+		    "\"inf\":null,\"b\":\"q\\\"\\n\",\"c\":-7}}", "set_raw, js_w_real");
 		ok(rec_type(r, "u") == REC_ARRAY && rec_type(r, "o2") == REC_OBJECT,
 		    "types of set values");
 	}
