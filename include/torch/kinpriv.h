@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * kinpriv: the Kineto reader's state, shared by its two files and no one else. Internal
+ * to the torch reader: lib/torch/kineto.c reads a trace into it (events, host tree, GPU
+ * links) and writes the records; lib/torch/capture.c grafts graph-capture traces into it
+ * (--capture-folder) between the two. Every other module goes through torch/kineto.h.
+ */
+#ifndef TTP_KINPRIV_H
+#define TTP_KINPRIV_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/names.h"
+
+#define NOVAL	INT64_MIN		/* an absent integer */
+#define STRVAL	(INT64_MIN + 1)		/* pid/tid/ids that are strings: STRVAL + index */
+#define STRMAX	(STRVAL + (int64_t)UINT32_MAX)
+
+enum cat {
+	C_OTHER, C_CPU_OP, C_RUNTIME, C_DRIVER, C_PYTHON, C_KERNEL, C_MEMCPY, C_MEMSET,
+	C_AC2G, C_ANNOT, C_META
+};
+
+#define IS_GPU(c)	((c) == C_KERNEL || (c) == C_MEMCPY || (c) == C_MEMSET)
+#define IS_LAUNCH(c)	((c) == C_RUNTIME || (c) == C_DRIVER)
+
+enum {
+	F_REC = 1,		/* written as an op record */
+	F_LAUNCHER = 2,		/* launches a non-communication GPU event (spec §1.5) */
+	F_COMM = 4,		/* GPU event: a communication kernel */
+	F_HASCORR = 8,		/* args had "correlation" */
+	F_DUR = 16		/* has a duration */
+};
+
+/* One kept event. */
+struct kev {
+	int64_t		 ts, dur;		/* ns */
+	int64_t		 pid, tid;
+	int64_t		 corr, ext, seq;
+	int64_t		 stream, device;
+	uint64_t	 in_off;		/* the spooled "in" array */
+	uint32_t	 in_len;
+	uint32_t	 idx;			/* index in traceEvents */
+	uint32_t	 name;
+	uint32_t	 kname;			/* a launch's args.kernel, or NAME_NONE */
+	int32_t		 parent;		/* host tree parent (kev index) */
+	int32_t		 linker;		/* GPU: the launch event that linked it */
+	int32_t		 launcher;		/* GPU: the op it is charged to */
+	int32_t		 fwd;			/* backward op: its forward op */
+	int32_t		 gnext;			/* GPU: next with the same linking id */
+	uint8_t		 cat, flags;
+};
+
+/* An integer-keyed map over the interned-name table: keys are byte strings of int64s. */
+struct imap {
+	struct names	 nm;
+	int64_t		*val;
+	size_t		 cap;
+};
+
+/* An argument list captured element by element (Input Dims, Input type, ...). */
+struct arglist {
+	struct buf	 text;
+	size_t		*start, *len;
+	size_t		 n, cap;
+	bool		 present;
+};
+
+enum { A_DIMS, A_TYPE, A_STRIDES, A_CONCRETE, NARGS };
+
+/* The event being read. */
+struct etmp {
+	int		 cat;
+	char		 ph;
+	struct buf	 name;
+	bool		 has_name, has_ts, has_dur;
+	int64_t		 ts, dur, pid, tid, id, corr, ext, seq, stream, device;
+	struct buf	 mname, labels;		/* metadata events' args */
+	bool		 has_mname, has_labels;
+	struct buf	 kern;			/* a launch's args.kernel */
+	bool		 has_kern;
+	struct arglist	 arg[NARGS];
+	struct buf	 comm;			/* a collective's args (commkey[]), as JSON members */
+	uint64_t	 off;			/* byte offset of the event */
+};
+
+struct kineto_opts;
+struct js_reader;
+struct spool;
+
+struct kin {
+	const struct kineto_opts *o;
+	const char	*file;
+	int		 rank;
+	struct js_reader *rd;
+	struct kev	*ev;
+	size_t		 nev, capev;
+	uint32_t	 nevents;		/* events in traceEvents */
+	struct names	 names;			/* event names */
+	struct names	 strs;			/* string ids */
+	struct imap	 flow_s, flow_f;	/* ac2g flows by id; f: its (pid, tid) */
+	int64_t		*f_pid, *f_tid;
+	struct imap	 thread_name, process_name, process_label;
+	int		 key_decided, key_corr;	/* the linking key (spec §1.4.1) */
+	struct spool	*sp;
+	struct buf	 devices;		/* deviceProperties as records' JSON */
+	struct buf	 dist;			/* distributedInfo as written */
+	bool		 has_events, has_dist, has_cpu_op;
+	size_t		 n_ignored, n_flow_unpaired, n_gpu, n_unlinked, n_inexact;
+	struct etmp	 t;
+	struct buf	 tmp;
+	int32_t		*own_tmp;		/* an op's non-communication GPU events */
+	struct error	 err;			/* bad input, and where read_trace ... */
+	jmp_buf		 fail;			/* ... returns it (kfail) */
+	const char	*cap_folder;		/* captures merged from this folder */
+	bool		 cap_classified;	/* ... which had no execution_details.json */
+	size_t		 cap_events, cap_merged;
+};
+
+/* kineto.c */
+
+/* A capture trace read (opts o) and its host tree built, in a new state; NULL on bad
+ * input (an unreadable file, a trace that is not one): then *err says where and what. */
+struct kin *kin_load(const char *path, const struct kineto_opts *o, struct error *err);
+/* Everything k holds (not k itself). */
+void kin_free(struct kin *k);
+/* Events v[0..n) of k in TraceLens's time order: by start, then by trace index. */
+void kin_sort_by_ts(const struct kin *k, int32_t *v, size_t n);
+/* The host tree's events (CPU ops, runtime and driver calls, python frames) into h
+ * (room for k->nev), in the order build_tree attaches them: kin_sort_by_ts's. Returns
+ * how many. */
+size_t kin_host_events(const struct kin *k, int32_t *h);
+
+/* capture.c */
+
+/* The graph-capture traces of folder grafted under k's graph launches (TraceLens's
+ * --capture_folder). Returns 0 (also when a launch could not be merged: warned), or -1
+ * on bad input in the folder: then k->err says where and what. */
+int merge_captures(struct kin *k, const char *folder);
+
+#endif

@@ -1,0 +1,1128 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * capture: the graph-capture merge of the Kineto reader (spec tracelens.md §8;
+ * TraceLens's --capture_folder), between kineto.c's links and its records: merge_captures
+ * reads the folder, pairs each engine step's graph launches with a capture trace, aligns
+ * the capture's launches with the replayed GPU events and grafts the capture's host tree
+ * under the launch (torch/kinpriv.h holds the state both files share).
+ *
+ * A graph-replay trace shows each replayed kernel under its graph launch only. The
+ * capture trace of that graph (profiled while the engine captured it) holds the CPU ops,
+ * shapes and python frames that launched each kernel. TraceLens's
+ * trace_capture_merge_experimental grafts the capture under the launch, and so does this:
+ *   - execution_details.json in the folder lists the capture traces {file, batch_size,
+ *     mode}; each engine step (the iteration annotations of the first tier that has any:
+ *     detailed vLLM/SGLang/ATOM formats, else native ones) takes the capture of the
+ *     smallest batch size at least its own, FULL or PIECEWISE (PIECEWISE when both exist
+ *     and the step has several graph launches);
+ *   - a capture root is the span between a StreamBeginCapture's end and the next
+ *     StreamEndCapture: the CPU ops and python frames in it whose parent is outside it,
+ *     under a new runtime event "CaptureRoot";
+ *   - each graph launch inside the step is paired with a capture root (one root serves
+ *     every launch, else one each); the root's launches (runtime events named with
+ *     Launch, Memcpy or Memset) are aligned with the launch's GPU events by time, by
+ *     kernel name (args.kernel) when the counts or names differ, per stream when the
+ *     graph ran on several;
+ *   - the capture's subtree is appended to the trace as new events, numbered on from the
+ *     last event (breadth first, then by capture time), every one at the graph launch's
+ *     start and duration, under the graph launch; each GPU event's launch becomes its
+ *     capture launch, so the kernels get the captured CPU ops as launchers.
+ *
+ * Bad input in the folder (a trace or execution_details.json that cannot be read) ends
+ * the merge: capfail keeps the error in the capture set and unwinds to merge_captures
+ * with longjmp; everything the merge holds hangs off the set, which merge_captures frees
+ * (capset_free, on every path) before it returns the error. What TraceLens skips (an
+ * entry not valid, a step without its capture, launches that do not align) is warned.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/io.h"
+#include "core/json.h"
+#include "core/names.h"
+#include "core/rec.h"
+#include "core/spool.h"
+#include "phase/step.h"
+#include "torch/kineto.h"
+#include "torch/kinpriv.h"
+
+struct cap {
+	char		*path;		/* the capture trace */
+	char		*key;		/* "<batch size>_<mode>" */
+	struct kin	*k;		/* loaded when first needed */
+	int32_t		*kids;		/* the host tree's children, TraceLens's order */
+	size_t		*kid_at;
+	int32_t		*roots;		/* CaptureRoot children (capture events) per root */
+	size_t		*root_at;
+	int64_t		*root_ts, *root_dur;
+	size_t		 nroots;
+};
+
+struct capset {
+	struct cap	*c;
+	size_t		 n;
+	struct loaded {
+		char		*path;
+		struct kin	*k;
+	}		*ld;		/* capture traces read to classify them */
+	size_t		 nld;
+	bool		 classified;	/* no execution_details.json: classified here */
+	long long	*bs;		/* the valid entries' batch sizes (files or not) */
+	size_t		 nbs;
+	const char	*folder;
+	size_t		 merged, events;
+	/* What the merge holds while it runs, freed by capset_free: also when bad input
+	 * ends it (capfail, back to merge_captures, which returns the error). */
+	struct capent	*ents;		/* execution_details.json's entries */
+	size_t		 nents, capents;
+	char		**files;	/* the folder's capture traces (classification) */
+	size_t		 nfiles;
+	struct js_reader *drd;		/* execution_details.json being read */
+	FILE		*dfp;
+	struct buf	 path, where;
+	int32_t		*steps, *gl, *roots, *lk0;
+	int64_t		*corr0;
+	struct error	 err;
+	jmp_buf		 fail;
+};
+
+/* Bad input in a capture folder (file, byte off or -1): back to merge_captures. */
+static void __attribute__((noreturn, format(printf, 4, 5)))
+capfail(struct capset *cs, const char *file, long long off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(&cs->err, file, 0, off, fmt, ap);
+	va_end(ap);
+	longjmp(cs->fail, 1);
+}
+
+/* The same for an error made elsewhere (e is left empty). */
+static void __attribute__((noreturn))
+capfail_error(struct capset *cs, struct error *e)
+{
+	error_move(&cs->err, e);
+	longjmp(cs->fail, 1);
+}
+
+static bool
+name_has(const struct kin *k, uint32_t name, const char *sub, bool nocase)
+{
+	const char *s = names_str(&k->names, name);
+
+	return nocase ? strcasestr(s, sub) != NULL : strstr(s, sub) != NULL;
+}
+
+/* Children in TraceLens's order: as build_tree attaches them, by (ts, index). */
+static void
+cap_children(struct kin *k, struct cap *c)
+{
+	int32_t *h = xreallocarray(NULL, k->nev + 1, sizeof(*h));
+	size_t nh = kin_host_events(k, h), i, *fill;
+
+	c->kid_at = xcalloc(k->nev + 2, sizeof(size_t));
+	for (i = 0; i < nh; i++)
+		if (k->ev[h[i]].parent >= 0)
+			c->kid_at[k->ev[h[i]].parent + 1]++;
+	for (i = 0; i < k->nev; i++)
+		c->kid_at[i + 1] += c->kid_at[i];
+	c->kids = xreallocarray(NULL, c->kid_at[k->nev] + 1, sizeof(*c->kids));
+	fill = xcalloc(k->nev + 1, sizeof(size_t));
+	for (i = 0; i < nh; i++) {
+		int32_t p = k->ev[h[i]].parent;
+
+		if (p >= 0)
+			c->kids[c->kid_at[p] + fill[p]++] = h[i];
+	}
+	free(fill);
+	free(h);
+}
+
+/* find_capture_roots: StreamBeginCapture and StreamEndCapture paired in order. */
+static void
+cap_roots(struct kin *k, struct cap *c)
+{
+	int32_t *beg = NULL, *end = NULL;
+	size_t nb = 0, ne = 0, cb = 0, ce = 0, i, r, n = 0, cap = 0;
+	char *in = xcalloc(k->nev + 1, 1);
+
+	for (i = 0; i < k->nev; i++) {
+		if (k->ev[i].cat != C_RUNTIME)
+			continue;
+		if (name_has(k, k->ev[i].name, "StreamBeginCapture", false)) {
+			beg = xgrow(beg, &cb, nb + 1, sizeof(*beg));
+			beg[nb++] = (int32_t)i;
+		} else if (name_has(k, k->ev[i].name, "StreamEndCapture", false)) {
+			end = xgrow(end, &ce, ne + 1, sizeof(*end));
+			end[ne++] = (int32_t)i;
+		}
+	}
+	c->nroots = nb < ne ? nb : ne;
+	c->root_at = xcalloc(c->nroots + 1, sizeof(size_t));
+	c->root_ts = xcalloc(c->nroots + 1, sizeof(int64_t));
+	c->root_dur = xcalloc(c->nroots + 1, sizeof(int64_t));
+	for (r = 0; r < c->nroots; r++) {
+		int64_t ts = k->ev[beg[r]].ts + k->ev[beg[r]].dur, te = k->ev[end[r]].ts;
+
+		c->root_ts[r] = ts;
+		c->root_dur[r] = te - ts;
+		for (i = 0; i < k->nev; i++)
+			in[i] = k->ev[i].ts >= ts && k->ev[i].ts + k->ev[i].dur <= te;
+		for (i = 0; i < k->nev; i++) {
+			const struct kev *v = &k->ev[i];
+
+			if (!in[i] || v->parent < 0 || in[v->parent] ||
+			    (v->cat != C_CPU_OP && v->cat != C_PYTHON))
+				continue;
+			c->roots = xgrow(c->roots, &cap, n + 1, sizeof(*c->roots));
+			c->roots[n++] = (int32_t)i;
+		}
+		c->root_at[r + 1] = n;
+	}
+	free(in);
+	free(beg);
+	free(end);
+}
+
+/* A capture trace read (kin_load); bad input: back to merge_captures. */
+static struct kin *
+cap_trace(struct capset *cs, const char *path, const struct kineto_opts *o)
+{
+	struct error e = ERROR_INIT;
+	struct kin *k = kin_load(path, o, &e);
+
+	if (k == NULL)
+		capfail_error(cs, &e);
+	return k;
+}
+
+static void
+cap_load(struct capset *cs, struct cap *c, const struct kineto_opts *o)
+{
+	size_t i;
+
+	if (c->k != NULL)
+		return;
+	for (i = 0; i < cs->nld && strcmp(cs->ld[i].path, c->path) != 0; i++)
+		;
+	if (i < cs->nld) {
+		c->k = cs->ld[i].k;	/* read when the folder was classified */
+		cs->ld[i].k = NULL;
+	} else
+		c->k = cap_trace(cs, c->path, o);
+	cap_children(c->k, c);
+	cap_roots(c->k, c);
+}
+
+static bool
+readable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return false;
+	fclose(f);
+	return true;
+}
+
+static int
+by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The most common first dimension of the CPU ops' argument shapes (TraceLens's
+ * infer_batch_size_from_cpu_ops: ties to the first seen), or -1 when there is none. */
+static long long
+common_first_dim(struct kin *k)
+{
+	struct names seen;
+	size_t *count = NULL, cap = 0, i, best = 0;
+	long long v = -1;
+
+	names_init(&seen);
+	for (i = 0; i < k->nev; i++) {
+		const struct kev *e = &k->ev[i];
+		struct rec_elems a;
+		struct rec *r;
+
+		if (e->cat != C_CPU_OP || e->in_len == 0)
+			continue;
+		r = rec_new();
+		rec_set_raw(r, "in", spool_get(k->sp, e->in_off, e->in_len), e->in_len);
+		(void)rec_elems(r, "in", &a);
+		while (rec_elem_next(&a)) {
+			const struct rec_node *sh = rec_elem_tree(&a, "shape", NULL);
+			char num[32];
+			size_t n0 = seen.n;
+			uint32_t x;
+
+			/* shape[0], an integer */
+			if (sh == NULL || sh->type != REC_ARRAY || sh->n == 0 ||
+			    sh[1].type != REC_INT)
+				continue;
+			snprintf(num, sizeof(num), "%lld", sh[1].i);
+			x = names_intern(&seen, num, strlen(num));
+			if (seen.n > n0) {
+				count = xgrow(count, &cap, seen.n, sizeof(*count));
+				count[x] = 0;
+			}
+			count[x]++;
+		}
+		rec_free(r);
+	}
+	for (i = 0; i < seen.n; i++)
+		if (count[i] > count[best])
+			best = i;
+	if (seen.n > 0)
+		v = strtoll(seen.str[best], NULL, 10);
+	free(count);
+	names_free(&seen);
+	return v;
+}
+
+/* An entry of execution_details.json: file, batch_size, mode (NULL or false when not
+ * there or not of that type). */
+struct capent {
+	char		*file, *mode;
+	long long	 bs;
+	bool		 has_bs;
+};
+
+static void
+capents_free(struct capent *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].file);
+		free(v[i].mode);
+	}
+	free(v);
+}
+
+/* classify_graph_capture_trace, without writing the file: per capture trace (.json or
+ * .json.gz, by name), the batch size and mode of its capture annotation when it has as
+ * many as vLLM _dummy_run frames, else FULL for at most one StreamBeginCapture and
+ * PIECEWISE for more, with the most common first dimension as the batch size. The
+ * entries execution_details.json would have, one per file (*n). */
+static void
+capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
+{
+	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
+	struct capent *ents;
+	char **files;
+	size_t nf, i, j;
+	DIR *d = opendir(folder);
+	struct dirent *de;
+
+	if (d == NULL)
+		capfail(cs, folder, -1, "%s", strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if ((n > 5 && strcmp(de->d_name + n - 5, ".json") == 0) ||
+		    (n > 8 && strcmp(de->d_name + n - 8, ".json.gz") == 0)) {
+			cs->files = xreallocarray(cs->files, cs->nfiles + 1, sizeof(*cs->files));
+			cs->files[cs->nfiles++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	files = cs->files;
+	nf = cs->nfiles;
+	if (nf == 0)
+		capfail(cs, folder, -1, "no execution_details.json and no capture trace (.json, "
+		    ".json.gz) to classify");
+	qsort(files, nf, sizeof(*files), by_str);
+	ents = cs->ents = xcalloc(nf, sizeof(*ents));
+	cs->nents = nf;
+	for (i = 0; i < nf; i++) {
+		struct buf *path = &cs->path;
+		struct kin *k;
+		size_t ndummy = 0, nann = 0, nbeg = 0;
+		int32_t ann = -1;
+		long long bs = -1;
+		const char *mode = NULL, *how = "inferred";
+		struct capent *x = &ents[i];
+
+		buf_reset(path);
+		buf_printf(path, "%s/%s", folder, files[i]);
+		k = cap_trace(cs, path->p, o);
+		for (j = 0; j < k->nev; j++) {
+			const struct kev *v = &k->ev[j];
+			const char *nm = names_str(&k->names, v->name), *p;
+			struct step st;
+
+			if (strncmp(nm, dummy, sizeof(dummy) - 1) == 0) {
+				for (p = nm + sizeof(dummy) - 1; *p >= '0' && *p <= '9'; p++)
+					;
+				if (p > nm + sizeof(dummy) - 1 && strncmp(p, "): _dummy_run", 13) == 0)
+					ndummy++;
+			}
+			if (v->cat == C_RUNTIME && strstr(nm, "StreamBeginCapture") != NULL)
+				nbeg++;
+			if (v->cat == C_ANNOT && step_parse(nm, strlen(nm), &st) &&
+			    st.kind == STEP_CAPTURE) {
+				nann++;
+				if (ann < 0 || v->ts < k->ev[ann].ts)
+					ann = (int32_t)j;
+			}
+		}
+		if (nann > 0 && nann == ndummy) {
+			/* capture_<bs>_<mode>: the mode is the rest of the name */
+			const char *nm = names_str(&k->names, k->ev[ann].name);
+			struct step st;
+
+			(void)step_parse(nm, strlen(nm), &st);
+			bs = st.batch;
+			mode = strchr(nm + 8, '_') + 1;
+			how = "from its annotation";
+			x->has_bs = true;
+		} else {
+			mode = nbeg <= 1 ? "FULL" : "PIECEWISE";
+			bs = common_first_dim(k);
+			x->has_bs = bs >= 0;	/* none inferred: null */
+		}
+		x->bs = bs;
+		x->mode = xstrdup(mode);
+		note("%s: batch size %lld, mode %s (%s; TraceLens would write them to "
+		    "execution_details.json)", path->p, bs, mode, how);
+		cs->ld = xreallocarray(cs->ld, cs->nld + 1, sizeof(*cs->ld));
+		cs->ld[cs->nld].path = xstrdup(path->p);
+		cs->ld[cs->nld++].k = k;
+		x->file = xstrdup(files[i]);
+	}
+	cs->classified = true;
+}
+
+/* The string value the reader is at, as a new string; NULL for any other value. */
+static char *
+js_strdup(struct js_reader *rd)
+{
+	return js_tok(rd) == JS_STRING ? xstrdup(js_str(rd, NULL)) : NULL;
+}
+
+/* execution_details.json read whole into cs->ents, the last of a repeated member
+ * counting; false when it is not a list. Bad JSON: capfail (file and byte). */
+static bool
+capset_details(struct capset *cs, const char *path)
+{
+	struct error e = ERROR_INIT;
+	struct js_reader *rd;
+	struct capent *x;
+	size_t len;
+	enum js_tok t;
+	const char *num;
+	bool list;
+
+	if ((cs->dfp = io_open_error(path, &e)) == NULL)
+		capfail_error(cs, &e);
+	rd = cs->drd = js_open_fp(cs->dfp);
+	list = js_next(rd) == JS_ARRAY;
+	while (list && (t = js_next(rd)) != JS_ARRAY_END && t != JS_ERROR) {
+		cs->ents = xgrow(cs->ents, &cs->capents, cs->nents + 1, sizeof(*cs->ents));
+		x = &cs->ents[cs->nents++];
+		memset(x, 0, sizeof(*x));
+		if (t != JS_OBJECT) {
+			js_skip(rd);
+			continue;
+		}
+		while (js_next(rd) == JS_KEY) {
+			if (js_is(rd, "file")) {
+				free(x->file);
+				js_next(rd);
+				x->file = js_strdup(rd);
+			} else if (js_is(rd, "mode")) {
+				free(x->mode);
+				js_next(rd);
+				x->mode = js_strdup(rd);
+			} else if (js_is(rd, "batch_size")) {
+				js_next(rd);
+				num = js_text(rd, &len);
+				x->has_bs = js_tok(rd) == JS_NUMBER &&
+				    js_number_int(num, len, &x->bs);
+			} else
+				js_next(rd);
+			js_skip(rd);
+		}
+	}
+	if (!list)
+		js_skip(rd);
+	if (js_tok(rd) != JS_ERROR)
+		js_next(rd);		/* the end of the document */
+	if (js_tok(rd) == JS_ERROR)
+		capfail(cs, path, js_read_failed(rd) ? -1 : (long long)js_offset(rd), "%s",
+		    js_error(rd));
+	js_close(rd);
+	io_close(cs->dfp);
+	cs->drd = NULL;
+	cs->dfp = NULL;
+	return list;
+}
+
+/* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder); when
+ * the folder has none, the traces are classified as TraceLens classifies them. */
+static void
+capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
+{
+	struct capent *ents;
+	size_t n, i, j;
+
+	cs->folder = folder;
+	buf_printf(&cs->where, "%s/execution_details.json", folder);
+	if (!readable(cs->where.p)) {
+		capset_classify(cs, folder, o);
+		buf_reset(&cs->where);
+		buf_printf(&cs->where, "%s (classified)", folder);
+	} else if (!capset_details(cs, cs->where.p))
+		capfail(cs, cs->where.p, -1, "not a list of capture traces");
+	ents = cs->ents;
+	n = cs->nents;
+	for (i = 0; i < n; i++) {
+		const char *file = ents[i].file, *mode = ents[i].mode;
+		long long bs = ents[i].bs;
+		struct buf key = BUF_INIT, path = BUF_INIT;
+
+		if (file == NULL)
+			capfail(cs, cs->where.p, -1, "entry %zu: no \"file\"", i);
+		if (mode == NULL || (strcmp(mode, "FULL") != 0 &&
+		    strcmp(mode, "PIECEWISE") != 0) || !ents[i].has_bs) {
+			warning("%s: entry %zu (%s): batch size or mode not valid: skipped",
+			    cs->where.p, i, file);
+			continue;
+		}
+		cs->bs = xreallocarray(cs->bs, cs->nbs + 1, sizeof(*cs->bs));
+		cs->bs[cs->nbs++] = bs;
+		buf_printf(&path, "%s/%s", folder, file);
+		if (!readable(path.p)) {
+			warning("%s: capture trace not found: skipped", path.p);
+			buf_free(&path);
+			continue;
+		}
+		buf_printf(&key, "%lld_%s", bs, mode);
+		for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
+			;
+		if (j == cs->n) {
+			cs->c = xreallocarray(cs->c, cs->n + 1, sizeof(*cs->c));
+			memset(&cs->c[cs->n++], 0, sizeof(*cs->c));
+		} else {
+			free(cs->c[j].key);
+			free(cs->c[j].path);
+		}
+		cs->c[j].key = xstrdup(key.p);
+		cs->c[j].path = xstrdup(path.p);
+		buf_free(&key);
+		buf_free(&path);
+	}
+	capents_free(ents, n);
+	cs->ents = NULL;
+	cs->nents = 0;
+}
+
+static struct cap *
+capset_find(struct capset *cs, long long bs, const char *mode)
+{
+	struct buf key = BUF_INIT;
+	size_t j;
+
+	buf_printf(&key, "%lld_%s", bs, mode);
+	for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
+		;
+	buf_free(&key);
+	return j < cs->n ? &cs->c[j] : NULL;
+}
+
+/* --- alignment (verify_subtree_events, align_streams) --- */
+
+struct align {
+	struct kin	*ck, *gk;
+	const int32_t	*c, *g;		/* capture launches, graph GPU events */
+	size_t		 nc, ng;
+	int32_t		*out;		/* per graph event (in *g order), its capture launch */
+	int32_t		*gperm;		/* the graph events, reordered (group alignment) */
+};
+
+static const char *
+cap_kname(const struct kin *k, const struct kev *v)
+{
+	return names_str(&k->names, v->kname != NAME_NONE ? v->kname : v->name);
+}
+
+static bool
+names_match(const struct align *a, int32_t c, int32_t g)
+{
+	const struct kev *cv = &a->ck->ev[c];
+	const char *cn = names_str(&a->ck->names, cv->name);
+	const char *gn = names_str(&a->gk->names, a->gk->ev[g].name);
+
+	if ((strstr(cn, "Memcpy") && strstr(gn, "Memcpy")) || (strstr(cn, "Memset") &&
+	    (strstr(gn, "Memset") || strstr(gn, "fillBuffer"))))
+		return true;
+	return strcmp(cap_kname(a->ck, cv), gn) == 0;
+}
+
+/* _align_capture_to_graph: for each graph event, the next capture launch that matches. */
+static bool
+align_greedy(struct align *a)
+{
+	size_t ci = 0, gi;
+
+	for (gi = 0; gi < a->ng; gi++) {
+		bool hit = false;
+
+		while (ci < a->nc) {
+			int32_t c = a->c[ci++];
+
+			if (names_match(a, c, a->g[gi])) {
+				a->out[gi] = c;
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+/* _align_graph_to_capture_by_group: the n-th launch of a kernel name with the n-th
+ * graph event of that name; the counts of every name must agree. */
+static bool
+align_groups(struct align *a)
+{
+	struct names nm;
+	size_t *cc, *gc, *seen, i, j, n;
+	bool ok = true;
+
+	names_init(&nm);
+	for (i = 0; i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+
+		(void)names_intern(&nm, s, strlen(s));
+	}
+	for (i = 0; i < a->ng; i++) {
+		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+
+		(void)names_intern(&nm, s, strlen(s));
+	}
+	n = nm.n;
+	cc = xcalloc(n + 1, sizeof(size_t));
+	gc = xcalloc(n + 1, sizeof(size_t));
+	seen = xcalloc(n + 1, sizeof(size_t));
+	for (i = 0; i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+
+		cc[names_lookup(&nm, s, strlen(s))]++;
+	}
+	for (i = 0; i < a->ng; i++) {
+		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+
+		gc[names_lookup(&nm, s, strlen(s))]++;
+	}
+	for (i = 0; i < n; i++)
+		if (cc[i] != gc[i])
+			ok = false;
+	for (i = 0; ok && i < a->nc; i++) {
+		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+		uint32_t x = names_lookup(&nm, s, strlen(s));
+		size_t want = seen[x]++, m = 0;
+
+		for (j = 0; j < a->ng; j++) {
+			const char *gs = names_str(&a->gk->names, a->gk->ev[a->g[j]].name);
+
+			if (strcmp(gs, s) == 0 && m++ == want) {
+				a->gperm[i] = a->g[j];
+				a->out[i] = a->c[i];
+				break;
+			}
+		}
+	}
+	free(cc);
+	free(gc);
+	free(seen);
+	names_free(&nm);
+	return ok;
+}
+
+/* verify_subtree_events: 1 (in order), 2 (greedy), 3 (by group), 0 (failed). */
+static int
+align_single(struct align *a)
+{
+	size_t i;
+
+	if (a->nc != a->ng)
+		return align_greedy(a) ? 2 : 0;
+	for (i = 0; i < a->ng; i++) {
+		const struct kev *cv = &a->ck->ev[a->c[i]];
+
+		a->out[i] = a->c[i];
+		if (cv->kname == NAME_NONE)
+			continue;	/* TraceLens: "alignment has not been verified" */
+		if (strcmp(names_str(&a->ck->names, cv->kname),
+		    names_str(&a->gk->names, a->gk->ev[a->g[i]].name)) != 0)
+			return align_groups(a) ? 3 : 0;
+	}
+	return 1;
+}
+
+/* align_streams: capture launches (program order) to graph events (GPU order per
+ * stream) through one FIFO per stream; ties go to the stream whose queue matches the
+ * longest run of the following launches. */
+static bool
+align_streams(struct align *a)
+{
+	int64_t *st = xreallocarray(NULL, a->ng + 1, sizeof(*st));
+	size_t *head = xcalloc(a->ng + 1, sizeof(size_t)), ns = 0, ci, s, i;
+	size_t **q = xcalloc(a->ng + 1, sizeof(*q)), *qn = xcalloc(a->ng + 1, sizeof(size_t));
+	bool ok = true;
+
+	for (i = 0; i < a->ng; i++)
+		a->out[i] = -1;
+	for (i = 0; i < a->ng; i++) {
+		int64_t v = a->gk->ev[a->g[i]].stream;
+
+		for (s = 0; s < ns && st[s] != v; s++)
+			;
+		if (s == ns)
+			st[ns++] = v;
+		q[s] = xreallocarray(q[s], qn[s] + 1, sizeof(**q));
+		q[s][qn[s]++] = i;
+	}
+	for (ci = 0; ci < a->nc; ci++) {
+		size_t best = ns, ncand = 0;
+		long bestrun = -1;
+
+		for (s = 0; s < ns; s++)
+			if (head[s] < qn[s] && names_match(a, a->c[ci], a->g[q[s][head[s]]])) {
+				ncand++;
+				if (best == ns)
+					best = s;
+			}
+		if (ncand > 1)	/* _best_stream_by_run: the first longest run */
+			for (s = 0; s < ns; s++) {
+				long run = 0;
+
+				if (!(head[s] < qn[s] && names_match(a, a->c[ci],
+				    a->g[q[s][head[s]]])))
+					continue;
+				while (head[s] + (size_t)run < qn[s] && ci + (size_t)run < a->nc &&
+				    names_match(a, a->c[ci + run], a->g[q[s][head[s] + run]]))
+					run++;
+				if (run > bestrun) {
+					bestrun = run;
+					best = s;
+				}
+			}
+		if (best == ns)
+			continue;
+		a->out[q[best][head[best]++]] = a->c[ci];
+	}
+	for (i = 0; i < a->ng; i++)
+		if (a->out[i] < 0)
+			ok = false;
+	for (s = 0; s < ns; s++)
+		free(q[s]);
+	free(q);
+	free(qn);
+	free(head);
+	free(st);
+	return ok;
+}
+
+/* --- grafting --- */
+
+static int64_t
+remap_id(struct kin *to, const struct kin *from, int64_t v)
+{
+	uint32_t i;
+
+	if (v == NOVAL || v < STRVAL || v > STRMAX)
+		return v;
+	i = (uint32_t)(v - STRVAL);
+	return STRVAL + names_intern(&to->strs, from->strs.str[i], from->strs.len[i]);
+}
+
+static int32_t
+add_event(struct kin *k)
+{
+	if (k->nev >= INT32_MAX / 2)
+		die(EXIT_DATA, "%s: more than %d events to keep", k->file, INT32_MAX / 2);
+	k->ev = xgrow(k->ev, &k->capev, k->nev + 1, sizeof(*k->ev));
+	memset(&k->ev[k->nev], 0, sizeof(*k->ev));
+	return (int32_t)k->nev++;
+}
+
+/* A subtree event in grafting order: by capture time, ties in breadth-first order. */
+struct gitem {
+	int64_t		t;
+	uint32_t	pos;		/* breadth-first position */
+	int32_t		ev;
+};
+
+static int
+by_capture_time(const void *a, const void *b)
+{
+	const struct gitem *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Capture root r of c grafted under graph launch g of k, and the graph's GPU events
+ * (gs[0..ng), in time order) relinked to their capture launches. */
+static int
+graft(struct kin *k, struct capset *cs, struct cap *c, size_t r, int32_t g,
+    const int32_t *gs, size_t ng)
+{
+	int rc = 0;
+	struct kin *ck = c->k;
+	int32_t *bfs = NULL, *launch = NULL, *map;
+	size_t nb = 0, cb = 0, nl = 0, cl = 0, i, head;
+	struct align a;
+	int how;
+	const char *gname = names_str(&k->names, k->ev[g].name);
+
+	/* the subtree, breadth first from the root (-1 stands for CaptureRoot) */
+	bfs = xgrow(bfs, &cb, 1, sizeof(*bfs));
+	bfs[nb++] = -1;
+	for (head = 0; head < nb; head++) {
+		int32_t x = bfs[head];
+		const int32_t *kid = x < 0 ? c->roots + c->root_at[r] : c->kids + c->kid_at[x];
+		size_t n = x < 0 ? c->root_at[r + 1] - c->root_at[r] :
+		    c->kid_at[x + 1] - c->kid_at[x];
+
+		bfs = xgrow(bfs, &cb, nb + n, sizeof(*bfs));
+		for (i = 0; i < n; i++)
+			bfs[nb++] = kid[i];
+	}
+	/* then by capture time, ties in breadth-first order (a stable sort) */
+	{
+		struct gitem *o = xreallocarray(NULL, nb, sizeof(*o));
+
+		for (i = 0; i < nb; i++) {
+			o[i].t = bfs[i] < 0 ? c->root_ts[r] : ck->ev[bfs[i]].ts;
+			o[i].pos = (uint32_t)i;
+			o[i].ev = bfs[i];
+		}
+		qsort(o, nb, sizeof(*o), by_capture_time);
+		for (i = 0; i < nb; i++)
+			bfs[i] = o[i].ev;
+		free(o);
+	}
+	for (i = 0; i < nb; i++) {
+		const struct kev *v = bfs[i] < 0 ? NULL : &ck->ev[bfs[i]];
+
+		if (v == NULL || !IS_LAUNCH(v->cat) || !(name_has(ck, v->name, "launch", true) ||
+		    name_has(ck, v->name, "memcpy", true) || name_has(ck, v->name, "memset", true)))
+			continue;
+		launch = xgrow(launch, &cl, nl + 1, sizeof(*launch));
+		launch[nl++] = bfs[i];
+	}
+	memset(&a, 0, sizeof(a));
+	a.ck = ck;
+	a.gk = k;
+	a.c = launch;
+	a.nc = nl;
+	a.g = gs;
+	a.ng = ng;
+	a.out = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
+	a.gperm = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
+	memcpy(a.gperm, gs, ng * sizeof(*gs));
+	{
+		bool multi = false;
+
+		for (i = 1; i < ng; i++)
+			if (k->ev[gs[i]].stream != k->ev[gs[0]].stream)
+				multi = true;
+		if (multi) {
+			for (i = 0; i < nl; i++) {
+				const struct kev *v = &ck->ev[launch[i]];
+
+				if (v->kname == NAME_NONE &&
+				    !name_has(ck, v->name, "Memcpy", false) &&
+				    !name_has(ck, v->name, "Memset", false))
+					break;
+			}
+			if (i < nl) {
+				warning("%s: %s: the graph ran on several streams and the capture's "
+				    "launches name no kernels: no capture is merged", c->path,
+				    gname);
+				rc = -1;
+				goto out;
+			} else
+				how = align_streams(&a) ? 4 : 0;
+		} else
+			how = align_single(&a);
+	}
+	if (how == 0) {
+		warning("%s: the launches of %s (%zu) do not align with the %zu GPU events of "
+		    "%s (event %u): not merged", c->path, c->nroots > 1 ? "its capture root" :
+		    "the capture", nl, ng, gname, k->ev[g].idx);
+		goto out;
+	}
+	/* append the subtree: CaptureRoot, then every event at the launch's time */
+	map = xreallocarray(NULL, ck->nev + 1, sizeof(*map));
+	for (i = 0; i < ck->nev; i++)
+		map[i] = -1;
+	{
+		uint32_t base = k->nevents + (uint32_t)cs->events;
+		int32_t root = -1;
+
+		for (i = 0; i < nb; i++) {
+			int32_t x = add_event(k);
+			struct kev *v = &k->ev[x];
+
+			v->idx = base + (uint32_t)i;
+			v->ts = k->ev[g].ts;
+			v->dur = k->ev[g].dur;
+			v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+			v->kname = NAME_NONE;
+			if (bfs[i] < 0) {
+				v->name = names_intern(&k->names, "CaptureRoot", 11);
+				v->cat = C_RUNTIME;
+				v->pid = v->tid = v->corr = v->ext = v->seq = NOVAL;
+				v->stream = v->device = NOVAL;
+				v->parent = g;
+				root = x;
+				continue;
+			}
+			{
+				const struct kev *cv = &ck->ev[bfs[i]];
+				const char *nm = ck->names.str[cv->name];
+
+				map[bfs[i]] = x;
+				v->name = names_intern(&k->names, nm, ck->names.len[cv->name]);
+				v->cat = cv->cat;
+				v->pid = remap_id(k, ck, cv->pid);
+				v->tid = remap_id(k, ck, cv->tid);
+				v->corr = remap_id(k, ck, cv->corr);
+				v->ext = remap_id(k, ck, cv->ext);
+				v->seq = cv->seq;
+				v->stream = cv->stream;
+				v->device = cv->device;
+				if (cv->in_len > 0) {
+					v->in_off = spool_add(k->sp, spool_get(ck->sp, cv->in_off,
+					    cv->in_len), cv->in_len);
+					v->in_len = cv->in_len;
+				}
+				if (cv->cat == C_CPU_OP)
+					k->has_cpu_op = true;
+			}
+		}
+		for (i = 0; i < nb; i++) {
+			int32_t p;
+
+			if (bfs[i] < 0)
+				continue;
+			p = ck->ev[bfs[i]].parent;
+			k->ev[map[bfs[i]]].parent = p >= 0 && map[p] >= 0 ? map[p] : root;
+		}
+		for (i = 0; i < ng; i++) {
+			struct kev *gv = &k->ev[a.gperm[i]];
+
+			gv->linker = map[a.out[i]];
+			gv->corr = k->ev[gv->linker].corr;
+		}
+		cs->events += nb;
+		cs->merged++;
+	}
+	free(map);
+out:
+	free(a.out);
+	free(a.gperm);
+	free(launch);
+	free(bfs);
+	return rc;
+}
+
+/* The GPU events of graph launch g: those linked to it or to an event below it. */
+static size_t
+graph_events(struct kin *k, int32_t g, int32_t **out)
+{
+	size_t n = 0, i;
+	int32_t p;
+
+	*out = xreallocarray(NULL, k->nev + 1, sizeof(**out));
+	for (i = 0; i < k->nev; i++) {
+		if (!IS_GPU(k->ev[i].cat) || k->ev[i].linker < 0)
+			continue;
+		for (p = k->ev[i].linker; p >= 0 && p != g; p = k->ev[p].parent)
+			;
+		if (p == g)
+			(*out)[n++] = (int32_t)i;
+	}
+	kin_sort_by_ts(k, *out, n);
+	return n;
+}
+
+/* Everything cs holds, and cs. */
+static void
+capset_free(struct capset *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		struct cap *c = &cs->c[i];
+
+		if (c->k != NULL) {
+			kin_free(c->k);
+			free(c->k);
+		}
+		free(c->path);
+		free(c->key);
+		free(c->kids);
+		free(c->kid_at);
+		free(c->roots);
+		free(c->root_at);
+		free(c->root_ts);
+		free(c->root_dur);
+	}
+	for (i = 0; i < cs->nld; i++) {
+		if (cs->ld[i].k != NULL) {
+			kin_free(cs->ld[i].k);
+			free(cs->ld[i].k);
+		}
+		free(cs->ld[i].path);
+	}
+	capents_free(cs->ents, cs->nents);
+	for (i = 0; i < cs->nfiles; i++)
+		free(cs->files[i]);
+	free(cs->files);
+	if (cs->drd != NULL)
+		js_close(cs->drd);
+	if (cs->dfp != NULL)
+		io_close(cs->dfp);
+	buf_free(&cs->path);
+	buf_free(&cs->where);
+	free(cs->steps);
+	free(cs->gl);
+	free(cs->roots);
+	free(cs->lk0);
+	free(cs->corr0);
+	free(cs->ld);
+	free(cs->c);
+	free(cs->bs);
+	error_free(&cs->err);
+	free(cs);
+}
+
+int
+merge_captures(struct kin *k, const char *folder)
+{
+	struct capset *cs = xcalloc(1, sizeof(*cs));
+	int32_t *steps, *gl, *lk0;
+	int64_t *corr0;
+	size_t ns = 0, ngl = 0, i, j, tier;
+	struct kineto_opts co = { 1, 0, NULL };
+	size_t nev0 = k->nev;
+	bool failed = false;
+
+	cs->err = (struct error)ERROR_INIT;
+	if (setjmp(cs->fail) != 0) {
+		/* bad input in the folder: what the merge holds is in cs */
+		error_move(&k->err, &cs->err);
+		capset_free(cs);
+		return -1;
+	}
+	lk0 = cs->lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*lk0));
+	corr0 = cs->corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*corr0));
+	for (i = 0; i < k->nev; i++) {
+		lk0[i] = k->ev[i].linker;
+		corr0[i] = k->ev[i].corr;
+	}
+	capset_read(cs, folder, &co);
+	/* the engine steps: iteration annotations of the first tier that has any */
+	steps = cs->steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
+	for (tier = 1; tier <= 2 && ns == 0; tier++)
+		for (i = 0; i < k->nev; i++) {
+			struct step st;
+			const char *s = k->names.str[k->ev[i].name];
+
+			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
+			    &st) && step_tier(st.kind) == (int)tier)
+				steps[ns++] = (int32_t)i;
+		}
+	kin_sort_by_ts(k, steps, ns);
+	gl = cs->gl = xreallocarray(NULL, k->nev + 1, sizeof(*gl));
+	for (i = 0; i < k->nev; i++)
+		if (name_has(k, k->ev[i].name, "graphlaunch", true))
+			gl[ngl++] = (int32_t)i;
+	kin_sort_by_ts(k, gl, ngl);
+	for (i = 0; i < ns; i++) {
+		const struct kev *x = &k->ev[steps[i]];
+		int64_t xs = x->ts, xe = x->ts + x->dur;
+		int32_t *roots;
+		size_t nr = 0, r;
+		long long want = -1, bs = -1;
+		struct step st;
+		struct cap *c, *full, *piece;
+		const char *sname = k->names.str[x->name];
+
+		roots = cs->roots = xreallocarray(cs->roots, ngl + 1, sizeof(*roots));
+		for (j = 0; j < ngl; j++)
+			if (k->ev[gl[j]].ts >= xs && k->ev[gl[j]].ts + k->ev[gl[j]].dur <= xe)
+				roots[nr++] = gl[j];
+		if (nr == 0)
+			continue;
+		(void)step_parse(sname, strlen(sname), &st);
+		want = st.batch;
+		for (j = 0; j < cs->nbs; j++)
+			if (cs->bs[j] >= want && (bs < 0 || cs->bs[j] < bs))
+				bs = cs->bs[j];
+		full = bs >= 0 ? capset_find(cs, bs, "FULL") : NULL;
+		piece = bs >= 0 ? capset_find(cs, bs, "PIECEWISE") : NULL;
+		c = full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
+		if (c == NULL) {
+			warning("%s: no capture trace for the batch size %lld of step %s: its "
+			    "graph launches are not merged", folder, bs >= 0 ? bs : want, sname);
+			continue;
+		}
+		cap_load(cs, c, &co);
+		if (c->nroots != 1 && c->nroots != nr) {
+			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
+			    "merged", c->path, c->nroots, nr, sname);
+			continue;
+		}
+		for (r = 0; r < nr; r++) {
+			int32_t *gs;
+			size_t ng = graph_events(k, roots[r], &gs);
+
+			if (ng > 0 && graft(k, cs, c, c->nroots == 1 ? 0 : r, roots[r], gs,
+			    ng) < 0)
+				failed = true;
+			else if (ng == 0)
+				warning("%s: graph launch %u has no GPU events: not merged",
+				    k->file, k->ev[roots[r]].idx);
+			free(gs);
+		}
+	}
+	if (failed) {
+		/* TraceLens: "Graph capture merge failed", the report is unaugmented */
+		k->nev = nev0;
+		for (i = 0; i < nev0; i++) {
+			k->ev[i].linker = lk0[i];
+			k->ev[i].corr = corr0[i];
+		}
+	} else {
+		k->cap_folder = folder;
+		k->cap_classified = cs->classified;
+		k->cap_events = cs->events;
+		k->cap_merged = cs->merged;
+	}
+	if (k->o->verbose)
+		note("%s: %zu graph launches merged with their capture (%zu events added)",
+		    k->file, cs->merged, cs->events);
+	capset_free(cs);
+	return 0;
+}
