@@ -1120,6 +1120,10 @@ struct pscan {
 	struct sps	*sp;	/* the signposts' names, as for st.sp */
 };
 
+/* How a line of the first pass leaves it: go on, stop (the order is known to be wrong,
+ * and that is all the caller asked), or fail (the pass cannot tell). */
+enum pscan_how { PS_MORE, PS_STOP, PS_FAIL };
+
 static int
 simple_int(const char *s, size_t n, long long *v, int nonneg)
 {
@@ -1134,145 +1138,201 @@ simple_int(const char *s, size_t n, long long *v, int nonneg)
 	return 1;
 }
 
+/* The file of the first pass, open, when it is a regular file; else -1. */
+static int
+pscan_open(const char *path)
+{
+	struct stat sb;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return -1;
+	/* a FIFO must not be opened twice: look before opening */
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return -1;
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The first pass reads its file by lines with read(2) into one growing block: no stdio,
+ * no copy of a line. */
+struct plines {
+	int	 fd, eof;
+	int	 sniff;		/* the header is still to come: look for gzip's magic */
+	char	*b;
+	size_t	 cap, len, pos;
+};
+
+/* The next line of pl in *s and *n, without its LF or CR LF; *last when it is the text
+ * after the file's last LF (maybe empty). Returns 0 on a read error or a gzip file. */
+static int
+plines_next(struct plines *pl, const char **s, size_t *n, int *last)
+{
+	char *nl;
+	ssize_t m;
+
+	while ((nl = memchr(pl->b + pl->pos, '\n', pl->len - pl->pos)) == NULL && !pl->eof) {
+		memmove(pl->b, pl->b + pl->pos, pl->len - pl->pos);
+		pl->len -= pl->pos;
+		pl->pos = 0;
+		pl->b = xgrow(pl->b, &pl->cap, pl->len + 1, 1);
+		if ((m = read(pl->fd, pl->b + pl->len, pl->cap - pl->len)) < 0)
+			return 0;
+		if (m == 0)
+			pl->eof = 1;
+		if (pl->sniff && pl->len == 0 && m >= 2 &&
+		    (unsigned char)pl->b[0] == 0x1f && (unsigned char)pl->b[1] == 0x8b)
+			return 0;
+		pl->len += (size_t)m;
+	}
+	*s = pl->b + pl->pos;
+	*n = nl ? (size_t)(nl - *s) : pl->len - pl->pos;
+	pl->pos = nl ? (size_t)(nl - pl->b) + 1 : pl->len;
+	if (*n > 0 && (*s)[*n - 1] == '\r')
+		(*n)--;
+	*last = nl == NULL;
+	return 1;
+}
+
+/* The columns the first pass looks at, and the fields of the line split last. */
+struct pcols {
+	int		 hs, dv, ty, oc;	/* HOST START TS, DEVICE ID, OP TYPE, OP CODE */
+	size_t		 need;		/* a data line is split only as far as these */
+	const char	**fs;
+	size_t		*fl;
+};
+
+/* Find the columns in the header line s. Returns 0, with nothing found, for a blank line
+ * before the header, unless it is the file's last. */
+static int
+pcols_header(struct pcols *pc, const char *s, size_t n, int last)
+{
+	size_t nf, nfl = 1;
+	int i, max;
+
+	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		s += 3;
+		n -= 3;
+	}
+	if (n == 0 && !last)
+		return 0;
+	for (const char *c = s; (c = memchr(c, ',', n - (size_t)(c - s))) != NULL; c++)
+		nfl++;
+	pc->fs = xreallocarray(NULL, nfl, sizeof(*pc->fs));
+	pc->fl = xreallocarray(NULL, nfl, sizeof(*pc->fl));
+	nf = csv_split_plain(s, n, nfl, pc->fs, pc->fl);
+	for (i = (int)nf - 1; i >= 0; i--) {
+		if (pc->fl[i] == 13 && memcmp(pc->fs[i], "HOST START TS", 13) == 0)
+			pc->hs = i;
+		if (pc->fl[i] == 9 && memcmp(pc->fs[i], "DEVICE ID", 9) == 0)
+			pc->dv = i;
+		if (pc->fl[i] == 7 && memcmp(pc->fs[i], "OP TYPE", 7) == 0)
+			pc->ty = i;
+		if (pc->fl[i] == 7 && memcmp(pc->fs[i], "OP CODE", 7) == 0)
+			pc->oc = i;
+	}
+	max = pc->hs > pc->dv ? pc->hs : pc->dv;
+	if (pc->ty > max)
+		max = pc->ty;
+	if (pc->oc > max)
+		max = pc->oc;
+	pc->need = (size_t)(1 + max);
+	return 1;
+}
+
+/* Field col (-1: no such column) of a data line split into nf fields, if it has one. */
+static int
+pcols_cell(const struct pcols *pc, size_t nf, int col, const char **s, size_t *n)
+{
+	if (col < 0 || (size_t)col >= nf)
+		return 0;
+	*s = pc->fs[col];
+	*n = pc->fl[col];
+	return 1;
+}
+
+/* A data line: a signpost's name, the line's HOST START TS against the order so far, its
+ * DEVICE ID against the largest. */
+static enum pscan_how
+pscan_row(struct tfile *tf, struct pscan *ps, const struct pcols *pc, const char *s,
+    size_t n)
+{
+	size_t nf = csv_split_plain(s, n, pc->need, pc->fs, pc->fl), cn;
+	const char *c;
+	int isop = 1;
+	long long v;
+
+	if (pcols_cell(pc, nf, pc->ty, &c, &cn) && cn == 8 && memcmp(c, "signpost", 8) == 0) {
+		isop = 0;
+		if (pcols_cell(pc, nf, pc->oc, &c, &cn))
+			sps_add(ps->sp, c, cn);
+		else
+			sps_add(ps->sp, "", 0);
+	}
+	if (!pcols_cell(pc, nf, pc->hs, &c, &cn) || cn == 0)
+		ps->tsless = 1;
+	else if (!simple_int(c, cn, &v, 0))
+		return PS_FAIL;
+	else {
+		if (ps->tsless || (ps->have_prev && v < ps->prev))
+			ps->sorted = 0;
+		ps->prev = v;
+		ps->have_prev = 1;
+	}
+	if (!ps->sorted && ps->stop_unsorted)
+		return PS_STOP;
+	if (pcols_cell(pc, nf, pc->dv, &c, &cn) && cn > 0) {
+		if (!simple_int(c, cn, &v, 1))
+			return PS_FAIL;
+		if (!tf->anydev || v > tf->maxdev)
+			tf->maxdev = v;
+		tf->anydev = 1;
+		if (isop)
+			devset_add(&tf->pdev, &tf->npdev, v);
+	}
+	return PS_MORE;
+}
+
 /* Scan a regular, uncompressed, unquoted file for its HOST START TS order and its
  * largest DEVICE ID. Returns 0 when the pass cannot tell (then the spool decides). */
 static int
 prescan(struct tfile *tf, struct pscan *ps)
 {
-	int fd, ok = 1, header = 1, hs = -1, dv = -1, ty = -1, oc = -1, eof = 0;
-	struct stat sb;
-	size_t cap = 1 << 20, len = 0, pos = 0, nf, need = 0, nfl = 0;
-	const char **fs = NULL;
-	size_t *fl = NULL;
-	char *b;
+	struct plines pl = { -1, 0, 1, NULL, 1 << 20, 0, 0 };
+	struct pcols pc = { -1, -1, -1, -1, 0, NULL, NULL };
+	enum pscan_how how = PS_MORE;
+	const char *s;
+	size_t n;
+	int last = 0;
 
-	if (strcmp(tf->path, "-") == 0)
+	if ((pl.fd = pscan_open(tf->path)) < 0)
 		return 0;
-	/* a FIFO must not be opened twice: look before opening */
-	if (stat(tf->path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0;
-	if ((fd = open(tf->path, O_RDONLY)) < 0)
-		return 0;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	b = xmalloc(cap);
+	pl.b = xmalloc(pl.cap);
 	tf->anydev = 0;
 	tf->maxdev = 0;
-	for (;;) {
-		char *nl = memchr(b + pos, '\n', len - pos);
-		const char *s;
-		size_t n;
-
-		if (nl == NULL && !eof) {
-			ssize_t m;
-
-			memmove(b, b + pos, len - pos);
-			len -= pos;
-			pos = 0;
-			b = xgrow(b, &cap, len + 1, 1);
-			m = read(fd, b + len, cap - len);
-			if (m < 0) {
-				ok = 0;
-				break;
-			}
-			if (m == 0)
-				eof = 1;
-			if (header && len == 0 && m >= 2 &&
-			    (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b) {
-				ok = 0;		/* gzip */
-				break;
-			}
-			len += (size_t)m;
-			continue;
-		}
-		s = b + pos;
-		n = nl ? (size_t)(nl - s) : len - pos;
-		pos = nl ? (size_t)(nl - b) + 1 : len;
-		if (n > 0 && s[n - 1] == '\r')
-			n--;
+	while (how == PS_MORE && !last) {
+		if (!plines_next(&pl, &s, &n, &last))
+			how = PS_FAIL;
 		/* a quote (a cell may span lines) or a lone CR (it ends a row): libcsv's
 		 * rows are not the lines; the spool decides */
-		if (memchr(s, '"', n) != NULL || memchr(s, '\r', n) != NULL) {
-			ok = 0;
-			break;
-		}
-		if (header) {
-			if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-				s += 3;
-				n -= 3;
-			}
-			if (n == 0 && nl != NULL)
-				continue;
-			header = 0;
-			nfl = 1;
-			for (const char *c = s; (c = memchr(c, ',', n - (size_t)(c - s))) != NULL; c++)
-				nfl++;
-			fs = xreallocarray(NULL, nfl, sizeof(*fs));
-			fl = xreallocarray(NULL, nfl, sizeof(*fl));
-			nf = csv_split_plain(s, n, nfl, fs, fl);
-			for (int i = (int)nf - 1; i >= 0; i--) {
-				if (fl[i] == 13 && memcmp(fs[i], "HOST START TS", 13) == 0)
-					hs = i;
-				if (fl[i] == 9 && memcmp(fs[i], "DEVICE ID", 9) == 0)
-					dv = i;
-				if (fl[i] == 7 && memcmp(fs[i], "OP TYPE", 7) == 0)
-					ty = i;
-				if (fl[i] == 7 && memcmp(fs[i], "OP CODE", 7) == 0)
-					oc = i;
-			}
-			/* a data line is split only as far as the last column looked at */
-			need = (size_t)(1 + (hs > dv ? hs : dv));
-			if ((size_t)(1 + (ty > oc ? ty : oc)) > need)
-				need = (size_t)(1 + (ty > oc ? ty : oc));
-		} else if (n > 0) {
-			int isop = 1;
-			long long v;
-
-			nf = csv_split_plain(s, n, need, fs, fl);
-			if (ty >= 0 && (size_t)ty < nf && fl[ty] == 8 &&
-			    memcmp(fs[ty], "signpost", 8) == 0) {
-				isop = 0;
-				if (oc >= 0 && (size_t)oc < nf)
-					sps_add(ps->sp, fs[oc], fl[oc]);
-				else
-					sps_add(ps->sp, "", 0);
-			}
-
-			if (hs < 0 || (size_t)hs >= nf || fl[hs] == 0)
-				ps->tsless = 1;
-			else if (!simple_int(fs[hs], fl[hs], &v, 0)) {
-				ok = 0;
-				break;
-			} else {
-				if (ps->tsless || (ps->have_prev && v < ps->prev))
-					ps->sorted = 0;
-				ps->prev = v;
-				ps->have_prev = 1;
-			}
-			if (!ps->sorted && ps->stop_unsorted)
-				break;
-			if (dv >= 0 && (size_t)dv < nf && fl[dv] > 0) {
-				if (!simple_int(fs[dv], fl[dv], &v, 1)) {
-					ok = 0;
-					break;
-				}
-				if (!tf->anydev || v > tf->maxdev)
-					tf->maxdev = v;
-				tf->anydev = 1;
-				if (isop)
-					devset_add(&tf->pdev, &tf->npdev, v);
-			}
-		}
-		if (nl == NULL && eof)
-			break;
+		else if (memchr(s, '"', n) != NULL || memchr(s, '\r', n) != NULL)
+			how = PS_FAIL;
+		else if (pl.sniff) {
+			if (pcols_header(&pc, s, n, last))
+				pl.sniff = 0;
+		} else if (n > 0)
+			how = pscan_row(tf, ps, &pc, s, n);
 	}
-	free(fs);
-	free(fl);
-	free(b);
-	close(fd);
-	return ok;
+	free(pc.fs);
+	free(pc.fl);
+	free(pl.b);
+	close(pl.fd);
+	return how != PS_FAIL;
 }
 
 /* --- driver -------------------------------------------------------------------------- */
