@@ -357,187 +357,286 @@ tick_step(double vmax, int *decimals)
 	return st;
 }
 
-int
-plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
+/* One bar as drawn: its segments laid out, its height. */
+struct dbar {
+	const struct plot_bar *bar;
+	struct dseg *segs;	/* bar->nsegs, in drawing order */
+	double total;		/* us */
+};
+
+/* The axes: where data coordinates land in user units, and the y ticks. */
+struct frame {
+	int merged;			/* one bar, devices merged */
+	double fig_w;
+	double xmin, xmax, ymax;	/* the data range the axes show */
+	double ax_l, ax_r, ax_t, ax_b;	/* the axes box */
+	double step;			/* y tick step (us) */
+	int dec;			/* decimals of the y tick labels */
+	size_t maxchars;		/* the widest y tick label */
+};
+
+static double
+xpx(const struct frame *f, double x)
 {
-	int merged = nbars == 1 && bars[0].device < 0;
-	double fig_w = merged || nbars <= 3 ? 1800.0 : 600.0 * (double)nbars;
-	double xmin, xmax, ymax = 0, sum_total = 0;
-	double ax_l, ax_r, ax_t = AX_TOP, ax_b = AX_BOTTOM, step;
-	struct dseg **lay;
-	double *totals;
-	size_t b, i, maxchars = 1;
-	int dec;
+	return f->ax_l + (x - f->xmin) / (f->xmax - f->xmin) * (f->ax_r - f->ax_l);
+}
+
+static double
+ypx(const struct frame *f, double y)
+{
+	return f->ax_b - y / f->ymax * (f->ax_b - f->ax_t);
+}
+
+/*
+ * The axes of nbars bars, the tallest ymax (us) high: matplotlib's x range for bars of
+ * width 0.5 at 0, 1, ... (or one at 1.0), 5 % headroom above the tallest, and a left
+ * margin that grows with the widest y tick label, as the tight layout makes it.
+ */
+static void
+frame_init(struct frame *f, size_t nbars, int merged, double ymax)
+{
 	char buf[64];
 
-#define XPX(x) (ax_l + ((x) - xmin) / (xmax - xmin) * (ax_r - ax_l))
-#define YPX(y) (ax_b - (y) / ymax * (ax_b - ax_t))
-
-	lay = xcalloc(nbars ? nbars : 1, sizeof(*lay));
-	totals = xcalloc(nbars ? nbars : 1, sizeof(*totals));
-	for (b = 0; b < nbars; b++) {
-		lay[b] = xcalloc(bars[b].nsegs ? bars[b].nsegs : 1, sizeof(**lay));
-		totals[b] = layout_bar(&bars[b], lay[b], flags);
-		if (totals[b] > ymax)
-			ymax = totals[b];
-		sum_total += totals[b];
-	}
+	f->merged = merged;
+	f->fig_w = merged || nbars <= 3 ? 1800.0 : 600.0 * (double)nbars;
 	if (merged) {
-		xmin = 0.7;
-		xmax = 1.3;
+		f->xmin = 0.7;
+		f->xmax = 1.3;
 	} else {
 		double n = nbars ? (double)nbars : 1;
 
-		xmin = -0.25 - 0.05 * (n - 0.5);
-		xmax = n - 0.75 + 0.05 * (n - 0.5);
+		f->xmin = -0.25 - 0.05 * (n - 0.5);
+		f->xmax = n - 0.75 + 0.05 * (n - 0.5);
 	}
 	if (!(ymax > 0))
 		ymax = 1;
-	ymax *= 1.05;
-	step = tick_step(ymax, &dec);
-	for (double v = 0; v <= ymax; v += step) {
-		size_t len = (size_t)snprintf(buf, sizeof(buf), "%.*f", dec, v);
+	f->ymax = ymax * 1.05;
+	f->step = tick_step(f->ymax, &f->dec);
+	f->maxchars = 1;
+	for (double v = 0; v <= f->ymax; v += f->step) {
+		size_t len = (size_t)snprintf(buf, sizeof(buf), "%.*f", f->dec, v);
 
-		if (len > maxchars)
-			maxchars = len;
+		if (len > f->maxchars)
+			f->maxchars = len;
 	}
-	ax_l = 131.0 + 26.5 * (double)maxchars;
-	ax_r = fig_w - AX_RIGHT_PAD;
+	f->ax_l = 131.0 + 26.5 * (double)f->maxchars;
+	f->ax_r = f->fig_w - AX_RIGHT_PAD;
+	f->ax_t = AX_TOP;
+	f->ax_b = AX_BOTTOM;
+}
 
+/* The XML declaration, the svg element and the white background. */
+static void
+put_head(FILE *fp, const struct frame *f)
+{
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0fin\" height=\"%.0fin\" "
 	    "viewBox=\"0 0 %.0f %.0f\" font-family=\"" FONT "\">\n",
-	    fig_w / DPI, FIG_H / DPI, fig_w, FIG_H);
-	fprintf(fp, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", fig_w, FIG_H);
+	    f->fig_w / DPI, FIG_H / DPI, f->fig_w, FIG_H);
+	fprintf(fp, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+	    f->fig_w, FIG_H);
+}
 
-	/* bars */
-	for (b = 0; b < nbars; b++) {
-		double cx = merged ? 1.0 : (double)b;
-		double x0 = XPX(cx - 0.25), x1 = XPX(cx + 0.25);
+/* The segments' rectangles, between x0 and x1, each with its label as tooltip. */
+static void
+put_segs(FILE *fp, const struct frame *f, const struct dbar *d, double x0, double x1)
+{
+	size_t i;
 
-		fprintf(fp, "<g class=\"bar\" data-device=\"%ld\" shape-rendering=\"crispEdges\">\n",
-		    bars[b].device);
-		for (i = 0; i < bars[b].nsegs; i++) {
-			const struct dseg *d = &lay[b][i];
-			double ya = YPX(d->y1), yb = YPX(d->y0);
+	for (i = 0; i < d->bar->nsegs; i++) {
+		const struct dseg *g = &d->segs[i];
+		double ya = ypx(f, g->y1), yb = ypx(f, g->y0);
 
-			fprintf(fp, "<rect class=\"seg\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-			    "height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
-			    x0, ya, x1 - x0, yb - ya, d->col.r, d->col.g, d->col.b);
-			put_esc(fp, d->s->label != NULL ? d->s->label : "");
-			fputs("</title></rect>\n", fp);
-		}
-		/* category brackets and labels */
-		if (!(flags & PLOT_CLASSIC)) {
-			for (i = 0; i < bars[b].nsegs; ) {
-				size_t j = i;
-				double pct = 0;
-				char *cl;
-
-				while (j < bars[b].nsegs && lay[b][j].rank == lay[b][i].rank)
-					pct += lay[b][j++].s->pct;
-				if (!(flags & PLOT_CATEGORY))
-					fprintf(fp, "<rect class=\"cat\" x=\"%.2f\" y=\"%.2f\" "
-					    "width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
-					    "stroke=\"#000000\" stroke-opacity=\"0.8\" "
-					    "stroke-width=\"%.2f\"/>\n", x0, YPX(lay[b][j - 1].y1),
-					    x1 - x0, YPX(lay[b][i].y0) - YPX(lay[b][j - 1].y1),
-					    2 * PT);
-				if (asprintf(&cl, "%s(%.1f%%)", seg_cat(lay[b][i].s), pct) < 0)
-					die(EXIT_DATA, "out of memory");
-				{
-					double cy = YPX((lay[b][i].y0 + lay[b][j - 1].y1) / 2);
-					double tx = x0 - 28;
-
-					fprintf(fp, "<g transform=\"rotate(-90 %.1f %.1f)\">", tx, cy);
-					put_text(fp, tx, cy, 6, "class=\"catlabel\" "
-					    "font-weight=\"bold\" fill=\"#000000\"", cl);
-					fputs("</g>\n", fp);
-				}
-				free(cl);
-				i = j;
-			}
-		}
-		/* segment labels */
-		for (i = 0; i < bars[b].nsegs; i++) {
-			const struct dseg *d = &lay[b][i];
-			double pct = totals[b] > 0 ? d->s->time_us / totals[b] * 100 : 0;
-			char *t;
-
-			if (!(pct >= LABEL_MIN_PCT))
-				continue;
-			t = seg_label(d->s, merged);
-			put_text(fp, (x0 + x1) / 2, YPX((d->y0 + d->y1) / 2), 6,
-			    "class=\"seglabel\" fill=\"#ffffff\"", t);
-			free(t);
-		}
-		fputs("</g>\n", fp);
+		fprintf(fp, "<rect class=\"seg\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
+		    x0, ya, x1 - x0, yb - ya, g->col.r, g->col.g, g->col.b);
+		put_esc(fp, g->s->label != NULL ? g->s->label : "");
+		fputs("</title></rect>\n", fp);
 	}
+}
 
-	/* axes frame, ticks, tick labels */
+/*
+ * One category, the segments from up to (not including) to: a bracket around them
+ * (not when each segment is a category) and its name and share, rotated, left of the
+ * bar.
+ */
+static void
+put_category(FILE *fp, const struct frame *f, const struct dseg *from,
+    const struct dseg *to, double x0, double x1, int flags)
+{
+	const struct dseg *g;
+	double pct = 0, ylo = from->y0, yhi = to[-1].y1, cy, tx = x0 - 28;
+	char *cl;
+
+	for (g = from; g < to; g++)
+		pct += g->s->pct;
+	if (!(flags & PLOT_CATEGORY))
+		fprintf(fp, "<rect class=\"cat\" x=\"%.2f\" y=\"%.2f\" "
+		    "width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+		    "stroke=\"#000000\" stroke-opacity=\"0.8\" "
+		    "stroke-width=\"%.2f\"/>\n", x0, ypx(f, yhi),
+		    x1 - x0, ypx(f, ylo) - ypx(f, yhi), 2 * PT);
+	if (asprintf(&cl, "%s(%.1f%%)", seg_cat(from->s), pct) < 0)
+		die(EXIT_DATA, "out of memory");
+	cy = ypx(f, (ylo + yhi) / 2);
+	fprintf(fp, "<g transform=\"rotate(-90 %.1f %.1f)\">", tx, cy);
+	put_text(fp, tx, cy, 6, "class=\"catlabel\" font-weight=\"bold\" fill=\"#000000\"",
+	    cl);
+	fputs("</g>\n", fp);
+	free(cl);
+}
+
+/* The labels of the segments of at least LABEL_MIN_PCT of their bar, centred. */
+static void
+put_seg_labels(FILE *fp, const struct frame *f, const struct dbar *d, double x0,
+    double x1)
+{
+	size_t i;
+
+	for (i = 0; i < d->bar->nsegs; i++) {
+		const struct dseg *g = &d->segs[i];
+		double pct = d->total > 0 ? g->s->time_us / d->total * 100 : 0;
+		char *t;
+
+		if (!(pct >= LABEL_MIN_PCT))
+			continue;
+		t = seg_label(g->s, f->merged);
+		put_text(fp, (x0 + x1) / 2, ypx(f, (g->y0 + g->y1) / 2), 6,
+		    "class=\"seglabel\" fill=\"#ffffff\"", t);
+		free(t);
+	}
+}
+
+/* One bar centred on x = cx: segments, category brackets and labels, segment labels. */
+static void
+put_bar(FILE *fp, const struct frame *f, const struct dbar *d, double cx, int flags)
+{
+	double x0 = xpx(f, cx - 0.25), x1 = xpx(f, cx + 0.25);
+	size_t i, j, n = d->bar->nsegs;
+
+	fprintf(fp, "<g class=\"bar\" data-device=\"%ld\" shape-rendering=\"crispEdges\">\n",
+	    d->bar->device);
+	put_segs(fp, f, d, x0, x1);
+	/* the segments of a category are adjacent (layout_bar), except in classic mode */
+	if (!(flags & PLOT_CLASSIC)) {
+		for (i = 0; i < n; i = j) {
+			for (j = i; j < n && d->segs[j].rank == d->segs[i].rank; j++)
+				;
+			put_category(fp, f, &d->segs[i], &d->segs[j], x0, x1, flags);
+		}
+	}
+	put_seg_labels(fp, f, d, x0, x1);
+	fputs("</g>\n", fp);
+}
+
+/* A tick mark, 0.8 pt wide as matplotlib's. */
+static void
+put_tick(FILE *fp, double x1, double y1, double x2, double y2)
+{
+	fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n", x1, y1, x2, y2, 0.8 * PT);
+}
+
+/* The axes' frame and the y ticks with their labels. */
+static void
+put_yaxis(FILE *fp, const struct frame *f)
+{
+	char buf[64];
+
 	fprintf(fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
 	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
-	    ax_l, ax_t, ax_r - ax_l, ax_b - ax_t, 0.8 * PT);
-	for (long k = 0; (double)k * step <= ymax * (1 + 1e-12); k++) {
-		double v = (double)k * step, py = YPX(v);
+	    f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t, 0.8 * PT);
+	for (long k = 0; (double)k * f->step <= f->ymax * (1 + 1e-12); k++) {
+		double v = (double)k * f->step, py = ypx(f, v);
 
-		snprintf(buf, sizeof(buf), "%.*f", dec, v);
-		fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-		    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
-		    ax_l - 3.5 * PT, py, ax_l, py, 0.8 * PT);
+		snprintf(buf, sizeof(buf), "%.*f", f->dec, v);
+		put_tick(fp, f->ax_l - 3.5 * PT, py, f->ax_l, py);
 		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
 		    "text-anchor=\"end\">%s</text>\n",
-		    ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, buf);
+		    f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, buf);
 	}
-	if (merged) {
-		for (int k = 7; k <= 13; k++) {
-			double px = XPX(k / 10.0);
+}
 
-			fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-			    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
-			    px, ax_b, px, ax_b + 3.5 * PT, 0.8 * PT);
-			fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-			    "text-anchor=\"middle\">%.1f</text>\n",
-			    px, ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, k / 10.0);
+/* An x tick at px and its label under it. */
+static void
+put_xtick(FILE *fp, const struct frame *f, double px, const char *label)
+{
+	put_tick(fp, px, f->ax_b, px, f->ax_b + 3.5 * PT);
+	fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+	    "text-anchor=\"middle\">%s</text>\n",
+	    px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, label);
+}
+
+/* The x ticks: matplotlib's 0.7 ... 1.3 around the one merged bar, else "Dev N". */
+static void
+put_xaxis(FILE *fp, const struct frame *f, const struct plot_bar *bars, size_t nbars)
+{
+	char buf[64];
+	size_t b;
+
+	if (f->merged) {
+		for (int k = 7; k <= 13; k++) {
+			snprintf(buf, sizeof(buf), "%.1f", k / 10.0);
+			put_xtick(fp, f, xpx(f, k / 10.0), buf);
 		}
 	} else {
 		for (b = 0; b < nbars; b++) {
-			double px = XPX((double)b);
-
-			fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-			    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
-			    px, ax_b, px, ax_b + 3.5 * PT, 0.8 * PT);
-			fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-			    "text-anchor=\"middle\">Dev %ld</text>\n",
-			    px, ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, bars[b].device);
+			snprintf(buf, sizeof(buf), "Dev %ld", bars[b].device);
+			put_xtick(fp, f, xpx(f, (double)b), buf);
 		}
 	}
+}
 
-	/* title and y label */
+/* The title above the axes and the y label left of the tick labels. */
+static void
+put_titles(FILE *fp, const struct frame *f, double sum_total)
+{
+	double lx = f->ax_l - 7 * PT - 26.5 * (double)f->maxchars - 4 * PT - 0.36 * 10 * PT;
+	double ly = (f->ax_t + f->ax_b) / 2;
+
 	fprintf(fp, "<text class=\"title\" x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-	    "text-anchor=\"middle\">", (ax_l + ax_r) / 2, ax_t - 6 * PT - 0.25 * 12 * PT,
-	    12 * PT);
-	if (merged)
+	    "text-anchor=\"middle\">", (f->ax_l + f->ax_r) / 2,
+	    f->ax_t - 6 * PT - 0.25 * 12 * PT, 12 * PT);
+	if (f->merged)
 		fprintf(fp, "Stacked Device Time (Total: %.1f " MU "s)", sum_total);
 	else
 		fputs("Stacked Device Time per Device (100% per device)", fp);
 	fputs("</text>\n", fp);
-	{
-		double lx = ax_l - 7 * PT - 26.5 * (double)maxchars - 4 * PT - 0.36 * 10 * PT;
-		double ly = (ax_t + ax_b) / 2;
+	fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"middle\" "
+	    "transform=\"rotate(-90 %.2f %.2f)\">Device Time [" MU "s]</text>\n",
+	    lx, ly, 10 * PT, lx, ly);
+}
 
-		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"middle\" "
-		    "transform=\"rotate(-90 %.2f %.2f)\">Device Time [" MU "s]</text>\n",
-		    lx, ly, 10 * PT, lx, ly);
+int
+plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
+{
+	struct frame f;
+	struct dbar *d;
+	double ymax = 0, sum_total = 0;
+	size_t b;
+
+	d = xcalloc(nbars ? nbars : 1, sizeof(*d));
+	for (b = 0; b < nbars; b++) {
+		d[b].bar = &bars[b];
+		d[b].segs = xcalloc(bars[b].nsegs ? bars[b].nsegs : 1, sizeof(*d[b].segs));
+		d[b].total = layout_bar(&bars[b], d[b].segs, flags);
+		if (d[b].total > ymax)
+			ymax = d[b].total;
+		sum_total += d[b].total;
 	}
+	frame_init(&f, nbars, nbars == 1 && bars[0].device < 0, ymax);
+
+	put_head(fp, &f);
+	for (b = 0; b < nbars; b++)
+		put_bar(fp, &f, &d[b], f.merged ? 1.0 : (double)b, flags);
+	put_yaxis(fp, &f);
+	put_xaxis(fp, &f, bars, nbars);
+	put_titles(fp, &f, sum_total);
 	fputs("</svg>\n", fp);
 
 	for (b = 0; b < nbars; b++)
-		free(lay[b]);
-	free(lay);
-	free(totals);
-#undef XPX
-#undef YPX
+		free(d[b].segs);
+	free(d);
 	return ferror(fp) ? -1 : 0;
 }
 
