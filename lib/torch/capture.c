@@ -552,6 +552,32 @@ struct align {
 	int32_t		*gperm;		/* the graph events, reordered (group alignment) */
 };
 
+/* a set up for capture launches c[0..nc) of ck and graph GPU events g[0..ng) of gk. */
+static void
+align_init(struct align *a, struct kin *ck, const int32_t *c, size_t nc, struct kin *gk,
+    const int32_t *g, size_t ng)
+{
+	size_t n = (ng > nc ? ng : nc) + 1;
+
+	memset(a, 0, sizeof(*a));
+	a->ck = ck;
+	a->gk = gk;
+	a->c = c;
+	a->nc = nc;
+	a->g = g;
+	a->ng = ng;
+	a->out = xreallocarray(NULL, n, sizeof(int32_t));
+	a->gperm = xreallocarray(NULL, n, sizeof(int32_t));
+	memcpy(a->gperm, g, ng * sizeof(*g));
+}
+
+static void
+align_free(struct align *a)
+{
+	free(a->out);
+	free(a->gperm);
+}
+
 static const char *
 cap_kname(const struct kin *k, const struct kev *v)
 {
@@ -739,6 +765,51 @@ align_streams(struct align *a)
 	return ok;
 }
 
+static bool
+several_streams(const struct kin *k, const int32_t *gs, size_t ng)
+{
+	size_t i;
+
+	for (i = 1; i < ng; i++)
+		if (k->ev[gs[i]].stream != k->ev[gs[0]].stream)
+			return true;
+	return false;
+}
+
+/* A launch that names no kernel (no args.kernel) and is no Memcpy or Memset: one that
+ * the per-stream alignment cannot place. */
+static bool
+launches_unnamed(const struct kin *ck, const int32_t *launch, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++) {
+		const struct kev *v = &ck->ev[launch[i]];
+
+		if (v->kname == NAME_NONE && !name_has(ck, v->name, "Memcpy", false) &&
+		    !name_has(ck, v->name, "Memset", false))
+			return true;
+	}
+	return false;
+}
+
+/* The capture launches aligned with graph launch g's GPU events: align_single's 1 to 3,
+ * 4 per stream, 0 when they do not align; -1 (warned, path the capture trace) when the
+ * graph ran on several streams and the launches name no kernels. */
+static int
+align_launches(struct align *a, const char *path, int32_t g)
+{
+	if (!several_streams(a->gk, a->g, a->ng))
+		return align_single(a);
+	if (launches_unnamed(a->ck, a->c, a->nc)) {
+		warning("%s: %s: the graph ran on several streams and the capture's launches "
+		    "name no kernels: no capture is merged", path,
+		    names_str(&a->gk->names, a->gk->ev[g].name));
+		return -1;
+	}
+	return align_streams(a) ? 4 : 0;
+}
+
 /* --- grafting --- */
 
 static int64_t
@@ -779,171 +850,192 @@ by_capture_time(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* Capture root r of c grafted under graph launch g of k, and the graph's GPU events
- * (gs[0..ng), in time order) relinked to their capture launches. */
-static int
-graft(struct kin *k, struct capset *cs, struct cap *c, size_t r, int32_t g,
-    const int32_t *gs, size_t ng)
+/* The subtree of capture root r, breadth first from the root (-1 stands for
+ * CaptureRoot, the kids in TraceLens's order); *nb: how many events. */
+static int32_t *
+subtree_bfs(const struct cap *c, size_t r, size_t *nb)
 {
-	int rc = 0;
-	struct kin *ck = c->k;
-	int32_t *bfs = NULL, *launch = NULL, *map;
-	size_t nb = 0, cb = 0, nl = 0, cl = 0, i, head;
-	struct align a;
-	int how;
-	const char *gname = names_str(&k->names, k->ev[g].name);
+	int32_t *bfs = NULL;
+	size_t n = 0, cb = 0, head, i;
 
-	/* the subtree, breadth first from the root (-1 stands for CaptureRoot) */
 	bfs = xgrow(bfs, &cb, 1, sizeof(*bfs));
-	bfs[nb++] = -1;
-	for (head = 0; head < nb; head++) {
+	bfs[n++] = -1;
+	for (head = 0; head < n; head++) {
 		int32_t x = bfs[head];
 		const int32_t *kid = x < 0 ? c->roots + c->root_at[r] : c->kids + c->kid_at[x];
-		size_t n = x < 0 ? c->root_at[r + 1] - c->root_at[r] :
+		size_t nk = x < 0 ? c->root_at[r + 1] - c->root_at[r] :
 		    c->kid_at[x + 1] - c->kid_at[x];
 
-		bfs = xgrow(bfs, &cb, nb + n, sizeof(*bfs));
-		for (i = 0; i < n; i++)
-			bfs[nb++] = kid[i];
+		bfs = xgrow(bfs, &cb, n + nk, sizeof(*bfs));
+		for (i = 0; i < nk; i++)
+			bfs[n++] = kid[i];
 	}
-	/* then by capture time, ties in breadth-first order (a stable sort) */
-	{
-		struct gitem *o = xreallocarray(NULL, nb, sizeof(*o));
+	*nb = n;
+	return bfs;
+}
 
-		for (i = 0; i < nb; i++) {
-			o[i].t = bfs[i] < 0 ? c->root_ts[r] : ck->ev[bfs[i]].ts;
-			o[i].pos = (uint32_t)i;
-			o[i].ev = bfs[i];
-		}
-		qsort(o, nb, sizeof(*o), by_capture_time);
-		for (i = 0; i < nb; i++)
-			bfs[i] = o[i].ev;
-		free(o);
+/* The subtree bfs[0..nb) of root r by capture time, ties in breadth-first order (a
+ * stable sort): the order the grafted events are numbered in. */
+static void
+sort_by_capture_time(const struct cap *c, size_t r, int32_t *bfs, size_t nb)
+{
+	struct gitem *o = xreallocarray(NULL, nb, sizeof(*o));
+	size_t i;
+
+	for (i = 0; i < nb; i++) {
+		o[i].t = bfs[i] < 0 ? c->root_ts[r] : c->k->ev[bfs[i]].ts;
+		o[i].pos = (uint32_t)i;
+		o[i].ev = bfs[i];
 	}
+	qsort(o, nb, sizeof(*o), by_capture_time);
+	for (i = 0; i < nb; i++)
+		bfs[i] = o[i].ev;
+	free(o);
+}
+
+/* The subtree's launches, in its order: runtime or driver events named with launch,
+ * memcpy or memset (any case); *nl: how many. */
+static int32_t *
+subtree_launches(const struct kin *ck, const int32_t *bfs, size_t nb, size_t *nl)
+{
+	int32_t *launch = NULL;
+	size_t n = 0, cl = 0, i;
+
 	for (i = 0; i < nb; i++) {
 		const struct kev *v = bfs[i] < 0 ? NULL : &ck->ev[bfs[i]];
 
 		if (v == NULL || !IS_LAUNCH(v->cat) || !(name_has(ck, v->name, "launch", true) ||
 		    name_has(ck, v->name, "memcpy", true) || name_has(ck, v->name, "memset", true)))
 			continue;
-		launch = xgrow(launch, &cl, nl + 1, sizeof(*launch));
-		launch[nl++] = bfs[i];
+		launch = xgrow(launch, &cl, n + 1, sizeof(*launch));
+		launch[n++] = bfs[i];
 	}
-	memset(&a, 0, sizeof(a));
-	a.ck = ck;
-	a.gk = k;
-	a.c = launch;
-	a.nc = nl;
-	a.g = gs;
-	a.ng = ng;
-	a.out = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
-	a.gperm = xreallocarray(NULL, (ng > nl ? ng : nl) + 1, sizeof(int32_t));
-	memcpy(a.gperm, gs, ng * sizeof(*gs));
-	{
-		bool multi = false;
+	*nl = n;
+	return launch;
+}
 
-		for (i = 1; i < ng; i++)
-			if (k->ev[gs[i]].stream != k->ev[gs[0]].stream)
-				multi = true;
-		if (multi) {
-			for (i = 0; i < nl; i++) {
-				const struct kev *v = &ck->ev[launch[i]];
+/* v made the subtree's root: a runtime event "CaptureRoot" of no thread, under g. */
+static void
+set_capture_root(struct kin *k, struct kev *v, int32_t g)
+{
+	v->name = names_intern(&k->names, "CaptureRoot", 11);
+	v->cat = C_RUNTIME;
+	v->pid = v->tid = v->corr = v->ext = v->seq = NOVAL;
+	v->stream = v->device = NOVAL;
+	v->parent = g;
+}
 
-				if (v->kname == NAME_NONE &&
-				    !name_has(ck, v->name, "Memcpy", false) &&
-				    !name_has(ck, v->name, "Memset", false))
-					break;
-			}
-			if (i < nl) {
-				warning("%s: %s: the graph ran on several streams and the capture's "
-				    "launches name no kernels: no capture is merged", c->path,
-				    gname);
-				rc = -1;
-				goto out;
-			} else
-				how = align_streams(&a) ? 4 : 0;
-		} else
-			how = align_single(&a);
+/* v made a copy of capture event cv: its name and string ids interned in k, its "in"
+ * spooled in k's spool. */
+static void
+copy_event(struct kin *k, struct kin *ck, const struct kev *cv, struct kev *v)
+{
+	v->name = names_intern(&k->names, ck->names.str[cv->name], ck->names.len[cv->name]);
+	v->cat = cv->cat;
+	v->pid = remap_id(k, ck, cv->pid);
+	v->tid = remap_id(k, ck, cv->tid);
+	v->corr = remap_id(k, ck, cv->corr);
+	v->ext = remap_id(k, ck, cv->ext);
+	v->seq = cv->seq;
+	v->stream = cv->stream;
+	v->device = cv->device;
+	if (cv->in_len > 0) {
+		v->in_off = spool_add(k->sp, spool_get(ck->sp, cv->in_off, cv->in_len),
+		    cv->in_len);
+		v->in_len = cv->in_len;
 	}
-	if (how == 0) {
-		warning("%s: the launches of %s (%zu) do not align with the %zu GPU events of "
-		    "%s (event %u): not merged", c->path, c->nroots > 1 ? "its capture root" :
-		    "the capture", nl, ng, gname, k->ev[g].idx);
-		goto out;
+	if (cv->cat == C_CPU_OP)
+		k->has_cpu_op = true;
+}
+
+/* The subtree bfs[0..nb) appended to k as new events numbered on from idx, each at
+ * graph launch g's start and duration, unlinked; map[capture event] is its new event.
+ * Returns the CaptureRoot's. */
+static int32_t
+append_subtree(struct kin *k, struct kin *ck, int32_t g, uint32_t idx, const int32_t *bfs,
+    size_t nb, int32_t *map)
+{
+	int32_t root = -1;
+	size_t i;
+
+	for (i = 0; i < nb; i++) {
+		int32_t x = add_event(k);
+		struct kev *v = &k->ev[x];
+
+		v->idx = idx + (uint32_t)i;
+		v->ts = k->ev[g].ts;
+		v->dur = k->ev[g].dur;
+		v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+		v->kname = NAME_NONE;
+		if (bfs[i] < 0) {
+			set_capture_root(k, v, g);
+			root = x;
+		} else {
+			map[bfs[i]] = x;
+			copy_event(k, ck, &ck->ev[bfs[i]], v);
+		}
 	}
-	/* append the subtree: CaptureRoot, then every event at the launch's time */
-	map = xreallocarray(NULL, ck->nev + 1, sizeof(*map));
+	return root;
+}
+
+/* The aligned subtree bfs[0..nb) grafted under graph launch g: appended, each event
+ * under its capture parent's copy (the CaptureRoot when that is outside the subtree),
+ * and each graph GPU event linked to the copy of its capture launch. */
+static void
+graft_aligned(struct kin *k, struct capset *cs, struct kin *ck, int32_t g,
+    const int32_t *bfs, size_t nb, const struct align *a)
+{
+	int32_t *map = xreallocarray(NULL, ck->nev + 1, sizeof(*map)), root;
+	size_t i;
+
 	for (i = 0; i < ck->nev; i++)
 		map[i] = -1;
-	{
-		uint32_t base = k->nevents + (uint32_t)cs->events;
-		int32_t root = -1;
+	root = append_subtree(k, ck, g, k->nevents + (uint32_t)cs->events, bfs, nb, map);
+	for (i = 0; i < nb; i++) {
+		int32_t p;
 
-		for (i = 0; i < nb; i++) {
-			int32_t x = add_event(k);
-			struct kev *v = &k->ev[x];
-
-			v->idx = base + (uint32_t)i;
-			v->ts = k->ev[g].ts;
-			v->dur = k->ev[g].dur;
-			v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
-			v->kname = NAME_NONE;
-			if (bfs[i] < 0) {
-				v->name = names_intern(&k->names, "CaptureRoot", 11);
-				v->cat = C_RUNTIME;
-				v->pid = v->tid = v->corr = v->ext = v->seq = NOVAL;
-				v->stream = v->device = NOVAL;
-				v->parent = g;
-				root = x;
-				continue;
-			}
-			{
-				const struct kev *cv = &ck->ev[bfs[i]];
-				const char *nm = ck->names.str[cv->name];
-
-				map[bfs[i]] = x;
-				v->name = names_intern(&k->names, nm, ck->names.len[cv->name]);
-				v->cat = cv->cat;
-				v->pid = remap_id(k, ck, cv->pid);
-				v->tid = remap_id(k, ck, cv->tid);
-				v->corr = remap_id(k, ck, cv->corr);
-				v->ext = remap_id(k, ck, cv->ext);
-				v->seq = cv->seq;
-				v->stream = cv->stream;
-				v->device = cv->device;
-				if (cv->in_len > 0) {
-					v->in_off = spool_add(k->sp, spool_get(ck->sp, cv->in_off,
-					    cv->in_len), cv->in_len);
-					v->in_len = cv->in_len;
-				}
-				if (cv->cat == C_CPU_OP)
-					k->has_cpu_op = true;
-			}
-		}
-		for (i = 0; i < nb; i++) {
-			int32_t p;
-
-			if (bfs[i] < 0)
-				continue;
-			p = ck->ev[bfs[i]].parent;
-			k->ev[map[bfs[i]]].parent = p >= 0 && map[p] >= 0 ? map[p] : root;
-		}
-		for (i = 0; i < ng; i++) {
-			struct kev *gv = &k->ev[a.gperm[i]];
-
-			gv->linker = map[a.out[i]];
-			gv->corr = k->ev[gv->linker].corr;
-		}
-		cs->events += nb;
-		cs->merged++;
+		if (bfs[i] < 0)
+			continue;
+		p = ck->ev[bfs[i]].parent;
+		k->ev[map[bfs[i]]].parent = p >= 0 && map[p] >= 0 ? map[p] : root;
 	}
+	for (i = 0; i < a->ng; i++) {
+		struct kev *gv = &k->ev[a->gperm[i]];
+
+		gv->linker = map[a->out[i]];
+		gv->corr = k->ev[gv->linker].corr;
+	}
+	cs->events += nb;
+	cs->merged++;
 	free(map);
-out:
-	free(a.out);
-	free(a.gperm);
+}
+
+/* Capture root r of c grafted under graph launch g of k, and the graph's GPU events
+ * (gs[0..ng), in time order) relinked to their capture launches. Launches that do not
+ * align are warned and not merged (0); -1 when the merge cannot be made at all. */
+static int
+graft(struct kin *k, struct capset *cs, struct cap *c, size_t r, int32_t g,
+    const int32_t *gs, size_t ng)
+{
+	struct align a;
+	size_t nb, nl;
+	int32_t *bfs = subtree_bfs(c, r, &nb), *launch;
+	int how;
+
+	sort_by_capture_time(c, r, bfs, nb);
+	launch = subtree_launches(c->k, bfs, nb, &nl);
+	align_init(&a, c->k, launch, nl, k, gs, ng);
+	how = align_launches(&a, c->path, g);
+	if (how == 0)
+		warning("%s: the launches of %s (%zu) do not align with the %zu GPU events of "
+		    "%s (event %u): not merged", c->path, c->nroots > 1 ? "its capture root" :
+		    "the capture", nl, ng, names_str(&k->names, k->ev[g].name), k->ev[g].idx);
+	else if (how > 0)
+		graft_aligned(k, cs, c->k, g, bfs, nb, &a);
+	align_free(&a);
 	free(launch);
 	free(bfs);
-	return rc;
+	return how < 0 ? -1 : 0;
 }
 
 /* The GPU events of graph launch g: those linked to it or to an event below it. */
