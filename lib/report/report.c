@@ -293,14 +293,169 @@ table_add_end(struct table *t, struct rec *r, size_t nstr)
 	return 1;
 }
 
+/* A signpost's row: its name, labelled "NAME (signpost)". */
+static void
+signpost_row(struct table *t, struct rec *r, struct row *w)
+{
+	struct buf lb = BUF_INIT;
+	const char *s;
+	size_t n;
+
+	w->flags |= ROW_SIGNPOST;
+	if ((s = rec_str(r, "name", &n)) == NULL)
+		s = "", n = 0;
+	w->op = table_intern(t, s, n);
+	buf_add(&lb, s, n);
+	buf_adds(&lb, " (signpost)");
+	w->label = table_intern(t, lb.p, lb.len);
+	buf_free(&lb);
+}
+
+/* An op's name, label and classes (host, matmul, conv); returns whether no ttp-roofline
+ * labelled it. */
+static bool
+op_names(struct table *t, struct rec *r, struct row *w)
+{
+	const char *s;
+	size_t n;
+	unsigned opc;
+	bool noroof;
+
+	if ((s = rec_str(r, "op", &n)) == NULL)
+		s = "", n = 0;
+	w->op = table_intern(t, s, n);
+	w->label = get_str(t, r, "label");
+	noroof = w->label == 0;
+	if (noroof)	/* no ttp-roofline: the op name is the OP Code */
+		w->label = w->op;
+	opc = get_opclass(t, r, w->label);
+	if (opc & OPC_HOST)
+		w->flags |= ROW_HOST;
+	if (opc & OPC_MATMUL)
+		w->flags |= ROW_MATMUL;
+	if (opc & OPC_CONV_NEW)
+		w->flags |= ROW_CONV_NEW;
+	return noroof;
+}
+
+/* A duration key in ns, in microseconds: the flags has | intns when it is an integer
+ * (*ns holds it), has when another number, 0 when absent or null. */
+static uint32_t
+get_us(struct rec *r, const char *key, long long *ns, double *us, uint32_t has,
+    uint32_t intns)
+{
+	double d;
+
+	if (rec_type(r, key) == REC_INT && rec_int(r, key, ns)) {
+		*us = (double)*ns / 1000;
+		return has | intns;
+	}
+	if (rec_num(r, key, &d)) {
+		*us = d / 1000;
+		return has;
+	}
+	return 0;
+}
+
+/* An op's device, cores, call count, Device Time (none for a host op, 0 when absent) and
+ * Op-to-Op Gap. */
+static void
+op_numbers(struct rec *r, struct row *w)
+{
+	uint32_t f;
+
+	if (rec_int(r, "device", &w->device))
+		w->flags |= ROW_DEVICE;
+	if (rec_ifig(r, "report_cores", &w->cores) || rec_ifig(r, "cores", &w->cores))
+		w->flags |= ROW_CORES;
+	if (rec_int(r, "call", &w->call))
+		w->flags |= ROW_CALL;
+	if (!(w->flags & ROW_HOST)) {
+		f = get_us(r, "device_ns", &w->dev_ns, &w->dev_us, ROW_DEV_US, ROW_DEV_INTNS);
+		if (f == 0) {
+			w->dev_us = 0;
+			f = ROW_DEV_US | ROW_DEV_ZERO;
+		}
+		w->flags |= f;
+	}
+	w->flags |= get_us(r, "gap_ns", &w->gap_ns, &w->gap_us, ROW_GAP, ROW_GAP_INTNS);
+}
+
+/* What ttp-roofline found of an op: the roofline figures, the matmul's blocking. */
+static void
+op_figures(struct rec *r, struct row *w)
+{
+	bool b;
+
+	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (spec 10.1) */
+	if (rec_fig(r, "dram_gbps", &w->dram))
+		w->flags |= ROW_DRAM;
+	if (rec_fig(r, "dram_pct", &w->dram_pct))
+		w->flags |= ROW_DRAM_PCT;
+	if (rec_fig(r, "tflops", &w->tflops))
+		w->flags |= ROW_TFLOPS;
+	if (rec_fig(r, "flops_pct", &w->flops_pct))
+		w->flags |= ROW_FLOPS_PCT;
+	if (rec_bool(r, "dram_sharded", &b) && b)
+		w->flags |= ROW_SHARDED;
+	if (get_small_int(r, "in0_block_w", &w->in0bw))
+		w->flags |= ROW_IN0BW;
+	if (get_small_int(r, "out_subblock_h", &w->sbh))
+		w->flags |= ROW_SBH;
+	if (get_small_int(r, "out_subblock_w", &w->sbw))
+		w->flags |= ROW_SBW;
+	if (get_small_int(r, "iter", &w->iter))
+		w->flags |= ROW_ITER;
+}
+
+/* An op's text cells: Bound, the fidelity verdict, category, phase, the tensors' types,
+ * Math Fidelity, advice. */
+static void
+op_strings(struct table *t, struct rec *r, struct row *w)
+{
+	const char *s;
+
+	w->bound = get_str(t, r, "bound");
+	if ((w->flags & ROW_HOST) && w->bound == 0)
+		w->bound = table_intern(t, "HOST", 4);
+	w->verdict = get_str(t, r, "fidelity_verdict");
+	w->category = get_str(t, r, "category");
+	w->phase = get_str(t, r, "phase");
+	/* a PyTorch op's tensors (any rank, lists of shapes) are not TT-Metal's */
+	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "kineto") != 0)
+		tensors(t, r, w);
+	if (rec_type(r, "math") != REC_ABSENT)
+		w->math = get_str(t, r, "math");
+	else if (!(w->flags & ROW_HOST))
+		w->math = fallback_math(t, w);
+	w->advice = get_advice(t, r);
+}
+
+/* What the table keeps of a good op beside its row: the counts, the first op's keys. */
+static void
+op_counts(struct table *t, struct rec *r, const struct row *w, bool noroof,
+    const int has[TABLE_MAXKEYS])
+{
+	size_t k;
+
+	if (noroof)
+		t->nnoroof++;
+	if (w->flags & ROW_HOST)
+		t->nhost++;
+	else
+		t->ndevice++;
+	for (k = 0; k < t->ngkeys; k++)
+		t->gkey_ops[k] += has[k];
+	if (t->ngkeys > 0 && t->op_keys == NULL)
+		first_op_keys(t, r);
+}
+
 int
 table_add(struct table *t, struct rec *r)
 {
-	const char *kind, *s;
+	const char *kind;
 	struct row *w;
-	bool b;
-	size_t n, k, nstr = t->strings.n;
-	unsigned opc;
+	size_t nstr = t->strings.n;
 	long long id;
 	int has[TABLE_MAXKEYS];
 	bool noroof;
@@ -322,111 +477,21 @@ table_add(struct table *t, struct rec *r)
 	w->id = id;
 
 	if (strcmp(kind, "signpost") == 0) {
-		struct buf lb = BUF_INIT;
-
-		w->flags |= ROW_SIGNPOST;
-		if ((s = rec_str(r, "name", &n)) == NULL)
-			s = "", n = 0;
-		w->op = table_intern(t, s, n);
-		buf_add(&lb, s, n);
-		buf_adds(&lb, " (signpost)");
-		w->label = table_intern(t, lb.p, lb.len);
-		buf_free(&lb);
+		signpost_row(t, r, w);
 		if (!table_add_end(t, r, nstr))
 			return 0;
 		t->nsignpost++;
 		return 1;
 	}
-
-	if ((s = rec_str(r, "op", &n)) == NULL)
-		s = "", n = 0;
-	w->op = table_intern(t, s, n);
-	w->label = get_str(t, r, "label");
-	noroof = w->label == 0;
-	if (noroof)	/* no ttp-roofline: the op name is the OP Code */
-		w->label = w->op;
-	opc = get_opclass(t, r, w->label);
-	if (opc & OPC_HOST)
-		w->flags |= ROW_HOST;
-	if (opc & OPC_MATMUL)
-		w->flags |= ROW_MATMUL;
-	if (opc & OPC_CONV_NEW)
-		w->flags |= ROW_CONV_NEW;
-	if (rec_int(r, "device", &w->device))
-		w->flags |= ROW_DEVICE;
-	if (rec_ifig(r, "report_cores", &w->cores) || rec_ifig(r, "cores", &w->cores))
-		w->flags |= ROW_CORES;
-	if (rec_int(r, "call", &w->call))
-		w->flags |= ROW_CALL;
-	if (!(w->flags & ROW_HOST)) {
-		double ns;
-
-		if (rec_type(r, "device_ns") == REC_INT && rec_int(r, "device_ns", &w->dev_ns)) {
-			w->dev_us = (double)w->dev_ns / 1000;
-			w->flags |= ROW_DEV_US | ROW_DEV_INTNS;
-		} else if (rec_num(r, "device_ns", &ns)) {
-			w->dev_us = ns / 1000;
-			w->flags |= ROW_DEV_US;
-		} else {
-			w->dev_us = 0;
-			w->flags |= ROW_DEV_US | ROW_DEV_ZERO;
-		}
-	}
-	if (rec_type(r, "gap_ns") == REC_INT && rec_int(r, "gap_ns", &w->gap_ns)) {
-		w->gap_us = (double)w->gap_ns / 1000;
-		w->flags |= ROW_GAP | ROW_GAP_INTNS;
-	} else if (rec_num(r, "gap_ns", &w->gap_us)) {
-		w->gap_us /= 1000;
-		w->flags |= ROW_GAP;
-	}
-	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (spec 10.1) */
-	if (rec_fig(r, "dram_gbps", &w->dram))
-		w->flags |= ROW_DRAM;
-	if (rec_fig(r, "dram_pct", &w->dram_pct))
-		w->flags |= ROW_DRAM_PCT;
-	if (rec_fig(r, "tflops", &w->tflops))
-		w->flags |= ROW_TFLOPS;
-	if (rec_fig(r, "flops_pct", &w->flops_pct))
-		w->flags |= ROW_FLOPS_PCT;
-	if (rec_bool(r, "dram_sharded", &b) && b)
-		w->flags |= ROW_SHARDED;
-	if (get_small_int(r, "in0_block_w", &w->in0bw))
-		w->flags |= ROW_IN0BW;
-	if (get_small_int(r, "out_subblock_h", &w->sbh))
-		w->flags |= ROW_SBH;
-	if (get_small_int(r, "out_subblock_w", &w->sbw))
-		w->flags |= ROW_SBW;
-	if (get_small_int(r, "iter", &w->iter))
-		w->flags |= ROW_ITER;
-	w->bound = get_str(t, r, "bound");
-	if ((w->flags & ROW_HOST) && w->bound == 0)
-		w->bound = table_intern(t, "HOST", 4);
-	w->verdict = get_str(t, r, "fidelity_verdict");
-	w->category = get_str(t, r, "category");
-	w->phase = get_str(t, r, "phase");
-	/* a PyTorch op's tensors (any rank, lists of shapes) are not TT-Metal's */
-	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "kineto") != 0)
-		tensors(t, r, w);
-	if (rec_type(r, "math") != REC_ABSENT)
-		w->math = get_str(t, r, "math");
-	else if (!(w->flags & ROW_HOST))
-		w->math = fallback_math(t, w);
-	w->advice = get_advice(t, r);
+	noroof = op_names(t, r, w);
+	op_numbers(r, w);
+	op_figures(r, w);
+	op_strings(t, r, w);
 	if (t->ngkeys > 0)
 		group_keys(t, r, w, has);
-	/* what the table keeps of a good op beside its row: the counts, the keys */
 	if (!table_add_end(t, r, nstr))
 		return 0;
-	if (noroof)
-		t->nnoroof++;
-	if (w->flags & ROW_HOST)
-		t->nhost++;
-	else
-		t->ndevice++;
-	for (k = 0; k < t->ngkeys; k++)
-		t->gkey_ops[k] += has[k];
-	if (t->ngkeys > 0 && t->op_keys == NULL)
-		first_op_keys(t, r);
+	op_counts(t, r, w, noroof, has);
 	return 1;
 }
 
