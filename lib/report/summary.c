@@ -355,132 +355,217 @@ device_group(struct names *devs, const struct tab_cell *c)
 	return tab_group(devs, (const char *)&c->v.i, c->kind == TAB_INT ? sizeof(c->v.i) : 0);
 }
 
-struct summary *
-summary_build(const struct table *t, const struct group_spec *spec, int per_device)
+/*
+ * What summary_build gathers, the rows being streamed: running aggregates per group
+ * (its device times and FLOPs %), per label across devices (FLOPs % x time and time,
+ * for the weighted mean, Q30) and per (group, op) pair (its device time, for the Ops
+ * cells). A group is a label, or per device a (label, device) pair.
+ */
+struct agg {
+	const struct table	*t;
+	const struct group_spec	*spec;
+	struct summary		*s;
+	struct names		 groups, labels, pairs;
+	struct buf		 label;		/* the current row's label */
+	struct buf		 key;		/* the current row's (label, device) */
+	struct stat_acc		*time, *flops;	/* per group */
+	struct stat_acc		*wnum, *wden;	/* per label */
+	struct stat_acc		*ptime;		/* per pair */
+	uint32_t		*glabel;	/* per group: its label */
+	uint32_t		(*pair)[2];	/* per pair: its group and op */
+	size_t			 ng, nf, nl, nw, np;
+	size_t			 gcap, fcap, lcap, wcap, pcap, glcap, pc;
+	int			 int_time;	/* every Device Time the integer 0 */
+};
+
+static void
+agg_init(struct agg *a, const struct table *t, const struct group_spec *spec,
+    struct summary *s)
 {
-	struct summary *s;
-	struct tab *tb;
-	struct names groups, labels, pairs, devices;
-	struct buf b = BUF_INIT, key = BUF_INIT;
-	/* running aggregates (the rows are streamed): per group its device times and
-	 * FLOPs %; per label (across devices) FLOPs % x time and time, for the weighted
-	 * mean (Q30); per (group, op) pair its device time; per device its total */
-	struct stat_acc *time = NULL, *flops = NULL, *wnum = NULL, *wden = NULL;
-	struct stat_acc *ptime = NULL, *devtot = NULL;
-	size_t ng = 0, nf = 0, nl = 0, nw = 0, np = 0, ndev = 0;
-	size_t gcap = 0, fcap = 0, lcap = 0, wcap = 0, pcap = 0, dcap = 0, glcap = 0, pc = 0;
-	uint32_t *glabel = NULL, (*pair)[2] = NULL;
+	*a = (struct agg){ .t = t, .spec = spec, .s = s, .label = BUF_INIT, .key = BUF_INIT,
+	    .int_time = 1 };
+	names_init(&a->groups);
+	names_init(&a->labels);
+	names_init(&a->pairs);
+}
+
+static void
+agg_free(struct agg *a)
+{
+	free(a->time);
+	free(a->flops);
+	free(a->wnum);
+	free(a->wden);
+	free(a->ptime);
+	free(a->glabel);
+	free(a->pair);
+	names_free(&a->groups);
+	names_free(&a->labels);
+	names_free(&a->pairs);
+	buf_free(&a->label);
+	buf_free(&a->key);
+}
+
+/* The row's label, in a->label (never a NULL pointer, even when empty). */
+static void
+row_label(struct agg *a, const struct row *w)
+{
+	buf_reset(&a->label);
+	buf_adds(&a->label, "");
+	if (a->s->group_by == GROUP_KEYS)
+		keys_label(a->t, w, a->spec, &a->label);
+	else
+		group_label(a->t, w, a->s->group_by, &a->label);
+}
+
+/* The number of a->label, a new label getting its sums; the row's FLOPs % x time and
+ * time added to them when it has a FLOPs % (has_f). */
+static uint32_t
+add_label(struct agg *a, const struct row *w, double dt, int has_f)
+{
+	uint32_t l;
+
+	if ((l = tab_group(&a->labels, a->label.p, a->label.len)) == a->nl) {
+		a->wnum = acc_new(a->wnum, &a->nl, &a->lcap);
+		a->wden = acc_new(a->wden, &a->nw, &a->wcap);
+	}
+	if (has_f) {
+		stat_acc_add(&a->wnum[l], w->flops_pct * dt);
+		stat_acc_add(&a->wden[l], dt);
+	}
+	return l;
+}
+
+/* The group of a row of label l in *g: the label's, or per device the (label,
+ * device) pair's. Returns 0 when the row is in no group. */
+static int
+row_group(struct agg *a, const struct row *w, uint32_t l, uint32_t *g)
+{
+	if (!a->s->per_device) {
+		*g = l;
+		return 1;
+	}
+	/* pandas' groupby drops a group key that is NaN: per device, ops without a
+	 * device (host ops) are left out */
+	if (!(w->flags & ROW_DEVICE))
+		return 0;
+	buf_reset(&a->key);
+	buf_add(&a->key, &l, sizeof(l));
+	buf_add(&a->key, &w->device, sizeof(w->device));
+	*g = tab_group(&a->groups, a->key.p, a->key.len);
+	return 1;
+}
+
+/* A new group g of label l, w its first row: its row in the table (label, device,
+ * category) and its aggregates. */
+static void
+new_group(struct agg *a, const struct row *w, uint32_t g, uint32_t l)
+{
+	struct tab *tb = a->s->tab;
+	size_t r = tab_row(tb);
+
+	tab_set_strn(tb, r, S_LABEL, a->label.p, a->label.len);
+	if (a->s->per_device)
+		tab_set_int(tb, r, S_DEVICE, w->device);
+	if (a->s->group_by == GROUP_CATEGORY)
+		tab_set_strn(tb, r, S_CAT, a->label.p, a->label.len);
+	else if (a->s->group_by != GROUP_KEYS)	/* not shown */
+		tab_set_str(tb, r, S_CAT, row_category(a->t, w));
+	a->time = acc_new(a->time, &a->ng, &a->gcap);
+	a->flops = acc_new(a->flops, &a->nf, &a->fcap);
+	a->glabel = xgrow(a->glabel, &a->glcap, a->ng, sizeof(*a->glabel));
+	a->glabel[g] = l;
+}
+
+/* GROUP_KEYS: dt added to the device time of the pair (group g, op). */
+static void
+add_pair(struct agg *a, uint32_t g, strid op, double dt)
+{
+	uint32_t p, pk[2] = { g, op };
+
+	if ((p = tab_group(&a->pairs, (const char *)pk, sizeof(pk))) == a->np) {
+		a->ptime = acc_new(a->ptime, &a->np, &a->pcap);
+		a->pair = xgrow(a->pair, &a->pc, a->np, sizeof(*a->pair));
+		a->pair[p][0] = g;
+		a->pair[p][1] = op;
+	}
+	stat_acc_add(&a->ptime[p], dt);
+}
+
+/* One op (not a signpost) into the aggregates of its label and its group. */
+static void
+add_row(struct agg *a, const struct row *w)
+{
+	double dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
+	/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
+	int has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
+	uint32_t l, g;
+
+	/* host ops and ops without a duration have the integer Device Time 0 */
+	if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
+		a->int_time = 0;
+	row_label(a, w);
+	l = add_label(a, w, dt, has_f);
+	if (!row_group(a, w, l, &g))
+		return;
+	if (g == a->ng)
+		new_group(a, w, g, l);
+	stat_acc_add(&a->time[g], dt);
+	if (has_f)
+		stat_acc_add(&a->flops[g], w->flops_pct);
+	if (a->s->group_by == GROUP_KEYS)
+		add_pair(a, g, w->op, dt);
+}
+
+/* Each group's figures, from its aggregates and its label's: Device Time Sum, Op
+ * Count, the FLOPs % statistics and their weighted mean (none when no op of the label
+ * has both a FLOPs % and a device time). */
+static void
+set_figures(const struct agg *a)
+{
+	struct tab *tb = a->s->tab;
 	size_t i;
-	int int_time = 1;
 
-	s = xcalloc(1, sizeof(*s));
-	s->group_by = spec->by;
-	s->per_device = per_device;
-	s->tab = tb = tab_new("summary");
-	scolumns(s, spec);
-	names_init(&groups);
-	names_init(&labels);
-	names_init(&pairs);
-	names_init(&devices);
-	for (i = 0; i < t->nrows; i++) {
-		const struct row *w = table_row(t, i);
-		uint32_t l, g;
-		double dt;
-		int has_f;
+	for (i = 0; i < a->ng; i++) {
+		const struct stat_acc *f = &a->flops[i], *wd = &a->wden[a->glabel[i]];
 
-		if (w->flags & ROW_SIGNPOST)
-			continue;
-		buf_reset(&b);
-		buf_adds(&b, "");
-		if (s->group_by == GROUP_KEYS)
-			keys_label(t, w, spec, &b);
-		else
-			group_label(t, w, s->group_by, &b);
-		dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-		/* host ops and ops without a duration have the integer Device Time 0 */
-		if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
-			int_time = 0;
-		/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
-		has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
-		if ((l = tab_group(&labels, b.p, b.len)) == nl) {
-			wnum = acc_new(wnum, &nl, &lcap);
-			wden = acc_new(wden, &nw, &wcap);
-		}
-		if (has_f) {
-			stat_acc_add(&wnum[l], w->flops_pct * dt);
-			stat_acc_add(&wden[l], dt);
-		}
-		if (per_device) {
-			/* pandas' groupby drops a group key that is NaN: per device,
-			 * ops without a device (host ops) are left out */
-			if (!(w->flags & ROW_DEVICE))
-				continue;
-			buf_reset(&key);
-			buf_add(&key, &l, sizeof(l));
-			buf_add(&key, &w->device, sizeof(w->device));
-			g = tab_group(&groups, key.p, key.len);
-		} else
-			g = l;
-		if (g == ng) {
-			size_t r = tab_row(tb);
-
-			tab_set_strn(tb, r, S_LABEL, b.p, b.len);
-			if (per_device)
-				tab_set_int(tb, r, S_DEVICE, w->device);
-			if (s->group_by == GROUP_CATEGORY)
-				tab_set_strn(tb, r, S_CAT, b.p, b.len);
-			else if (s->group_by != GROUP_KEYS)	/* not shown */
-				tab_set_str(tb, r, S_CAT, row_category(t, w));
-			time = acc_new(time, &ng, &gcap);
-			flops = acc_new(flops, &nf, &fcap);
-			glabel = xgrow(glabel, &glcap, ng, sizeof(*glabel));
-			glabel[g] = l;
-		}
-		stat_acc_add(&time[g], dt);
-		if (has_f)
-			stat_acc_add(&flops[g], w->flops_pct);
-		if (s->group_by == GROUP_KEYS) {
-			uint32_t p, pk[2] = { g, w->op };
-
-			if ((p = tab_group(&pairs, (const char *)pk, sizeof(pk))) == np) {
-				ptime = acc_new(ptime, &np, &pcap);
-				pair = xgrow(pair, &pc, np, sizeof(*pair));
-				pair[p][0] = g;
-				pair[p][1] = w->op;
-			}
-			stat_acc_add(&ptime[p], dt);
-		}
-	}
-	if (ng == 0) {
-		summary_free(s);
-		s = NULL;
-		goto out;
-	}
-	for (i = 0; i < ng; i++) {
-		const struct stat_acc *f = &flops[i], *wd = &wden[glabel[i]];
-
-		if (int_time)
+		if (a->int_time)
 			tab_set_int(tb, i, S_TIME, 0);
 		else
-			tab_set_num(tb, i, S_TIME, stat_acc_sum(&time[i]));
-		tab_set_int(tb, i, S_COUNT, (long long)time[i].n);
+			tab_set_num(tb, i, S_TIME, stat_acc_sum(&a->time[i]));
+		tab_set_int(tb, i, S_COUNT, (long long)a->time[i].n);
 		tab_set_num(tb, i, S_MIN, stat_acc_min(f));
 		tab_set_num(tb, i, S_MAX, stat_acc_max(f));
 		tab_set_num(tb, i, S_MEAN, stat_acc_mean(f));
 		tab_set_num(tb, i, S_STD, stat_acc_std(f, 1));
 		if (wd->n > 0 && wd->plain != 0)
-			tab_set_num(tb, i, S_WMEAN, wnum[glabel[i]].plain / wd->plain);
+			tab_set_num(tb, i, S_WMEAN, a->wnum[a->glabel[i]].plain / wd->plain);
 	}
-	if (s->group_by == GROUP_KEYS)
-		ops_cells(s, t, (const uint32_t (*)[2])pair, ptime, np);
+}
 
-	/* pandas groupby order (sorted keys), then a stable sort by time descending */
+/* The CSV's order: pandas' groupby order (sorted keys) kept as the rank of ties, then
+ * a stable sort by time descending. */
+static void
+order_groups(struct tab *tb, size_t ng)
+{
+	size_t i;
+
 	tab_sort(tb, by_label, 2);
 	for (i = 0; i < ng; i++)
 		tab_set_int(tb, i, S_RANK, (long long)i);
 	tab_sort(tb, by_time, 2);
+}
 
-	/* Total % over all groups, or per device, summed in this order */
+/* Total %: each group's share of all groups' time, or per device of its device's,
+ * the totals summed in the CSV's order. */
+static void
+set_percent(struct tab *tb, size_t ng, int per_device)
+{
+	struct names devices;
+	struct stat_acc *devtot = NULL;
+	size_t i, ndev = 0, dcap = 0;
+
+	names_init(&devices);
 	for (i = 0; i < ng; i++) {
 		uint32_t d = device_group(&devices, tab_cell(tb, i, S_DEVICE));
 
@@ -497,21 +582,40 @@ summary_build(const struct table *t, const struct group_spec *spec, int per_devi
 		else
 			tab_set_num(tb, i, S_PCT, tot != 0 ? tab_num(tb, i, S_TIME) / tot * 100 : 0);
 	}
-out:
-	free(time);
-	free(flops);
-	free(wnum);
-	free(wden);
-	free(ptime);
 	free(devtot);
-	free(glabel);
-	free(pair);
-	names_free(&groups);
-	names_free(&labels);
-	names_free(&pairs);
 	names_free(&devices);
-	buf_free(&b);
-	buf_free(&key);
+}
+
+struct summary *
+summary_build(const struct table *t, const struct group_spec *spec, int per_device)
+{
+	struct summary *s;
+	struct agg a;
+	size_t i;
+
+	s = xcalloc(1, sizeof(*s));
+	s->group_by = spec->by;
+	s->per_device = per_device;
+	s->tab = tab_new("summary");
+	scolumns(s, spec);
+	agg_init(&a, t, spec, s);
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = table_row(t, i);
+
+		if (!(w->flags & ROW_SIGNPOST))
+			add_row(&a, w);
+	}
+	if (a.ng == 0) {
+		summary_free(s);
+		s = NULL;
+	} else {
+		set_figures(&a);
+		if (s->group_by == GROUP_KEYS)
+			ops_cells(s, t, (const uint32_t (*)[2])a.pair, a.ptime, a.np);
+		order_groups(s->tab, a.ng);
+		set_percent(s->tab, a.ng, per_device);
+	}
+	agg_free(&a);
 	return s;
 }
 
