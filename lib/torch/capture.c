@@ -1109,15 +1109,179 @@ capset_free(struct capset *cs)
 	free(cs);
 }
 
+/* The trace's GPU links as they are before the merge, for undoing it (restore_links). */
+static void
+save_links(struct capset *cs, const struct kin *k)
+{
+	size_t i;
+
+	cs->lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*cs->lk0));
+	cs->corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*cs->corr0));
+	for (i = 0; i < k->nev; i++) {
+		cs->lk0[i] = k->ev[i].linker;
+		cs->corr0[i] = k->ev[i].corr;
+	}
+}
+
+/* The merge undone: the events it appended dropped (nev0 were there before), the GPU
+ * links back as save_links found them. */
+static void
+restore_links(struct kin *k, const struct capset *cs, size_t nev0)
+{
+	size_t i;
+
+	k->nev = nev0;
+	for (i = 0; i < nev0; i++) {
+		k->ev[i].linker = cs->lk0[i];
+		k->ev[i].corr = cs->corr0[i];
+	}
+}
+
+/* The engine steps, into cs->steps by time: the iteration annotations of the first tier
+ * that has any. Returns how many. */
+static size_t
+engine_steps(struct capset *cs, const struct kin *k)
+{
+	size_t ns = 0, i, tier;
+
+	cs->steps = xreallocarray(NULL, k->nev + 1, sizeof(*cs->steps));
+	for (tier = 1; tier <= 2 && ns == 0; tier++)
+		for (i = 0; i < k->nev; i++) {
+			struct step st;
+			const char *s = k->names.str[k->ev[i].name];
+
+			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
+			    &st) && step_tier(st.kind) == (int)tier)
+				cs->steps[ns++] = (int32_t)i;
+		}
+	kin_sort_by_ts(k, cs->steps, ns);
+	return ns;
+}
+
+/* The graph launches (events named with graphlaunch, any case), into cs->gl by time.
+ * Returns how many. */
+static size_t
+graph_launches(struct capset *cs, const struct kin *k)
+{
+	size_t ngl = 0, i;
+
+	cs->gl = xreallocarray(NULL, k->nev + 1, sizeof(*cs->gl));
+	for (i = 0; i < k->nev; i++)
+		if (name_has(k, k->ev[i].name, "graphlaunch", true))
+			cs->gl[ngl++] = (int32_t)i;
+	kin_sort_by_ts(k, cs->gl, ngl);
+	return ngl;
+}
+
+/* The graph launches cs->gl[0..ngl) that lie inside step x, into cs->roots. Returns how
+ * many. */
+static size_t
+step_launches(struct capset *cs, const struct kin *k, const struct kev *x, size_t ngl)
+{
+	int64_t xs = x->ts, xe = x->ts + x->dur;
+	size_t nr = 0, j;
+
+	cs->roots = xreallocarray(cs->roots, ngl + 1, sizeof(*cs->roots));
+	for (j = 0; j < ngl; j++)
+		if (k->ev[cs->gl[j]].ts >= xs && k->ev[cs->gl[j]].ts + k->ev[cs->gl[j]].dur <= xe)
+			cs->roots[nr++] = cs->gl[j];
+	return nr;
+}
+
+/* The capture for step sname of batch size want with nr graph launches: of the
+ * smallest batch size at least want, FULL or PIECEWISE (PIECEWISE when both exist and
+ * the step has several launches). NULL (warned) when there is none. */
+static struct cap *
+step_capture(struct capset *cs, long long want, size_t nr, const char *sname)
+{
+	long long bs = -1;
+	struct cap *full, *piece;
+	size_t j;
+
+	for (j = 0; j < cs->nbs; j++)
+		if (cs->bs[j] >= want && (bs < 0 || cs->bs[j] < bs))
+			bs = cs->bs[j];
+	full = bs >= 0 ? capset_find(cs, bs, "FULL") : NULL;
+	piece = bs >= 0 ? capset_find(cs, bs, "PIECEWISE") : NULL;
+	if (full == NULL && piece == NULL)
+		warning("%s: no capture trace for the batch size %lld of step %s: its graph "
+		    "launches are not merged", cs->folder, bs >= 0 ? bs : want, sname);
+	return full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
+}
+
+/* Graph launches roots[0..nr) of k grafted with the capture roots of c (one serves
+ * every launch, else one each). Returns false when a graft could not be made at all. */
+static bool
+graft_launches(struct kin *k, struct capset *cs, struct cap *c, const int32_t *roots,
+    size_t nr)
+{
+	bool ok = true;
+	size_t r;
+
+	for (r = 0; r < nr; r++) {
+		int32_t *gs;
+		size_t ng = graph_events(k, roots[r], &gs);
+
+		if (ng > 0 && graft(k, cs, c, c->nroots == 1 ? 0 : r, roots[r], gs, ng) < 0)
+			ok = false;
+		else if (ng == 0)
+			warning("%s: graph launch %u has no GPU events: not merged", k->file,
+			    k->ev[roots[r]].idx);
+		free(gs);
+	}
+	return ok;
+}
+
+/* The graph launches of engine step k->ev[step] merged with the capture of its batch
+ * size (read with options co). Returns false when a graft could not be made at all. */
+static bool
+merge_step(struct kin *k, struct capset *cs, const struct kineto_opts *co, int32_t step,
+    size_t ngl)
+{
+	const struct kev *x = &k->ev[step];
+	const char *sname = k->names.str[x->name];
+	size_t nr = step_launches(cs, k, x, ngl);
+	struct step st;
+	struct cap *c;
+
+	if (nr == 0)
+		return true;
+	(void)step_parse(sname, strlen(sname), &st);
+	if ((c = step_capture(cs, st.batch, nr, sname)) == NULL)
+		return true;
+	cap_load(cs, c, co);
+	if (c->nroots != 1 && c->nroots != nr) {
+		warning("%s: %zu capture roots for %zu graph launches in step %s: not merged",
+		    c->path, c->nroots, nr, sname);
+		return true;
+	}
+	return graft_launches(k, cs, c, cs->roots, nr);
+}
+
+/* The merge kept for the trace record, or undone when a graft failed (TraceLens: "Graph
+ * capture merge failed", the report is unaugmented). */
+static void
+merge_done(struct kin *k, const struct capset *cs, bool failed, size_t nev0)
+{
+	if (failed)
+		restore_links(k, cs, nev0);
+	else {
+		k->cap_folder = cs->folder;
+		k->cap_classified = cs->classified;
+		k->cap_events = cs->events;
+		k->cap_merged = cs->merged;
+	}
+	if (k->o->verbose)
+		note("%s: %zu graph launches merged with their capture (%zu events added)",
+		    k->file, cs->merged, cs->events);
+}
+
 int
 merge_captures(struct kin *k, const char *folder)
 {
 	struct capset *cs = xcalloc(1, sizeof(*cs));
-	int32_t *steps, *gl, *lk0;
-	int64_t *corr0;
-	size_t ns = 0, ngl = 0, i, j, tier;
 	struct kineto_opts co = { 1, 0, NULL };
-	size_t nev0 = k->nev;
+	size_t nev0 = k->nev, ns, ngl, i;
 	bool failed = false;
 
 	cs->err = (struct error)ERROR_INIT;
@@ -1127,94 +1291,14 @@ merge_captures(struct kin *k, const char *folder)
 		capset_free(cs);
 		return -1;
 	}
-	lk0 = cs->lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*lk0));
-	corr0 = cs->corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*corr0));
-	for (i = 0; i < k->nev; i++) {
-		lk0[i] = k->ev[i].linker;
-		corr0[i] = k->ev[i].corr;
-	}
+	save_links(cs, k);
 	capset_read(cs, folder, &co);
-	/* the engine steps: iteration annotations of the first tier that has any */
-	steps = cs->steps = xreallocarray(NULL, k->nev + 1, sizeof(*steps));
-	for (tier = 1; tier <= 2 && ns == 0; tier++)
-		for (i = 0; i < k->nev; i++) {
-			struct step st;
-			const char *s = k->names.str[k->ev[i].name];
-
-			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
-			    &st) && step_tier(st.kind) == (int)tier)
-				steps[ns++] = (int32_t)i;
-		}
-	kin_sort_by_ts(k, steps, ns);
-	gl = cs->gl = xreallocarray(NULL, k->nev + 1, sizeof(*gl));
-	for (i = 0; i < k->nev; i++)
-		if (name_has(k, k->ev[i].name, "graphlaunch", true))
-			gl[ngl++] = (int32_t)i;
-	kin_sort_by_ts(k, gl, ngl);
-	for (i = 0; i < ns; i++) {
-		const struct kev *x = &k->ev[steps[i]];
-		int64_t xs = x->ts, xe = x->ts + x->dur;
-		int32_t *roots;
-		size_t nr = 0, r;
-		long long want = -1, bs = -1;
-		struct step st;
-		struct cap *c, *full, *piece;
-		const char *sname = k->names.str[x->name];
-
-		roots = cs->roots = xreallocarray(cs->roots, ngl + 1, sizeof(*roots));
-		for (j = 0; j < ngl; j++)
-			if (k->ev[gl[j]].ts >= xs && k->ev[gl[j]].ts + k->ev[gl[j]].dur <= xe)
-				roots[nr++] = gl[j];
-		if (nr == 0)
-			continue;
-		(void)step_parse(sname, strlen(sname), &st);
-		want = st.batch;
-		for (j = 0; j < cs->nbs; j++)
-			if (cs->bs[j] >= want && (bs < 0 || cs->bs[j] < bs))
-				bs = cs->bs[j];
-		full = bs >= 0 ? capset_find(cs, bs, "FULL") : NULL;
-		piece = bs >= 0 ? capset_find(cs, bs, "PIECEWISE") : NULL;
-		c = full && piece ? (nr != 1 ? piece : full) : full ? full : piece;
-		if (c == NULL) {
-			warning("%s: no capture trace for the batch size %lld of step %s: its "
-			    "graph launches are not merged", folder, bs >= 0 ? bs : want, sname);
-			continue;
-		}
-		cap_load(cs, c, &co);
-		if (c->nroots != 1 && c->nroots != nr) {
-			warning("%s: %zu capture roots for %zu graph launches in step %s: not "
-			    "merged", c->path, c->nroots, nr, sname);
-			continue;
-		}
-		for (r = 0; r < nr; r++) {
-			int32_t *gs;
-			size_t ng = graph_events(k, roots[r], &gs);
-
-			if (ng > 0 && graft(k, cs, c, c->nroots == 1 ? 0 : r, roots[r], gs,
-			    ng) < 0)
-				failed = true;
-			else if (ng == 0)
-				warning("%s: graph launch %u has no GPU events: not merged",
-				    k->file, k->ev[roots[r]].idx);
-			free(gs);
-		}
-	}
-	if (failed) {
-		/* TraceLens: "Graph capture merge failed", the report is unaugmented */
-		k->nev = nev0;
-		for (i = 0; i < nev0; i++) {
-			k->ev[i].linker = lk0[i];
-			k->ev[i].corr = corr0[i];
-		}
-	} else {
-		k->cap_folder = folder;
-		k->cap_classified = cs->classified;
-		k->cap_events = cs->events;
-		k->cap_merged = cs->merged;
-	}
-	if (k->o->verbose)
-		note("%s: %zu graph launches merged with their capture (%zu events added)",
-		    k->file, cs->merged, cs->events);
+	ns = engine_steps(cs, k);
+	ngl = graph_launches(cs, k);
+	for (i = 0; i < ns; i++)
+		if (!merge_step(k, cs, &co, cs->steps[i], ngl))
+			failed = true;
+	merge_done(k, cs, failed, nev0);
 	capset_free(cs);
 	return 0;
 }
