@@ -728,6 +728,84 @@ row_grey(const struct row *w, const struct report_opts *o)
 	return (w->flags & ROW_PCT) && w->pct < o->min_pct && !(w->flags & ROW_HOST);
 }
 
+static int
+bound_colour(const char *bound)
+{
+	if (strcmp(bound, "DRAM") == 0 || strcmp(bound, "FLOP") == 0)
+		return COL_GREEN;
+	if (strcmp(bound, "SLOW") == 0)
+		return COL_YELLOW;
+	if (strcmp(bound, "HOST") == 0)
+		return COL_RED;
+	return COL_NONE;
+}
+
+/* The colour of the DRAM or FLOPs pair of cells, roof "DRAM" or "FLOP": green when the op
+ * is bound by it; yellow when it is SLOW, both percentages are known and larger says the
+ * pair is the one to look at. */
+static int
+roof_colour(const struct row *w, const char *bound, const char *roof, int larger)
+{
+	if (strcmp(bound, roof) == 0)
+		return COL_GREEN;
+	if (strcmp(bound, "SLOW") == 0 && (w->flags & ROW_DRAM_PCT) &&
+	    (w->flags & ROW_FLOPS_PCT) && larger)
+		return COL_YELLOW;
+	return COL_NONE;
+}
+
+/* The colour of cell col of a row that is not muted (spec 16). */
+static int
+cell_colour(const struct table *t, const struct row *w, int col)
+{
+	const char *bound = table_str(t, w->bound);
+
+	switch (col) {
+	case C_BOUND:
+		return bound_colour(bound);
+	case C_OPCODE:
+		return colour_for_op(table_str(t, w->label));
+	case C_GAP:
+		return w->gap_us > 6.5 ? COL_RED : COL_NONE;
+	case C_CORES:
+		return w->cores < 10 ? COL_RED : w->cores == 64 ? COL_GREEN : COL_NONE;
+	case C_DRAM:
+	case C_DRAMPCT:
+		return roof_colour(w, bound, "DRAM", w->dram_pct > w->flops_pct);
+	case C_FLOPS:
+	case C_FLOPSPCT:
+		return roof_colour(w, bound, "FLOP", !(w->dram_pct > w->flops_pct));
+	case C_MATH:
+		if (w->flags & (ROW_MATMUL | ROW_CONV_NEW))
+			return verdict_colour(table_str(t, w->verdict));
+		return COL_NONE;
+	}
+	return COL_NONE;
+}
+
+/* The OP Code cell: a signpost's name after a placard; a label that extends the op's
+ * name (matmul, conv, halo) in two pieces, name and rest, as the reference colours it. */
+static void
+cell_opcode(struct buf *b, const struct table *t, const struct row *w, int on, int c)
+{
+	const char *label = table_str(t, w->label), *op = table_str(t, w->op);
+	size_t ol = strlen(op);
+
+	if (w->flags & ROW_SIGNPOST) {
+		struct buf sb = BUF_INIT;
+
+		buf_adds(&sb, "\xf0\x9f\xaa\xa7 ");	/* U+1FAA7 PLACARD */
+		buf_adds(&sb, op);
+		colour_add(b, on, c, sb.p, sb.len);
+		buf_free(&sb);
+	} else if (ol > 0 && strncmp(label, op, ol) == 0 && label[ol] == ' ') {
+		colour_add(b, on, c, label, ol);
+		buf_addc(b, ' ');
+		cell_str(b, on, c, label + ol + 1);
+	} else
+		cell_str(b, on, c, label);
+}
+
 /* Append the text of one cell of row w (colours when on). */
 static void
 cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
@@ -735,13 +813,7 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 {
 	int grey = on && row_grey(w, o);
 	int sp = (w->flags & ROW_SIGNPOST) != 0;
-	const char *bound = table_str(t, w->bound);
-	int slow = on && !grey && strcmp(bound, "SLOW") == 0;
-	int slow_dram = slow && (w->flags & ROW_DRAM_PCT) && (w->flags & ROW_FLOPS_PCT) &&
-	    w->dram_pct > w->flops_pct;
-	int slow_flops = slow && (w->flags & ROW_DRAM_PCT) && (w->flags & ROW_FLOPS_PCT) &&
-	    !(w->dram_pct > w->flops_pct);
-	int c = grey ? COL_GREY : COL_NONE;
+	int c = grey ? COL_GREY : on ? cell_colour(t, w, col) : COL_NONE;
 	char nb[64];
 
 	switch (col) {
@@ -753,39 +825,12 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 			cell_num(b, on, c, w->pct, 1, "%");
 		break;
 	case C_BOUND:
-		if (sp)
-			break;
-		if (on && !grey) {
-			if (strcmp(bound, "DRAM") == 0 || strcmp(bound, "FLOP") == 0)
-				c = COL_GREEN;
-			else if (strcmp(bound, "SLOW") == 0)
-				c = COL_YELLOW;
-			else if (strcmp(bound, "HOST") == 0)
-				c = COL_RED;
-		}
-		cell_str(b, on, c, bound);
+		if (!sp)
+			cell_str(b, on, c, table_str(t, w->bound));
 		break;
-	case C_OPCODE: {
-		const char *label = table_str(t, w->label), *op = table_str(t, w->op);
-		size_t ol = strlen(op);
-
-		if (on && !grey)
-			c = colour_for_op(label);
-		if (sp) {
-			struct buf sb = BUF_INIT;
-
-			buf_adds(&sb, "\xf0\x9f\xaa\xa7 ");	/* U+1FAA7 PLACARD */
-			buf_adds(&sb, op);
-			colour_add(b, on, c, sb.p, sb.len);
-			buf_free(&sb);
-		} else if (ol > 0 && strncmp(label, op, ol) == 0 && label[ol] == ' ') {
-			colour_add(b, on, c, label, ol);
-			buf_addc(b, ' ');
-			cell_str(b, on, c, label + ol + 1);
-		} else
-			cell_str(b, on, c, label);
+	case C_OPCODE:
+		cell_opcode(b, t, w, on, c);
 		break;
-	}
 	case C_DEVICE:
 		if (w->flags & ROW_DEVICE)
 			cell_num(b, on, c, (double)w->device, 0, NULL);
@@ -795,49 +840,32 @@ cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
 			cell_num(b, on, c, w->dev_us, 0, MU "s");
 		break;
 	case C_GAP:
-		if (w->flags & ROW_GAP) {
-			if (on && !grey && w->gap_us > 6.5)
-				c = COL_RED;
+		if (w->flags & ROW_GAP)
 			cell_num(b, on, c, w->gap_us, 0, MU "s");
-		}
 		break;
 	case C_CORES:
-		if (w->flags & ROW_CORES) {
-			if (!grey && w->cores < 10)
-				c = COL_RED;
-			else if (!grey && w->cores == 64)
-				c = COL_GREEN;
+		if (w->flags & ROW_CORES)
 			cell_num(b, on, c, w->cores, 0, NULL);
-		}
 		break;
 	case C_DRAM:
-	case C_DRAMPCT:
-		if (on && !grey && (strcmp(bound, "DRAM") == 0))
-			c = COL_GREEN;
-		else if (slow_dram)
-			c = COL_YELLOW;
-		if (col == C_DRAM && (w->flags & ROW_DRAM))
+		if (w->flags & ROW_DRAM)
 			cell_num(b, on, c, w->dram, 0, "GB/s");
-		else if (col == C_DRAMPCT && (w->flags & ROW_DRAM_PCT))
+		break;
+	case C_DRAMPCT:
+		if (w->flags & ROW_DRAM_PCT)
 			cell_num(b, on, c, w->dram_pct, 1, "%");
 		break;
 	case C_FLOPS:
-	case C_FLOPSPCT:
-		if (on && !grey && (strcmp(bound, "FLOP") == 0))
-			c = COL_GREEN;
-		else if (slow_flops)
-			c = COL_YELLOW;
-		if (col == C_FLOPS && (w->flags & ROW_TFLOPS))
+		if (w->flags & ROW_TFLOPS)
 			cell_num(b, on, c, w->tflops, 1, "TFLOPs");
-		else if (col == C_FLOPSPCT && (w->flags & ROW_FLOPS_PCT))
+		break;
+	case C_FLOPSPCT:
+		if (w->flags & ROW_FLOPS_PCT)
 			cell_num(b, on, c, w->flops_pct, 1, "%");
 		break;
 	case C_MATH:
-		if (sp || (w->math == 0 && !grey))
-			break;
-		if (on && !grey && (w->flags & (ROW_MATMUL | ROW_CONV_NEW)))
-			c = verdict_colour(table_str(t, w->verdict));
-		cell_str(b, on, c, table_str(t, w->math));
+		if (!sp && (w->math != 0 || grey))
+			cell_str(b, on, c, table_str(t, w->math));
 		break;
 	}
 }
