@@ -311,18 +311,10 @@ capents_free(struct capent *v, size_t n)
 	free(v);
 }
 
-/* classify_graph_capture_trace, without writing the file: per capture trace (.json or
- * .json.gz, by name), the batch size and mode of its capture annotation when it has as
- * many as vLLM _dummy_run frames, else FULL for at most one StreamBeginCapture and
- * PIECEWISE for more, with the most common first dimension as the batch size. The
- * entries execution_details.json would have, one per file (*n). */
+/* The folder's capture traces (.json or .json.gz, by name), sorted, into cs->files. */
 static void
-capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
+list_traces(struct capset *cs, const char *folder)
 {
-	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
-	struct capent *ents;
-	char **files;
-	size_t nf, i, j;
 	DIR *d = opendir(folder);
 	struct dirent *de;
 
@@ -338,69 +330,112 @@ capset_classify(struct capset *cs, const char *folder, const struct kineto_opts 
 		}
 	}
 	closedir(d);
-	files = cs->files;
-	nf = cs->nfiles;
-	if (nf == 0)
+	if (cs->nfiles == 0)
 		capfail(cs, folder, -1, "no execution_details.json and no capture trace (.json, "
 		    ".json.gz) to classify");
-	qsort(files, nf, sizeof(*files), by_str);
-	ents = cs->ents = xcalloc(nf, sizeof(*ents));
-	cs->nents = nf;
-	for (i = 0; i < nf; i++) {
-		struct buf *path = &cs->path;
+	qsort(cs->files, cs->nfiles, sizeof(*cs->files), by_str);
+}
+
+/* What a capture trace shows of how it was captured. */
+struct capmarks {
+	size_t	 ndummy;	/* vLLM _dummy_run frames */
+	size_t	 nann;		/* capture_<bs>_<mode> annotations ... */
+	int32_t	 ann;		/* ... and the first of them */
+	size_t	 nbeg;		/* StreamBeginCapture calls */
+};
+
+/* A python frame "vllm/v1/worker/gpu_model_runner.py(<line>): _dummy_run". */
+static bool
+is_dummy_run(const char *nm)
+{
+	static const char dummy[] = "vllm/v1/worker/gpu_model_runner.py(";
+	const char *p;
+
+	if (strncmp(nm, dummy, sizeof(dummy) - 1) != 0)
+		return false;
+	for (p = nm + sizeof(dummy) - 1; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > nm + sizeof(dummy) - 1 && strncmp(p, "): _dummy_run", 13) == 0;
+}
+
+static void
+capture_marks(const struct kin *k, struct capmarks *m)
+{
+	size_t j;
+
+	memset(m, 0, sizeof(*m));
+	m->ann = -1;
+	for (j = 0; j < k->nev; j++) {
+		const struct kev *v = &k->ev[j];
+		const char *nm = names_str(&k->names, v->name);
+		struct step st;
+
+		if (is_dummy_run(nm))
+			m->ndummy++;
+		if (v->cat == C_RUNTIME && strstr(nm, "StreamBeginCapture") != NULL)
+			m->nbeg++;
+		if (v->cat == C_ANNOT && step_parse(nm, strlen(nm), &st) &&
+		    st.kind == STEP_CAPTURE) {
+			m->nann++;
+			if (m->ann < 0 || v->ts < k->ev[m->ann].ts)
+				m->ann = (int32_t)j;
+		}
+	}
+}
+
+/* x's batch size and mode as classify_graph_capture_trace finds them in capture trace
+ * k: its capture annotation's when it has as many as _dummy_run frames, else FULL for
+ * at most one StreamBeginCapture and PIECEWISE for more, with the most common first
+ * dimension as the batch size (none: null). Returns how, for the note. */
+static const char *
+classify_trace(struct kin *k, struct capent *x)
+{
+	struct capmarks m;
+
+	capture_marks(k, &m);
+	if (m.nann > 0 && m.nann == m.ndummy) {
+		/* capture_<bs>_<mode>: the mode is the rest of the name */
+		const char *nm = names_str(&k->names, k->ev[m.ann].name);
+		struct step st;
+
+		(void)step_parse(nm, strlen(nm), &st);
+		x->bs = st.batch;
+		x->has_bs = true;
+		x->mode = xstrdup(strchr(nm + 8, '_') + 1);
+		return "from its annotation";
+	}
+	x->bs = common_first_dim(k);
+	x->has_bs = x->bs >= 0;
+	x->mode = xstrdup(m.nbeg <= 1 ? "FULL" : "PIECEWISE");
+	return "inferred";
+}
+
+/* classify_graph_capture_trace, without writing the file: the entries
+ * execution_details.json would have, one per capture trace of the folder, in cs->ents;
+ * the traces read stay in cs->ld for the merge. */
+static void
+capset_classify(struct capset *cs, const char *folder, const struct kineto_opts *o)
+{
+	size_t i;
+
+	list_traces(cs, folder);
+	cs->ents = xcalloc(cs->nfiles, sizeof(*cs->ents));
+	cs->nents = cs->nfiles;
+	for (i = 0; i < cs->nfiles; i++) {
+		struct capent *x = &cs->ents[i];
 		struct kin *k;
-		size_t ndummy = 0, nann = 0, nbeg = 0;
-		int32_t ann = -1;
-		long long bs = -1;
-		const char *mode = NULL, *how = "inferred";
-		struct capent *x = &ents[i];
+		const char *how;
 
-		buf_reset(path);
-		buf_printf(path, "%s/%s", folder, files[i]);
-		k = cap_trace(cs, path->p, o);
-		for (j = 0; j < k->nev; j++) {
-			const struct kev *v = &k->ev[j];
-			const char *nm = names_str(&k->names, v->name), *p;
-			struct step st;
-
-			if (strncmp(nm, dummy, sizeof(dummy) - 1) == 0) {
-				for (p = nm + sizeof(dummy) - 1; *p >= '0' && *p <= '9'; p++)
-					;
-				if (p > nm + sizeof(dummy) - 1 && strncmp(p, "): _dummy_run", 13) == 0)
-					ndummy++;
-			}
-			if (v->cat == C_RUNTIME && strstr(nm, "StreamBeginCapture") != NULL)
-				nbeg++;
-			if (v->cat == C_ANNOT && step_parse(nm, strlen(nm), &st) &&
-			    st.kind == STEP_CAPTURE) {
-				nann++;
-				if (ann < 0 || v->ts < k->ev[ann].ts)
-					ann = (int32_t)j;
-			}
-		}
-		if (nann > 0 && nann == ndummy) {
-			/* capture_<bs>_<mode>: the mode is the rest of the name */
-			const char *nm = names_str(&k->names, k->ev[ann].name);
-			struct step st;
-
-			(void)step_parse(nm, strlen(nm), &st);
-			bs = st.batch;
-			mode = strchr(nm + 8, '_') + 1;
-			how = "from its annotation";
-			x->has_bs = true;
-		} else {
-			mode = nbeg <= 1 ? "FULL" : "PIECEWISE";
-			bs = common_first_dim(k);
-			x->has_bs = bs >= 0;	/* none inferred: null */
-		}
-		x->bs = bs;
-		x->mode = xstrdup(mode);
+		buf_reset(&cs->path);
+		buf_printf(&cs->path, "%s/%s", folder, cs->files[i]);
+		k = cap_trace(cs, cs->path.p, o);
+		how = classify_trace(k, x);
 		note("%s: batch size %lld, mode %s (%s; TraceLens would write them to "
-		    "execution_details.json)", path->p, bs, mode, how);
+		    "execution_details.json)", cs->path.p, x->bs, x->mode, how);
 		cs->ld = xreallocarray(cs->ld, cs->nld + 1, sizeof(*cs->ld));
-		cs->ld[cs->nld].path = xstrdup(path->p);
+		cs->ld[cs->nld].path = xstrdup(cs->path.p);
 		cs->ld[cs->nld++].k = k;
-		x->file = xstrdup(files[i]);
+		x->file = xstrdup(cs->files[i]);
 	}
 	cs->classified = true;
 }
