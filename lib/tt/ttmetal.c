@@ -1020,6 +1020,102 @@ release(struct st *st, int sort)
 	spool_reset(st->spool);
 }
 
+/* The keys every record of a row begins with: kind, trace, id and src ("file:line"). */
+static void
+row_begin(struct rec_build *rb, const struct cx *cx, int isop)
+{
+	struct st *st = cx->st;
+
+	rec_build_key(rb, "kind");
+	rec_build_word(rb, isop ? "op" : "signpost");
+	rec_build_key(rb, "trace");
+	rec_build_word(rb, "ttmetal");
+	rec_build_key(rb, "id");
+	rec_build_int(rb, st->id);
+	rec_build_key(rb, "src");
+	buf_reset(&st->src);
+	buf_adds(&st->src, cx->tf->srcname);
+	buf_grow(&st->src, NUM_INTSZ);
+	st->src.len += num_int(st->src.p + st->src.len, cx->row->line, 0);
+	rec_build_str(rb, st->src.p, st->src.len);
+}
+
+static void
+kv_host_start(struct rec_build *rb, int hasts, long long ts)
+{
+	if (hasts) {
+		rec_build_key(rb, "host_start_ns");
+		rec_build_int(rb, ts);
+	}
+}
+
+/* The rest of a signpost's record: its name and message. */
+static void
+signpost_keys(struct rec_build *rb, const struct cx *cx, int hasts, long long ts)
+{
+	const struct tfile *tf = cx->tf;
+
+	kv_str(rb, cx, "name", tf->c_op);
+	kv_str(rb, cx, "message", tf->c_attrs);
+	kv_host_start(rb, hasts, ts);
+	if (cx->st->o->all)
+		all_cols(rb, cx);
+	rec_build_end(rb);
+}
+
+/* An op's DEVICE ID, numbered after the devices of the files before file k (spec 3). */
+static void
+op_device(struct rec_build *rb, const struct cx *cx, int k)
+{
+	struct st *st = cx->st;
+	struct tfile *tf = cx->tf;
+	long long d = cell_int(cx, tf->c_dev, 1);
+
+	if (!tf->anydev || d > tf->maxdev)
+		tf->maxdev = d;
+	tf->anydev = 1;
+	rec_build_key(rb, "device");
+	rec_build_int(rb, d + (long long)k * st->ndev);
+	if (!st->direct)
+		devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
+}
+
+/* The rest of an op's record: the head, then the tail (st->tail), since arch and
+ * worker_cores go between them (st->mid); the format is the trace record's. */
+static void
+op_keys(struct rec_build *rb, const struct cx *cx, int k, int hasts, long long ts)
+{
+	const struct tfile *tf = cx->tf;
+
+	kv_str(rb, cx, "op", tf->c_op);
+	kv_str(rb, cx, "op_type", tf->c_type);
+	kv_int(rb, cx, "call", tf->c_call, 1);
+	if (HAS(cx, tf->c_dev))
+		op_device(rb, cx, k);
+	rec_build_more(rb, &cx->st->tail);
+	kv_int(rb, cx, "cores", tf->c_cores, 1);
+	kv_str(rb, cx, "fidelity", tf->c_fid);
+	kv_str(rb, cx, "attrs", tf->c_attrs);
+	kv_host_start(rb, hasts, ts);
+	kv_int(rb, cx, "host_end_ns", tf->c_he, 0);
+	kv_num(rb, cx, "device_ns", tf->c_dur);
+	kv_num(rb, cx, "gap_ns", tf->c_gap);
+	if (tf->nin)
+		tensors(rb, cx, "in", tf->in, tf->nin);
+	if (tf->nout)
+		tensors(rb, cx, "out", tf->out, tf->nout);
+	kv_int(rb, cx, "trace_id", tf->c_tid, 1);
+	kv_int(rb, cx, "trace_session", tf->c_tsess, 1);
+	kv_num(rb, cx, "pm_ideal_ns", tf->c_pmi);
+	kv_num(rb, cx, "pm_compute_ns", tf->c_pmc);
+	kv_num(rb, cx, "pm_bandwidth_ns", tf->c_pmb);
+	kv_int(rb, cx, "sub_device", tf->c_sub, 1);
+	mlir_cols(cx->st, rb, cx);
+	if (cx->st->o->all)
+		all_cols(rb, cx);
+	rec_build_end(rb);
+}
+
 static void
 do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 {
@@ -1040,70 +1136,11 @@ do_row(struct st *st, struct tfile *tf, int k, const struct csvr_row *row)
 		hasts = 1;
 	}
 	rec_build_begin(&rb, h);
-	rec_build_key(&rb, "kind");
-	rec_build_word(&rb, isop ? "op" : "signpost");
-	rec_build_key(&rb, "trace");
-	rec_build_word(&rb, "ttmetal");
-	rec_build_key(&rb, "id");
-	rec_build_int(&rb, st->id);
-	rec_build_key(&rb, "src");
-	buf_reset(&st->src);
-	buf_adds(&st->src, tf->srcname);
-	buf_grow(&st->src, NUM_INTSZ);
-	st->src.len += num_int(st->src.p + st->src.len, row->line, 0);
-	rec_build_str(&rb, st->src.p, st->src.len);
-	if (!isop) {
-		kv_str(&rb, &cx, "name", tf->c_op);
-		kv_str(&rb, &cx, "message", tf->c_attrs);
-		if (hasts) {
-			rec_build_key(&rb, "host_start_ns");
-			rec_build_int(&rb, ts);
-		}
-		if (st->o->all)
-			all_cols(&rb, &cx);
-		rec_build_end(&rb);
-	} else {
-		kv_str(&rb, &cx, "op", tf->c_op);
-		kv_str(&rb, &cx, "op_type", tf->c_type);
-		kv_int(&rb, &cx, "call", tf->c_call, 1);
-		if (HAS(&cx, tf->c_dev)) {
-			long long d = cell_int(&cx, tf->c_dev, 1);
-
-			if (!tf->anydev || d > tf->maxdev)
-				tf->maxdev = d;
-			tf->anydev = 1;
-			rec_build_key(&rb, "device");
-			rec_build_int(&rb, d + (long long)k * st->ndev);
-			if (!st->direct)
-				devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
-		}
-		/* arch, worker_cores go here (st->mid); the format is the trace record's */
-		rec_build_more(&rb, t);
-		kv_int(&rb, &cx, "cores", tf->c_cores, 1);
-		kv_str(&rb, &cx, "fidelity", tf->c_fid);
-		kv_str(&rb, &cx, "attrs", tf->c_attrs);
-		if (hasts) {
-			rec_build_key(&rb, "host_start_ns");
-			rec_build_int(&rb, ts);
-		}
-		kv_int(&rb, &cx, "host_end_ns", tf->c_he, 0);
-		kv_num(&rb, &cx, "device_ns", tf->c_dur);
-		kv_num(&rb, &cx, "gap_ns", tf->c_gap);
-		if (tf->nin)
-			tensors(&rb, &cx, "in", tf->in, tf->nin);
-		if (tf->nout)
-			tensors(&rb, &cx, "out", tf->out, tf->nout);
-		kv_int(&rb, &cx, "trace_id", tf->c_tid, 1);
-		kv_int(&rb, &cx, "trace_session", tf->c_tsess, 1);
-		kv_num(&rb, &cx, "pm_ideal_ns", tf->c_pmi);
-		kv_num(&rb, &cx, "pm_compute_ns", tf->c_pmc);
-		kv_num(&rb, &cx, "pm_bandwidth_ns", tf->c_pmb);
-		kv_int(&rb, &cx, "sub_device", tf->c_sub, 1);
-		mlir_cols(st, &rb, &cx);
-		if (st->o->all)
-			all_cols(&rb, &cx);
-		rec_build_end(&rb);
-	}
+	row_begin(&rb, &cx, isop);
+	if (isop)
+		op_keys(&rb, &cx, k, hasts, ts);
+	else
+		signpost_keys(&rb, &cx, hasts, ts);
 	if (st->direct && st->resolved) {
 		if (st->nents)
 			release(st, 0);
