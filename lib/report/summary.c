@@ -717,20 +717,36 @@ row_device(const struct summary *s, size_t i)
 	return c->kind == TAB_INT ? (long)c->v.i : -1;
 }
 
-int
-summary_write_svg(const char *path, const struct summary *s, int classic)
+/* The plot's segment of summary row j. */
+static void
+plot_seg_of(const struct summary *s, size_t j, struct plot_seg *p)
 {
 	const struct tab *t = s->tab;
-	struct plot_seg *segs;
-	struct plot_bar *bars;
-	size_t nbars = 0, i, j, n;
-	int rv, flags = 0;
 
-	segs = xcalloc(t->nrows ? t->nrows : 1, sizeof(*segs));
-	bars = xcalloc(t->nrows ? t->nrows : 1, sizeof(*bars));
-	/* segments grouped by bar (device), each bar in time-descending order */
-	n = 0;
-	for (i = 0; i < t->nrows; i++) {
+	p->label = tab_str(t, j, S_LABEL);
+	p->category = tab_str(t, j, S_CAT);
+	p->time_us = tab_num(t, j, S_TIME);
+	p->count = (long)tab_num(t, j, S_COUNT);
+	p->pct = tab_num(t, j, S_PCT);
+	p->has_flops = !isnan(tab_num(t, j, S_MIN));
+	p->fmin = tab_num(t, j, S_MIN);
+	p->fmax = tab_num(t, j, S_MAX);
+	p->fmean = tab_num(t, j, S_MEAN);
+	p->has_std = !isnan(tab_num(t, j, S_STD));
+	p->fstd = p->has_std ? tab_num(t, j, S_STD) : 0;
+	p->has_wmean = !isnan(tab_num(t, j, S_WMEAN));
+	p->fwmean = tab_num(t, j, S_WMEAN);
+}
+
+/* The bars (one per device, in order of first appearance) and their segments, each
+ * bar's in the table's order (time descending); segs has room for every row. Returns
+ * the number of bars. */
+static size_t
+plot_bars_of(const struct summary *s, struct plot_seg *segs, struct plot_bar *bars)
+{
+	size_t nbars = 0, i, j, n = 0;
+
+	for (i = 0; i < s->tab->nrows; i++) {
 		long dev = row_device(s, i);
 
 		for (j = 0; j < nbars && bars[j].device != dev; j++)
@@ -739,29 +755,27 @@ summary_write_svg(const char *path, const struct summary *s, int classic)
 			continue;
 		bars[nbars].device = dev;
 		bars[nbars].segs = segs + n;
-		for (j = i; j < t->nrows; j++) {
-			struct plot_seg *p;
-
-			if (row_device(s, j) != dev)
-				continue;
-			p = &segs[n++];
-			p->label = tab_str(t, j, S_LABEL);
-			p->category = tab_str(t, j, S_CAT);
-			p->time_us = tab_num(t, j, S_TIME);
-			p->count = (long)tab_num(t, j, S_COUNT);
-			p->pct = tab_num(t, j, S_PCT);
-			p->has_flops = !isnan(tab_num(t, j, S_MIN));
-			p->fmin = tab_num(t, j, S_MIN);
-			p->fmax = tab_num(t, j, S_MAX);
-			p->fmean = tab_num(t, j, S_MEAN);
-			p->has_std = !isnan(tab_num(t, j, S_STD));
-			p->fstd = p->has_std ? tab_num(t, j, S_STD) : 0;
-			p->has_wmean = !isnan(tab_num(t, j, S_WMEAN));
-			p->fwmean = tab_num(t, j, S_WMEAN);
-		}
+		for (j = i; j < s->tab->nrows; j++)
+			if (row_device(s, j) == dev)
+				plot_seg_of(s, j, &segs[n++]);
 		bars[nbars].nsegs = (size_t)(segs + n - bars[nbars].segs);
 		nbars++;
 	}
+	return nbars;
+}
+
+int
+summary_write_svg(const char *path, const struct summary *s, int classic)
+{
+	const struct tab *t = s->tab;
+	struct plot_seg *segs;
+	struct plot_bar *bars;
+	size_t nbars, i, j;
+	int rv, flags = 0;
+
+	segs = xcalloc(t->nrows ? t->nrows : 1, sizeof(*segs));
+	bars = xcalloc(t->nrows ? t->nrows : 1, sizeof(*bars));
+	nbars = plot_bars_of(s, segs, bars);
 	/* per-device bars in device order */
 	for (i = 1; i < nbars; i++)
 		for (j = i; j > 0 && bars[j - 1].device > bars[j].device; j--) {
