@@ -455,56 +455,62 @@ has_launch(const char *s, size_t n)
 	return false;
 }
 
-/* The event just read: keep what the records need. */
+/* A metadata event: the name of a thread, a process or its labels. */
 static void
-keep_event(struct kin *k, uint32_t idx)
+keep_meta(struct kin *k)
 {
 	struct etmp *e = &k->t;
-	struct kev *v;
-	int64_t key[3];
+	int64_t key[2];
 
-	if (e->ph == 'M') {
-		if (!e->has_name || e->pid == NOVAL)
-			return;
-		key[0] = e->pid;
-		key[1] = e->tid;
-		if (e->name.len == 11 && memcmp(e->name.p, "thread_name", 11) == 0 &&
-		    e->has_mname)
-			imap_put(&k->thread_name, key, 2,
-			    names_intern(&k->names, e->mname.p, e->mname.len));
-		else if (e->name.len == 12 && memcmp(e->name.p, "process_name", 12) == 0 &&
-		    e->has_mname)
-			imap_put(&k->process_name, key, 1,
-			    names_intern(&k->names, e->mname.p, e->mname.len));
-		else if (e->name.len == 14 && memcmp(e->name.p, "process_labels", 14) == 0 &&
-		    e->has_labels)
-			imap_put(&k->process_label, key, 1,
-			    names_intern(&k->names, e->labels.p, e->labels.len));
+	if (!e->has_name || e->pid == NOVAL)
 		return;
-	}
-	if (e->cat == C_AC2G) {
-		if (e->id == NOVAL || (e->ph != 's' && e->ph != 'f')) {
-			k->n_ignored++;
-			return;
-		}
-		key[0] = e->id;
-		if (e->ph == 's')
-			imap_put(&k->flow_s, key, 1, 1);
-		else {
-			uint32_t i = imap_slot(&k->flow_f, key, 1);
+	key[0] = e->pid;
+	key[1] = e->tid;
+	if (e->name.len == 11 && memcmp(e->name.p, "thread_name", 11) == 0 && e->has_mname)
+		imap_put(&k->thread_name, key, 2,
+		    names_intern(&k->names, e->mname.p, e->mname.len));
+	else if (e->name.len == 12 && memcmp(e->name.p, "process_name", 12) == 0 &&
+	    e->has_mname)
+		imap_put(&k->process_name, key, 1,
+		    names_intern(&k->names, e->mname.p, e->mname.len));
+	else if (e->name.len == 14 && memcmp(e->name.p, "process_labels", 14) == 0 &&
+	    e->has_labels)
+		imap_put(&k->process_label, key, 1,
+		    names_intern(&k->names, e->labels.p, e->labels.len));
+}
 
-			/* the finish's (pid, tid), beside the map */
-			k->f_pid = xreallocarray(k->f_pid, k->flow_f.cap, sizeof(*k->f_pid));
-			k->f_tid = xreallocarray(k->f_tid, k->flow_f.cap, sizeof(*k->f_tid));
-			k->f_pid[i] = e->pid;
-			k->f_tid[i] = e->tid;
-		}
-		return;
-	}
-	if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
+/* An ac2g flow event: its start by id, or its finish's (pid, tid) beside the map. */
+static void
+keep_flow(struct kin *k)
+{
+	struct etmp *e = &k->t;
+	int64_t key[1];
+	uint32_t i;
+
+	if (e->id == NOVAL || (e->ph != 's' && e->ph != 'f')) {
 		k->n_ignored++;
 		return;
 	}
+	key[0] = e->id;
+	if (e->ph == 's') {
+		imap_put(&k->flow_s, key, 1, 1);
+		return;
+	}
+	i = imap_slot(&k->flow_f, key, 1);
+	k->f_pid = xreallocarray(k->f_pid, k->flow_f.cap, sizeof(*k->f_pid));
+	k->f_tid = xreallocarray(k->f_tid, k->flow_f.cap, sizeof(*k->f_tid));
+	k->f_pid[i] = e->pid;
+	k->f_tid[i] = e->tid;
+}
+
+/* The event just read (index idx) appended to k->ev as a summary, unlinked. Bad input
+ * (no ts or dur, a negative dur, too many events): kfail. */
+static struct kev *
+new_kev(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct kev *v;
+
 	if (!e->has_ts)
 		kfail_at(k, (long long)e->off, "traceEvents[%u]: %s event without \"ts\"", idx,
 		    catname[e->cat]);
@@ -538,18 +544,49 @@ keep_event(struct kin *k, uint32_t idx)
 	v->cat = (uint8_t)e->cat;
 	if (e->corr != NOVAL)
 		v->flags |= F_HASCORR;
+	return v;
+}
+
+/* A GPU event has no "in": the same slot keeps its collective's args. */
+static void
+spool_comm(struct kin *k, struct kev *v)
+{
+	struct etmp *e = &k->t;
+
+	buf_reset(&k->tmp);
+	buf_add(&k->tmp, "{", 1);
+	buf_add(&k->tmp, e->comm.p, e->comm.len);
+	buf_add(&k->tmp, "}", 1);
+	v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
+	v->in_len = (uint32_t)k->tmp.len;
+}
+
+/* The event just read: keep what the records need. */
+static void
+keep_event(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct kev *v;
+
+	if (e->ph == 'M') {
+		keep_meta(k);
+		return;
+	}
+	if (e->cat == C_AC2G) {
+		keep_flow(k);
+		return;
+	}
+	if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
+		k->n_ignored++;
+		return;
+	}
+	v = new_kev(k, idx);
 	if (e->cat == C_CPU_OP) {
 		k->has_cpu_op = true;
 		spool_in(k, v);
-	} else if (IS_GPU(e->cat) && e->comm.len > 0) {
-		/* a GPU event has no "in": the same slot keeps its collective's args */
-		buf_reset(&k->tmp);
-		buf_add(&k->tmp, "{", 1);
-		buf_add(&k->tmp, e->comm.p, e->comm.len);
-		buf_add(&k->tmp, "}", 1);
-		v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
-		v->in_len = (uint32_t)k->tmp.len;
-	}
+	} else if (IS_GPU(e->cat) && e->comm.len > 0)
+		spool_comm(k, v);
+	/* the linking key: the first launch's (spec §1.4.1) */
 	if (IS_LAUNCH(e->cat) && !k->key_decided && e->has_name &&
 	    has_launch(e->name.p, e->name.len)) {
 		k->key_decided = 1;
