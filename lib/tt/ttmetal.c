@@ -408,6 +408,57 @@ map_tensor(struct tfile *tf, int c, const char *name)
 	tf->used[c] = 1;
 }
 
+/* Whether cand is a contract key or the --all key of one of the first n columns. */
+static int
+key_taken(const struct tfile *tf, const char *cand, size_t n)
+{
+	for (int j = 0; contract_keys[j] != NULL; j++)
+		if (strcmp(contract_keys[j], cand) == 0)
+			return 1;
+	for (size_t j = 0; j < n; j++)
+		if (tf->ckey[j] != NULL && strcmp(tf->ckey[j], cand) == 0)
+			return 1;
+	return 0;
+}
+
+/* The --all key of column i, named name: keys stay unique, pandas-style ".1", ".2" for
+ * repeats. */
+static char *
+unique_key(const struct tfile *tf, const char *name, size_t i)
+{
+	struct buf k = BUF_INIT;
+	char *cand = xstrdup(name);
+
+	for (int m = 1; key_taken(tf, cand, i); m++) {
+		free(cand);
+		buf_reset(&k);
+		buf_printf(&k, "%s.%d", name, m);
+		cand = xstrdup(k.p);
+	}
+	buf_free(&k);
+	return cand;
+}
+
+/* --all: a key for each column that no key of the record reads, its header's name. */
+static void
+all_keys(struct tfile *tf)
+{
+	size_t nc = csvr_ncols(tf->r);
+
+	tf->ckey = xcalloc(nc ? nc : 1, sizeof(*tf->ckey));
+	tf->strcol = xcalloc(nc ? nc : 1, 1);
+	for (size_t i = 0; i < nc; i++) {
+		const char *name = csvr_colname(tf->r, i);
+
+		if (tf->used[i])
+			continue;
+		tf->ckey[i] = unique_key(tf, name, i);
+		/* hashes are names, not quantities: keep them text */
+		tf->strcol[i] = strlen(name) >= 4 &&
+		    strcmp(name + strlen(name) - 4, "HASH") == 0;
+	}
+}
+
 static void
 map_file(struct st *st, struct tfile *tf)
 {
@@ -448,44 +499,9 @@ map_file(struct st *st, struct tfile *tf)
 	for (size_t i = 0; i < nc; i++)
 		map_tensor(tf, (int)i, csvr_colname(r, i));
 
-	if (st->o->all) {
-		char **kname = xcalloc(nc ? nc : 1, sizeof(*kname));
-
-		tf->ckey = xcalloc(nc ? nc : 1, sizeof(*tf->ckey));
-		tf->strcol = xcalloc(nc ? nc : 1, 1);
-		for (size_t i = 0; i < nc; i++) {
-			const char *name = csvr_colname(r, i);
-			struct buf k = BUF_INIT;
-			char *cand;
-			int dup;
-
-			if (tf->used[i])
-				continue;
-			cand = xstrdup(name);
-			/* keys stay unique: pandas-style ".1", ".2" for repeats */
-			for (int m = 1;; m++) {
-				dup = 0;
-				for (int j = 0; contract_keys[j] != NULL; j++)
-					if (strcmp(contract_keys[j], cand) == 0)
-						dup = 1;
-				for (size_t j = 0; j < i && !dup; j++)
-					if (kname[j] != NULL && strcmp(kname[j], cand) == 0)
-						dup = 1;
-				if (!dup)
-					break;
-				free(cand);
-				buf_reset(&k);
-				buf_printf(&k, "%s.%d", name, m);
-				cand = xstrdup(k.p);
-			}
-			buf_free(&k);
-			tf->ckey[i] = kname[i] = cand;
-			/* hashes are names, not quantities: keep them text */
-			tf->strcol[i] = strlen(name) >= 4 &&
-			    strcmp(name + strlen(name) - 4, "HASH") == 0;
-		}
-		free(kname);	/* the names are tf->ckey's */
-	} else {
+	if (st->o->all)
+		all_keys(tf);
+	else {
 		/* skip copying the cells nobody reads */
 		for (size_t i = 0; i < nc; i++)
 			csvr_want(r, i, tf->used[i] || (int)i == tf->c_arch ||
