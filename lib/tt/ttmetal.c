@@ -1469,14 +1469,13 @@ st_free(struct st *st)
 	error_free(&st->err);
 }
 
-static void
-run(struct st *st, char **paths, int npaths)
+/* Open every file and map its columns: all headers first, since the format is decided
+ * over the union of columns. Returns whether any file has HOST START TS. */
+static int
+open_files(struct st *st, char **paths, int npaths)
 {
-	const struct ttm_opts *o = st->o;
 	int anyhs = 0, anypad = 0;
 
-	same_files(paths, npaths);
-	/* all headers first: the format is decided over the union of columns */
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st->f[k];
 
@@ -1495,41 +1494,49 @@ run(struct st *st, char **paths, int npaths)
 				anypad = 1;
 	}
 	st->fmt = (st->arch_col || st->wc_col) ? FMT_V21 : anypad ? FMT_V2 : FMT_V1;
-	if (o->verbose)
+	if (st->o->verbose)
 		say("Detected CSV format: %s", st->fmt == FMT_V21 ?
 		    "v2.1 (with device arch and worker core count)" :
 		    st->fmt == FMT_V2 ? "v2" : "v1 (legacy format)");
-	st->resolved = st->fmt != FMT_V21 || (!st->arch_col && !st->wc_col);
-	set_mid(st);
-	st->sorting = !o->nosort && anyhs;
+	return anyhs;
+}
 
-	/* can the records go straight out? */
-	if (npaths == 1 && !st->sorting)
+/* Can the records go straight out? Yes for one file not sorted; else when the first
+ * pass finds the files in order, and then it has their devices and signposts too. */
+static void
+plan_output(struct st *st, int npaths)
+{
+	struct pscan ps = { 1, 0, 0, st->sorting, 0, &st->sp };
+	int ok = 1;
+
+	if (npaths == 1 && !st->sorting) {
 		st->direct = 1;
-	else {
-		struct pscan ps = { 1, 0, 0, st->sorting, 0, &st->sp };
-		int ok = 1;
-
-		for (int k = 0; k < npaths && ok; k++) {
-			ok = prescan(&st->f[k], &ps);
-			if (ok && !ps.sorted && st->sorting)
-				break;
-			st->f[k].scanned = ok;
-		}
-		if (ok && (!st->sorting || ps.sorted)) {
-			st->direct = 1;
-			st->know_sp = 1;
-			for (int k = 0; k < npaths; k++) {
-				check_devices(st, k);
-				for (size_t i = 0; i < st->f[k].npdev; i++)
-					devset_add(&st->devs, &st->ndevs,
-					    st->f[k].pdev[i] + (long long)k * st->ndev);
-			}
-		} else
-			st->sp.n = 0;	/* the spool will tell, in output order */
+		return;
 	}
-	st->ids_asc = 1;		/* unless the sort reorders rows (release) */
+	for (int k = 0; k < npaths && ok; k++) {
+		ok = prescan(&st->f[k], &ps);
+		if (ok && !ps.sorted && st->sorting)
+			break;
+		st->f[k].scanned = ok;
+	}
+	if (!ok || (st->sorting && !ps.sorted)) {
+		st->sp.n = 0;	/* the spool will tell, in output order */
+		return;
+	}
+	st->direct = 1;
+	st->know_sp = 1;
+	for (int k = 0; k < npaths; k++) {
+		check_devices(st, k);
+		for (size_t i = 0; i < st->f[k].npdev; i++)
+			devset_add(&st->devs, &st->ndevs,
+			    st->f[k].pdev[i] + (long long)k * st->ndev);
+	}
+}
 
+/* Every row of every file, in file order, to do_row. */
+static void
+read_rows(struct st *st, int npaths)
+{
 	for (int k = 0; k < npaths; k++) {
 		struct tfile *tf = &st->f[k];
 		const struct csvr_row *row;
@@ -1544,6 +1551,21 @@ run(struct st *st, char **paths, int npaths)
 		if (!st->direct)
 			check_devices(st, k);
 	}
+}
+
+static void
+run(struct st *st, char **paths, int npaths)
+{
+	int anyhs;
+
+	same_files(paths, npaths);
+	anyhs = open_files(st, paths, npaths);
+	st->resolved = st->fmt != FMT_V21 || (!st->arch_col && !st->wc_col);
+	set_mid(st);
+	st->sorting = !st->o->nosort && anyhs;
+	plan_output(st, npaths);
+	st->ids_asc = 1;		/* unless the sort reorders rows (release) */
+	read_rows(st, npaths);
 	if (!st->resolved) {
 		st->resolved = 1;
 		set_mid(st);
