@@ -1272,6 +1272,41 @@ subtree_kernels(struct kin *k, const struct kev *v, const struct lists *L, struc
 	rec_set_raw(r, "subtree_kernels", k->tmp.p, k->tmp.len);
 }
 
+/* "kernels": GPU events own[0..n) of an op, each its id, name, stream, start, length
+ * and class. */
+static void
+set_kernels(struct kin *k, struct rec *r, const int32_t *own, size_t n)
+{
+	struct js_writer w;
+	size_t i;
+
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < n; i++) {
+		const struct kev *g = &k->ev[own[i]];
+
+		js_w_object(&w);
+		js_w_key(&w, "id");
+		js_w_int(&w, g->idx);
+		js_w_key(&w, "name");
+		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
+		if (g->stream != NOVAL) {
+			js_w_key(&w, "stream");
+			js_w_int(&w, g->stream);
+		}
+		js_w_key(&w, "start_ns");
+		js_w_int(&w, g->ts);
+		js_w_key(&w, "ns");
+		js_w_int(&w, g->dur);
+		js_w_key(&w, "class");
+		js_w_strz(&w, gpu_class(k, g));
+		js_w_end_object(&w);
+	}
+	js_w_end_array(&w);
+	rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
+}
+
 static void
 write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span **tmp,
     size_t *cap)
@@ -1303,35 +1338,8 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 	if (no > 1) {	/* in GPU time order (spec §1.5: kernel_details sorted by ts) */
 		kin_sort_by_ts(k, L->own + L->own_at[vi], no);
 	}
-	if (no > 0) {
-		struct js_writer w;
-
-		buf_reset(&k->tmp);
-		js_w_init(&w, &k->tmp);
-		js_w_array(&w);
-		for (i = 0; i < no; i++) {
-			const struct kev *g = &k->ev[L->own[L->own_at[vi] + i]];
-
-			js_w_object(&w);
-			js_w_key(&w, "id");
-			js_w_int(&w, g->idx);
-			js_w_key(&w, "name");
-			js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
-			if (g->stream != NOVAL) {
-				js_w_key(&w, "stream");
-				js_w_int(&w, g->stream);
-			}
-			js_w_key(&w, "start_ns");
-			js_w_int(&w, g->ts);
-			js_w_key(&w, "ns");
-			js_w_int(&w, g->dur);
-			js_w_key(&w, "class");
-			js_w_strz(&w, gpu_class(k, g));
-			js_w_end_object(&w);
-		}
-		js_w_end_array(&w);
-		rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
-	}
+	if (no > 0)
+		set_kernels(k, r, L->own + L->own_at[vi], no);
 	if (ns > no)
 		subtree_kernels(k, v, L, r);
 	if (v->in_len > 0)
