@@ -777,49 +777,82 @@ mlir_bad(unsigned long *count, const struct cx *cx, int col, const char *what,
 		    what, at, err, cx->row->f[col], cx->row->len[col] > 60 ? "..." : "");
 }
 
+/* LOC (tt-mlir): the text, unless loc(unknown), and its file, line, column, name and
+ * chain of frames. */
+static void
+loc_keys(struct st *st, struct rec_build *rb, const struct cx *cx)
+{
+	struct mlirloc *l = &st->loc;
+	int c = cx->tf->c_loc;
+	const char *s = cx->row->f[c], *err;
+	size_t n = cx->row->len[c], at;
+	int ok = mlirloc_parse(l, s, n, &err, &at) == 0;
+
+	if (!ok)
+		mlir_bad(&st->nbadloc, cx, c, "an MLIR location", err, at);
+	if (!ok || l->nframes > 0) {	/* loc(unknown): no keys */
+		rec_build_key(rb, "loc");
+		rec_build_str(rb, s, n);
+	}
+	if (!ok || l->nframes == 0)
+		return;
+	if (l->file != NULL) {
+		rec_build_key(rb, "loc_file");
+		rec_build_strz(rb, l->file);
+		rec_build_key(rb, "loc_line");
+		rec_build_int(rb, l->line);
+		if (l->col >= 0) {
+			rec_build_key(rb, "loc_col");
+			rec_build_int(rb, l->col);
+		}
+	}
+	if (l->name != NULL) {
+		rec_build_key(rb, "loc_name");
+		rec_build_strz(rb, l->name);
+	}
+	rec_build_key(rb, "loc_chain");
+	rec_build_array(rb);
+	for (size_t k = 0; k < l->nframes; k++)
+		rec_build_strz(rb, l->frames[k]);
+	rec_build_end_array(rb);
+}
+
+/* PROGRAM_METADATA (tt-mlir): the program's index and loop number, and the text. */
+static void
+program_keys(struct st *st, struct rec_build *rb, const struct cx *cx)
+{
+	int c = cx->tf->c_pmeta;
+	const char *s = cx->row->f[c], *err;
+	size_t n = cx->row->len[c], at;
+	long long prog, loop;
+	int ok = mlir_program_meta(s, n, &prog, &loop, &err, &at) == 0;
+
+	if (!ok)
+		mlir_bad(&st->nbadmeta, cx, c, "a dict", err, at);
+	/* the text too, as for LOC: it may hold more than the two numbers */
+	if (!ok || prog >= 0 || loop >= 0 || n > 2) {
+		rec_build_key(rb, "program_metadata");
+		rec_build_str(rb, s, n);
+	}
+	if (prog >= 0) {
+		rec_build_key(rb, "program_index");
+		rec_build_int(rb, prog);
+	}
+	if (loop >= 0) {
+		rec_build_key(rb, "loop_number");
+		rec_build_int(rb, loop);
+	}
+}
+
 /* LOC, CONST_EVAL_OP, INPUT_LAYOUT_CONVERSION_OP, PROGRAM_METADATA (tt-mlir), as
  * members of the record being built. */
 static void
 mlir_cols(struct st *st, struct rec_build *rb, const struct cx *cx)
 {
-	struct tfile *tf = cx->tf;
-	const char *err;
-	size_t at;
+	const struct tfile *tf = cx->tf;
 
-	if (HAS(cx, tf->c_loc)) {
-		struct mlirloc *l = &st->loc;
-		const char *s = cx->row->f[tf->c_loc];
-		size_t n = cx->row->len[tf->c_loc];
-		int ok = mlirloc_parse(l, s, n, &err, &at) == 0;
-
-		if (!ok)
-			mlir_bad(&st->nbadloc, cx, tf->c_loc, "an MLIR location", err, at);
-		if (!ok || l->nframes > 0) {	/* loc(unknown): no keys */
-			rec_build_key(rb, "loc");
-			rec_build_str(rb, s, n);
-		}
-		if (ok && l->nframes > 0) {
-			if (l->file != NULL) {
-				rec_build_key(rb, "loc_file");
-				rec_build_strz(rb, l->file);
-				rec_build_key(rb, "loc_line");
-				rec_build_int(rb, l->line);
-				if (l->col >= 0) {
-					rec_build_key(rb, "loc_col");
-					rec_build_int(rb, l->col);
-				}
-			}
-			if (l->name != NULL) {
-				rec_build_key(rb, "loc_name");
-				rec_build_strz(rb, l->name);
-			}
-			rec_build_key(rb, "loc_chain");
-			rec_build_array(rb);
-			for (size_t k = 0; k < l->nframes; k++)
-				rec_build_strz(rb, l->frames[k]);
-			rec_build_end_array(rb);
-		}
-	}
+	if (HAS(cx, tf->c_loc))
+		loc_keys(st, rb, cx);
 	if (HAS(cx, tf->c_ceval)) {
 		rec_build_key(rb, "const_eval");
 		rec_build_bool(rb, cell_bool(cx, tf->c_ceval));
@@ -828,28 +861,8 @@ mlir_cols(struct st *st, struct rec_build *rb, const struct cx *cx)
 		rec_build_key(rb, "input_layout_conversion");
 		rec_build_bool(rb, cell_bool(cx, tf->c_ilc));
 	}
-	if (HAS(cx, tf->c_pmeta)) {
-		const char *s = cx->row->f[tf->c_pmeta];
-		size_t n = cx->row->len[tf->c_pmeta];
-		long long prog, loop;
-		int ok = mlir_program_meta(s, n, &prog, &loop, &err, &at) == 0;
-
-		if (!ok)
-			mlir_bad(&st->nbadmeta, cx, tf->c_pmeta, "a dict", err, at);
-		/* the text too, as for LOC: it may hold more than the two numbers */
-		if (!ok || prog >= 0 || loop >= 0 || n > 2) {
-			rec_build_key(rb, "program_metadata");
-			rec_build_str(rb, s, n);
-		}
-		if (prog >= 0) {
-			rec_build_key(rb, "program_index");
-			rec_build_int(rb, prog);
-		}
-		if (loop >= 0) {
-			rec_build_key(rb, "loop_number");
-			rec_build_int(rb, loop);
-		}
-	}
+	if (HAS(cx, tf->c_pmeta))
+		program_keys(st, rb, cx);
 }
 
 static void
