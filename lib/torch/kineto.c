@@ -886,10 +886,12 @@ link(struct kin *k, int32_t g, int32_t r)
 	k->ev[g].linker = r;
 }
 
+/* Pass one of link_gpu: the GPU events counted (all unlinked yet), communication kernels
+ * marked and, per linking id, chained in trace order (graph: the first, gnext: the
+ * next); every event with a linking id and a thread indexed by (pid, tid, id) in pt. */
 static void
-link_gpu(struct kin *k)
+index_events(struct kin *k, struct imap *pt, struct imap *graph)
 {
-	struct imap pt = { 0 }, graph = { 0 };
 	int32_t *gtail = NULL;
 	size_t i;
 
@@ -904,53 +906,66 @@ link_gpu(struct kin *k)
 			if (is_comm(names_str(&k->names, v->name)))
 				v->flags |= F_COMM;
 			if (lv != NOVAL) {
-				size_t before = graph.nm.n;
-				uint32_t s = imap_slot(&graph, &lv, 1);
+				size_t before = graph->nm.n;
+				uint32_t s = imap_slot(graph, &lv, 1);
 
-				gtail = xreallocarray(gtail, graph.cap, sizeof(*gtail));
-				if (graph.nm.n > before)
-					graph.val[s] = (int64_t)i;	/* the first */
+				gtail = xreallocarray(gtail, graph->cap, sizeof(*gtail));
+				if (graph->nm.n > before)
+					graph->val[s] = (int64_t)i;	/* the first */
 				else
 					k->ev[gtail[s]].gnext = (int32_t)i;
 				gtail[s] = (int32_t)i;
 			}
 		}
 		if (lv != NOVAL && v->pid != NOVAL && v->tid != NOVAL)
-			imap_put(&pt, key, 3, (int64_t)i);
+			imap_put(pt, key, 3, (int64_t)i);
 	}
+	free(gtail);
+}
+
+/* Launch r (linking id lv) linked through its ac2g flow: to the GPU event with that id
+ * on the flow finish's (pid, tid). */
+static void
+link_by_flow(struct kin *k, const struct imap *pt, int32_t r, int64_t lv)
+{
+	int64_t one, key[3], g;
+	uint32_t fi;
+
+	if (!imap_get(&k->flow_s, &lv, 1, &one))
+		return;
+	fi = names_lookup(&k->flow_f.nm, (const char *)&lv, sizeof(lv));
+	if (fi == NAME_NONE) {
+		k->n_flow_unpaired++;
+		return;
+	}
+	key[0] = k->f_pid[fi];
+	key[1] = k->f_tid[fi];
+	key[2] = lv;
+	if (imap_get(pt, key, 3, &g) && IS_GPU(k->ev[g].cat))
+		link(k, (int32_t)g, r);
+}
+
+static void
+link_gpu(struct kin *k)
+{
+	struct imap pt = { 0 }, graph = { 0 };
+	size_t i;
+
+	index_events(k, &pt, &graph);
 	for (i = 0; i < k->nev; i++) {
 		struct kev *r = &k->ev[i];
 		int64_t lv = linkval(k, r), g;
 
 		if (!IS_LAUNCH(r->cat) || lv == NOVAL)
 			continue;
-		if (is_graph_launch(names_str(&k->names, r->name))) {
-			if (imap_get(&graph, &lv, 1, &g))
-				for (; g >= 0; g = k->ev[g].gnext)
-					link(k, (int32_t)g, (int32_t)i);
-			continue;
-		}
-		{
-			int64_t one, key[3];
-			uint32_t fi;
-
-			if (!imap_get(&k->flow_s, &lv, 1, &one))
-				continue;
-			fi = names_lookup(&k->flow_f.nm, (const char *)&lv, sizeof(lv));
-			if (fi == NAME_NONE) {
-				k->n_flow_unpaired++;
-				continue;
-			}
-			key[0] = k->f_pid[fi];
-			key[1] = k->f_tid[fi];
-			key[2] = lv;
-			if (imap_get(&pt, key, 3, &g) && IS_GPU(k->ev[g].cat))
+		if (!is_graph_launch(names_str(&k->names, r->name)))
+			link_by_flow(k, &pt, (int32_t)i, lv);
+		else if (imap_get(&graph, &lv, 1, &g))
+			for (; g >= 0; g = k->ev[g].gnext)
 				link(k, (int32_t)g, (int32_t)i);
-		}
 	}
 	imap_free(&pt);
 	imap_free(&graph);
-	free(gtail);
 }
 
 /* The op a linked GPU event is charged to: the first CPU op above its launch, python
