@@ -75,6 +75,7 @@ struct tl {
 	int		 linked;		/* ops linked to parents and events */
 	int		 roofline;		/* some op has a roofline time */
 	int		 capture;		/* ttp-parse merged graph-capture traces */
+	size_t		 ntraces, ngpuonly;	/* trace records; those that say gpu_only */
 	uint32_t	 empty;
 	const struct tl_opts *o;		/* of the tl_sheets call */
 };
@@ -482,9 +483,14 @@ add_trace(struct tl *tl, struct rec *r)
 	long long n, m;
 	bool has_n = rec_int(r, "events", &n), has_m = rec_int(r, "capture_events", &m);
 	bool capture = rec_str(r, "capture_folder", NULL) != NULL;
+	bool go, has_go = rec_bool(r, "gpu_only", &go);
 
 	if (rec_bad(r) != NULL)
 		return;
+	if (has_go) {
+		tl->ntraces++;
+		tl->ngpuonly += go;
+	}
 	/* synthetic rows number on from the trace's last event index, or from the last
 	 * event merged from graph-capture traces (ttp-parse -c) */
 	if (has_n) {
@@ -496,6 +502,16 @@ add_trace(struct tl *tl, struct rec *r)
 	/* TraceLens reads python frames whenever it merges captures */
 	if (capture)
 		tl->capture = 1;
+}
+
+/* A GPU-only trace (spec section 1.4 item 7: no cpu_op events; the trace record's
+ * gpu_only) has only gpu_timeline, kernel_summary and the short-kernel sheets: its
+ * graph launches are launchers (op records), but not ops of the op sheets. A stream
+ * without trace records: no op records. */
+static bool
+gpu_only(const struct tl *tl)
+{
+	return tl->ntraces > 0 ? tl->ngpuonly == tl->ntraces : tl->nop == 0;
 }
 
 int
@@ -961,7 +977,7 @@ static struct tab *
 sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 {
 	struct tab *t = tab_new("short_kernels_summary");
-	int gpu_only = tl->nop == 0;
+	bool gpu = gpu_only(tl);
 	struct tab_groups gr;
 	size_t i, g, c0;
 	struct buf key = BUF_INIT;
@@ -974,7 +990,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		if (k->gpu != GPU_KERNEL || !(k->dur < o->short_thresh_us))
 			continue;
 		buf_reset(&key);
-		if (gpu_only)
+		if (gpu)
 			buf_printf(&key, "%u", k->name);
 		else {
 			/* dropna: no cpu_op parent (unlinked, runtime launches) drops out */
@@ -985,7 +1001,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		}
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
-	if (!gpu_only) {
+	if (!gpu) {
 		tab_col(t, "Parent cpu_op");
 		tab_col(t, "Input dims");
 		tab_col(t, "Input strides");
@@ -1001,7 +1017,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		size_t r = tab_row(t);
 		double sum = stat_sum(&gr.vals[g]);
 
-		if (!gpu_only) {
+		if (!gpu) {
 			const struct top *op = &tl->op[k->op];
 
 			tab_set_str(t, r, 0, S(tl, op->name));
@@ -2282,7 +2298,7 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct erro
 	}
 	timeline(tl, o, &tm);
 	n = push(out, n, sheet_timeline(&tm, o));
-	if (tl->nop > 0) {
+	if (!gpu_only(tl)) {
 		launchers_build(tl, &L);
 		if (o->by_module)
 			launchers_modules(tl, &L);
@@ -2309,7 +2325,7 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct erro
 		n = push(out, n, sheet_short_histogram(tl, o));
 		n = push(out, n, sheet_short_summary(tl, o, tm.total));
 	}
-	if (o->coll && !o->inference)
+	if (o->coll && !o->inference && !gpu_only(tl))
 		n = push(out, n, sheet_coll(tl));
 	return n;
 }

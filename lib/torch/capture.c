@@ -1306,7 +1306,9 @@ merge_done(struct kin *k, const struct capset *cs, bool failed, size_t nev0)
 		k->cap_events = cs->events;
 		k->cap_merged = cs->merged;
 	}
-	if (k->o->verbose)
+	if (k->o->verbose && failed)
+		note("%s: the capture merge failed: undone, no graph launch merged", k->file);
+	else if (k->o->verbose)
 		note("%s: %zu graph launches merged with their capture (%zu events added)",
 		    k->file, cs->merged, cs->events);
 }
