@@ -85,7 +85,9 @@ struct etmp {
 	struct buf	 kern;			/* a launch's args.kernel */
 	bool		 has_kern;
 	struct arglist	 arg[NARGS];
-	struct buf	 comm;			/* a collective's args (commkey[]), as JSON members */
+	struct buf	 comm;			/* a collective's args (commkey[]) as a JSON
+						 * object, or empty when it has none */
+	struct buf	 commval;		/* one of them, as captured */
 	uint64_t	 off;			/* byte offset of the event */
 };
 

@@ -333,6 +333,8 @@ static void
 read_args(struct kin *k)
 {
 	struct etmp *e = &k->t;
+	struct js_writer w;
+	bool comm = false;
 	enum js_tok t;
 
 	if (js_tok(k->rd) != JS_OBJECT) {
@@ -340,21 +342,21 @@ read_args(struct kin *k)
 		return;
 	}
 	buf_reset(&e->comm);
+	js_w_init(&w, &e->comm);
 	while ((t = next(k)) == JS_KEY) {
 		int key = key_of(k);
 		const char *ck = key == K_OTHER ? comm_key(k) : NULL;
 
 		t = next(k);
 		if (ck != NULL) {
-			struct js_writer w;
-
-			if (e->comm.len > 0)
-				buf_add(&e->comm, ",", 1);
-			js_w_init(&w, &e->comm);
-			js_w_strz(&w, ck);
-			buf_add(&e->comm, ":", 1);
-			if (js_capture(k->rd, &e->comm) == JS_ERROR)
+			if (!comm)
+				js_w_object(&w);
+			comm = true;
+			js_w_key(&w, ck);
+			buf_reset(&e->commval);
+			if (js_capture(k->rd, &e->commval) == JS_ERROR)
 				kfail_json(k);
+			js_w_raw(&w, e->commval.p, e->commval.len);
 			continue;
 		}
 		switch (key) {
@@ -391,6 +393,8 @@ read_args(struct kin *k)
 				skip(k);
 		}
 	}
+	if (comm)
+		js_w_end_object(&w);
 }
 
 static void
@@ -553,12 +557,8 @@ spool_comm(struct kin *k, struct kev *v)
 {
 	struct etmp *e = &k->t;
 
-	buf_reset(&k->tmp);
-	buf_add(&k->tmp, "{", 1);
-	buf_add(&k->tmp, e->comm.p, e->comm.len);
-	buf_add(&k->tmp, "}", 1);
-	v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
-	v->in_len = (uint32_t)k->tmp.len;
+	v->in_off = spool_add(k->sp, e->comm.p, e->comm.len);
+	v->in_len = (uint32_t)e->comm.len;
 }
 
 /* The event just read: keep what the records need. */
@@ -1559,6 +1559,7 @@ kin_free(struct kin *k)
 	buf_free(&k->t.labels);
 	buf_free(&k->t.kern);
 	buf_free(&k->t.comm);
+	buf_free(&k->t.commval);
 	for (a = 0; a < NARGS; a++) {
 		buf_free(&k->t.arg[a].text);
 		free(k->t.arg[a].start);
