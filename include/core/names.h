@@ -37,4 +37,9 @@ const char *names_str(const struct names *nm, uint32_t i);	/* "None" for NAME_NO
 void names_rewind(struct names *nm, size_t n);
 void names_free(struct names *nm);
 
+/* A fixed list of names (a static array of n strings, searched in order): the index of
+ * s[0..len), or n when it is not there. For short lists read rarely; the table above is
+ * for names met while reading. */
+size_t names_in_list(const char *const *list, size_t n, const char *s, size_t len);
+
 #endif

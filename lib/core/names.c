@@ -179,6 +179,17 @@ names_str(const struct names *nm, uint32_t i)
 	return i == NAME_NONE || i >= nm->n ? "None" : nm->str[i];
 }
 
+size_t
+names_in_list(const char *const *list, size_t n, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0)
+			break;
+	return i;
+}
+
 void
 names_free(struct names *nm)
 {

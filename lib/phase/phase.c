@@ -484,12 +484,9 @@ is_gemm(const char *name, size_t len)
 		"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
 		"aten::linear", "aten::_scaled_mm"
 	};
-	size_t i;
+	size_t n = sizeof(gemms) / sizeof(gemms[0]);
 
-	for (i = 0; i < sizeof(gemms) / sizeof(gemms[0]); i++)
-		if (strlen(gemms[i]) == len && memcmp(gemms[i], name, len) == 0)
-			return true;
-	return false;
+	return names_in_list(gemms, n, name, len) < n;
 }
 
 static uint8_t

@@ -298,8 +298,9 @@ static const char *const keyname[] = {
 static const char *const commkey[] = {
 	"Process Group Name", "Process Group Description", "Process Group Ranks",
 	"Collective name", "Group size", "dtype", "In msg nelems", "Out msg nelems",
-	"In split size", "Out split size", NULL
+	"In split size", "Out split size"
 };
+#define NCOMMKEY	(sizeof(commkey) / sizeof(commkey[0]))
 
 static const char *
 comm_key(struct kin *k)
@@ -307,10 +308,8 @@ comm_key(struct kin *k)
 	size_t n, i;
 	const char *s = js_str(k->rd, &n);
 
-	for (i = 0; commkey[i]; i++)
-		if (strlen(commkey[i]) == n && memcmp(commkey[i], s, n) == 0)
-			return commkey[i];
-	return NULL;
+	i = names_in_list(commkey, NCOMMKEY, s, n);
+	return i < NCOMMKEY ? commkey[i] : NULL;
 }
 
 /* The current key's code; read before the value, which may move the key's text. */

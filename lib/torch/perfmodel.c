@@ -20,6 +20,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/json.h"
+#include "core/names.h"
 #include "core/rec.h"
 #include "torch/perfmodel.h"
 
@@ -2425,12 +2426,9 @@ triton_flops_per_elem(const char *op)
 static bool
 is_aten_op(const char *s, size_t n)
 {
-	size_t i;
+	size_t nops = sizeof(aten_ops) / sizeof(aten_ops[0]);
 
-	for (i = 0; i < sizeof(aten_ops) / sizeof(aten_ops[0]); i++)
-		if (strlen(aten_ops[i]) == n && memcmp(aten_ops[i], s, n) == 0)
-			return true;
-	return false;
+	return names_in_list(aten_ops, nops, s, n) < nops;
 }
 
 /*

@@ -69,5 +69,12 @@ main(void)
 	ok(nm.n == 1001, "rewind to the current count: nothing changes");
 	names_free(&nm);
 	free(big);
+	{
+		static const char *const list[] = { "mm", "addmm", "bmm" };
+
+		ok(names_in_list(list, 3, "bmm", 3) == 2 && names_in_list(list, 3, "addmmx", 5) == 1 &&
+		    names_in_list(list, 3, "add", 3) == 3 && names_in_list(list, 3, "mmm", 3) == 3 &&
+		    names_in_list(list, 0, "mm", 2) == 0, "names_in_list: exact, by length, absent");
+	}
 	return tap_done();
 }
