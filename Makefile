@@ -30,40 +30,42 @@ SCRIPTS  = $(patsubst cmd/%.sh,bin/%,$(sort $(wildcard cmd/ttp-*.sh)))
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
 MANS     = $(sort $(wildcard man/*.[1-9]))
-HDRS     = $(foreach l,$(LAYERS),$(wildcard include/$(l)/*.h))
 
 all: deps-check $(PROGS) $(SCRIPTS)
 
 # Plain make installs nothing: a missing library is named with the command that installs it.
 # make demo and make check set up a fresh Debian/Ubuntu machine by themselves (make deps).
 
-build/lib/%.o: lib/%.c $(HDRS)
+# Each object depends on the headers it includes (-MMD -MP writes build/**/*.d).
+build/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 build/libttp.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-bin/%: cmd/%.c build/libttp.a $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
+bin/%: cmd/%.c build/libttp.a
+	@mkdir -p $(@D) build/cmd
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF build/cmd/$*.d $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
 # A driver gets cmd/driver.sh at its line '#include driver.sh', so that it stands alone.
 bin/%: cmd/%.sh cmd/driver.sh
 	@mkdir -p $(@D)
 	sed -e 's/@VERSION@/$(VERSION)/g' -e '/^#include driver\.sh$$/{r cmd/driver.sh' -e 'd;}' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
-build/unit/%: tests/unit/%.c build/libttp.a $(HDRS)
+build/unit/%: tests/unit/%.c build/libttp.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
 # Installs the libraries a fresh Debian or Ubuntu machine lacks (says so first).
 deps:
 	@sh scripts/deps.sh
 
+# The build needs the libraries' headers and archives, wherever they are: the compiler is
+# asked; the Debian package names are only a hint when it cannot find one.
 deps-check:
-	@sh scripts/deps.sh --check-only || { echo "ttp: missing packages:$$(sh scripts/deps.sh --list); run 'make deps' (or apt-get install them)" >&2; exit 1; }
+	@CC="$(CC)" CPPFLAGS="$(ALL_CPPFLAGS)" LDFLAGS="$(LDFLAGS)" LIBS="$(ALL_LIBS)" sh scripts/deps.sh --probe
 
 check: deps
 	@$(MAKE) --no-print-directory check-run
@@ -110,3 +112,5 @@ include tests/fuzz/fuzz.mk
 
 .PHONY: all deps deps-check check check-run bless conformance demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)
+
+-include $(LIB_OBJ:.o=.d) $(CMD_SRC:cmd/%.c=build/cmd/%.d) $(UNITS:=.d)
