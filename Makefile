@@ -58,6 +58,13 @@ build/unit/%: tests/unit/%.c build/libttp.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
+# The fuzz targets built with $(CC) and tests/fuzz/replay.c instead of libFuzzer: make
+# check replays tests/fuzz/regress/ through them (the plain or sanitized build's flags).
+FUZZ_REPLAY = $(FUZZ_ALL:%=build/fuzz-replay/%)
+build/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/fuzz.c tests/fuzz/replay.c build/libttp.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< tests/fuzz/fuzz.c tests/fuzz/replay.c build/libttp.a $(ALL_LIBS)
+
 # Installs the libraries a fresh Debian or Ubuntu machine lacks (says so first).
 deps:
 	@sh scripts/deps.sh
@@ -70,10 +77,11 @@ deps-check:
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: all $(UNITS)
+check-run: all $(UNITS) $(FUZZ_REPLAY)
 	@sh scripts/layers.sh
 	@mandoc -Tlint -Wwarning $(MANS) && echo "lint: man pages clean"
 	@sh tests/run-units.sh $(UNITS)
+	@sh tests/run-fuzz-regress.sh
 	@$(GOLDEN_ENV) sh tests/run-golden.sh
 	@sh tests/run-conformance.sh "$(SHARED)"
 
@@ -113,4 +121,4 @@ include tests/fuzz/fuzz.mk
 .PHONY: all deps deps-check check check-run bless conformance demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)
 
--include $(LIB_OBJ:.o=.d) $(CMD_SRC:cmd/%.c=build/cmd/%.d) $(UNITS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_SRC:cmd/%.c=build/cmd/%.d) $(UNITS:=.d) $(FUZZ_REPLAY:=.d)

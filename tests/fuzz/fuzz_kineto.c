@@ -96,7 +96,7 @@ static void
 run(void *arg)
 {
 	struct fuzz_job *jb = arg;
-	struct kineto_opts o = { 0, 0 };
+	struct kineto_opts o = { 0 };
 	struct error err = ERROR_INIT;
 	FILE *fp;
 
