@@ -2,7 +2,7 @@
 /*
  * ttp-filter: select the ops tt-perf-report analyses (signpost window, device merge,
  * id range, host ops) and more (devices, op names, phases), as records.
- * Option parsing only; the logic is in lib/filter.c, window.c, merge.c.
+ * Option parsing only; the logic is in lib/tt/filter.c, window.c, merge.c.
  */
 #include <getopt.h>
 #include <limits.h>

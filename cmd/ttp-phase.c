@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * ttp-phase: tag every op record with the phase of the run it belongs to (phase, iter).
- * Option parsing and the call into lib/phase.c, which owns the methods.
+ * Option parsing and the call into lib/phase/phase.c, which owns the methods.
  */
 #include <getopt.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * csvscan: the floor for ttp-parse: a bare libcsv scan of a CSV file that counts
- * fields and rows and nothing else (same parser options as lib/csvread.c).
+ * fields and rows and nothing else (same parser options as lib/core/csvread.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

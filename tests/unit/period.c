@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/period.c: period_find against a brute-force search on many
+/* Unit tests for lib/phase/period.c: period_find against a brute-force search on many
  * generated sequences, the validity of what it finds on larger ones, and its time on
  * op-trace-sized inputs (printed as TAP comments). */
 #include <stdint.h>

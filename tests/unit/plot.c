@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests of lib/plot.c: the SVG summary plot (structure, order, colours, labels). */
+/* Unit tests of lib/report/plot.c: the SVG summary plot (structure, order, colours, labels). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +90,7 @@ seg_fill(const char *svg, int n)
 int
 main(void)
 {
-	/* Summary rows in table order (time descending), as lib/summary.c hands them over. */
+	/* Summary rows in table order (time descending), as lib/report/summary.c hands them over. */
 	struct plot_seg segs[] = {
 		{"Matmul (in0:dram_interleaved)", "Compute", 1611.8, 25, 18.5, 1,
 		    1.9, 13.9, 7.2, 1, 4.4, 1, 8.1},
