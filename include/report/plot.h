@@ -3,7 +3,7 @@
  * plot: the summary ("stacked") plot of ttp-table, written as a standalone SVG file
  * (the reference tool writes a matplotlib PNG; ttp writes SVG, see DESIGN.md).
  *
- * The caller (lib/summary.c) hands over the summary rows grouped into bars: one bar
+ * The caller (lib/report/summary.c) hands over the summary rows grouped into bars: one bar
  * when devices are merged, one per device otherwise. Segments arrive in the summary's
  * row order (Device Time Sum descending); plot_svg() does the reference's ordering
  * (spec 20: categories Compute, TM, DM, Other, then the others, each by time descending;

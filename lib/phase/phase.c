@@ -9,8 +9,8 @@
  * and appends each record line to a spool; pass 2 reads the lines back and appends
  * the tags.
  *
- * Finding the repetition is lib/period.c: the periodic stretch that covers the most
- * ops, in O(n log n) time. The step grammar is lib/step.c, the heuristics lib/guess.c.
+ * Finding the repetition is lib/phase/period.c: the periodic stretch that covers the most
+ * ops, in O(n log n) time. The step grammar is lib/phase/step.c, the heuristics lib/phase/guess.c.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -125,7 +125,7 @@ phase_m(const struct tensor *in0)
 
 /* --- repetition ---------------------------------------------------------------------- */
 
-/* The search itself is lib/period.c (period_find). */
+/* The search itself is lib/phase/period.c (period_find). */
 
 /* --- matmul M ------------------------------------------------------------------------ */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * fuzz_csv: libFuzzer target for lib/csvread.c and lib/ttmetal.c. The input (after
+ * fuzz_csv: libFuzzer target for lib/core/csvread.c and lib/tt/ttmetal.c. The input (after
  * one option byte) is read as CSV through csvr_open_fp over fmemopen with a small,
  * input-chosen chunk size, touching every cell, twice: with lines split in place and
  * with every line given to libcsv, which must give the same rows and the same error (a

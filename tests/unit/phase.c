@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/phase.c: method names, M of a tensor and the matmul-m split rule
+/* Unit tests for lib/phase/phase.c: method names, M of a tensor and the matmul-m split rule
  * (the period search has its own tests, tests/unit/period.c). */
 #include <limits.h>
 #include <stdint.h>

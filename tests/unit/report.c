@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/report.c, lib/colour.c, lib/opcsv.c and lib/summary.c. */
+/* Unit tests for lib/report/report.c, colour.c, opcsv.c and summary.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
