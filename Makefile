@@ -32,6 +32,11 @@ UNITS    = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
 MANS     = $(sort $(wildcard man/*.[1-9]))
 
 all: deps-check $(PROGS) $(SCRIPTS)
+.DEFAULT_GOAL := all
+
+# make fuzz [FUZZ_SECONDS=N]: libFuzzer targets (clang), see tests/fuzz/fuzz.mk. Included
+# here, before check-run names the replay builds of its targets (FUZZ_ALL).
+include tests/fuzz/fuzz.mk
 
 # Plain make installs nothing: a missing library is named with the command that installs it.
 # make demo and make check set up a fresh Debian/Ubuntu machine by themselves (make deps).
@@ -115,8 +120,6 @@ uninstall:
 clean:
 	rm -rf build bin
 
-# make fuzz [FUZZ_SECONDS=N]: libFuzzer targets (clang), see tests/fuzz/fuzz.mk.
-include tests/fuzz/fuzz.mk
 
 .PHONY: all deps deps-check check check-run bless conformance demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)
