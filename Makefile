@@ -21,7 +21,7 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAG
 ALL_CFLAGS   = $(WARN) $(CFLAGS)
 ALL_LIBS     = $(CSV_LIBS) $(DEPS_LIBS) -lm $(LDLIBS)
 
-LAYERS   = core tt torch report phase
+LAYERS   = core tt torch jax report phase
 LIB_SRC  = $(sort $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c)))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
 CMD_SRC  = $(sort $(wildcard cmd/ttp-*.c))

@@ -9,6 +9,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "jax/xplane.h"
 #include "torch/kineto.h"
 #include "tt/ttmetal.h"
 
@@ -33,6 +34,34 @@ usage(FILE *fp)
 	    "  -v, --verbose      print informational messages\n"
 	    "  -h, --help         show this help and exit\n"
 	    "  -V, --version      show the version and exit\n");
+}
+
+/*
+ * Whether the input is a JAX/TensorFlow profile (an XSpace protobuf, plain or gzip). A
+ * file is read from its beginning; standard input is only peeked at (its first two
+ * bytes, given back): a newline then a byte that no text starts with.
+ */
+static int
+is_xplane(const char *path)
+{
+	unsigned char b[512];
+	FILE *fp = io_open(path);
+	size_t n;
+	int c1, c2;
+
+	if (path == NULL || (path[0] == '-' && path[1] == '\0')) {
+		if ((c1 = getc(fp)) == EOF)
+			return 0;
+		c2 = getc(fp);
+		if (c2 != EOF)
+			ungetc(c2, fp);
+		ungetc(c1, fp);
+		return c1 == 0x0a && c2 != EOF && (c2 >= 0x80 || (c2 < 0x20 && c2 != '\n' &&
+		    c2 != '\r' && c2 != '\t'));
+	}
+	n = fread(b, 1, sizeof(b), fp);
+	io_close(fp);
+	return xplane_sniff(b, n);
 }
 
 /* Whether the input is a JSON document (a PyTorch trace) rather than a CSV file. */
@@ -106,6 +135,20 @@ main(int argc, char *argv[])
 	for (i = 0, ch = 0; i < npaths; i++)
 		if (paths[i][0] == '-' && paths[i][1] == '\0' && ch++ > 0)
 			die_usage("standard input given more than once");
+	if (is_xplane(paths[0])) {
+		/* JAX profiles: each file on its own (one host each) */
+		for (i = 0; i < npaths; i++) {
+			struct error err = ERROR_INIT;
+
+			if (i > 0 && !is_xplane(paths[i]))
+				die(EXIT_DATA, "%s: not a JAX profile (XSpace) among JAX profiles",
+				    io_name(paths[i]));
+			if (xplane_parse(paths[i], io_name(paths[i]), o.verbose, &err) != 0)
+				error_die(&err);
+		}
+		io_finish();
+		return 0;
+	}
 	json = is_json(paths[0]);
 	for (i = 1; i < npaths; i++)
 		if (is_json(paths[i]) != json)
