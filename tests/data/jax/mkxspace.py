@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
+# Writes small XSpace profiles (the protobuf of a JAX .xplane.pb) for the golden cases,
+# field numbers from spec jax.md 1.2-1.3, with no protobuf library:
+#   mkxspace.py small OUT   two GPUs (plane ids 0 and 3), a non-Stream line, a host
+#                           plane with launches, two programs of one module name, a
+#                           64-bit HLO id, a ROOT kernel, an unlinked kernel
+import struct
+import sys
+
+
+def varint(v):
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def key(num, wt):
+    return varint(num << 3 | wt)
+
+
+def fv(num, v):
+    return key(num, 0) + varint(v)
+
+
+def fb(num, b):
+    if isinstance(b, str):
+        b = b.encode()
+    return key(num, 2) + varint(len(b)) + b
+
+
+def fd(num, d):
+    return key(num, 1) + struct.pack("<d", d)
+
+
+def packed(num, vals):
+    return fb(num, b"".join(varint(v) for v in vals))
+
+
+# --- HLO ---------------------------------------------------------------------------
+def shape(etype, dims, layout=None):
+    s = fv(2, etype) + packed(3, dims)
+    if layout is None:
+        layout = list(range(len(dims) - 1, -1, -1))
+    if dims:
+        s += fb(5, packed(1, layout))
+    return s
+
+
+def tuple_shape(*elems):
+    return fv(2, 13) + b"".join(fb(4, e) for e in elems)
+
+
+BF16, F32, U8, S32 = 16, 11, 6, 4
+
+
+def instr(name, opcode, shp, iid, operands=(), meta=None, target=None, config=None,
+          dot=None):
+    b = fb(1, name) + fb(2, opcode) + fb(3, shp)
+    if meta:
+        m = b""
+        if "op_type" in meta:
+            m += fb(1, meta["op_type"])
+        if "op_name" in meta:
+            m += fb(2, meta["op_name"])
+        if "source_file" in meta:
+            m += fb(3, meta["source_file"]) + fv(4, meta["source_line"])
+        b += fb(7, m)
+    if target:
+        b += fb(28, target)
+    if dot:
+        b += fb(30, packed(1, dot[0]) + packed(2, dot[1]))
+    b += fv(35, iid)
+    if operands:
+        b += packed(36, operands)
+    if config:
+        b += fb(43, config)
+    return b
+
+
+def module(name, big_ids, m, k, n):
+    base = (1 << 40) if big_ids else 0
+    comp = fb(1, "main")
+    comp += fb(2, instr("p0", "parameter", shape(BF16, [m, k]), base + 1))
+    comp += fb(2, instr("p1", "parameter", shape(BF16, [k, n]), base + 2))
+    comp += fb(2, instr("w", "parameter", shape(U8, [64]), base + 3))
+    comp += fb(2, instr(
+        "custom-call.1", "custom-call",
+        tuple_shape(shape(BF16, [m, n]), shape(U8, [4096])), base + 4,
+        [base + 1, base + 2],
+        meta={"op_type": "dot_general", "op_name": "jit(f)/dot_general",
+              "source_file": "/src/f.py", "source_line": 12},
+        target="__cublas$lt$matmul",
+        config='{"gemm_backend_config":{"alpha_real":1,"beta":0,"epilogue":"DEFAULT",'
+               '"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],'
+               '"rhs_contracting_dimensions":["0"]}}}',
+        dot=([1], [0])))
+    comp += fb(2, instr("fusion.2", "fusion", shape(F32, [m, n]), base + 5,
+                        [base + 4, base + 3], meta={"op_name": "jit(f)/convert"}))
+    comp += fv(5, 7) + fv(6, base + 5)
+    mod = fb(1, name) + fb(2, "main") + fb(3, comp) + fv(5, 1) + fv(6, 7)
+    return fb(1, mod)
+
+
+# --- XSpace --------------------------------------------------------------------------
+def stat(md, kind, v):
+    if kind == "u":
+        return fv(1, md) + fv(3, v)
+    if kind == "i":
+        return fv(1, md) + fv(4, v)
+    if kind == "s":
+        return fv(1, md) + fb(5, v)
+    if kind == "b":
+        return fv(1, md) + fb(6, v)
+    if kind == "d":
+        return fv(1, md) + fd(2, v)
+    raise ValueError(kind)
+
+
+def event(md, off_ps, dur_ps, stats=()):
+    b = fv(1, md) + fv(2, off_ps) + fv(3, dur_ps)
+    for s in stats:
+        b += fb(4, s)
+    return b
+
+
+def line(lid, name, ts_ns, events, display_id=0):
+    b = fv(1, lid) + fb(2, name) + fv(3, ts_ns)
+    for e in events:
+        b += fb(4, e)
+    if display_id:
+        b += fv(10, display_id)
+    return b
+
+
+def plane(pid, name, lines, evmd, stmd, stats=()):
+    b = (fv(1, pid) if pid else b"") + fb(2, name)
+    for ln in lines:
+        b += fb(3, ln)
+    for i, (nm, st) in evmd.items():
+        v = fv(1, i) + fb(2, nm) + b"".join(fb(5, s) for s in st)
+        b += fb(4, fv(1, i) + fb(2, v))
+    for i, nm in stmd.items():
+        b += fb(5, fv(1, i) + fb(2, fv(1, i) + fb(2, nm)))
+    for s in stats:
+        b += fb(6, s)
+    return b
+
+
+def small():
+    STM = {1: "Hlo Proto"}
+    meta = plane(0, "/host:metadata", [], {
+        1: ("jit_f(5)", [stat(1, "b", module("jit_f", False, 8, 16, 4))]),
+        2: ("jit_f(9)", [stat(1, "b", module("jit_f", True, 32, 64, 128))]),
+    }, STM)
+    SM = {1: "correlation_id", 2: "hlo_op", 3: "hlo_module", 4: "program_id",
+          5: "kernel_details", 6: "device_vendor", 7: "clock_rate", 8: "core_count",
+          9: "memory_bandwidth", 10: "compute_cap_major", 11: "compute_cap_minor",
+          12: "tf_op"}
+    caps = [stat(6, "s", "AMD"), stat(7, "u", 2100000), stat(8, "u", 304),
+            stat(9, "u", 5300000000000), stat(10, "u", 9), stat(11, "u", 4)]
+    EM = {1: ("Cijk_Ailk_Bljk_BBS_BH_MT64x64x32", []), 2: ("loop_convert_fusion", []),
+          3: ("MemcpyD2H", []), 4: ("jit_f", []), 5: ("ncclAllReduce", [])}
+
+    def k(md, off, dur, corr, op, prog):
+        st = [stat(3, "s", "jit_f"), stat(4, "i", prog), stat(2, "s", op),
+              stat(5, "s", " grid:4,1,1 block:256,1,1 private_mem:0 group_mem:1024 occ_pct:50")]
+        if corr is not None:
+            st.insert(0, stat(1, "u", corr))
+        return event(md, off, dur, st)
+
+    gpu0 = plane(0, "/device:GPU:0", [
+        line(1, "Stream #1(Kernel)", 1000, [
+            # out of order on purpose; equal starts: the longer first
+            k(2, 9000000, 2000000, 102, "fusion.2", 5),
+            k(1, 2000000, 5000000, 101, "custom-call.1", 5),
+            k(1, 2000000, 6000000, 103, "custom-call.1", 9),
+        ]),
+        line(3, "Stream #3(MemcpyD2H)", 1000, [event(3, 20000000, 1000000, [stat(1, "u", 104)])]),
+        line(0xDEADBEEF + 3, "XLA Ops", 1000, [event(4, 2000000, 9000000)]),
+    ], EM, SM, caps)
+    gpu3 = plane(3, "/device:GPU:3", [
+        line(2, "Stream #2(Kernel)", 500, [
+            k(2, 1000000, 3000000, 105, "fusion.2", 9),
+            k(5, 5000000, 1000000, None, "nope", 9),
+        ]),
+    ], EM, SM, caps)
+    HM = {1: "correlation_id"}
+    HE = {1: ("hipModuleLaunchKernel", []), 2: ("MemoryAllocation", []), 3: ("python", [])}
+    host = plane(0, "/host:CPU", [
+        line(77, "Host Threads/77", 100, [
+            event(1, 0, 500000, [stat(1, "u", 101)]),
+            event(1, 1000000, 500000, [stat(1, "u", 103)]),
+            event(2, 1000000, 10, []),
+            event(1, 3000000, 500000, [stat(1, "u", 102)]),
+            event(1, 4000000, 500000, [stat(1, "u", 104)]),
+            event(1, 500000, 100000, [stat(1, "u", 105)]),
+        ]),
+        line((1 << 40) + 5, "python", 100, [event(3, 0, 90000000)]),
+    ], HE, HM)
+    return (fb(1, meta) + fb(1, host) + fb(1, gpu3) + fb(1, gpu0) + fb(4, "testhost"))
+
+
+if __name__ == "__main__":
+    data = {"small": small}[sys.argv[1]]()
+    with open(sys.argv[2], "wb") as f:
+        f.write(data)
