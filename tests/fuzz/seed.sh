@@ -6,7 +6,7 @@ shared=$1 out=$2
 set -e
 mkdir -p "$out"
 for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
-    fuzz_mlirloc fuzz_steps; do
+    fuzz_mlirloc fuzz_steps fuzz_xplane; do
 	mkdir -p "$out/$t"
 done
 seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
@@ -102,6 +102,16 @@ for f in tests/data/kineto/*.json; do
 done
 for f in "$shared"/data/pytorch/h100/gaunernst_bert-small-uncased__1016001.json.gz; do
 	[ -f "$f" ] && gzip -dc "$f" | head -c 60000 | seed fuzz_kineto 0
+done
+# JAX profiles: the generated one whole and cut, the smallest real ones whole (under
+# -max_len they are cut too), the HLO module of the generated one alone.
+for f in tests/data/jax/*.xplane.pb; do
+	[ -f "$f" ] || continue
+	seed fuzz_xplane 0 <"$f"
+	head -c 1500 "$f" | seed fuzz_xplane 1
+done
+for f in "$shared"/data/jax/jax08_gemm.xplane.pb "$shared"/data/jax/jax_conv_minimal_legacy.xplane.pb; do
+	[ -f "$f" ] && head -c 65000 "$f" | seed fuzz_xplane 0
 done
 # PyTorch records for the record targets: the sample trace's and the hand-made ones'.
 if [ -x bin/ttp-parse ]; then
