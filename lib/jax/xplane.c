@@ -470,10 +470,12 @@ struct event {
 	uint32_t	 st, nst;	/* its own stats, decoded into the scratch list */
 };
 
-/* Decode the XEvent at [p, p+n) (file offset off); its stats go to x's scratch. */
+/* Decode the XEvent at [p, p+n) (file offset off); its stats into st. String values are
+ * interned only when strings is set (the emitting pass), never while counting. */
 static int
 decode_event(struct xp *x, struct plane *pl, const unsigned char *p, uint64_t n,
-    uint64_t off, struct event *e, struct xstat *st, size_t *nst, size_t maxst)
+    uint64_t off, struct event *e, struct xstat *st, size_t *nst, size_t maxst,
+    bool strings)
 {
 	struct pb_iter it, si;
 	struct pb_field f, g;
@@ -502,8 +504,8 @@ decode_event(struct xp *x, struct plane *pl, const unsigned char *p, uint64_t n,
 				case 3: s->kind = S_UINT; s->u = g.v; break;
 				case 4: s->kind = S_INT; s->u = g.v; break;
 				case 5:
-					if (g.wt != PB_LEN)
-						break;
+					if (g.wt != PB_LEN || !strings)
+						break;	/* not kept: the table would grow per event */
 					s->kind = S_STR;
 					s->s = names_intern(&pl->strs, (const char *)g.data,
 					    (size_t)g.v);
@@ -567,7 +569,7 @@ walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg)
 			return fail(x, f.off, "XLine", "an event of more than 16 MiB");
 		if ((p = load(x, &f)) == NULL)
 			return -1;
-		if (decode_event(x, pl, p, f.v, f.at, &e, st, &nst, MAXSTATS) != 0)
+		if (decode_event(x, pl, p, f.v, f.at, &e, st, &nst, MAXSTATS, false) != 0)
 			return -1;
 		if (fn(x, pl, li, &e, st, nst, f.at, f.v, arg) != 0)
 			return -1;
@@ -1429,7 +1431,8 @@ emit_plane(struct xp *x, struct plane *pl)
 			if (!ln->stream)
 				continue;
 			if ((p = xsrc_get(&x->src, v->off, v->len, x->err)) == NULL ||
-			    decode_event(x, pl, p, v->len, v->off, &e, st, &nst, MAXSTATS) != 0)
+			    decode_event(x, pl, p, v->len, v->off, &e, st, &nst, MAXSTATS,
+			    true) != 0)
 				rc = -1;
 			else
 				rc = write_gpu(x, pl, ln, &e, st, nst, base + k);
