@@ -352,6 +352,8 @@ find_evmd(const struct plane *pl, int64_t id)
 {
 	struct evmd key;
 
+	if (pl->nevmd == 0)
+		return NULL;
 	key.id = id;
 	return bsearch(&key, pl->evmd, pl->nevmd, sizeof(key), cmp_evmd);
 }
@@ -361,6 +363,8 @@ stat_name(const struct plane *pl, int64_t id)
 {
 	struct stmd key, *hit;
 
+	if (pl->nstmd == 0)
+		return NULL;
 	key.id = id;
 	hit = bsearch(&key, pl->stmd, pl->nstmd, sizeof(key), cmp_stmd);
 	return hit != NULL && hit->name != NAME_NONE ? names_str(&pl->strs, hit->name) : NULL;
@@ -446,8 +450,10 @@ read_plane(struct xp *x, struct plane *pl)
 	}
 	if (rc == PB_ERR)
 		return -1;
-	qsort(pl->evmd, pl->nevmd, sizeof(*pl->evmd), cmp_evmd);
-	qsort(pl->stmd, pl->nstmd, sizeof(*pl->stmd), cmp_stmd);
+	if (pl->nevmd > 0)
+		qsort(pl->evmd, pl->nevmd, sizeof(*pl->evmd), cmp_evmd);
+	if (pl->nstmd > 0)
+		qsort(pl->stmd, pl->nstmd, sizeof(*pl->stmd), cmp_stmd);
 	pl->kind = plane_kind(pl->name, &pl->ordinal);
 	pl->s_corr = stat_id(pl, "correlation_id");
 	pl->s_hlo_op = stat_id(pl, "hlo_op");
@@ -1422,7 +1428,8 @@ emit_plane(struct xp *x, struct plane *pl)
 				    &g);
 		if (rc != 0)
 			break;
-		qsort(g.evs, g.n, sizeof(*g.evs), cmp_ev);
+		if (g.n > 0)
+			qsort(g.evs, g.n, sizeof(*g.evs), cmp_ev);
 		for (k = 0; k < g.n && rc == 0; k++) {
 			const struct ev *v = &g.evs[k];
 			const struct line *ln = &pl->lines[v->line];
