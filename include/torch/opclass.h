@@ -9,6 +9,8 @@
 #ifndef TTP_TORCH_OPCLASS_H
 #define TTP_TORCH_OPCLASS_H
 
+#include <stdbool.h>
+
 struct opclass {
 	const char	*name;		/* op name, exact: "aten::addmm" */
 	const char	*category;	/* op category */
@@ -26,5 +28,12 @@ const struct opclass *opclass_find(const char *name);
  * "elementwise", "reduce" or "multi_tensor_apply"; else "other".
  */
 const char *opclass_category(const char *name, const char *first_kernel);
+
+/*
+ * Whether TraceLens's report leaves out the backward rows of the forward op called
+ * name (aten::convolution, ConvBias_, ...: their backward ops have models of their
+ * own, whose rows the bwd sheet shows instead).
+ */
+bool opclass_bwd_dropped(const char *name);
 
 #endif

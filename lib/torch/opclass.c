@@ -5,9 +5,11 @@
  * padding and upsampling lists, then the category-only names, which win), in
  * TraceLens's registry order, and the category rules of spec section 3.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "torch/opclass.h"
 
 static const struct opclass registry[] = {
@@ -481,4 +483,22 @@ opclass_category(const char *name, const char *first_kernel)
 			return "multi_tensor_apply";
 	}
 	return "other";
+}
+
+/* The forward ops whose backward rows TraceLens's report computes and then drops from
+ * the bwd sheet (generate_perf_report_pytorch's fwd_op_names): their backward op
+ * (aten::convolution_backward, ConvBias_Backward, ...) has a model of its own, which
+ * is the bwd sheet's row. */
+static const char *const bwd_dropped[] = {
+	"aten::convolution", "aten::miopen_convolution", "aten::cudnn_convolution",
+	"ConvBias_", "ConvBiasReLU_"
+};
+
+#define NDROPPED (sizeof(bwd_dropped) / sizeof(bwd_dropped[0]))
+
+bool
+opclass_bwd_dropped(const char *name)
+{
+	return name != NULL && names_in_list(bwd_dropped, NDROPPED, name, strlen(name)) <
+	    NDROPPED;
 }

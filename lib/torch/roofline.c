@@ -20,7 +20,6 @@
 #include "torch/roofline.h"
 
 #define MAXKERNELS 4096
-#define MAXDEPTH 256
 
 /* A forward op whose model has backward formulas, kept for its backward op. */
 struct fwdop {
@@ -33,7 +32,6 @@ struct fwdop {
 struct troof {
 	const struct hwspec	*arch, *spec, *dev;	/* --arch, --spec, the trace's */
 	struct names		 ids;		/* op ids (as text) seen, by first appearance */
-	long long		*parent;	/* per id: its parent's id, or -1 */
 	long			*fwd;		/* per id: index into fwds, or -1 */
 	size_t			 cap;
 	struct fwdop		*fwds;
@@ -94,7 +92,6 @@ troof_free(struct troof *t)
 	for (i = 0; i < t->nfwds; i++)
 		free(t->fwds[i].in);
 	free(t->fwds);
-	free(t->parent);
 	free(t->fwd);
 	names_free(&t->ids);
 	names_free(&t->unmodelled);
@@ -224,7 +221,7 @@ read_kernels(struct rec *r, const char **names)
 	return n;
 }
 
-/* --- ids: parents and the forward ops kept for their backward ops ------------------- */
+/* --- ids: the forward ops kept for their backward ops ------------------- */
 
 static long
 id_index(struct troof *t, long long id, bool add)
@@ -239,32 +236,13 @@ id_index(struct troof *t, long long id, bool add)
 	if (i >= t->cap) {
 		size_t cap = grow_cap(t->cap, (size_t)i + 1), j;
 
-		t->parent = xreallocarray(t->parent, cap, sizeof(*t->parent));
 		t->fwd = xreallocarray(t->fwd, cap, sizeof(*t->fwd));
 		for (j = t->cap; j < cap; j++) {
-			t->parent[j] = -1;
 			t->fwd[j] = -1;
 		}
 		t->cap = cap;
 	}
 	return (long)i;
-}
-
-/* The nearest op at or above id whose model has backward formulas, or NULL. */
-static const struct fwdop *
-find_fwd(struct troof *t, long long id)
-{
-	long i;
-	int depth;
-
-	for (depth = 0; depth < MAXDEPTH && id >= 0; depth++) {
-		if ((i = id_index(t, id, false)) < 0)
-			return NULL;
-		if (t->fwd[i] >= 0)
-			return &t->fwds[t->fwd[i]];
-		id = t->parent[i];
-	}
-	return NULL;
 }
 
 /* --- keys ------------------------------------------------------------------------------ */
@@ -380,13 +358,16 @@ backward(struct troof *t, struct rec *r, long long fwdid, long long ns)
 	struct targs a;
 	struct tperf p;
 	struct rec *in;
+	long i;
 
-	if (id_index(t, fwdid, false) < 0) {
+	if ((i = id_index(t, fwdid, false)) < 0) {
 		t->nlate++;
 		return;
 	}
-	if ((f = find_fwd(t, fwdid)) == NULL)
+	/* TraceLens: the linked op itself (its bwd_events), not an ancestor of it */
+	if (t->fwd[i] < 0)
 		return;
+	f = &t->fwds[t->fwd[i]];
 	if ((in = rec_parse(f->in, f->inlen, rec_where(r), &err)) == NULL)
 		error_die(&err);	/* it was a record's value */
 	if (!read_args(in, "in", &a)) {
@@ -539,10 +520,12 @@ keep_fwd(struct troof *t, struct rec *r, const struct opclass *oc, long long id,
 	const char *in;
 	size_t len;
 
-	in = rec_raw(r, "in", &len);
 	rec_build_begin(&rb, &b);
-	rec_build_key(&rb, "in");
-	rec_build_raw(&rb, in, len);
+	/* without recorded shapes: no "in", as the op's own figures read it */
+	if ((in = rec_raw(r, "in", &len)) != NULL) {
+		rec_build_key(&rb, "in");
+		rec_build_raw(&rb, in, len);
+	}
 	rec_build_end(&rb);
 	t->fwds = xreallocarray(t->fwds, t->nfwds + 1, sizeof(*t->fwds));
 	t->fwds[t->nfwds].oc = oc;
@@ -557,7 +540,7 @@ op_record(struct troof *t, struct rec *r)
 {
 	const char *name = rec_str(r, "op", NULL), *kn[MAXKERNELS];
 	const struct opclass *oc;
-	long long id = -1, parent = -1, fwdid, ns = 0;
+	long long id = -1, fwdid, ns = 0;
 	struct rec_elems sk;
 	struct targs a;
 	struct tperf p;
@@ -570,7 +553,6 @@ op_record(struct troof *t, struct rec *r)
 		name = "";
 	name = pseudo_name(t, r, name);
 	(void)rec_int(r, "id", &id);
-	(void)rec_int(r, "parent", &parent);
 	if (!rec_int(r, "subtree_ns", &ns))
 		ns = 0;
 	has_fwd = rec_int(r, "fwd", &fwdid);
@@ -586,10 +568,8 @@ op_record(struct troof *t, struct rec *r)
 		free(a.a);
 		return;
 	}
-	if (id >= 0) {
+	if (id >= 0)
 		idx = id_index(t, id, true);
-		t->parent[idx] = parent;
-	}
 	nk = read_kernels(r, kn);
 	rec_set_str(r, "category", opclass_category(name, nk > 0 ? kn[0] : NULL));
 
@@ -627,7 +607,8 @@ op_record(struct troof *t, struct rec *r)
 		}
 		break;
 	}
-	if (idx >= 0 && rec_type(r, "in") != REC_ABSENT && perf_has_bwd(oc->model))
+	if (idx >= 0 && perf_has_bwd(oc->model) &&
+	    !opclass_bwd_dropped(name))
 		keep_fwd(t, r, oc, id, idx);
 	free(a.a);
 }
