@@ -43,6 +43,8 @@ struct kev {
 struct top {
 	long long	id, parent, hs, he;
 	long long	rank;			/* of its trace: ids are event indices per trace */
+	long long	bwd_of;			/* ttp-roofline's: the forward op whose
+						 * backward figures it carries, or -1 */
 	size_t		up;			/* parent index, or NONE */
 	uint32_t	name, cat, process, label, thread, spec, sheet, params;
 	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
@@ -418,6 +420,8 @@ add_op(struct tl *tl, struct rec *r)
 	long long id, parent, rank, hs, he;
 	bool has_id = rec_int(r, "id", &id);
 	bool has_parent = rec_int(r, "parent", &parent), has_rank = rec_int(r, "rank", &rank);
+	long long bwd_of;
+	bool has_bwd_of = rec_int(r, "bwd_of", &bwd_of);
 	bool has_hs = rec_int(r, "host_start_ns", &hs), has_he = rec_int(r, "host_end_ns", &he);
 	const char *category = STR("category"), *process = STR("process");
 	const char *label = STR("process_label"), *thread = STR("thread");
@@ -441,6 +445,7 @@ add_op(struct tl *tl, struct rec *r)
 	if (o->id > tl->maxid)
 		tl->maxid = o->id;
 	o->parent = has_parent ? parent : -1;
+	o->bwd_of = has_bwd_of ? bwd_of : -1;
 	o->rank = has_rank ? rank : 0;
 	o->up = NONE;
 	o->hs = has_hs ? hs : 0;
@@ -462,8 +467,10 @@ add_op(struct tl *tl, struct rec *r)
 	add_params(tl, o, r);
 	if (!isnan(o->flops))
 		o->model = 1;
-	/* TraceLens's _has_perf_model: the name has a model, whether or not it applies */
-	o->hasmodel = hasmodel;
+	/* TraceLens's _has_perf_model: the name has a model, whether or not it applies;
+	 * a backward op's figures are its forward op's model (the roofline sheets'), not
+	 * its own */
+	o->hasmodel = hasmodel && !has_bwd_of;
 	o->roof_us = has_roof ? roof_us : NAN;
 	o->bound = NAME_NONE;
 	if (!isnan(o->roof_us)) {
@@ -2346,6 +2353,8 @@ tl_sheets_free(struct tab **s, size_t n)
 /* One row of unified_perf_summary or of a roofline sheet before grouping. */
 struct prow {
 	size_t		 op;		/* the op the row describes (or the synthetic's parent) */
+	size_t		 as;		/* the op whose name, UID, thread and arguments it
+					 * shows: op, or the forward op of backward figures */
 	long long	 uid;
 	uint32_t	 name, cat;
 	int		 model, hasmodel, synth;
@@ -2527,12 +2536,12 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	p->uid = o->id;
 	p->name = o->name;
 	p->cat = op_category(tl, i);
-	p->model = o->model;
+	p->model = o->model && o->bwd_of < 0;
 	p->hasmodel = o->hasmodel;
 	p->dur_us = (double)(o->he - o->hs) / 1000.0;
-	p->flops = o->flops;
-	p->bytes = o->bytes;
-	p->roof_us = o->model ? o->roof_us : NAN;
+	p->flops = p->model ? o->flops : NAN;
+	p->bytes = p->model ? o->bytes : NAN;
+	p->roof_us = p->model ? o->roof_us : NAN;
 	prow_events(tl, p, i);
 	for (j = 0; j < p->nev; j++)
 		u->covered[p->ev[j]] = 1;
@@ -2687,7 +2696,7 @@ group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **sta
 
 		buf_reset(&key);
 		if (roof) {
-			buf_printf(&key, "%u", o->name);
+			buf_printf(&key, "%u", tl->op[p[i].as].name);
 			for (j = 0; j < o->np; j++)
 				buf_printf(&key, "\x1f%u=%u", o->pk[j], o->pv[j]);
 			if (tl->o->by_nkernels)
@@ -3169,13 +3178,38 @@ has_sheet(struct tl *tl, size_t i)
 	return o->model && !o->runtime && strcmp(S(tl, op_category(tl, i)), "triton") != 0;
 }
 
+/* The rows of a roofline sheet in the order of the ops they show (rank, id), equal
+ * ones in their order. */
+static const struct tl *sort_tl;
+
+static int
+as_cmp(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+	const struct top *ox = &sort_tl->op[x->as], *oy = &sort_tl->op[y->as];
+
+	if (ox->rank != oy->rank)
+		return (ox->rank > oy->rank) - (ox->rank < oy->rank);
+	if (x->uid != y->uid)
+		return (x->uid > y->uid) - (x->uid < y->uid);
+	return (x->op > y->op) - (x->op < y->op);
+}
+
+static void
+sort_as(const struct tl *tl, struct prow *p, size_t n)
+{
+	sort_tl = tl;
+	qsort(p, n, sizeof(*p), as_cmp);
+	sort_tl = NULL;
+}
+
 static struct tab *
 sheet_family(struct tl *tl, uint32_t fam)
 {
 	struct tab *t = tab_new(S(tl, fam));
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
-	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0;
+	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0, nbwd = 0;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 
@@ -3188,8 +3222,14 @@ sheet_family(struct tl *tl, uint32_t fam)
 			continue;
 		p = xreallocarray(p, n + 1, sizeof(*p));
 		memset(&p[n], 0, sizeof(*p));
-		p[n].op = x;
-		p[n].uid = o->id;
+		p[n].op = p[n].as = x;
+		/* backward figures (ttp-roofline's bwd_of): TraceLens's row is the
+		 * forward op's, with the backward op's kernels */
+		if (o->bwd_of >= 0 && (j = find_op(tl, o->rank, o->bwd_of)) != NONE) {
+			p[n].as = j;
+			nbwd++;
+		}
+		p[n].uid = tl->op[p[n].as].id;
 		p[n].flops = o->flops;
 		p[n].bytes = o->bytes;
 		p[n].roof_us = o->roof_us;
@@ -3204,6 +3244,8 @@ sheet_family(struct tl *tl, uint32_t fam)
 		}
 		n++;
 	}
+	if (nbwd > 0)	/* in the forward ops' order, as TraceLens's rows */
+		sort_as(tl, p, n);
 	tab_col(t, "name");
 	for (j = 0; j < npk; j++) {
 		buf_reset(&name);
@@ -3248,7 +3290,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	c = c0 + 13;
 	for (r = 0; r < ng; r++) {
 		size_t nm = start[r + 1] - start[r], *m = mem + start[r];
-		const struct top *o = &tl->op[p[m[0]].op];
+		const struct top *o = &tl->op[p[m[0]].op], *as = &tl->op[p[m[0]].as];
 		struct vec tb = VEC_INIT, tf = VEC_INIT, kt = VEC_INIT;
 		struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
 		double gf = NAN, mb = NAN, fb = NAN;
@@ -3273,7 +3315,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 			if (spec == NAME_NONE)
 				spec = tl->op[q->op].spec;
 		}
-		tab_set_str(t, r, 0, S(tl, o->name));
+		tab_set_str(t, r, 0, S(tl, as->name));
 		for (j = 0; j < npk; j++)
 			for (i = 0; i < o->np; i++)
 				if (o->pk[i] == pk[j])
@@ -3287,9 +3329,9 @@ sheet_family(struct tl *tl, uint32_t fam)
 			tab_set_num(t, r, c0 + 3 + j, stat_of(&tb, (int)j));
 			tab_set_num(t, r, c0 + 8 + j, stat_of(&tf, (int)j));
 		}
-		tab_set_str(t, r, c, S(tl, o->process));
-		tab_set_str(t, r, c + 1, S(tl, o->label));
-		tab_set_str(t, r, c + 2, S(tl, o->thread));
+		tab_set_str(t, r, c, S(tl, as->process));
+		tab_set_str(t, r, c + 1, S(tl, as->label));
+		tab_set_str(t, r, c + 2, S(tl, as->thread));
 		set_name(t, r, c + 3, tl, spec);
 		kernel_details(tl, kl, nm, &sum, &trunc);
 		/* every event carries a kernel_details list, [] for an op with no kernels
@@ -3298,10 +3340,10 @@ sheet_family(struct tl *tl, uint32_t fam)
 		tab_set_str(t, r, k, sum.p);
 		if (sum.len > 2)
 			tab_set_str(t, r, k + 1, trunc.p);
-		set_name(t, r, k + 2, tl, o->ldims);
-		set_name(t, r, k + 3, tl, o->ltypes);
-		set_name(t, r, k + 4, tl, o->lstrides);
-		set_name(t, r, k + 5, tl, o->lconc);
+		set_name(t, r, k + 2, tl, as->ldims);
+		set_name(t, r, k + 3, tl, as->ltypes);
+		set_name(t, r, k + 4, tl, as->lstrides);
+		set_name(t, r, k + 5, tl, as->lconc);
 		for (j = 0; j < 6; j++)
 			tab_set_num(t, r, k + 6 + j, stat_of(&kt, (int)j));
 		tab_set_int(t, r, k + 12, (long long)nm);
