@@ -10,6 +10,7 @@
 #define TTP_TORCH_OPCLASS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct opclass {
 	const char	*name;		/* op name, exact: "aten::addmm" */
@@ -35,5 +36,13 @@ const char *opclass_category(const char *name, const char *first_kernel);
  * own, whose rows the bwd sheet shows instead).
  */
 bool opclass_bwd_dropped(const char *name);
+
+/*
+ * Whether s[0..n) is an ATen op name that TraceLens's Triton model knows (the op names
+ * it splits "triton_poi_fused_add_bitwise_and_mul_0" into). opclass_aten_ops: the
+ * whole list, in byte order, and its length.
+ */
+bool opclass_aten_op(const char *s, size_t n);
+size_t opclass_aten_ops(const char *const **list);
 
 #endif

@@ -20,8 +20,8 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/json.h"
-#include "core/names.h"
 #include "core/rec.h"
+#include "torch/opclass.h"
 #include "torch/perfmodel.h"
 
 /* --- Python numbers ------------------------------------------------------------------ */
@@ -2361,49 +2361,6 @@ m_grouped_gemm(struct ctx *c)
 
 /* --- TorchInductor's Triton kernels (TraceLens's TritonCompiledPerfModel) ---------------- */
 
-/*
- * ATen op names that TorchInductor names its fused kernels after, to split the
- * underscore-joined list in "triton_poi_fused_add_bitwise_and_mul_0" (TraceLens matches
- * the whole registry of its torch build; this is the part fused kernels use).
- */
-static const char *const aten_ops[] = {
-	"_log_softmax", "_log_softmax_backward_data", "_native_batch_norm_legit",
-	"_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training",
-	"_softmax", "_softmax_backward_data", "_to_copy", "_unsafe_index",
-	"_unsafe_index_put", "_unsafe_view", "abs", "acos", "acosh", "adaptive_avg_pool2d",
-	"add", "addcdiv", "addcmul", "addmm", "alias", "all", "amax", "amin", "any",
-	"arange", "argmax", "argmin", "as_strided", "as_strided_scatter", "asin", "asinh",
-	"atan", "atan2", "atanh", "avg_pool2d", "avg_pool2d_backward", "baddbmm",
-	"bernoulli", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-	"bitwise_right_shift", "bitwise_xor", "bmm", "bucketize", "cat", "ceil", "clamp",
-	"clamp_max", "clamp_min", "clone", "constant_pad_nd", "convert_element_type",
-	"convolution", "convolution_backward", "copy", "copy_", "cos", "cosh", "cumprod",
-	"cumsum", "detach", "diagonal", "div", "embedding", "embedding_dense_backward",
-	"empty", "empty_like", "empty_strided", "eq", "erf", "erfc", "erfinv", "exp",
-	"exp2", "expand", "expm1", "fill", "flip", "floor", "floor_divide", "fmod", "full",
-	"full_like", "gather", "ge", "gelu", "gelu_backward", "gt", "hardsigmoid",
-	"hardswish", "hardtanh", "hardtanh_backward", "index", "index_add", "index_put",
-	"index_select", "iota", "isinf", "isnan", "le", "leaky_relu",
-	"leaky_relu_backward", "lerp", "lift_fresh", "lift_fresh_copy", "log", "log10",
-	"log1p", "log2", "log_softmax", "logical_and", "logical_not", "logical_or",
-	"logical_xor", "logsumexp", "lt", "masked_fill", "max", "max_pool2d_with_indices",
-	"max_pool2d_with_indices_backward", "maximum", "mean", "min", "minimum", "mm",
-	"mul", "native_batch_norm", "native_batch_norm_backward", "native_dropout",
-	"native_dropout_backward", "native_group_norm", "native_group_norm_backward",
-	"native_layer_norm", "native_layer_norm_backward", "ne", "neg", "new_empty",
-	"new_full", "new_ones", "new_zeros", "nonzero", "ones", "ones_like", "permute",
-	"pow", "prod", "rand", "rand_like", "randint", "randn", "randn_like", "reciprocal",
-	"relu", "remainder", "repeat", "reshape", "round", "rsqrt", "rsub", "scalar_tensor",
-	"scatter", "scatter_add", "scatter_reduce", "select", "select_backward",
-	"select_scatter", "sigmoid", "sigmoid_backward", "sign", "silu", "silu_backward",
-	"sin", "sinh", "slice", "slice_backward", "slice_scatter", "softmax", "sort",
-	"split", "split_with_sizes", "sqrt", "square", "squeeze", "stack", "std", "sub",
-	"sum", "t", "tan", "tanh", "tanh_backward", "threshold_backward", "topk",
-	"transpose", "tril", "triu", "trunc", "unbind", "unsqueeze", "upsample_bilinear2d",
-	"upsample_nearest2d", "var", "var_mean", "view", "view_as_complex",
-	"view_as_real", "where", "zeros", "zeros_like",
-};
-
 /* FLOPs per element TraceLens counts for an op of a fused kernel (0 for the rest). */
 static int
 triton_flops_per_elem(const char *op)
@@ -2421,14 +2378,6 @@ triton_flops_per_elem(const char *op)
 		if (strcmp(op, t[i].op) == 0)
 			return t[i].n;
 	return 0;
-}
-
-static bool
-is_aten_op(const char *s, size_t n)
-{
-	size_t nops = sizeof(aten_ops) / sizeof(aten_ops[0]);
-
-	return names_in_list(aten_ops, nops, s, n) < nops;
 }
 
 /*
@@ -2476,7 +2425,7 @@ triton_fused_ops(const char *name, struct buf *ops, long long *fpe)
 
 			if (len[j] < 0 || (long long)n <= len[i])
 				continue;
-			if (is_aten_op(p + tok[j], n)) {
+			if (opclass_aten_op(p + tok[j], n)) {
 				len[i] = (long long)n;
 				from[i] = j;
 			}
