@@ -153,6 +153,7 @@ main(int argc, char *argv[])
 	metrics_init(&m);
 	torch = troof_new(gpu, gpuspec);
 	troof_inference(torch, pseudo, steps);
+	troof_verbose(torch, opt.verbose);
 	io_stdin_or_usage(argc - optind, usage);
 	rd = rec_open_list(argv + optind, argc - optind);
 	while ((r = badrec_next(&bad, rd)) != NULL) {

@@ -31,7 +31,10 @@ void troof_record(struct troof *t, struct rec *r);
  * InferenceAttention ops read the attention counts of the step annotation (signpost)
  * that encloses them. */
 void troof_inference(struct troof *t, bool pseudo_ops, bool step_counts);
-/* Notes on what was not modelled (once, on stderr), then free. */
+/* verbose (-v): a note for each op name a model failed on, where it is first met;
+ * else one note per cause, at the end. */
+void troof_verbose(struct troof *t, bool verbose);
+/* Notes on what was not modelled (one line per cause, on stderr), then free. */
 void troof_free(struct troof *t);
 
 #endif

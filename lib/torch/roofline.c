@@ -4,6 +4,7 @@
  * op's arguments and kernels, choosing the GPU, applying the perf model, writing the
  * keys, and remembering the modelled forward ops that a later backward op links to.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,6 +30,13 @@ struct fwdop {
 	long long		 id;
 };
 
+/* One reason the models gave no figures, with the ops and names it hit. */
+struct cause {
+	char			*text;	/* the model's error, argument numbers as N */
+	size_t			 nops;
+	struct names		 names;
+};
+
 struct troof {
 	const struct hwspec	*arch, *spec, *dev;	/* --arch, --spec, the trace's */
 	struct names		 ids;		/* op ids (as text) seen, by first appearance */
@@ -40,6 +48,9 @@ struct troof {
 	size_t			 nunmodelled, nfailed, nlate;
 	bool			 pseudo;	/* --pseudo-ops: sglang_profiler:: names */
 	bool			 nosteps;	/* --no-step-counts */
+	bool			 verbose;	/* -v: each name the models failed on */
+	struct cause		*causes;
+	size_t			 ncauses;
 	struct sign {
 		long long	 start, end, rank;
 		struct tanno	 an;
@@ -67,12 +78,46 @@ troof_inference(struct troof *t, bool pseudo_ops, bool step_counts)
 }
 
 void
+troof_verbose(struct troof *t, bool verbose)
+{
+	t->verbose = verbose;
+}
+
+/* The models' failures, one line per cause: how many ops, the first names. */
+static void
+causes_note(struct troof *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->ncauses; i++) {
+		struct cause *c = &t->causes[i];
+		char list[256] = "";
+		size_t shown = 0;
+
+		for (j = 0; j < c->names.n && j < 3; j++, shown++) {
+			if (j > 0)
+				strlcat(list, ", ", sizeof(list));
+			strlcat(list, c->names.str[j], sizeof(list));
+		}
+		if (c->names.n > shown)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			    " and %zu more", c->names.n - shown);
+		note("%zu op%s (%s) got no figures: %s%s", c->nops, c->nops == 1 ? "" : "s",
+		    list, c->text, t->verbose ? "" : " (-v: each name)");
+		free(c->text);
+		names_free(&c->names);
+	}
+	free(t->causes);
+}
+
+void
 troof_free(struct troof *t)
 {
 	size_t i;
 
 	if (t == NULL)
 		return;
+	causes_note(t);
 	free(t->sign);
 	if (t->nunmodelled > 0) {
 		char list[512] = "";
@@ -342,11 +387,41 @@ model_failed(struct troof *t, struct rec *r, const char *name, const char *err)
 {
 	char key[300];
 
+	struct cause *c;
+	char text[sizeof(((struct tperf *)0)->err)], *d;
+	const char *s;
+	size_t i;
+
 	t->nfailed++;
 	rec_set_str(r, "model_error", err);
-	snprintf(key, sizeof(key), "troof:%s", name);
-	(void)note_once(key, "%s: %s: no figures: %s (further such ops of this name "
-	    "are not reported)", rec_where(r), name, err);
+	if (t->verbose) {
+		snprintf(key, sizeof(key), "troof:%s", name);
+		(void)note_once(key, "%s: %s: no figures: %s (further such ops of this "
+		    "name are not reported)", rec_where(r), name, err);
+	}
+	/* the cause: the error with its numbers as N ("argument N: no strides"; not
+	 * the digits of a word: c10::BFloat16) */
+	for (s = err, d = text; *s != '\0' && d < text + sizeof(text) - 1; s++) {
+		if (isdigit((unsigned char)*s) && (s == err || !isalnum((unsigned char)s[-1]))) {
+			while (isdigit((unsigned char)s[1]))
+				s++;
+			*d++ = 'N';
+		} else
+			*d++ = *s;
+	}
+	*d = '\0';
+	for (i = 0; i < t->ncauses && strcmp(t->causes[i].text, text) != 0; i++)
+		;
+	if (i == t->ncauses) {
+		t->causes = xreallocarray(t->causes, t->ncauses + 1, sizeof(*t->causes));
+		c = &t->causes[t->ncauses++];
+		c->text = xstrdup(text);
+		c->nops = 0;
+		names_init(&c->names);
+	}
+	c = &t->causes[i];
+	c->nops++;
+	(void)names_intern(&c->names, name, strlen(name));
 }
 
 /* The backward figures of the forward op this backward op is linked to. */
