@@ -433,6 +433,8 @@ add_op(struct tl *tl, struct rec *r)
 	bool hasmodel = model || STR("perf_model") != NULL;
 	bool has_roof = rec_num(r, "roof_us", &roof_us) && !isnan(roof_us);
 	const char *roof = has_roof ? STR("roof") : NULL;
+	double peak;
+	bool has_peak = rec_num(r, "peak_tflops", &peak);
 
 	if (!has_id)
 		rec_reject(r, "op record without an integer id");
@@ -478,6 +480,11 @@ add_op(struct tl *tl, struct rec *r)
 		if (roof != NULL)
 			o->bound = intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
 			    "MEMORY_BOUND");
+		else if (has_peak && has_flops && peak > 0)
+			/* no kernel time, so no "roof": TraceLens's bound all the same, the
+			 * compute time (its expression) being the roofline time */
+			o->bound = intern(tl, (flops / 1e9 * 1e9 / (peak * 1e12)) * 1e6 >=
+			    roof_us ? "COMPUTE_BOUND" : "MEMORY_BOUND");
 	}
 }
 

@@ -368,9 +368,12 @@ write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long n
 
 		rec_set_num(r, "peak_tflops", peak);
 		rec_set_num(r, "roof_tflops", attain < peak ? attain : peak);
-		rec_set_str(r, "roof", compute_us >= memory_us ? "compute" : "memory");
 		rec_set_num(r, "roof_us", roof_us);
+		/* which roof binds is a claim about the op's kernels: none without them
+		 * (TraceLens's Roofline Bound, which its sheets show all the same, is
+		 * roof_us equal to the compute time F / peak) */
 		if (ns > 0) {
+			rec_set_str(r, "roof", compute_us >= memory_us ? "compute" : "memory");
 			pct = roof_us / us * 100;
 			rec_set_num(r, "roof_pct", pct);
 		}
