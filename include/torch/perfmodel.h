@@ -70,6 +70,9 @@ struct tperf {
 	struct buf	 params;	/* the model's parameters, in TraceLens's order:
 					 * the JSON text of an object */
 	const char	*quirk;		/* a known roughness of these figures, or NULL */
+	const char	*lists[4];	/* the params that are Python lists (the other
+					 * arrays are tuples) */
+	size_t		 nlists;
 	char		 err[200];	/* why the model failed (PERF_ERROR) */
 };
 

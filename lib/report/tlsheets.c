@@ -346,6 +346,22 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 	buf_free(&l);
 }
 
+static bool
+param_is_list(struct rec *r, const char *key)
+{
+	struct rec_elems e;
+
+	if (!rec_elems(r, "params_lists", &e))
+		return false;
+	while (rec_elem_next(&e)) {
+		const char *s = rec_elem_str(&e, NULL, NULL);
+
+		if (s != NULL && strcmp(s, key) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The op's "params" object: each member's repr and the whole dict's (a repeated key keeps
  * its first place and its last value, as jansson kept them). */
 static void
@@ -364,12 +380,16 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 	rd = js_open_mem(raw, n);
 	js_next(rd);
 	while (js_next(rd) == JS_KEY) {
-		key = intern(tl, js_str(rd, NULL));
+		const char *ks = js_str(rd, NULL);
+		/* ttp-roofline's params_lists: the params that are Python lists */
+		int tuple = param_is_list(r, ks) ? 0 : PY_TUPLE;
+
+		key = intern(tl, ks);
 		js_next(rd);
 		buf_reset(&v);
 		js_capture(rd, &v);
 		buf_reset(&b);
-		py_json(&b, v.p, v.len, PY_TUPLE | real);
+		py_json(&b, v.p, v.len, tuple | real);
 		for (k = 0; k < o->np && o->pk[k] != key; k++)
 			;
 		if (k == o->np) {

@@ -331,6 +331,14 @@ p_tup(struct ctx *c, const char *key, struct tup t)
 	w_tup(pkey(c, key), t);
 }
 
+/* The param key (a static string) is a Python list, not a tuple. */
+static void
+p_is_list(struct ctx *c, const char *key)
+{
+	if (c->o->nlists < sizeof(c->o->lists) / sizeof(c->o->lists[0]))
+		c->o->lists[c->o->nlists++] = key;
+}
+
 static void
 p_str(struct ctx *c, const char *key, const char *s)
 {
@@ -1000,10 +1008,11 @@ conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
 	    2);
 	p_tup(c, "input_stride", jstrides(c, ix, true));
 	p_tup(c, "weight_stride", jstrides(c, ix + 1, true));
-	if (bwd && c->a->n > 3 && !nonempty(c, 3))
-		/* Python: `... and Input Dims[3]` is [] */
+	if (bwd && c->a->n > 3 && !nonempty(c, 3)) {
+		/* Python: `... and Input Dims[3]` is [], a list */
 		p_tup(c, "bias", jtuple(NULL, 0));
-	else
+		p_is_list(c, "bias");
+	} else
 		p_bool(c, "bias", v->bias);
 	p_tup(c, "stride", jtuple(st, n[0]));
 	p_tup(c, "padding", jtuple(pad, n[1]));
@@ -1614,6 +1623,7 @@ norm_params(struct ctx *c, struct norm *n, const struct targ *x, size_t ix, bool
 		for (i = 0; i < n->nmask; i++)
 			js_w_bool(w, n->mask[i]);
 		js_w_end_array(w);
+		p_is_list(c, "output_mask");	/* TraceLens's parse_list */
 	}
 	c->o->maf = "vector";
 	c->o->prec = perf_precision(n->din);

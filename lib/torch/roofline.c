@@ -335,6 +335,8 @@ write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long n
 	const char *over = NULL;
 
 	rec_set_raw(r, "params", p->params.p, p->params.len);
+	if (p->nlists > 0)
+		rec_set_strv(r, "params_lists", p->lists, NULL, p->nlists);
 	set_pynum(r, "flops", p->flops);
 	if (p->has_bytes) {
 		set_pynum(r, "bytes", p->bytes);

@@ -413,6 +413,7 @@ test_params(void)
 	    "\"input_stride\":[16,16,4,1],\"weight_stride\":[9,9,3,1],\"bias\":[],"
 	    "\"stride\":[1,1],\"padding\":[0,0],\"dilation\":[1,1],"
 	    "\"transposed_conv\":false,\"output_padding\":[0,0],\"groups\":1}", "conv bwd");
+	raw_is(r, "params_lists", "[\"bias\"]", "conv bwd: bias [] is a Python list");
 	rec_free(r);
 
 	r = op("aten::_scaled_dot_product_flash_attention", T("[1,1,8,4]", BF,
@@ -432,6 +433,7 @@ test_params(void)
 	    "\"stride_input\":[8,1],\"stride_output\":null,\"num_channels\":8,"
 	    "\"has_bias\":true,\"is_affine\":false,\"is_training\":true,"
 	    "\"output_mask\":[true,false,true]}", "layer_norm_backward");
+	raw_is(r, "params_lists", "[\"output_mask\"]", "output_mask is a Python list");
 	rec_free(r);
 
 	/* B's strides are null: both strides None */
