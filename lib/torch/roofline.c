@@ -266,7 +266,7 @@ read_kernels(struct rec *r, const char **names)
 	return n;
 }
 
-/* --- ids: the forward ops kept for their backward ops ------------------- */
+/* --- ids: the forward ops kept for their backward ops ------------------------------ */
 
 static long
 id_index(struct troof *t, long long id, bool add)
@@ -390,10 +390,8 @@ write_figures(struct troof *t, struct rec *r, const struct tperf *p, long long n
 static void
 model_failed(struct troof *t, struct rec *r, const char *name, const char *err)
 {
-	char key[300];
-
+	char key[300], text[sizeof(((struct tperf *)0)->err)], *d;
 	struct cause *c;
-	char text[sizeof(((struct tperf *)0)->err)], *d;
 	const char *s;
 	size_t i;
 
