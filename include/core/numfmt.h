@@ -12,15 +12,26 @@
 #ifndef TTP_NUMFMT_H
 #define TTP_NUMFMT_H
 
+#include <float.h>
 #include <stddef.h>
 
-#define NUM_BUFSZ 400	/* enough for any double in either form */
+/*
+ * Buffer sizes, derived from the types' limits so that no value can overrun them.
+ * num_fixed's longest text is a sign, DBL_MAX's DBL_MAX_10_EXP + 1 integer digits, a
+ * ',' before every group of three after the first, the point, NUM_MAXDEC decimals (more
+ * are clamped to that) and the NUL. num_shortest needs far less (at most 17 digits, a
+ * sign, a point and "e-308": 26 bytes).
+ */
+#define NUM_MAXDEC	40
+#define NUM_INTDIGITS	(DBL_MAX_10_EXP + 1)
+#define NUM_BUFSZ	(1 + NUM_INTDIGITS + (NUM_INTDIGITS - 1) / 3 + 1 + NUM_MAXDEC + 1)
 
 /* Write into buf (at least NUM_BUFSZ bytes); return the length. */
 size_t num_shortest(char *buf, double d);
 size_t num_fixed(char *buf, double d, int decimals, int thousands);
 /* Integer with optional thousands separators, into buf of at least NUM_INTSZ bytes
- * (NUL-terminated); returns the length. The one integer-to-text writer. */
+ * (NUL-terminated); returns the length. The one integer-to-text writer. 20 digits
+ * (2^64 has 20), 6 separators, the sign and the NUL need 28. */
 #define NUM_INTSZ 28
 size_t num_int(char *buf, long long v, int thousands);
 

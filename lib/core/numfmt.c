@@ -190,16 +190,25 @@ slow_digits(double d, char *digits, int *decpt)
 	return n;
 }
 
+/* The text of a non-finite value, as Python spells it. */
+static size_t
+nonfinite(char *buf, double d)
+{
+	const char *s = isnan(d) ? "nan" : d < 0 ? "-inf" : "inf";
+	size_t n = strlen(s);
+
+	memcpy(buf, s, n + 1);
+	return n;
+}
+
 size_t
 num_shortest(char *buf, double d)
 {
 	char digits[32], *o = buf;
 	int n, decpt, exp10, i;
 
-	if (isnan(d))
-		return (size_t)snprintf(buf, NUM_BUFSZ, "nan");
-	if (isinf(d))
-		return (size_t)snprintf(buf, NUM_BUFSZ, d < 0 ? "-inf" : "inf");
+	if (!isfinite(d))
+		return nonfinite(buf, d);
 	if (signbit(d))
 		*o++ = '-';
 	d = fabs(d);
@@ -219,7 +228,14 @@ num_shortest(char *buf, double d)
 			memcpy(o, digits + 1, (size_t)n - 1);
 			o += n - 1;
 		}
-		o += sprintf(o, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+		/* e±XX or e±XXX: |exp10| <= 324 */
+		*o++ = 'e';
+		*o++ = exp10 < 0 ? '-' : '+';
+		exp10 = abs(exp10);
+		if (exp10 >= 100)
+			*o++ = (char)('0' + exp10 / 100);
+		*o++ = (char)('0' + exp10 / 10 % 10);
+		*o++ = (char)('0' + exp10 % 10);
 	} else if (decpt <= 0) {
 		*o++ = '0';
 		*o++ = '.';
@@ -259,21 +275,29 @@ group(char *o, const char *s, size_t n)
 	return o;
 }
 
+/* "%.*f" of any finite double with at most NUM_MAXDEC decimals: sign, integer digits,
+ * point, decimals, NUL. */
+#define FIXED_TMPSZ (1 + NUM_INTDIGITS + 1 + NUM_MAXDEC + 1)
+_Static_assert(DBL_MAX_10_EXP + 1 <= NUM_INTDIGITS, "DBL_MAX's integer digits fit");
+_Static_assert(FIXED_TMPSZ + (NUM_INTDIGITS - 1) / 3 <= NUM_BUFSZ,
+    "num_fixed's grouped text fits NUM_BUFSZ");
+
 size_t
 num_fixed(char *buf, double d, int decimals, int thousands)
 {
-	char tmp[NUM_BUFSZ], *o = buf, *p = tmp, *dot;
-	size_t intlen;
+	char tmp[FIXED_TMPSZ], *o = buf, *p = tmp, *dot;
+	size_t intlen, declen;
+	int n;
 
-	if (isnan(d))
-		return (size_t)snprintf(buf, NUM_BUFSZ, "nan");
-	if (isinf(d))
-		return (size_t)snprintf(buf, NUM_BUFSZ, d < 0 ? "-inf" : "inf");
+	if (!isfinite(d))
+		return nonfinite(buf, d);
 	if (decimals < 0)
 		decimals = 0;
-	if (decimals > 40)
-		decimals = 40;
-	snprintf(tmp, sizeof(tmp), "%.*f", decimals, d);
+	if (decimals > NUM_MAXDEC)
+		decimals = NUM_MAXDEC;
+	n = snprintf(tmp, sizeof(tmp), "%.*f", decimals, d);
+	if (n < 0 || (size_t)n >= sizeof(tmp))	/* cannot happen: FIXED_TMPSZ is the most */
+		return nonfinite(buf, NAN);
 	if (*p == '-')
 		*o++ = *p++;
 	/* glibc writes the locale's radix; we never set LC_NUMERIC, but be sure. */
@@ -286,9 +310,10 @@ num_fixed(char *buf, double d, int decimals, int thousands)
 		o += intlen;
 	}
 	if (*dot != '\0') {
+		declen = strlen(dot + 1);
 		*o++ = '.';
-		strcpy(o, dot + 1);
-		o += strlen(dot + 1);
+		memcpy(o, dot + 1, declen);
+		o += declen;
 	}
 	*o = '\0';
 	return (size_t)(o - buf);
