@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/csvread.h"
 #include "core/diag.h"
 #include "core/io.h"
@@ -1092,21 +1093,35 @@ signpost_keys(struct rec_build *rb, const struct cx *cx, int hasts, long long ts
 	rec_build_end(rb);
 }
 
+/* Device d of file k numbered after the devices of the files before it (spec 3): d +
+ * k × ndev. False when that, or the device count d + 1, is beyond 64 bits. */
+static int
+dev_number(const struct st *st, long long d, int k, long long *out)
+{
+	long long off, n;
+
+	return ck_add_i64(d, 1, &n) && ck_mul_i64(k, st->ndev, &off) &&
+	    ck_add_i64(d, off, out);
+}
+
 /* An op's DEVICE ID, numbered after the devices of the files before file k (spec 3). */
 static void
 op_device(struct rec_build *rb, const struct cx *cx, int k)
 {
 	struct st *st = cx->st;
 	struct tfile *tf = cx->tf;
-	long long d = cell_int(cx, tf->c_dev, 1);
+	long long d = cell_int(cx, tf->c_dev, 1), num;
 
+	if (!dev_number(st, d, k, &num))
+		cell_fail(cx, tf->c_dev, k == 0 ? "out of range" :
+		    "out of range when numbered after the devices of the files before");
 	if (!tf->anydev || d > tf->maxdev)
 		tf->maxdev = d;
 	tf->anydev = 1;
 	rec_build_key(rb, "device");
-	rec_build_int(rb, d + (long long)k * st->ndev);
+	rec_build_int(rb, num);
 	if (!st->direct)
-		devset_add(&st->devs, &st->ndevs, d + (long long)k * st->ndev);
+		devset_add(&st->devs, &st->ndevs, num);
 }
 
 /* The rest of an op's record: the head, then the tail (st->tail), since arch and
@@ -1353,7 +1368,8 @@ pscan_row(struct tfile *tf, struct pscan *ps, const struct pcols *pc, const char
 	if (!ps->sorted && ps->stop_unsorted)
 		return PS_STOP;
 	if (pcols_cell(pc, nf, pc->dv, &c, &cn) && cn > 0) {
-		if (!simple_int(c, cn, &v, 1))
+		/* the largest ID: its count overflows; the second pass says where */
+		if (!simple_int(c, cn, &v, 1) || v == LLONG_MAX)
 			return PS_FAIL;
 		if (!tf->anydev || v > tf->maxdev)
 			tf->maxdev = v;
@@ -1407,6 +1423,7 @@ static void
 check_devices(struct st *st, int k)
 {
 	struct tfile *tf = &st->f[k];
+	/* maxdev < LLONG_MAX: op_device and pscan_row refuse the largest ID */
 	long long n = tf->anydev ? tf->maxdev + 1 : 0;
 
 	if (k == 0) {
@@ -1536,14 +1553,22 @@ plan_output(struct st *st, int npaths)
 		st->sp.n = 0;	/* the spool will tell, in output order */
 		return;
 	}
-	st->direct = 1;
-	st->know_sp = 1;
 	for (int k = 0; k < npaths; k++) {
 		check_devices(st, k);
-		for (size_t i = 0; i < st->f[k].npdev; i++)
-			devset_add(&st->devs, &st->ndevs,
-			    st->f[k].pdev[i] + (long long)k * st->ndev);
+		for (size_t i = 0; i < st->f[k].npdev; i++) {
+			long long d;
+
+			if (!dev_number(st, st->f[k].pdev[i], k, &d)) {
+				/* the second pass says where */
+				st->ndevs = 0;
+				st->sp.n = 0;
+				return;
+			}
+			devset_add(&st->devs, &st->ndevs, d);
+		}
 	}
+	st->direct = 1;
+	st->know_sp = 1;
 }
 
 /* Every row of every file, in file order, to do_row. */
