@@ -31,7 +31,7 @@ io_name(const char *path)
 /*
  * A source behind a stdio cookie: the bytes peeked at to detect gzip come first, then
  * the rest of the underlying stream, inflated when it is gzip (concatenated members
- * included).
+ * included, and zero bytes of padding after a member).
  */
 struct src {
 	struct src	*next;	/* open sources, so an exit mid-read leaks nothing */
@@ -79,6 +79,29 @@ src_raw(struct src *s, unsigned char *buf, size_t size)
 	return (ssize_t)n;
 }
 
+/* After a gzip member: pass over zero bytes, up to the next other byte (left in zs's
+ * input) or the end (avail_in 0). -1 on a read error. */
+static int
+skip_zeros(struct src *s)
+{
+	ssize_t m;
+
+	for (;;) {
+		while (s->zs.avail_in > 0 && *s->zs.next_in == 0) {
+			s->zs.next_in++;
+			s->zs.avail_in--;
+		}
+		if (s->zs.avail_in > 0)
+			return 0;
+		if ((m = src_raw(s, s->in, sizeof(s->in))) < 0)
+			return -1;
+		if (m == 0)
+			return 0;
+		s->zs.avail_in = (unsigned)m;
+		s->zs.next_in = s->in;
+	}
+}
+
 static ssize_t
 src_read(void *cookie, char *buf, size_t size)
 {
@@ -103,13 +126,10 @@ src_read(void *cookie, char *buf, size_t size)
 		}
 		rc = inflate(&s->zs, Z_NO_FLUSH);
 		if (rc == Z_STREAM_END) {
-			/* Another member may follow. */
-			if (s->zs.avail_in == 0) {
-				if ((m = src_raw(s, s->in, sizeof(s->in))) < 0)
-					return -1;
-				s->zs.avail_in = (unsigned)m;
-				s->zs.next_in = s->in;
-			}
+			/* Another member may follow, after zero bytes of padding (a tape
+			 * block's; gzip -t, zcat and Python's gzip pass over them). */
+			if (skip_zeros(s) < 0)
+				return -1;
 			if (s->zs.avail_in == 0)
 				s->zdone = 1;
 			else if (inflateReset(&s->zs) != Z_OK)
