@@ -103,6 +103,10 @@ const char *metrics_verdict_name(enum verdict v);
 const char *metrics_bound_name(enum bound b);
 /* Spec 13: Bound from DRAM % and FLOPs % (has_* false = empty). */
 enum bound metrics_bound(bool has_dram, double dram_pct, bool has_flops, double flops_pct);
+/* The compatible FLOP count 2 x M x K x N x batch of a matmul or conv (m->mkn, m->batch):
+ * the exact product (Python's ints), rounded once to a double. False when a factor is
+ * negative or the product is beyond 128 bits (a conv window from absurd attributes). */
+bool metrics_mkn_flops(const struct mresult *m, double *flops);
 /* Spec 21: category of an OP Code cell (first word). Warns once per unknown name. */
 const char *metrics_category(const char *label);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "tt/metrics.h"
@@ -558,7 +559,10 @@ matmul_advice(const struct mop *op, struct mresult *m)
 			fired = true;
 		}
 		if (m->has_sub_h && m->has_sub_w) {
-			if (m->sub_h * m->sub_w < 2) {
+			long long area;
+
+			/* both >= 0 (digits); a product beyond 64 bits is not small */
+			if (ck_mul_i64(m->sub_h, m->sub_w, &area) && area < 2) {
 				advise(m, "Output subblock %lldx%lld is small, try "
 				    "out_subblock_h * out_subblock_w >= 2 if possible",
 				    m->sub_h, m->sub_w);
@@ -660,6 +664,19 @@ peak(const struct mop *op, double cores, double *pk)
 	return true;
 }
 
+bool
+metrics_mkn_flops(const struct mresult *m, double *flops)
+{
+	ck_u128 p = 2;
+	long long f[4] = { m->mkn[0], m->mkn[1], m->mkn[2], m->batch };
+
+	for (int i = 0; i < 4; i++)
+		if (f[i] < 0 || !ck_mul_u128(p, (ck_u128)f[i], &p))
+			return false;
+	*flops = (double)p;
+	return true;
+}
+
 static void
 analyse_matmul(const struct mop *op, struct mresult *m)
 {
@@ -749,14 +766,14 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 		m->dram_gbps = bytes / t / 1e9;
 		m->dram_pct = m->dram_gbps / op->hw->dram_gbps * 100;
 	}
-	/* Python ints are exact: the product is exact, then rounded once to a double. */
-	{
-		__extension__ unsigned __int128 p = (unsigned __int128)2 * (unsigned long long)M;
-
-		p = p * (unsigned long long)K * (unsigned long long)N *
-		    (unsigned long long)W * (unsigned long long)Z;
-		flops = (double)p / t;
+	/* Python ints are exact: the product is exact, then rounded once to a double.
+	 * Each of M, K, N, W, Z is an extent of a or b (at most 2^53 elements each): the
+	 * product is below 2^107, always counted. */
+	if (!metrics_mkn_flops(m, &flops)) {
+		warn_once(op, "matmul size out of range: throughput left empty");
+		return;
 	}
+	flops /= t;
 	/* A NaN FLOP/s leaves the FLOPs cell empty but FLOPs % NaN (spec 10.1). */
 	m->has_tflops = !isnan(flops);
 	m->tflops = flops / 1e12;
@@ -822,12 +839,11 @@ analyse_conv(const struct mop *op, struct mresult *m)
 	m->mm_cores = op->worker_cores;
 	if (!duration(op, &t))
 		return;
-	{
-		/* Unsigned: an absurd product wraps instead of being undefined. */
-		__extension__ unsigned __int128 f = (unsigned __int128)2 *
-		    (unsigned long long)M * (unsigned long long)K * (unsigned long long)N;
-
-		flops = (double)f;
+	/* K is the input's extent times the window's: up to 2^63, and the count with it
+	 * may be beyond 128 bits. */
+	if (!metrics_mkn_flops(m, &flops)) {
+		warn_once(op, "conv size out of range: throughput left empty");
+		return;
 	}
 	m->has_tflops = !isnan(t);
 	m->tflops = flops / t / 1e12;

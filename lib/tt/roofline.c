@@ -127,13 +127,7 @@ count_flops(const struct rop *r, const struct mresult *m, struct rextra *x)
 
 	if (m->is_matmul || m->is_conv) {
 		/* The compatible count: 2 * M * K * N * batch (exact product, rounded once). */
-		if (m->has_mkn) {
-			__extension__ unsigned __int128 p = (unsigned __int128)2 *
-			    (unsigned long long)m->mkn[0];
-
-			p = p * (unsigned long long)m->mkn[1] * (unsigned long long)m->mkn[2] *
-			    (unsigned long long)m->batch;
-			x->flops = (double)p;
+		if (m->has_mkn && metrics_mkn_flops(m, &x->flops)) {
 			x->has_flops = true;
 			x->flops_model = m->is_matmul ? "matmul" : "conv";
 		}
