@@ -357,12 +357,17 @@ regex_int(const char *s, const char *key, long long *v)
 	return false;
 }
 
-/* Python int() of s[0..n): spaces, sign, digits with single '_' between. */
-static bool
-py_int(const char *s, size_t n, long long *v)
+/*
+ * Python int() of s[0..n): spaces, sign, digits with single '_' between. 1 with the value
+ * in *v; 2 when the integer is beyond 64 bits (*v not set: Python's ints have no limit);
+ * 0 when s is not one. text, when not NULL, then gets str(int(s)): the digits without
+ * '_' and leading zeros, '-' unless the value is 0.
+ */
+static int
+py_int(const char *s, size_t n, long long *v, struct buf *text)
 {
-	size_t i = 0, end = n;
-	int neg = 0, digits = 0;
+	size_t i = 0, end = n, first;
+	int neg = 0, digits = 0, big = 0;
 	long long x = 0;
 
 	while (i < end && isspace((unsigned char)s[i]))
@@ -371,18 +376,34 @@ py_int(const char *s, size_t n, long long *v)
 		end--;
 	if (i < end && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
+	first = i;
 	for (; i < end; i++) {
 		if (s[i] == '_' && digits > 0 && i + 1 < end && isdigit((unsigned char)s[i + 1]))
 			continue;
 		if (!isdigit((unsigned char)s[i]))
-			return false;
-		x = x > LLONG_MAX / 10 - 10 ? LLONG_MAX : x * 10 + (s[i] - '0');
+			return 0;
+		if (!big && !(ck_mul_i64(x, 10, &x) && (neg ? ck_sub_i64(x, s[i] - '0', &x) :
+		    ck_add_i64(x, s[i] - '0', &x))))
+			big = 1;
 		digits++;
 	}
 	if (digits == 0)
-		return false;
-	*v = neg ? -x : x;
-	return true;
+		return 0;
+	if (text != NULL) {
+		for (i = first; i < end && (s[i] == '0' || s[i] == '_'); i++)
+			;
+		if (i == end)
+			buf_addc(text, '0');
+		else if (neg)
+			buf_addc(text, '-');
+		for (; i < end; i++)
+			if (s[i] != '_')
+				buf_addc(text, s[i]);
+	}
+	if (big)
+		return 2;
+	*v = x;
+	return 1;
 }
 
 /* The piece of s after the first key and skip more characters, up to stop (or end). */
@@ -402,7 +423,8 @@ after(const char *s, const char *key, size_t skip, const char *stop, size_t *n)
 	return p;
 }
 
-/* Conv config value: integer after key + one character, up to ';', else "x". */
+/* Conv config value: integer after key + one character, up to ';', as Python prints it
+ * (every digit), else "x". */
 static void
 conv_value(struct buf *b, const char *attrs, const char *key)
 {
@@ -410,9 +432,8 @@ conv_value(struct buf *b, const char *attrs, const char *key)
 	long long v;
 	size_t n;
 
-	if ((p = after(attrs, key, 1, ";", &n)) != NULL && py_int(p, n, &v))
-		buf_printf(b, "%lld", v);
-	else
+	p = after(attrs, key, 1, ";", &n);
+	if (p == NULL || py_int(p, n, &v, b) == 0)
 		buf_addc(b, 'x');
 }
 
@@ -788,9 +809,10 @@ analyse_conv(const struct mop *op, struct mresult *m)
 {
 	const char *p;
 	size_t n;
-	long long kh, kw, M, K, N;
+	long long kh = 0, kw = 0, M, K, N;
 	double t, flops, pk;
 	const char *semi;
+	int rh = 0, rw = 0;
 
 	math_mm(op, m);
 	if (strstr(op->op, "OptimizedConvNew") != NULL)
@@ -799,8 +821,8 @@ analyse_conv(const struct mop *op, struct mresult *m)
 	/* window_hw: text after it up to "; ", minus its first 2 and last character. */
 	p = after(op->attrs, "window_hw", 0, "; ", &n);
 	if (p == NULL || n < 3 || (semi = memchr(p + 2, ';', n - 3)) == NULL ||
-	    !py_int(p + 2, (size_t)(semi - (p + 2)), &kh) ||
-	    !py_int(semi + 1, (size_t)(p + n - 1 - (semi + 1)), &kw) ||
+	    (rh = py_int(p + 2, (size_t)(semi - (p + 2)), &kh, NULL)) == 0 ||
+	    (rw = py_int(semi + 1, (size_t)(p + n - 1 - (semi + 1)), &kw, NULL)) == 0 ||
 	    memchr(semi + 1, ';', (size_t)(p + n - 1 - (semi + 1))) != NULL) {
 		warn_once(op, "conv without a usable window_hw attribute: size and "
 		    "throughput left empty");
@@ -813,8 +835,8 @@ analyse_conv(const struct mop *op, struct mresult *m)
 		return;
 	}
 	M = op->out0.shape[2];
-	if (kh < 0 || kw < 0 || __builtin_mul_overflow(op->in0.shape[3], kh, &K) ||
-	    __builtin_mul_overflow(K, kw, &K)) {
+	if (rh != 1 || rw != 1 || kh < 0 || kw < 0 || !ck_mul_i64(op->in0.shape[3], kh, &K) ||
+	    !ck_mul_i64(K, kw, &K)) {
 		warn_once(op, "conv window out of range: size and throughput left empty");
 		buf_adds(&m->label, op->op);
 		return;

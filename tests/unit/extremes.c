@@ -223,6 +223,25 @@ rec_getters(void)
 		ok(r == NULL && msg[0] != '\0', "record with %s refused: %s", bad[k], msg);
 		rec_free(r);
 	}
+	/* integers inside arrays of objects: the 64-bit ends read, beyond them do not */
+	{
+		static const char line[] = "{\"in\":[{\"shape\":[9223372036854775807,"
+		    "-9223372036854775808,0,-0]},{\"shape\":[9223372036854775808]},"
+		    "{\"shape\":[1e300]},{\"shape\":[-9223372036854775809]}]}";
+		struct error err = ERROR_INIT;
+		long long dd[4];
+
+		r = rec_parse(line, sizeof(line) - 1, "x:1", &err);
+		ok(r != NULL && rec_dims(r, "in", 0, "shape", dd, 4) == 4 &&
+		    dd[0] == INT64_MAX && dd[1] == INT64_MIN && dd[2] == 0 && dd[3] == 0,
+		    "rec_dims reads INT64_MAX, INT64_MIN, 0, -0");
+		ok(r != NULL && rec_dims(r, "in", 1, "shape", dd, 4) == -1 &&
+		    rec_dims(r, "in", 2, "shape", dd, 4) == -1 &&
+		    rec_dims(r, "in", 3, "shape", dd, 4) == -1,
+		    "rec_dims: beyond 64 bits or real is not a dimension");
+		rec_free(r);
+		error_free(&err);
+	}
 	/* non-finite figures are written as null, INT64_MIN as itself */
 	r = rec_new();
 	rec_set_num(r, "a", NAN);
