@@ -41,8 +41,9 @@ include tests/fuzz/fuzz.mk
 # Plain make installs nothing: a missing library is named with the command that installs it.
 # make demo and make check set up a fresh Debian/Ubuntu machine by themselves (make deps).
 
-# Each object depends on the headers it includes (-MMD -MP writes build/**/*.d).
-build/lib/%.o: lib/%.c
+# Each object depends on the headers it includes (-MMD -MP writes build/**/*.d), and on
+# the Makefile (flags; an object built before the .d files existed).
+build/lib/%.o: lib/%.c Makefile
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -50,7 +51,7 @@ build/libttp.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-bin/%: cmd/%.c build/libttp.a
+bin/%: cmd/%.c build/libttp.a Makefile
 	@mkdir -p $(@D) build/cmd
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF build/cmd/$*.d $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
@@ -59,7 +60,7 @@ bin/%: cmd/%.sh cmd/driver.sh
 	@mkdir -p $(@D)
 	sed -e 's/@VERSION@/$(VERSION)/g' -e '/^#include driver\.sh$$/{r cmd/driver.sh' -e 'd;}' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
-build/unit/%: tests/unit/%.c build/libttp.a
+build/unit/%: tests/unit/%.c build/libttp.a Makefile
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< build/libttp.a $(ALL_LIBS)
 
