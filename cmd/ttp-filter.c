@@ -4,6 +4,8 @@
  * id range, host ops) and more (devices, op names, phases), as records.
  * Option parsing only; the logic is in lib/tt/filter.c, window.c, merge.c.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -117,12 +119,24 @@ add_glob(char ***v, size_t *n, char *g)
 	(*v)[(*n)++] = g;
 }
 
+/* Whether the inputs include the standard input (none given, or "-"). */
+static bool
+stdin_named(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0)
+			return true;
+	return argc == 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct filter_opts o;
 	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false, NULL };
-	struct badrec bad = { false, 0 };
+	struct badrec bad = BADREC_INIT;
 	struct error rerr = ERROR_INIT;
 	bool steps = false;
 	const char *err;
@@ -242,6 +256,10 @@ main(int argc, char *argv[])
 	o.bad = sw.bad = &bad;
 
 	io_stdin_or_usage(argc, usage);
+	/* A closed standard input: the spool would take descriptor 0 and be read as the
+	 * input (an empty one); say so as the other stages' first read does. */
+	if (stdin_named(argc, argv) && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
+		die(1, "<stdin>: %s", strerror(EBADF));
 	rd = rec_open_list(argv, argc);
 	if ((steps || sw.steady ? stepwin_run(rd, stdout, &sw, &rerr) :
 	    filter_run(rd, stdout, &o, &rerr)) < 0) {

@@ -61,7 +61,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct badrec bad = { false, 0 };
+	struct badrec bad = BADREC_INIT;
 	struct phase_opts o = { PHASE_AUTO, -1, 0, 0, &bad };
 	struct rec_reader *rd;
 	const char *errstr;

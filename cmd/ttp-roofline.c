@@ -84,7 +84,7 @@ main(int argc, char *argv[])
 	const struct hwspec *gpu = NULL, *gpuspec = NULL;
 	static struct troof *torch;	/* static: reachable when a record ends the run */
 	static struct rec_reader *rd;
-	struct badrec bad = { false, 0 };
+	struct badrec bad = BADREC_INIT;
 	struct mresult m;
 	struct rec *r;
 	const char *kind, *fmt;

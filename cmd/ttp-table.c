@@ -650,7 +650,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
 	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
-	    TL_OPTS_INIT, { false, 0 } };
+	    TL_OPTS_INIT, BADREC_INIT };
 	struct rec_reader *rd;
 	struct rec *r;
 	struct error keyerr = ERROR_INIT;

@@ -49,12 +49,14 @@ struct rec_reader *rec_open(const char *path);
 /* Open a list of paths in turn (none: stdin). The reader moves to the next at EOF. */
 struct rec_reader *rec_open_list(char **paths, int npaths);
 /* Next record, or NULL at the end of input or on an error (rec_error tells which). The
- * record belongs to the reader and is valid until the next call; rec_dup it to keep it.
+ * record belongs to the reader and is valid for the next REC_SLOTS - 1 calls (so that
+ * badrec can look ahead); rec_dup it to keep it longer.
  * After a bad line, the next call goes on with the line after it (a program that skips
  * bad records calls again; one that stops does not); after a read error every later
  * call returns NULL. A file that does not open and a read error (a broken gzip stream)
  * are errors of that kind ("file: message"). */
 struct rec *rec_next(struct rec_reader *rd);
+#define REC_SLOTS	4
 /* The error of the last rec_next that returned NULL, or NULL at the end of input. Valid
  * until the next rec_next or rec_close. */
 struct error;

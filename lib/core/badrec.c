@@ -1,12 +1,39 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * badrec: stop at a bad record, or warn, count and skip it (core/badrec.h).
+ * badrec: stop at a bad record, or warn, count and skip it; the order a trace record
+ * promises, judged with two records of look-ahead (core/badrec.h).
  */
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/badrec.h"
+#include "core/buf.h"
 #include "core/diag.h"
 #include "core/rec.h"
+
+#define AHEAD	2	/* records looked at after the one judged */
+
+enum order { ORD_NONE, ORD_IDS, ORD_TIME };	/* what must ascend */
+
+struct badrec_order {
+	struct rec	*q[AHEAD + 1];	/* read, not yet returned (reader slots) */
+	size_t		 nq;
+	struct error	 pend;		/* a bad line met while looking ahead */
+	bool		 pend_final, eof;
+	bool		 returned;	/* a record went out */
+
+	bool		 trace;		/* a trace record came */
+	struct buf	 ttext;		/* its line, to tell a copy of it */
+	struct buf	 line;
+	enum order	 how;
+	bool		 have_last;
+	long long	 last;		/* the last good record's id or time */
+	char		**sp;		/* the announced signposts, when announced */
+	size_t		 nsp, spi;
+	bool		 has_sp;
+};
 
 /* A bad record under the policy: returns when it is skipped. */
 static void
@@ -18,20 +45,242 @@ take(struct badrec *b, const struct error *e)
 		error_warn(e);
 }
 
-struct rec *
-badrec_next(struct badrec *b, struct rec_reader *rd)
+static const char *
+kind_of(struct rec *r)
+{
+	return rec_type(r, "kind") == REC_STRING ? rec_str(r, "kind", NULL) : NULL;
+}
+
+static bool
+is_kind(const char *k, const char *want)
+{
+	return k != NULL && strcmp(k, want) == 0;
+}
+
+/* The key that must ascend in r, when r is an op or signpost of the current trace and
+ * has it as an integer; false otherwise (reads only: marks nothing). */
+static bool
+order_key(const struct badrec_order *o, struct rec *r, long long *v)
+{
+	const char *k = kind_of(r);
+
+	if (o->how == ORD_NONE || (!is_kind(k, "op") && !is_kind(k, "signpost")))
+		return false;
+	return rec_type(r, o->how == ORD_IDS ? "id" : "host_start_ns") == REC_INT &&
+	    rec_int(r, o->how == ORD_IDS ? "id" : "host_start_ns", v);
+}
+
+/* x then y is in order: ids strictly ascend, times never decrease. */
+static bool
+fits(const struct badrec_order *o, long long x, long long y)
+{
+	return o->how == ORD_IDS ? x < y : x <= y;
+}
+
+static void
+forget_trace(struct badrec_order *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsp; i++)
+		free(o->sp[i]);
+	free(o->sp);
+	o->sp = NULL;
+	buf_reset(&o->ttext);
+	o->nsp = o->spi = 0;
+	o->has_sp = o->have_last = false;
+	o->how = ORD_NONE;
+}
+
+/* A good trace record: what it promises about the records that follow. Keys of
+ * unexpected types promise nothing (the stage judges those). */
+static void
+take_trace(struct badrec_order *o, struct rec *r)
+{
+	const char *t = rec_type(r, "trace") == REC_STRING ? rec_str(r, "trace", NULL) : NULL;
+	struct rec_strv v;
+	bool asc = false;
+	size_t i;
+
+	forget_trace(o);
+	o->trace = true;
+	rec_format(r, &o->ttext);
+	if (is_kind(t, "ttmetal") && rec_type(r, "ids_ascending") == REC_BOOL &&
+	    rec_bool(r, "ids_ascending", &asc) && asc)
+		o->how = ORD_IDS;
+	else if (is_kind(t, "kineto"))
+		o->how = ORD_TIME;
+	if (rec_type(r, "signposts") == REC_ARRAY && rec_strv(r, "signposts", &v)) {
+		o->has_sp = true;
+		o->sp = xreallocarray(NULL, v.n ? v.n : 1, sizeof(*o->sp));
+		for (i = 0; i < v.n; i++)
+			o->sp[i] = xstrndup(v.s[i], v.len[i]);
+		o->nsp = v.n;
+	}
+}
+
+/*
+ * Judge r (the next record in stream order; ahead: the records after it) against the
+ * order promised; false, with r marked bad (rec_reject), when it breaks it. A good
+ * record moves the promise on.
+ */
+static bool
+judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
+{
+	const char *k = kind_of(r), *name;
+	long long v, c, d;
+	size_t len;
+
+	if (is_kind(k, "trace")) {
+		buf_reset(&o->line);
+		rec_format(r, &o->line);
+		/* the same trace record again: a copy, unless the records after it start
+		 * the trace over (the same trace twice in one input) */
+		if (o->trace && o->line.len == o->ttext.len &&
+		    memcmp(o->line.p, o->ttext.p, o->line.len) == 0 &&
+		    (nahead == 0 || !o->have_last || !order_key(o, ahead[0], &c) ||
+		    fits(o, o->last, c))) {
+			rec_reject(r, "a copy of the trace record before it");
+			return false;
+		}
+		take_trace(o, r);
+		return rec_bad(r) == NULL;
+	}
+	if (!o->trace) {
+		/* a record before the input's first trace record */
+		size_t i;
+
+		for (i = 0; i < nahead && !o->returned; i++)
+			if (is_kind(kind_of(ahead[i]), "trace")) {
+				rec_reject(r, "a %s record before the trace record", k != NULL ?
+				    k : "kindless");
+				return false;
+			}
+		return true;
+	}
+	if (!is_kind(k, "op") && !is_kind(k, "signpost") && !is_kind(k, "gpu"))
+		return true;	/* kinds the promise says nothing of pass */
+	/* an id of another type is bad wherever it is; a missing one where ids ascend */
+	if (!rec_int(r, "id", &v) && (rec_bad(r) != NULL || (o->how == ORD_IDS &&
+	    !is_kind(k, "gpu")))) {
+		if (rec_bad(r) == NULL)
+			rec_reject(r, "%s record without \"id\"", k);
+		return false;
+	}
+	if (is_kind(k, "gpu"))
+		return true;
+	if (o->how != ORD_NONE) {
+		const char *key = o->how == ORD_IDS ? "id" : "host_start_ns";
+
+		if (o->how == ORD_IDS || rec_has(r, key)) {
+			if (!rec_int(r, key, &v))
+				return false;	/* a wrong type: marked */
+			if (o->have_last && !fits(o, o->last, v)) {
+				if (o->how == ORD_IDS)
+					rec_reject(r, "id %lld after id %lld, but the trace record "
+					    "says ids ascend", v, o->last);
+				else
+					rec_reject(r, "host_start_ns %lld before the last record's, "
+					    "%lld: a PyTorch trace's ops and signposts come in host "
+					    "time order", v, o->last);
+				return false;
+			}
+			/* a stray that sets the bar: the two after it fit without it */
+			if (nahead >= 2 && order_key(o, ahead[0], &c) &&
+			    order_key(o, ahead[1], &d) && !fits(o, v, c) &&
+			    (!o->have_last || fits(o, o->last, c)) && fits(o, c, d) &&
+			    !fits(o, v, d)) {
+				if (o->how == ORD_IDS)
+					rec_reject(r, "id %lld before ids %lld and %lld, but the "
+					    "trace record says ids ascend", v, c, d);
+				else
+					rec_reject(r, "host_start_ns %lld after the next records' "
+					    "(%lld, %lld): a PyTorch trace's ops and signposts come in "
+					    "host time order", v, c, d);
+				return false;
+			}
+		}
+	}
+	if (is_kind(k, "signpost") && o->has_sp) {
+		name = rec_type(r, "name") == REC_STRING ? rec_str(r, "name", &len) : NULL;
+		size_t j;
+
+		/* in the announced order; a stage before may have dropped some */
+		for (j = o->spi; j < o->nsp; j++)
+			if (strlen(o->sp[j]) == (name ? len : 0) &&
+			    (name == NULL || memcmp(o->sp[j], name, len) == 0))
+				break;
+		if (j == o->nsp) {
+			if (rec_type(r, "name") != REC_STRING && rec_has(r, "name"))
+				(void)rec_str(r, "name", NULL);	/* the type error */
+			else
+				rec_reject(r, "signpost '%s' is not the one the trace record "
+				    "announced next", name != NULL ? name : "");
+			return false;
+		}
+		o->spi = j + 1;
+	}
+	if (o->how != ORD_NONE && order_key(o, r, &v)) {
+		o->last = v;
+		o->have_last = true;
+	}
+	return true;
+}
+
+/* Read one line into the queue: false at the end of input or at a bad line (kept in
+ * pend, for after the records before it). */
+static bool
+read_one(struct badrec_order *o, struct rec_reader *rd)
 {
 	const struct error *e;
 	struct rec *r;
 
+	if (o->eof || error_is_set(&o->pend))
+		return false;
+	if ((r = rec_next(rd)) != NULL) {
+		o->q[o->nq++] = r;
+		return true;
+	}
+	if ((e = rec_error(rd)) == NULL) {
+		o->eof = true;
+		return false;
+	}
+	error_set(&o->pend, e->file, e->line, e->off, "%s", e->msg);
+	o->pend_final = rec_error_final(rd);
+	return false;
+}
+
+struct rec *
+badrec_next(struct badrec *b, struct rec_reader *rd)
+{
+	struct badrec_order *o;
+	struct rec *r;
+
+	if (b->ord == NULL) {
+		b->ord = xcalloc(1, sizeof(*b->ord));
+		b->ord->pend = (struct error)ERROR_INIT;
+	}
+	o = b->ord;
 	for (;;) {
-		if ((r = rec_next(rd)) != NULL)
-			return r;
-		if ((e = rec_error(rd)) == NULL)
-			return NULL;
-		if (rec_error_final(rd))
-			error_die(e);
-		take(b, e);
+		if (o->nq == 0 && !read_one(o, rd)) {
+			if (!error_is_set(&o->pend))
+				return NULL;
+			if (o->pend_final)
+				error_die(&o->pend);
+			take(b, &o->pend);
+			error_free(&o->pend);
+			continue;
+		}
+		while (o->nq < AHEAD + 1 && read_one(o, rd))
+			;
+		r = o->q[0];
+		memmove(o->q, o->q + 1, --o->nq * sizeof(*o->q));
+		if (!judge(o, r, o->q, o->nq) && rec_bad(r) != NULL) {
+			take(b, rec_bad(r));
+			continue;
+		}
+		o->returned = true;
+		return r;
 	}
 }
 
@@ -47,10 +296,18 @@ badrec_check(struct badrec *b, struct rec *r)
 }
 
 void
-badrec_end(const struct badrec *b)
+badrec_end(struct badrec *b)
 {
 	if (b->n > BADREC_SHOWN)
 		warning("skipped %llu bad records (the first %d shown)", b->n, BADREC_SHOWN);
 	else if (b->n > 0)
 		warning("skipped %llu bad record%s", b->n, b->n == 1 ? "" : "s");
+	if (b->ord != NULL) {
+		forget_trace(b->ord);
+		buf_free(&b->ord->ttext);
+		buf_free(&b->ord->line);
+		error_free(&b->ord->pend);
+		free(b->ord);
+		b->ord = NULL;
+	}
 }

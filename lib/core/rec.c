@@ -183,9 +183,12 @@ struct rec_reader {
 	FILE		 *fp;
 	const char	 *name;
 	long		  line;
-	char		 *buf;
-	size_t		  bufcap;
-	struct rec	  rec;
+	/* REC_SLOTS records, each with its own line buffer, used in turn: a record stays
+	 * valid for the next REC_SLOTS - 1 calls (badrec's look-ahead) */
+	char		 *buf[REC_SLOTS];
+	size_t		  bufcap[REC_SLOTS];
+	struct rec	  rec[REC_SLOTS];
+	unsigned	  slot;		/* the slot of the last call */
 	struct error	  err;		/* the error of the last rec_next */
 	int		  fatal;	/* ... a read error: the input ends there */
 };
@@ -555,11 +558,13 @@ struct rec_reader *
 rec_open_list(char **paths, int npaths)
 {
 	struct rec_reader *rd = xcalloc(1, sizeof(*rd));
+	size_t i;
 
 	rd->paths = paths;
 	rd->npaths = npaths;
 	rd->err = (struct error)ERROR_INIT;
-	rec_init(&rd->rec);
+	for (i = 0; i < REC_SLOTS; i++)
+		rec_init(&rd->rec[i]);
 	return rd;
 }
 
@@ -603,7 +608,8 @@ reader_advance(struct rec_reader *rd)
 struct rec *
 rec_next(struct rec_reader *rd)
 {
-	struct rec *r = &rd->rec;
+	struct rec *r;
+	unsigned k;
 	ssize_t n;
 	char save;
 	int st;
@@ -611,11 +617,13 @@ rec_next(struct rec_reader *rd)
 	if (rd->fatal)
 		return NULL;
 	error_free(&rd->err);
+	k = rd->slot = (rd->slot + 1) % REC_SLOTS;
+	r = &rd->rec[k];
 	for (;;) {
 		if (rd->fp == NULL && !reader_advance(rd))
 			return NULL;
 		errno = 0;
-		n = getline(&rd->buf, &rd->bufcap, rd->fp);
+		n = getline(&rd->buf[k], &rd->bufcap[k], rd->fp);
 		if (n < 0) {
 			if (ferror(rd->fp)) {
 				error_set(&rd->err, rd->name, 0, -1, "%s",
@@ -629,17 +637,17 @@ rec_next(struct rec_reader *rd)
 		}
 		rd->line++;
 		rec_reset(r);
-		r->text = rd->buf;
+		r->text = rd->buf[k];
 		r->len = (size_t)n;
-		if (n > 0 && rd->buf[n - 1] == '\n')
+		if (n > 0 && rd->buf[k][n - 1] == '\n')
 			r->len--;
 		r->wname = rd->name;
 		r->wline = rd->line;
 		/* the scanner's sentinel; the newline goes back for rec_write */
-		save = rd->buf[r->len];
-		rd->buf[r->len] = '\0';
+		save = rd->buf[k][r->len];
+		rd->buf[k][r->len] = '\0';
 		st = rec_index(r, &rd->err);
-		rd->buf[r->len] = save;
+		rd->buf[k][r->len] = save;
 		if (st < 0)
 			return NULL;
 		if (st > 0)
@@ -662,6 +670,8 @@ rec_error_final(const struct rec_reader *rd)
 void
 rec_close(struct rec_reader *rd)
 {
+	size_t i;
+
 	if (rd == NULL)
 		return;
 	if (rd->fp != NULL)
@@ -670,9 +680,11 @@ rec_close(struct rec_reader *rd)
 		free(rd->paths[0]);
 		free(rd->paths);
 	}
-	rec_fini(&rd->rec);
+	for (i = 0; i < REC_SLOTS; i++) {
+		rec_fini(&rd->rec[i]);
+		free(rd->buf[i]);
+	}
 	error_free(&rd->err);
-	free(rd->buf);
 	free(rd);
 }
 

@@ -1171,7 +1171,7 @@ finish(struct state *st)
 void
 phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 {
-	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
+	struct badrec stop = BADREC_INIT, *bad = o->bad != NULL ? o->bad : &stop;
 	struct state st;
 	struct rec *r;
 
@@ -1227,6 +1227,8 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 			    plural(st.sps.n));
 	} else
 		finish(&st);
+	if (bad == &stop)
+		badrec_end(&stop);
 	names_free(&st.names);
 	names_free(&st.sps);
 	free(st.spiter);

@@ -330,7 +330,7 @@ int
 stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o,
     struct error *err)
 {
-	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
+	struct badrec stop = BADREC_INIT, *bad = o->bad != NULL ? o->bad : &stop;
 	struct win w;
 	struct rec *r;
 	size_t i;
@@ -364,5 +364,7 @@ stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o,
 	}
 	free(w.ranks);
 	names_free(&w.kept);
+	if (bad == &stop)
+		badrec_end(&stop);
 	return rc;
 }

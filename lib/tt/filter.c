@@ -1226,7 +1226,7 @@ filter_take(struct filter *f, struct rec *r, struct fent *x, const struct promis
 int
 filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o, struct error *err)
 {
-	struct badrec stop = { false, 0 }, *bad = o->bad != NULL ? o->bad : &stop;
+	struct badrec stop = BADREC_INIT, *bad = o->bad != NULL ? o->bad : &stop;
 	struct promise pr;
 	struct filter f;
 	struct facts fa;
@@ -1279,6 +1279,8 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o, struct
 	}
 	if (rc == 0)
 		rc = filter_end(&f, err);
+	if (bad == &stop)
+		badrec_end(&stop);
 	spool_close(f.sp);
 	spool_close(f.fsp);
 	free(f.sps);
