@@ -56,7 +56,7 @@ struct rec_reader *rec_open_list(char **paths, int npaths);
  * call returns NULL. A file that does not open and a read error (a broken gzip stream)
  * are errors of that kind ("file: message"). */
 struct rec *rec_next(struct rec_reader *rd);
-#define REC_SLOTS	4
+#define REC_SLOTS	10
 /* The error of the last rec_next that returned NULL, or NULL at the end of input. Valid
  * until the next rec_next or rec_close. */
 struct error;

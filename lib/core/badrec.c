@@ -13,7 +13,9 @@
 #include "core/diag.h"
 #include "core/rec.h"
 
-#define AHEAD	2	/* records looked at after the one judged */
+#define AHEAD	(REC_SLOTS - 2)	/* records read ahead of the one judged, for the next
+				   two whose order is judged (a PyTorch op's gpu records
+				   come between) */
 
 enum order { ORD_NONE, ORD_IDS, ORD_TIME };	/* what must ascend */
 
@@ -68,6 +70,24 @@ order_key(const struct badrec_order *o, struct rec *r, long long *v)
 		return false;
 	return rec_type(r, o->how == ORD_IDS ? "id" : "host_start_ns") == REC_INT &&
 	    rec_int(r, o->how == ORD_IDS ? "id" : "host_start_ns", v);
+}
+
+/* The keys of the next two records in ahead[0..n) whose order is judged, up to the
+ * first that is not a good record of the trace (a trace record); false if not two. */
+static bool
+next_keys(const struct badrec_order *o, struct rec **ahead, size_t n, long long *c,
+    long long *d)
+{
+	long long *want[2] = { c, d };
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k < 2; i++) {
+		if (is_kind(kind_of(ahead[i]), "trace"))
+			return false;
+		if (order_key(o, ahead[i], want[k]))
+			k++;
+	}
+	return k == 2;
 }
 
 /* x then y is in order: ids strictly ascend, times never decrease. */
@@ -138,7 +158,7 @@ judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
 		 * the trace over (the same trace twice in one input) */
 		if (o->trace && o->line.len == o->ttext.len &&
 		    memcmp(o->line.p, o->ttext.p, o->line.len) == 0 &&
-		    (nahead == 0 || !o->have_last || !order_key(o, ahead[0], &c) ||
+		    (!o->have_last || !next_keys(o, ahead, nahead, &c, &d) ||
 		    fits(o, o->last, c))) {
 			rec_reject(r, "a copy of the trace record before it");
 			return false;
@@ -186,8 +206,7 @@ judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
 				return false;
 			}
 			/* a stray that sets the bar: the two after it fit without it */
-			if (nahead >= 2 && order_key(o, ahead[0], &c) &&
-			    order_key(o, ahead[1], &d) && !fits(o, v, c) &&
+			if (next_keys(o, ahead, nahead, &c, &d) && !fits(o, v, c) &&
 			    (!o->have_last || fits(o, o->last, c)) && fits(o, c, d) &&
 			    !fits(o, v, d)) {
 				if (o->how == ORD_IDS)
