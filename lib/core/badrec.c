@@ -21,6 +21,9 @@ enum order { ORD_NONE, ORD_IDS, ORD_TIME };	/* what must ascend */
 
 struct badrec_order {
 	struct rec	*q[AHEAD + 1];	/* read, not yet returned (reader slots) */
+	/* per q[i], once looked at: 0 not yet, 1 no key, 2 key qkey[i], 3 a trace record */
+	unsigned char	 qst[AHEAD + 1];
+	long long	 qkey[AHEAD + 1];
 	size_t		 nq;
 	struct error	 pend;		/* a bad line met while looking ahead */
 	bool		 pend_final, eof;
@@ -75,17 +78,19 @@ order_key(const struct badrec_order *o, struct rec *r, long long *v)
 /* The keys of the next two records in ahead[0..n) whose order is judged, up to the
  * first that is not a good record of the trace (a trace record); false if not two. */
 static bool
-next_keys(const struct badrec_order *o, struct rec **ahead, size_t n, long long *c,
-    long long *d)
+next_keys(struct badrec_order *o, size_t n, long long *c, long long *d)
 {
 	long long *want[2] = { c, d };
 	size_t i, k = 0;
 
 	for (i = 0; i < n && k < 2; i++) {
-		if (is_kind(kind_of(ahead[i]), "trace"))
+		if (o->qst[i] == 0)
+			o->qst[i] = is_kind(kind_of(o->q[i]), "trace") ? 3 :
+			    order_key(o, o->q[i], &o->qkey[i]) ? 2 : 1;
+		if (o->qst[i] == 3)
 			return false;
-		if (order_key(o, ahead[i], want[k]))
-			k++;
+		if (o->qst[i] == 2)
+			*want[k++] = o->qkey[i];
 	}
 	return k == 2;
 }
@@ -123,6 +128,7 @@ take_trace(struct badrec_order *o, struct rec *r)
 	size_t i;
 
 	forget_trace(o);
+	memset(o->qst, 0, sizeof(o->qst));
 	o->trace = true;
 	rec_format(r, &o->ttext);
 	if (is_kind(t, "ttmetal") && rec_type(r, "ids_ascending") == REC_BOOL &&
@@ -145,7 +151,7 @@ take_trace(struct badrec_order *o, struct rec *r)
  * record moves the promise on.
  */
 static bool
-judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
+judge(struct badrec_order *o, struct rec *r, size_t nahead)
 {
 	const char *k = kind_of(r), *name;
 	long long v, c, d;
@@ -158,7 +164,7 @@ judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
 		 * the trace over (the same trace twice in one input) */
 		if (o->trace && o->line.len == o->ttext.len &&
 		    memcmp(o->line.p, o->ttext.p, o->line.len) == 0 &&
-		    (!o->have_last || !next_keys(o, ahead, nahead, &c, &d) ||
+		    (!o->have_last || !next_keys(o, nahead, &c, &d) ||
 		    fits(o, o->last, c))) {
 			rec_reject(r, "a copy of the trace record before it");
 			return false;
@@ -171,7 +177,7 @@ judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
 		size_t i;
 
 		for (i = 0; i < nahead && !o->returned; i++)
-			if (is_kind(kind_of(ahead[i]), "trace")) {
+			if (is_kind(kind_of(o->q[i]), "trace")) {
 				rec_reject(r, "a %s record before the trace record", k != NULL ?
 				    k : "kindless");
 				return false;
@@ -206,7 +212,7 @@ judge(struct badrec_order *o, struct rec *r, struct rec **ahead, size_t nahead)
 				return false;
 			}
 			/* a stray that sets the bar: the two after it fit without it */
-			if (next_keys(o, ahead, nahead, &c, &d) && !fits(o, v, c) &&
+			if (next_keys(o, nahead, &c, &d) && !fits(o, v, c) &&
 			    (!o->have_last || fits(o, o->last, c)) && fits(o, c, d) &&
 			    !fits(o, v, d)) {
 				if (o->how == ORD_IDS)
@@ -257,6 +263,7 @@ read_one(struct badrec_order *o, struct rec_reader *rd)
 	if (o->eof || error_is_set(&o->pend))
 		return false;
 	if ((r = rec_next(rd)) != NULL) {
+		o->qst[o->nq] = 0;
 		o->q[o->nq++] = r;
 		return true;
 	}
@@ -293,8 +300,11 @@ badrec_next(struct badrec *b, struct rec_reader *rd)
 		while (o->nq < AHEAD + 1 && read_one(o, rd))
 			;
 		r = o->q[0];
-		memmove(o->q, o->q + 1, --o->nq * sizeof(*o->q));
-		if (!judge(o, r, o->q, o->nq) && rec_bad(r) != NULL) {
+		--o->nq;
+		memmove(o->q, o->q + 1, o->nq * sizeof(*o->q));
+		memmove(o->qst, o->qst + 1, o->nq * sizeof(*o->qst));
+		memmove(o->qkey, o->qkey + 1, o->nq * sizeof(*o->qkey));
+		if (!judge(o, r, o->nq) && rec_bad(r) != NULL) {
 			take(b, rec_bad(r));
 			continue;
 		}
