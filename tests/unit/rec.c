@@ -36,7 +36,7 @@ cat_main(int argc, char **argv)
 {
 	struct op ops[64];
 	int nops = 0, i, k;
-	struct badrec bad = { false, 0 };
+	struct badrec bad = BADREC_INIT;
 	struct rec_reader *rd;
 	struct rec *r;
 
