@@ -147,4 +147,105 @@ if [ -f "$OWL" ]; then
 		rm -rf "$OUT/owlcsv" "$OUT/owl.xlsx" "$OUT/owl.ndjson"
 	fi
 fi
+
+# Scale (BIG=0 skips it): a 2 GB TT-Metal CSV and a 1 GB PyTorch trace through every
+# program, each stage's time and peak RSS measured inside the pipeline (no intermediate
+# file), checked against DESIGN.md's 64 MB per stage. The inputs are generated into
+# build/bench and deleted at the end.
+[ "${BIG:-1}" = 0 ] && exit 0
+LIMIT_KB=65536
+OVER=
+
+# stages NAME INPUT STAGE...: INPUT | STAGE | ... with every stage under /usr/bin/time;
+# one line per stage: wall and CPU seconds, peak RSS, "OVER" past 64 MB.
+stages() {
+	name=$1 input=$2; shift 2
+	i=0 cmd=$input
+	for st in "$@"; do
+		i=$((i + 1))
+		cmd="$cmd | /usr/bin/time -f '%e %M %U %S' -o '$OUT/st.$i' $st"
+	done
+	t0=$(date +%s.%N)
+	(cd "$OUT" && sh -c "$cmd" > /dev/null)
+	t1=$(date +%s.%N)
+	echo "$name: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s wall"
+	i=0
+	for st in "$@"; do
+		i=$((i + 1))
+		read -r secs kb us ss < "$OUT/st.$i"
+		cpu=$(awk -v u="$us" -v s="$ss" 'BEGIN { printf "%.2f", u + s }')
+		flag=
+		[ "$kb" -gt "$LIMIT_KB" ] && { flag=" OVER 64 MB"; OVER="$OVER
+  $name: ${st%% *}"; }
+		printf '  %-48s %7.2f s wall %7s s cpu %9s KB max RSS%s\n' \
+		    "${st%% -q*}" "$secs" "$cpu" "$kb" "$flag"
+		printf '%s\t%s\t%s\t%s\t\n' "$name: ${st%% *}" "$secs" "$cpu" "$kb" >> "$FIG"
+		rm -f "$OUT/st.$i"
+	done
+}
+
+# TT-Metal, 2 GB: the generator above repeated (BIG_TT_COPIES of the source trace)
+BIGTT=$OUT/big2g.csv
+if [ ! -s "$BIGTT" ]; then
+	echo "bench: building $BIGTT (${BIG_TT_COPIES:-730} copies)" >&2
+	COPIES=${BIG_TT_COPIES:-730}
+	awk -F, -v copies="$COPIES" '
+	function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
+	{ sub(/\r$/, "") }
+	NR == 1 { hdr = $0; hs = col("HOST START TS"); he = col("HOST END TS");
+		cc = col("GLOBAL CALL COUNT"); next }
+	{ rows[++n] = $0
+	  if ($hs != "" && (lo == "" || $hs + 0 < lo)) lo = $hs + 0
+	  if ($he != "" && (hi == "" || $he + 0 > hi)) hi = $he + 0
+	  if ($cc != "" && $cc + 0 > maxc) maxc = $cc + 0 }
+	END {
+		OFS = ","; ORS = "\r\n"
+		print hdr
+		tshift = hi - lo + 1000000; cshift = maxc + 1024
+		for (c = 0; c < copies; c++)
+			for (r = 1; r <= n; r++) {
+				$0 = rows[r]
+				if (c > 0) {
+					if ($hs != "") $hs = sprintf("%.0f", $hs + c * tshift)
+					if ($he != "") $he = sprintf("%.0f", $he + c * tshift)
+					if ($cc != "") $cc = sprintf("%.0f", $cc + c * cshift)
+				}
+				print
+			}
+	}' "$SRC" > "$BIGTT.tmp"
+	mv "$BIGTT.tmp" "$BIGTT"
+fi
+echo "scale: $BIGTT, $(wc -c < "$BIGTT") bytes, $(($(wc -l < "$BIGTT") - 1)) rows"
+stages "TT 2 GB, report CSV" "true" "ttp-parse -q '$BIGTT'" "ttp-filter -q" \
+    "ttp-roofline -q" "ttp-phase -q" "ttp-table --no-advice --csv big2g-out.csv"
+stages "TT 2 GB, text report" "true" "ttp-parse -q '$BIGTT'" "ttp-filter -q" \
+    "ttp-roofline -q" "ttp-table --color=never"
+stages "TT 2 GB, ttp-report" "true" "ttp-report -q '$BIGTT' --no-advice --csv big2g-rep.csv"
+rm -f "$BIGTT" "$OUT"/big2g-out*.csv "$OUT"/big2g-out*.svg "$OUT"/big2g-rep*
+
+# PyTorch, 1 GB: owlv2's events repeated (BIG_PT_COPIES), every op with arguments of
+# its own (tests/bench/gen-kineto.py)
+if [ -f "$OWL" ]; then
+	BIGPT=$OUT/big1g.json
+	PY=python3
+	[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+	if [ ! -s "$BIGPT" ]; then
+		echo "bench: building $BIGPT (${BIG_PT_COPIES:-32} copies)" >&2
+		$PY "$TOP/tests/bench/gen-kineto.py" "$OWL" "${BIG_PT_COPIES:-32}" > "$BIGPT.tmp"
+		mv "$BIGPT.tmp" "$BIGPT"
+	fi
+	echo "scale: $BIGPT, $(wc -c < "$BIGPT") bytes"
+	stages "PyTorch 1 GB, sheets CSV" "true" "ttp-parse -q '$BIGPT'" "ttp-filter -q" \
+	    "ttp-roofline -q" "ttp-phase -q" "ttp-table --csv-dir big1g-csv"
+	stages "PyTorch 1 GB, sheets xlsx" "true" "ttp-parse -q '$BIGPT'" "ttp-roofline -q" \
+	    "ttp-table --xlsx big1g.xlsx"
+	stages "PyTorch 1 GB, ttp-tracelens" "true" "ttp-tracelens -q --profile_json_path \
+	    '$BIGPT' --output_csvs_dir big1g-tl --enable_kernel_summary --short_kernel_study"
+	rm -rf "$BIGPT" "$OUT/big1g-csv" "$OUT/big1g.xlsx" "$OUT/big1g-tl"
+fi
+if [ -n "$OVER" ]; then
+	echo "over the 64 MB target:$OVER"
+else
+	echo "every stage under the 64 MB target"
+fi
 exit 0
