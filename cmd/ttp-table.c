@@ -584,8 +584,8 @@ sheets_output(const struct opts *o, struct tl *tl)
 		if ((bk = tab_book_new(o->xlsx)) == NULL)
 			die(EXIT_DATA, "%s", tab_book_error());
 		for (i = 0; i < n; i++)
-			if (wanted(o, s[i]->name))
-				tab_book_add(bk, s[i]);
+			if (wanted(o, s[i]->name) && tab_book_add(bk, s[i]) != 0)
+				die(EXIT_DATA, "%s", tab_book_error());
 		if (tab_book_close(bk) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
 	}

@@ -132,7 +132,9 @@ int tab_write_md(const struct tab *t, FILE *fp, size_t top);
 /* An .xlsx workbook holding one sheet per tab. */
 struct tab_book;
 struct tab_book *tab_book_new(const char *path);	/* NULL: errno-free failure */
-void tab_book_add(struct tab_book *b, const struct tab *t);
+/* Adds t as a sheet (rows past Excel's 1,048,576 go on in sheets "NAME (2)", ...);
+ * returns 0, or -1 (the message is in tab_book_error). */
+int tab_book_add(struct tab_book *b, const struct tab *t);
 /* Write and close; returns 0, or -1 (the message is in tab_book_error). */
 int tab_book_close(struct tab_book *b);
 const char *tab_book_error(void);

@@ -781,9 +781,15 @@ struct tab_book *
 tab_book_new(const char *path)
 {
 	struct tab_book *b = xcalloc(1, sizeof(*b));
+	const char *tmp = getenv("TMPDIR");
+	lxw_workbook_options opt = { 0 };
 
-	/* the default "constant memory" off: sheets are small, and strings are shared */
-	if ((b->wb = workbook_new(path)) == NULL) {
+	/* constant memory: each row goes to a temporary file (in TMPDIR, as the spool's)
+	 * as it is written, instead of every cell waiting in memory for the close; strings
+	 * are written in their cells (inline) instead of a shared table */
+	opt.constant_memory = LXW_TRUE;
+	opt.tmpdir = tmp != NULL && *tmp != '\0' ? (char *)tmp : NULL;
+	if ((b->wb = workbook_new_opt(path, &opt)) == NULL) {
 		snprintf(book_err, sizeof(book_err), "%s: cannot create the workbook", path);
 		free(b);
 		return NULL;
@@ -796,83 +802,142 @@ tab_book_new(const char *path)
 
 #define XLSX_MAXSTR 32767	/* Excel's limit on a cell's characters */
 #define XLSX_MAXWIDTH 60
+#define XLSX_MAXNAME 31		/* and on a sheet name's */
+/* Excel's rows per sheet (LXW_ROW_MAX) less the header row */
+#define XLSX_MAXROWS ((size_t)LXW_ROW_MAX - 1)
 
-void
-tab_book_add(struct tab_book *bk, const struct tab *t)
+/* A failed write: the message, -1. */
+static int
+book_fail(struct tab_book *bk, const char *sheet, size_t row, lxw_error e)
 {
-	char name[32];
-	size_t i, j, k, n, nk;
+	snprintf(book_err, sizeof(book_err), "%s: sheet %s, row %zu: %s", bk->path, sheet,
+	    row, lxw_strerror(e));
+	return -1;
+}
+
+/* One cell of t into the sheet: its width in w (the widest so far). */
+static lxw_error
+book_cell(struct buf *b, lxw_worksheet *ws, const struct tab *t, const struct tab_cell *c,
+    lxw_row_t r, lxw_col_t col, double *w)
+{
+	double cw = 0;
+	lxw_error e = LXW_NO_ERROR;
+
+	switch (c->kind) {
+	case TAB_INT:
+		e = worksheet_write_number(ws, r, col, (double)c->v.i, NULL);
+		cw = 8;
+		break;
+	case TAB_NUM:
+		e = worksheet_write_number(ws, r, col, c->v.d, NULL);
+		cw = 12;
+		break;
+	case TAB_BOOL:
+		e = worksheet_write_boolean(ws, r, col, (int)c->v.i, NULL);
+		cw = 6;
+		break;
+	case TAB_STR: {
+		const char *s = names_str(&t->strs, c->v.s);
+		size_t len = strlen(s);
+
+		if (len > XLSX_MAXSTR) {
+			buf_reset(b);
+			buf_add(b, s, u8prefix(s, len, XLSX_MAXSTR - 3));
+			buf_adds(b, "...");
+			s = b->p;
+			len = b->len;
+		}
+		e = worksheet_write_string(ws, r, col, s, NULL);
+		cw = (double)u8width(s, len);
+		break;
+	}
+	default:
+		break;
+	}
+	if (cw > *w)
+		*w = cw;
+	return e;
+}
+
+/* Rows [from, to) of t as the sheet name, under the header row. */
+static int
+book_sheet(struct tab_book *bk, const struct tab *t, const char *name, size_t from,
+    size_t to)
+{
+	size_t i, j, k, nk;
 	lxw_worksheet *ws;
+	lxw_error e = LXW_NO_ERROR;
 	struct buf b = BUF_INIT;
 	double *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	int rc = 0;
 
-	/* sheet names: at most 31 characters, none of []:*?/\ */
-	for (i = n = 0; t->name[i] && n < 31; i++)
-		name[n++] = strchr("[]:*?/\\", t->name[i]) ? '_' : t->name[i];
-	name[n] = '\0';
-	ws = workbook_add_worksheet(bk->wb, name);
-	if (ws == NULL)
-		return;
-	for (j = k = 0; j < t->ncols; j++) {
+	if ((ws = workbook_add_worksheet(bk->wb, name)) == NULL) {
+		snprintf(book_err, sizeof(book_err), "%s: sheet %s: cannot add it", bk->path,
+		    name);
+		free(w);
+		return -1;
+	}
+	for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
 		if (t->fmts[j].flags & TAB_COL_NOFILE)
 			continue;
-		worksheet_write_string(ws, 0, (lxw_col_t)k, t->cols[j], bk->bold);
+		e = worksheet_write_string(ws, 0, (lxw_col_t)k, t->cols[j], bk->bold);
 		w[k++] = (double)u8width(t->cols[j], strlen(t->cols[j]));
 	}
+	if (e != LXW_NO_ERROR)
+		rc = book_fail(bk, name, 1, e);
 	nk = k;
-	for (i = 0; i < t->nrows; i++) {
-		lxw_row_t r = (lxw_row_t)(i + 1);
+	for (i = from; rc == 0 && i < to; i++) {
+		lxw_row_t r = (lxw_row_t)(i - from + 1);
 
-		for (j = k = 0; j < t->ncols; j++) {
-			const struct tab_cell *c = tab_cell(t, i, j);
-			lxw_col_t col = (lxw_col_t)k;
-			double cw = 0;
-
+		for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
 			if (t->fmts[j].flags & TAB_COL_NOFILE)
 				continue;
-
-			switch (c->kind) {
-			case TAB_INT:
-				worksheet_write_number(ws, r, col, (double)c->v.i, NULL);
-				cw = 8;
-				break;
-			case TAB_NUM:
-				worksheet_write_number(ws, r, col, c->v.d, NULL);
-				cw = 12;
-				break;
-			case TAB_BOOL:
-				worksheet_write_boolean(ws, r, col, (int)c->v.i, NULL);
-				cw = 6;
-				break;
-			case TAB_STR: {
-				const char *s = names_str(&t->strs, c->v.s);
-				size_t len = strlen(s);
-
-				if (len > XLSX_MAXSTR) {
-					buf_reset(&b);
-					buf_add(&b, s, u8prefix(s, len, XLSX_MAXSTR - 3));
-					buf_adds(&b, "...");
-					s = b.p;
-					len = b.len;
-				}
-				worksheet_write_string(ws, r, col, s, NULL);
-				cw = (double)u8width(s, len);
-				break;
-			}
-			default:
-				break;
-			}
-			if (cw > w[k])
-				w[k] = cw;
+			e = book_cell(&b, ws, t, tab_cell(t, i, j), r, (lxw_col_t)k, &w[k]);
 			k++;
 		}
+		if (e != LXW_NO_ERROR)
+			rc = book_fail(bk, name, (size_t)r + 1, e);
 	}
-	for (j = 0; j < nk; j++)
-		worksheet_set_column(ws, (lxw_col_t)j, (lxw_col_t)j,
-		    (w[j] > XLSX_MAXWIDTH ? XLSX_MAXWIDTH : w[j]) + 2, NULL);
-	worksheet_freeze_panes(ws, 1, 0);
+	for (j = 0; rc == 0 && j < nk; j++)
+		if ((e = worksheet_set_column(ws, (lxw_col_t)j, (lxw_col_t)j,
+		    (w[j] > XLSX_MAXWIDTH ? XLSX_MAXWIDTH : w[j]) + 2, NULL)) != LXW_NO_ERROR)
+			rc = book_fail(bk, name, 1, e);
+	if (rc == 0)
+		worksheet_freeze_panes(ws, 1, 0);
 	buf_free(&b);
 	free(w);
+	return rc;
+}
+
+int
+tab_book_add(struct tab_book *bk, const struct tab *t)
+{
+	char name[XLSX_MAXNAME + 1], part[XLSX_MAXNAME + 1], sfx[24];
+	size_t i, n, from = 0, p;
+
+	/* sheet names: at most 31 characters, none of []:*?/\ */
+	for (i = n = 0; t->name[i] && n < XLSX_MAXNAME; i++)
+		name[n++] = strchr("[]:*?/\\", t->name[i]) ? '_' : t->name[i];
+	name[n] = '\0';
+	/* a sheet past Excel's rows goes on in "name (2)", "name (3)", ... (the name cut
+	 * to leave room for the number), each with the header row */
+	for (p = 1; p == 1 || from < t->nrows; p++) {
+		size_t to = t->nrows - from > XLSX_MAXROWS ? from + XLSX_MAXROWS : t->nrows;
+
+		if (p == 1)
+			snprintf(part, sizeof(part), "%s", name);
+		else {
+			int m = snprintf(sfx, sizeof(sfx), " (%zu)", p);
+
+			snprintf(part, sizeof(part), "%.*s%s",
+			    (int)(n < XLSX_MAXNAME - (size_t)m ? n : XLSX_MAXNAME - (size_t)m),
+			    name, sfx);
+		}
+		if (book_sheet(bk, t, part, from, to) != 0)
+			return -1;
+		from = to;
+	}
+	return 0;
 }
 
 int

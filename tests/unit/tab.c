@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, pandas'
  * unstable sort_values, CSV as pandas writes it, projection, late columns, column
- * formats in text, Markdown and CSV) and pyrepr (Python's repr). */
+ * formats in text, Markdown and CSV, a workbook's sheets past Excel's rows) and pyrepr
+ * (Python's repr). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "report/pyrepr.h"
@@ -300,6 +301,61 @@ test_pyrepr(void)
 	repr("{\"a\": [1e3, -0]}", PY_TUPLE, "{'a': (1000.0, 0)}");
 }
 
+/* The first match of pattern (an extended regex) in the file member of the workbook
+ * path, through unzip -p and grep -o; "" when none. */
+static const char *
+zip_grep(const char *path, const char *member, const char *pattern)
+{
+	static char line[256];
+	char cmd[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "unzip -p '%s' '%s' | grep -Eo '%s' | head -n 1", path,
+	    member, pattern);
+	line[0] = '\0';
+	if ((p = popen(cmd, "r")) != NULL) {
+		if (fgets(line, sizeof(line), p) == NULL)
+			line[0] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		pclose(p);
+	}
+	return line;
+}
+
+/* A tab over Excel's 1,048,576 rows (header included) goes on in a second sheet named
+ * "NAME (2)", its name cut to 31 characters, with the header row again; nothing lost. */
+static void
+test_book_rows(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+	struct tab *t = tab_new("kernel_summary_with_a_long_name");	/* 31 characters */
+	struct tab_book *bk;
+	size_t c = tab_col(t, "n"), i, n = 1048575 + 5;
+
+	for (i = 0; i < n; i++)
+		tab_set_int(t, tab_row(t), c, (long long)i);
+	snprintf(path, sizeof(path), "%s/ttp-unit-tab.%ld.xlsx",
+	    tmp != NULL && *tmp ? tmp : "/tmp", (long)getpid());
+	bk = tab_book_new(path);
+	ok(bk != NULL, "book: created");
+	if (bk == NULL)
+		return;
+	ok(tab_book_add(bk, t) == 0, "book: a tab of %zu rows added", n);
+	ok(tab_book_close(bk) == 0, "book: written");
+	is_str(zip_grep(path, "xl/workbook.xml", "<sheet name=\"[^\"]*\" sheetId=\"2\""),
+	    "<sheet name=\"kernel_summary_with_a_long_ (2)\" sheetId=\"2\"",
+	    "book: the second sheet's name");
+	is_str(zip_grep(path, "xl/worksheets/sheet1.xml", "<dimension ref=\"[^\"]*\""),
+	    "<dimension ref=\"A1:A1048576\"", "book: the first sheet full");
+	is_str(zip_grep(path, "xl/worksheets/sheet2.xml", "<dimension ref=\"[^\"]*\""),
+	    "<dimension ref=\"A1:A6\"", "book: the second sheet: header and 5 rows");
+	is_str(zip_grep(path, "xl/worksheets/sheet2.xml", "<c r=\"A6\"><v>[0-9]*</v>"),
+	    "<c r=\"A6\"><v>1048579</v>", "book: the last row's value");
+	remove(path);
+	tab_free(t);
+}
+
 int
 main(void)
 {
@@ -311,5 +367,6 @@ main(void)
 	test_sort_pandas();
 	test_formats();
 	test_pyrepr();
+	test_book_rows();
 	return tap_done();
 }
