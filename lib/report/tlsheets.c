@@ -1824,6 +1824,9 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 	struct vec *dv = xcalloc(ng + 1, sizeof(*dv)), *sv = xcalloc(ng + 1, sizeof(*sv));
 	struct klist *kl = xreallocarray(NULL, L->n + 1, sizeof(*kl));
 	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
+	/* next[i]: the group's next launcher after i, NONE at its last (each group's
+	 * launchers in order without a scan of all of them per group) */
+	size_t *next = xreallocarray(NULL, L->n + 1, sizeof(*next));
 	struct buf b = BUF_INIT, name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 	struct tab_key keys[2];
 	static const char *const kc[] = { "name", "op category", "process_name",
@@ -1856,11 +1859,13 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 	tab_col(t, "trunc_kernel_details");
 	for (i = 0; i < ng; i++)
 		first[i] = NONE;
+	for (i = L->n; i-- > 0;) {
+		next[i] = first[g[i]];
+		first[g[i]] = i;
+	}
 	for (i = 0; i < L->n; i++) {
 		vec_add(&dv[g[i]], ls[i].direct);
 		vec_add(&sv[g[i]], ls[i].subtree);
-		if (first[g[i]] == NONE)
-			first[g[i]] = i;
 	}
 	for (r = 0; r < ng; r++) {
 		const struct top *o = &tl->op[L->op[first[r]]];
@@ -1888,9 +1893,8 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 			set_stats(t, r, c + 1, &sv[r], (int)j);
 		}
 		tab_set_int(t, r, cuid, o->id);
-		for (i = first[r]; i < L->n; i++)
-			if (g[i] == r)
-				kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
+		for (i = first[r]; i != NONE; i = next[i])
+			kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
 		kernel_details(tl, kl, n, &sum, &trunc);
 		tab_set_str(t, r, ckd, sum.p);
 		tab_set_str(t, r, ckd + 1, trunc.p);
@@ -1906,6 +1910,7 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 	free(sv);
 	free(kl);
 	free(first);
+	free(next);
 	buf_free(&b);
 	buf_free(&name);
 	buf_free(&sum);
