@@ -46,15 +46,17 @@ size_t
 tab_col(struct tab *t, const char *name)
 {
 	if (t->nrows != 0) {
-		/* a column after rows: re-lay the cells out with one more per row */
-		struct tab_cell *c = xcalloc(t->caprows * (t->ncols + 1), sizeof(*c));
-		size_t i;
+		/* a column after rows: the cells re-laid out with one more per row, in
+		 * place (from the last row down, each row moves to or past where it was),
+		 * so that the table is never held twice */
+		size_t nc = t->ncols + 1, i;
 
-		for (i = 0; i < t->nrows; i++)
-			memcpy(c + i * (t->ncols + 1), t->cells + i * t->ncols,
-			    t->ncols * sizeof(*c));
-		free(t->cells);
-		t->cells = c;
+		t->cells = xreallocarray(t->cells, t->caprows * nc, sizeof(*t->cells));
+		for (i = t->nrows; i-- > 0;) {
+			memmove(t->cells + i * nc, t->cells + i * t->ncols,
+			    t->ncols * sizeof(*t->cells));
+			memset(t->cells + i * nc + t->ncols, 0, sizeof(*t->cells));
+		}
 	}
 	if (t->ncols == t->capcols) {
 		t->capcols = grow_cap(t->capcols, t->ncols + 1);
@@ -214,19 +216,36 @@ row_cmp(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Put row idx[i] at row i. */
+/* Put row idx[i] at row i (idx a permutation), in place: each cycle of the
+ * permutation rotated through one spare row, so that the table is never held twice. */
 static void
 permute(struct tab *t, const size_t *idx)
 {
-	struct tab_cell *cells;
-	size_t i;
+	size_t nc = t->ncols, i, j, k;
+	size_t rowsz = nc * sizeof(*t->cells);
+	struct tab_cell *spare;
+	unsigned char *done;
 
-	cells = xreallocarray(NULL, t->caprows * t->ncols, sizeof(*cells));
-	for (i = 0; i < t->nrows; i++)
-		memcpy(cells + i * t->ncols, t->cells + idx[i] * t->ncols,
-		    t->ncols * sizeof(*cells));
-	free(t->cells);
-	t->cells = cells;
+	if (nc == 0)
+		return;
+	spare = xreallocarray(NULL, nc, sizeof(*spare));
+	done = xcalloc(t->nrows / 8 + 1, 1);
+	for (i = 0; i < t->nrows; i++) {
+		if ((done[i / 8] >> (i % 8) & 1) || idx[i] == i)
+			continue;
+		memcpy(spare, t->cells + i * nc, rowsz);
+		for (j = i;; j = k) {
+			done[j / 8] |= (unsigned char)(1u << (j % 8));
+			k = idx[j];
+			if (k == i) {
+				memcpy(t->cells + j * nc, spare, rowsz);
+				break;
+			}
+			memcpy(t->cells + j * nc, t->cells + k * nc, rowsz);
+		}
+	}
+	free(done);
+	free(spare);
 }
 
 void
