@@ -12,6 +12,8 @@
 # build/bench/figures.txt: copy them there when a change lands). Then linearity: the
 # scan and the pipeline on 1, 4 and 16 times the trace (LINEAR="1 4 16"), streamed
 # through a pipe (the data rows repeated, parsed with --no-sort), never written to disk.
+# Then (BIG=0 skips it) the scale runs: a 2 GB TT CSV and a 1 GB PyTorch trace through
+# every program, each stage's peak RSS against the 64 MB target (tests/bench/SCALE.md).
 set -e
 SHARED=${1:-../shared}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
