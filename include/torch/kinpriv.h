@@ -113,6 +113,8 @@ struct kin {
 	struct buf	 devices;		/* deviceProperties as records' JSON */
 	struct buf	 dist;			/* distributedInfo as written */
 	bool		 has_events, has_dist, has_cpu_op;
+	bool		 linked_by_corr;	/* no flow linked anything: correlation */
+	size_t		 n_flow_links;		/* launches linked through their flow */
 	size_t		 n_ignored, n_flow_unpaired, n_gpu, n_unlinked, n_inexact;
 	struct etmp	 t;
 	struct buf	 tmp;

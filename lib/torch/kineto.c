@@ -238,10 +238,21 @@ tok_time(struct kin *k, enum js_tok t, const char *what, uint32_t idx)
 
 /* --- reading events --------------------------------------------------------------------- */
 
+/* The names older Kineto wrote (PyTorch 1.9: Operator ... Memset, flows "async"; about
+ * 1.12: flows "async_cpu_to_gpu"), read as the modern ones. */
+static const struct {
+	const char	*name;
+	int		 cat;
+} catalias[] = {
+	{ "Operator", C_CPU_OP }, { "Runtime", C_RUNTIME }, { "Kernel", C_KERNEL },
+	{ "Memcpy", C_MEMCPY }, { "Memset", C_MEMSET }, { "async", C_AC2G },
+	{ "async_cpu_to_gpu", C_AC2G }
+};
+
 static int
 cat_of(struct kin *k)
 {
-	size_t n;
+	size_t n, i;
 	const char *s = js_str(k->rd, &n);
 	int c;
 
@@ -249,6 +260,10 @@ cat_of(struct kin *k)
 		if (catname[c][0] == s[0] && strlen(catname[c]) == n &&
 		    memcmp(catname[c], s, n) == 0)
 			return c;
+	for (i = 0; i < sizeof(catalias) / sizeof(catalias[0]); i++)
+		if (catalias[i].name[0] == s[0] && strlen(catalias[i].name) == n &&
+		    memcmp(catalias[i].name, s, n) == 0)
+			return catalias[i].cat;
 	return C_OTHER;
 }
 
@@ -940,8 +955,40 @@ link_by_flow(struct kin *k, const struct imap *pt, int32_t r, int64_t lv)
 	key[0] = k->f_pid[fi];
 	key[1] = k->f_tid[fi];
 	key[2] = lv;
-	if (imap_get(pt, key, 3, &g) && IS_GPU(k->ev[g].cat))
+	if (imap_get(pt, key, 3, &g) && IS_GPU(k->ev[g].cat)) {
 		link(k, (int32_t)g, r);
+		k->n_flow_links++;
+	}
+}
+
+/*
+ * A trace whose flows link nothing (it has none, or none that ends on a GPU event):
+ * each launch linked to the GPU event with its args.correlation, as Kineto pairs them
+ * (the last such event in the trace, as TraceLens would find it given one ac2g pair per
+ * launch and GPU event). Graph launches keep their own rule.
+ */
+static void
+link_by_corr(struct kin *k)
+{
+	struct imap byc = { 0 };
+	int64_t g;
+	size_t i;
+
+	for (i = 0; i < k->nev; i++)
+		if (IS_GPU(k->ev[i].cat) && k->ev[i].corr != NOVAL)
+			imap_put(&byc, &k->ev[i].corr, 1, (int64_t)i);
+	for (i = 0; i < k->nev; i++) {
+		struct kev *r = &k->ev[i];
+
+		if (!IS_LAUNCH(r->cat) || r->corr == NOVAL ||
+		    is_graph_launch(names_str(&k->names, r->name)))
+			continue;
+		if (imap_get(&byc, &r->corr, 1, &g)) {
+			link(k, (int32_t)g, (int32_t)i);
+			k->linked_by_corr = true;
+		}
+	}
+	imap_free(&byc);
 }
 
 static void
@@ -963,6 +1010,8 @@ link_gpu(struct kin *k)
 			for (; g >= 0; g = k->ev[g].gnext)
 				link(k, (int32_t)g, (int32_t)i);
 	}
+	if (k->n_flow_links == 0 && k->n_unlinked > 0)
+		link_by_corr(k);
 	imap_free(&pt);
 	imap_free(&graph);
 }
@@ -1464,6 +1513,7 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 		rec_set_raw(r, "distributed", k->dist.p, k->dist.len);
 	rec_set_int(r, "events", k->nevents);
 	rec_set_str(r, "linking_key", k->key_corr ? "correlation" : "External id");
+	rec_set_str(r, "linked_by", k->linked_by_corr ? "correlation" : "flow");
 	rec_set_int(r, "gpu_events", (long long)k->n_gpu);
 	rec_set_int(r, "unlinked", (long long)k->n_unlinked);
 	rec_set_bool(r, "gpu_only", !k->has_cpu_op);
@@ -1643,9 +1693,11 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	find_launchers(&k);
 	write_records(&k);
 	if (o->verbose)
-		note("%s: %u events; %zu GPU events, %zu unlinked; %zu events of other kinds "
-		    "ignored; %zu flows without their finish", name, k.nevents, k.n_gpu,
-		    k.n_unlinked, k.n_ignored, k.n_flow_unpaired);
+		note("%s: %u events; %zu GPU events, %zu unlinked (linked by %s); %zu events "
+		    "of other kinds ignored; %zu flows without their finish", name, k.nevents,
+		    k.n_gpu, k.n_unlinked, k.linked_by_corr ? "correlation: the trace has no "
+		    "flow that reaches a GPU event" : "flows and graph launches", k.n_ignored,
+		    k.n_flow_unpaired);
 	kin_free(&k);
 	return 0;
 }
