@@ -767,17 +767,32 @@ read_trace(struct kin *k)
 
 /* --- the host tree (spec §1.4.3) ----------------------------------------------------------- */
 
+/*
+ * Nanoseconds as the double TraceLens holds for the microseconds of the JSON text
+ * (spec/tracelens.md section 1.1 and its erratum). Whole and fractional microseconds
+ * apart: (double)ns / 1000 rounds ns itself once it passes 2^53 (epoch timestamps,
+ * about 1.6e18 ns), the sum of the two is the correctly rounded quotient (the fraction
+ * is never within rounding distance of a midpoint), which is what strtod gives for the
+ * text, and exact for integer microseconds (Python's ints).
+ */
+static double
+us_of(int64_t ns)
+{
+	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+}
+
 static double
 t0(const struct kev *v)
 {
-	return (double)v->ts / 1000.0;
+	return us_of(v->ts);
 }
 
-/* TraceLens's t_end: ts + dur in double precision on the absolute microseconds. */
+/* TraceLens's t_end: ts + dur, each as its text's double, added in double precision
+ * (exact when both are integers, as Python's int sum is). */
 static double
 t1(const struct kev *v)
 {
-	return (double)v->ts / 1000.0 + (double)v->dur / 1000.0;
+	return us_of(v->ts) + us_of(v->dur);
 }
 
 static const struct kev *cmp_ev;
