@@ -40,6 +40,17 @@ static const char *const inkey[NARGS] = { "shape", "dtype", "strides", "value" }
 
 /* --- small helpers -------------------------------------------------------------------- */
 
+/* a + b into *out; false when it does not fit (core/ckint.h's, until it lands here) */
+static inline bool
+ck_add_i64(long long a, long long b, long long *out)
+{
+	return !__builtin_add_overflow(a, b, out);
+}
+
+/* The times kept, ts and ts + dur in ns, lie within +-TMAX (146 years around 0): every
+ * difference and every sum of a start and a length fits in 64 bits. */
+#define TMAX	((int64_t)1 << 62)
+
 /* Bad input at byte off (-1: no offset): back to kineto_parse, which returns it. */
 static void __attribute__((noreturn, format(printf, 3, 4)))
 kfail_at(struct kin *k, long long off, const char *fmt, ...)
@@ -528,6 +539,7 @@ new_kev(struct kin *k, uint32_t idx)
 {
 	struct etmp *e = &k->t;
 	struct kev *v;
+	long long end;
 
 	if (!e->has_ts)
 		kfail_at(k, (long long)e->off, "traceEvents[%u]: %s event without \"ts\"", idx,
@@ -537,6 +549,10 @@ new_kev(struct kin *k, uint32_t idx)
 		    catname[e->cat]);
 	if (e->dur < 0)
 		kfail_at(k, (long long)e->off, "traceEvents[%u]: negative \"dur\"", idx);
+	if (!ck_add_i64(e->ts, e->dur, &end) || e->ts < -TMAX || e->ts > TMAX || end > TMAX)
+		kfail_at(k, (long long)e->off, "traceEvents[%u]: \"ts\" + \"dur\" out of range "
+		    "(%lld + %lld ns; ttp holds times within 2^62 ns of 0)", idx,
+		    (long long)e->ts, (long long)e->dur);
 	if (k->nev == k->capev) {
 		if (k->nev >= INT32_MAX / 2)
 			kfail(k, "more than %d events to keep", INT32_MAX / 2);
