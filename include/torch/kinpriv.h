@@ -115,6 +115,8 @@ struct kin {
 	bool		 has_events, has_dist, has_cpu_op;
 	bool		 linked_by_corr;	/* no flow linked anything: correlation */
 	size_t		 n_flow_links;		/* launches linked through their flow */
+	struct names	 ign_cats;		/* categories of the events ignored ... */
+	size_t		*ign_n, ign_cap;	/* ... and how many of each */
 	size_t		 n_ignored, n_flow_unpaired, n_gpu, n_unlinked, n_inexact;
 	struct etmp	 t;
 	struct buf	 tmp;

@@ -249,6 +249,22 @@ tok_time(struct kin *k, enum js_tok t, const char *what, uint32_t idx)
 
 /* --- reading events --------------------------------------------------------------------- */
 
+/* An event of a kind ttp does not read, counted under its category's text ("" for an
+ * event without one) for the trace record's ignored_cats. */
+static void
+ignore_cat(struct kin *k, const char *s, size_t n)
+{
+	int added;
+	uint32_t i = names_add(&k->ign_cats, s, n, &added);
+
+	if (i >= k->ign_cap)
+		k->ign_n = xgrow(k->ign_n, &k->ign_cap, (size_t)i + 1, sizeof(*k->ign_n));
+	if (added)
+		k->ign_n[i] = 0;
+	k->ign_n[i]++;
+	k->n_ignored++;
+}
+
 /* The names older Kineto wrote (PyTorch 1.9: Operator ... Memset, flows "async"; about
  * 1.12: flows "async_cpu_to_gpu"), read as the modern ones. */
 static const struct {
@@ -517,7 +533,7 @@ keep_flow(struct kin *k)
 	uint32_t i;
 
 	if (e->id == NOVAL || (e->ph != 's' && e->ph != 'f')) {
-		k->n_ignored++;
+		ignore_cat(k, catname[C_AC2G], strlen(catname[C_AC2G]));
 		return;
 	}
 	key[0] = e->id;
@@ -607,7 +623,8 @@ keep_event(struct kin *k, uint32_t idx)
 		return;
 	}
 	if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
-		k->n_ignored++;
+		/* (an event with a category of either kind has been read past already) */
+		ignore_cat(k, "", 0);
 		return;
 	}
 	v = new_kev(k, idx);
@@ -652,10 +669,13 @@ read_event(struct kin *k, uint32_t idx)
 			else if (t == JS_OBJECT || t == JS_ARRAY)
 				skip(k);
 			if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
-				/* not wanted: the rest of the event is only read past */
+				/* not wanted: counted, the rest of the event only read past */
+				size_t n = 0;
+				const char *c = t == JS_STRING ? js_str(k->rd, &n) : "";
+
+				ignore_cat(k, c, n);
 				if (js_skip_rest(k->rd) == JS_ERROR)
 					kfail_json(k);
-				k->n_ignored++;
 				return;
 			}
 			break;
@@ -1516,6 +1536,48 @@ by_out(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+static const struct kin *cmp_ign;
+
+static int
+by_ignored(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t nx = cmp_ign->ign_n[x], ny = cmp_ign->ign_n[y];
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* "ignored_cats": each category of the events not read, with its count, most first
+ * (ties in the order met). */
+static void
+set_ignored_cats(struct kin *k, struct rec *r)
+{
+	size_t n = k->ign_cats.n, i;
+	uint32_t *v = xreallocarray(NULL, n + 1, sizeof(*v));
+	struct js_writer w;
+
+	for (i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	cmp_ign = k;
+	qsort(v, n, sizeof(*v), by_ignored);
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < n; i++) {
+		js_w_object(&w);
+		js_w_key(&w, "cat");
+		js_w_str(&w, k->ign_cats.str[v[i]], k->ign_cats.len[v[i]]);
+		js_w_key(&w, "n");
+		js_w_int(&w, (long long)k->ign_n[v[i]]);
+		js_w_end_object(&w);
+	}
+	js_w_end_array(&w);
+	rec_set_raw(r, "ignored_cats", k->tmp.p, k->tmp.len);
+	free(v);
+}
+
 static void
 write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 {
@@ -1549,6 +1611,7 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 	rec_set_int(r, "unlinked", (long long)k->n_unlinked);
 	rec_set_bool(r, "gpu_only", !k->has_cpu_op);
 	rec_set_int(r, "ignored", (long long)k->n_ignored);
+	set_ignored_cats(k, r);
 	rec_set_int(r, "flows_unpaired", (long long)k->n_flow_unpaired);
 	if (k->n_inexact > 0)
 		rec_set_int(r, "times_rounded", (long long)k->n_inexact);	/* to whole ns */
@@ -1623,6 +1686,8 @@ kin_free(struct kin *k)
 	free(k->ev);
 	names_free(&k->names);
 	names_free(&k->strs);
+	names_free(&k->ign_cats);
+	free(k->ign_n);
 	imap_free(&k->flow_s);
 	imap_free(&k->flow_f);
 	free(k->f_pid);
@@ -1675,6 +1740,7 @@ kin_load(const char *path, const struct kineto_opts *o, struct error *err)
 	k->sp = spool_open();
 	names_init(&k->names);
 	names_init(&k->strs);
+	names_init(&k->ign_cats);
 	if (!read_guarded(k)) {
 		error_move(err, &k->err);
 		kin_free(k);
@@ -1708,6 +1774,7 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	k.sp = spool_open();
 	names_init(&k.names);
 	names_init(&k.strs);
+	names_init(&k.ign_cats);
 	if (!read_guarded(&k)) {
 		error_move(err, &k.err);
 		kin_free(&k);
