@@ -510,6 +510,76 @@ add_op(struct tl *tl, struct rec *r)
 
 #undef STR
 
+/*
+ * What a trace record says the sheets cannot report (issue 23): a trace without GPU
+ * events (CPU-only, another accelerator) ends the run with what it holds; so does a
+ * second rank in the stream (its distributed.rank, else its "rank"): the sheets are one
+ * GPU's, never a timeline adding two GPUs' times. A trace with most GPU events unlinked
+ * (a GPU-only trace has no launches), or most events of kinds ttp does not read (python
+ * frames aside), is said once.
+ */
+static void
+trace_refusals(const struct tl *tl, struct rec *r)
+{
+	static const struct tl *seen;	/* the stream whose first rank is ... */
+	static long long rank0;		/* ... this (-1: none) */
+	const char *file = rec_str(r, "file", NULL), *d, *c;
+	long long rank = -1, ng = -1, nu = 0, nev = 0, nig = 0, n, py = 0;
+	struct rec_elems e;
+	struct buf b = BUF_INIT;
+	size_t len, shown = 0;
+	bool go;
+
+	if (file == NULL)
+		file = "<trace>";
+	if ((d = rec_raw(r, "distributed", &len)) != NULL) {
+		struct error err = ERROR_INIT;
+		struct rec *dr = rec_parse(d, len, rec_where(r), &err);
+
+		if (dr == NULL || !rec_int(dr, "rank", &rank))
+			rank = -1;
+		rec_free(dr);
+		error_free(&err);
+	}
+	if (rank < 0 && !rec_int(r, "rank", &rank))
+		rank = -1;
+	if (seen != tl) {
+		seen = tl;
+		rank0 = rank;
+	} else if (rank != rank0)
+		die_where(rec_where(r), "several ranks in one stream (ranks %lld and %lld): "
+		    "TraceLens's sheets are of one rank's GPU; report each rank's trace alone, "
+		    "and compare ranks with the multi-rank report", rank0, rank);
+	(void)rec_int(r, "gpu_events", &ng);
+	(void)rec_int(r, "unlinked", &nu);
+	(void)rec_int(r, "events", &nev);
+	(void)rec_int(r, "ignored", &nig);
+	if (rec_elems(r, "ignored_cats", &e))
+		while (rec_elem_next(&e)) {
+			if ((c = rec_elem_str(&e, "cat", NULL)) == NULL || !rec_elem_int(&e, "n", &n))
+				continue;
+			if (strcmp(c, "python_function") == 0) {
+				py = n;
+				continue;
+			}
+			if (shown++ < 3)
+				buf_printf(&b, "%s%lld %s", shown > 1 ? ", " : "", n,
+				    *c != '\0' ? c : "without a category");
+		}
+	if (ng == 0)
+		die_where(rec_where(r), "%s: no GPU events: 0 CUDA/HIP kernels, memcpys or "
+		    "memsets among %lld events%s%s%s; ttp reads GPU traces", file, nev,
+		    b.len > 0 ? " (not read: " : "", b.len > 0 ? b.p : "", b.len > 0 ? ")" : "");
+	if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
+		warning_once("tl-unlinked", "%s: %lld of %lld GPU events are linked to no launch "
+		    "(launched before the profile began, or their flows are missing): the op "
+		    "sheets leave them out", file, nu, ng);
+	if (nev > 0 && 2 * (nig - py) > nev)
+		warning_once("tl-ignored", "%s: %lld of %lld events are of kinds ttp does not "
+		    "read (%s)", file, nig - py, nev, b.len > 0 ? b.p : "");
+	buf_free(&b);
+}
+
 /* The trace record of a PyTorch trace. */
 static void
 add_trace(struct tl *tl, struct rec *r)
@@ -521,6 +591,7 @@ add_trace(struct tl *tl, struct rec *r)
 
 	if (rec_bad(r) != NULL)
 		return;
+	trace_refusals(tl, r);
 	if (has_go) {
 		tl->ntraces++;
 		tl->ngpuonly += go;
