@@ -239,7 +239,7 @@ arg_members(const char *raw, size_t rawlen, const char *const keys[4], struct bu
 {
 	struct js_reader *rd = js_open_mem(raw, rawlen);
 	enum js_tok t;
-	size_t n = 0, j, at;
+	size_t n = 0, j, at, offcap = 0;
 
 	*off = NULL;
 	if (js_next(rd) != JS_ARRAY) {
@@ -247,7 +247,7 @@ arg_members(const char *raw, size_t rawlen, const char *const keys[4], struct bu
 		return 0;
 	}
 	while ((t = js_next(rd)) != JS_ARRAY_END && t != JS_ERROR) {
-		*off = xreallocarray(*off, 4 * (n + 1), sizeof(**off));
+		*off = xgrow(*off, &offcap, 4 * (n + 1), sizeof(**off));
 		for (j = 0; j < 4; j++)
 			(*off)[4 * n + j] = SIZE_MAX;
 		if (t != JS_OBJECT) {

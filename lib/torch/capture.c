@@ -69,15 +69,16 @@ struct cap {
 
 struct capset {
 	struct cap	*c;
-	size_t		 n;
+	size_t		 n, capc;
+	struct names	 keys;		/* c[i]'s key is keys' name i */
 	struct loaded {
 		char		*path;
 		struct kin	*k;
 	}		*ld;		/* capture traces read to classify them */
 	size_t		 nld;
 	bool		 classified;	/* no execution_details.json: classified here */
-	long long	*bs;		/* the valid entries' batch sizes (files or not) */
-	size_t		 nbs;
+	long long	*bs;		/* the valid entries' batch sizes (files or not), */
+	size_t		 nbs, capbs;	/* ascending once the folder is read */
 	const char	*folder;
 	size_t		 merged, events;
 	/* What the merge holds while it runs, freed by capset_free: also when bad input
@@ -505,6 +506,14 @@ capset_details(struct capset *cs, const char *path)
 	return list;
 }
 
+static int
+by_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* execution_details.json: [{file, batch_size, mode}, ...] (load_capture_folder); when
  * the folder has none, the traces are classified as TraceLens classifies them. */
 static void
@@ -512,6 +521,7 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 {
 	struct capent *ents;
 	size_t n, i, j;
+	int added;
 
 	cs->folder = folder;
 	buf_printf(&cs->where, "%s/execution_details.json", folder);
@@ -536,7 +546,7 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 			    cs->where.p, i, file);
 			continue;
 		}
-		cs->bs = xreallocarray(cs->bs, cs->nbs + 1, sizeof(*cs->bs));
+		cs->bs = xgrow(cs->bs, &cs->capbs, cs->nbs + 1, sizeof(*cs->bs));
 		cs->bs[cs->nbs++] = bs;
 		buf_printf(&path, "%s/%s", folder, file);
 		if (!readable(path.p)) {
@@ -545,10 +555,9 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 			continue;
 		}
 		buf_printf(&key, "%lld_%s", bs, mode);
-		for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
-			;
-		if (j == cs->n) {
-			cs->c = xreallocarray(cs->c, cs->n + 1, sizeof(*cs->c));
+		j = names_add(&cs->keys, key.p, key.len, &added);
+		if (added) {
+			cs->c = xgrow(cs->c, &cs->capc, cs->n + 1, sizeof(*cs->c));
 			memset(&cs->c[cs->n++], 0, sizeof(*cs->c));
 		} else {
 			free(cs->c[j].key);
@@ -562,19 +571,19 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 	capents_free(ents, n);
 	cs->ents = NULL;
 	cs->nents = 0;
+	qsort(cs->bs, cs->nbs, sizeof(*cs->bs), by_ll);
 }
 
 static struct cap *
 capset_find(struct capset *cs, long long bs, const char *mode)
 {
 	struct buf key = BUF_INIT;
-	size_t j;
+	uint32_t j;
 
 	buf_printf(&key, "%lld_%s", bs, mode);
-	for (j = 0; j < cs->n && strcmp(cs->c[j].key, key.p) != 0; j++)
-		;
+	j = names_lookup(&cs->keys, key.p, key.len);
 	buf_free(&key);
-	return j < cs->n ? &cs->c[j] : NULL;
+	return j != NAME_NONE ? &cs->c[j] : NULL;
 }
 
 /* --- alignment (verify_subtree_events, align_streams) --- */
@@ -1140,6 +1149,7 @@ capset_free(struct capset *cs)
 	free(cs->ld);
 	free(cs->c);
 	free(cs->bs);
+	names_free(&cs->keys);
 	error_free(&cs->err);
 	free(cs);
 }
@@ -1231,11 +1241,18 @@ step_capture(struct capset *cs, long long want, size_t nr, const char *sname)
 {
 	long long bs = -1;
 	struct cap *full, *piece;
-	size_t j;
+	size_t lo = 0, hi = cs->nbs;
 
-	for (j = 0; j < cs->nbs; j++)
-		if (cs->bs[j] >= want && (bs < 0 || cs->bs[j] < bs))
-			bs = cs->bs[j];
+	while (lo < hi) {	/* the first at least want, and not negative (ascending) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->bs[mid] < want || cs->bs[mid] < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < cs->nbs)
+		bs = cs->bs[lo];
 	full = bs >= 0 ? capset_find(cs, bs, "FULL") : NULL;
 	piece = bs >= 0 ? capset_find(cs, bs, "PIECEWISE") : NULL;
 	if (full == NULL && piece == NULL)
@@ -1322,6 +1339,7 @@ merge_captures(struct kin *k, const char *folder)
 	bool failed = false;
 
 	cs->err = (struct error)ERROR_INIT;
+	names_init(&cs->keys);
 	if (setjmp(cs->fail) != 0) {
 		/* bad input in the folder: what the merge holds is in cs */
 		error_move(&k->err, &cs->err);
