@@ -512,17 +512,17 @@ add_op(struct tl *tl, struct rec *r)
 
 /*
  * What a trace record says the sheets cannot report (issue 23): a trace without GPU
- * events (CPU-only, another accelerator) ends the run with what it holds; so does a
- * second rank in the stream (its distributed.rank, else its "rank"): the sheets are one
- * GPU's, never a timeline adding two GPUs' times. A trace with most GPU events unlinked
+ * events (CPU-only, another accelerator) is a bad record saying what it holds (the
+ * program stops there, by the bad-record policy); so is a second rank in the stream
+ * (its distributed.rank, else its "rank"): the sheets are one GPU's, never a timeline
+ * adding two GPUs' times. A trace with most GPU events unlinked
  * (a GPU-only trace has no launches), or most events of kinds ttp does not read (python
  * frames aside), is said once.
  */
 static void
 trace_refusals(const struct tl *tl, struct rec *r)
 {
-	static const struct tl *seen;	/* the stream whose first rank is ... */
-	static long long rank0;		/* ... this (-1: none) */
+	static long long rank0;		/* the stream's first trace's rank (-1: none) */
 	const char *file = rec_str(r, "file", NULL), *d, *c;
 	long long rank = -1, ng = -1, nu = 0, nev = 0, nig = 0, n, py = 0;
 	struct rec_elems e;
@@ -530,6 +530,8 @@ trace_refusals(const struct tl *tl, struct rec *r)
 	size_t len, shown = 0;
 	bool go;
 
+	if (rec_bad(r) != NULL)
+		return;
 	if (file == NULL)
 		file = "<trace>";
 	if ((d = rec_raw(r, "distributed", &len)) != NULL) {
@@ -543,13 +545,14 @@ trace_refusals(const struct tl *tl, struct rec *r)
 	}
 	if (rank < 0 && !rec_int(r, "rank", &rank))
 		rank = -1;
-	if (seen != tl) {
-		seen = tl;
+	if (tl->ntraces == 0)	/* (the trace records kept so far) */
 		rank0 = rank;
-	} else if (rank != rank0)
-		die_where(rec_where(r), "several ranks in one stream (ranks %lld and %lld): "
-		    "TraceLens's sheets are of one rank's GPU; report each rank's trace alone, "
-		    "and compare ranks with the multi-rank report", rank0, rank);
+	else if (rank != rank0) {
+		rec_reject(r, "several ranks in one stream (ranks %lld and %lld): TraceLens's "
+		    "sheets are of one rank's GPU; report each rank's trace alone, and compare "
+		    "ranks with the multi-rank report", rank0, rank);
+		return;
+	}
 	(void)rec_int(r, "gpu_events", &ng);
 	(void)rec_int(r, "unlinked", &nu);
 	(void)rec_int(r, "events", &nev);
@@ -567,14 +570,14 @@ trace_refusals(const struct tl *tl, struct rec *r)
 				    *c != '\0' ? c : "without a category");
 		}
 	if (ng == 0)
-		die_where(rec_where(r), "%s: no GPU events: 0 CUDA/HIP kernels, memcpys or "
-		    "memsets among %lld events%s%s%s; ttp reads GPU traces", file, nev,
+		rec_reject(r, "%s: no GPU events: 0 CUDA/HIP kernels, memcpys or memsets among "
+		    "%lld events%s%s%s; ttp reads GPU traces", file, nev,
 		    b.len > 0 ? " (not read: " : "", b.len > 0 ? b.p : "", b.len > 0 ? ")" : "");
-	if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
+	else if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
 		warning_once("tl-unlinked", "%s: %lld of %lld GPU events are linked to no launch "
 		    "(launched before the profile began, or their flows are missing): the op "
 		    "sheets leave them out", file, nu, ng);
-	if (nev > 0 && 2 * (nig - py) > nev)
+	if (ng != 0 && nev > 0 && 2 * (nig - py) > nev)
 		warning_once("tl-ignored", "%s: %lld of %lld events are of kinds ttp does not "
 		    "read (%s)", file, nig - py, nev, b.len > 0 ? b.p : "");
 	buf_free(&b);
@@ -589,9 +592,9 @@ add_trace(struct tl *tl, struct rec *r)
 	bool capture = rec_str(r, "capture_folder", NULL) != NULL;
 	bool go, has_go = rec_bool(r, "gpu_only", &go);
 
+	trace_refusals(tl, r);
 	if (rec_bad(r) != NULL)
 		return;
-	trace_refusals(tl, r);
 	if (has_go) {
 		tl->ntraces++;
 		tl->ngpuonly += go;

@@ -92,9 +92,10 @@ for f in tests/fuzz/regress/*; do
 	t=${f##*/}; t=${t%%-*}
 	[ -d "$out/$t" ] && cp "$f" "$out/$t/"
 done
-# PyTorch traces: the project's small ones whole (options: none, python, two ranks, the
-# tokenizer's skips and captures), and a piece of a real one (truncated: the error paths).
-for f in tests/data/kineto/*.json; do
+# PyTorch traces: the project's small ones whole, older formats too (options: none,
+# python, two ranks, the tokenizer's skips and captures), and a piece of a real one
+# (truncated: the error paths).
+for f in tests/data/kineto/*.json tests/data/kineto/legacy/*.json; do
 	[ -f "$f" ] || continue
 	for o in 0 1 4 115 240; do
 		seed fuzz_kineto $o <"$f"
@@ -123,5 +124,9 @@ if [ -x bin/ttp-parse ]; then
 		done
 		seed fuzz_roofline 0 <"$out/kineto.ndjson"
 	done
+	# the sheets' refusals (issue 23): a trace without GPU events, two ranks in one stream
+	bin/ttp-parse tests/data/kineto/nogpu.json 2>/dev/null | seed fuzz_table 0
+	bin/ttp-parse tests/data/kineto/rank0.json tests/data/kineto/rank3.json 2>/dev/null |
+	    seed fuzz_table 0
 	rm -f "$out/kineto.ndjson"
 fi
