@@ -571,7 +571,8 @@ capset_read(struct capset *cs, const char *folder, const struct kineto_opts *o)
 	capents_free(ents, n);
 	cs->ents = NULL;
 	cs->nents = 0;
-	qsort(cs->bs, cs->nbs, sizeof(*cs->bs), by_ll);
+	if (cs->nbs > 1)
+		qsort(cs->bs, cs->nbs, sizeof(*cs->bs), by_ll);
 }
 
 static struct cap *
