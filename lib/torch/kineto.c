@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/json.h"
@@ -39,13 +40,6 @@ static const char *const catname[] = {
 static const char *const inkey[NARGS] = { "shape", "dtype", "strides", "value" };
 
 /* --- small helpers -------------------------------------------------------------------- */
-
-/* a + b into *out; false when it does not fit (core/ckint.h's, until it lands here) */
-static inline bool
-ck_add_i64(long long a, long long b, long long *out)
-{
-	return !__builtin_add_overflow(a, b, out);
-}
 
 /* The times kept, ts and ts + dur in ns, lie within +-TMAX (146 years around 0): every
  * difference and every sum of a start and a length fits in 64 bits. */
