@@ -188,6 +188,19 @@ is_copy_kernel(const char *s)
 	return *p == '\0' || strcmp(p, ".kd") == 0;
 }
 
+/* ns as TraceLens's µs: the double that strtod gives for the trace's text (spec §1.1 and
+ * its erratum). Below 2^53 the cast is exact and the division rounds once; above (epoch
+ * clocks: 1.6e18 ns) the cast itself would round, so the whole µs (exact) and the
+ * fraction are added: the one rounding of that sum is strtod's, since a fraction of
+ * thousandths is never within its own error of a midpoint between doubles that large. */
+static double
+ns_us(long long ns)
+{
+	if (ns > -(1LL << 53) && ns < (1LL << 53))
+		return (double)ns / 1000.0;
+	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+}
+
 static void
 add_gpu(struct tl *tl, struct rec *r)
 {
@@ -223,8 +236,8 @@ add_gpu(struct tl *tl, struct rec *r)
 		k->cls = CLS_MEMCPY;
 	else
 		k->cls = name && is_comm_name(name) ? CLS_COMM : CLS_COMP;
-	k->s = (double)k->start_ns / 1000.0;
-	k->dur = (double)k->ns / 1000.0;
+	k->s = ns_us(k->start_ns);
+	k->dur = ns_us(k->ns);
 	k->e = k->s + k->dur;
 	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
 	tl->k[tl->nk++] = kv;
