@@ -322,6 +322,15 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 	real = py_json_bigint(raw, rawlen) ? PY_REAL : 0;
 	n = arg_members(raw, rawlen, keys, &cap, &off);
 	for (j = 0; j < 4; j++) {
+		/* no argument has the member: the trace has no such list (older PyTorch
+		 * writes no Input Strides nor Concrete Inputs), TraceLens's None, a NaN
+		 * cell (and a NaN group key: short_kernels_summary drops the kernel) */
+		for (i = 0; i < n && off[4 * i + j] == SIZE_MAX; i++)
+			;
+		if (n > 0 && i == n) {
+			*tup[j] = *lst[j] = NAME_NONE;
+			continue;
+		}
 		buf_reset(&t);
 		buf_reset(&l);
 		buf_addc(&t, '(');
@@ -1100,7 +1109,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 	struct tab *t = tab_new("short_kernels_summary");
 	bool gpu = gpu_only(tl);
 	struct tab_groups gr;
-	size_t i, g, c0;
+	size_t i, g, c0, nshort = 0;
 	struct buf key = BUF_INIT;
 
 	tab_groups_init(&gr);
@@ -1110,17 +1119,35 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 
 		if (k->gpu != GPU_KERNEL || !(k->dur < o->short_thresh_us))
 			continue;
+		nshort++;
 		buf_reset(&key);
 		if (gpu)
 			buf_printf(&key, "%u", k->name);
 		else {
-			/* dropna: no cpu_op parent (unlinked, runtime launches) drops out */
-			if (k->op == NONE || (op = &tl->op[k->op])->runtime)
+			/* dropna: no cpu_op parent (unlinked, runtime launches) or a
+			 * missing argument list (NaN) drops out */
+			if (k->op == NONE || (op = &tl->op[k->op])->runtime ||
+			    op->tdims == NAME_NONE || op->tstrides == NAME_NONE ||
+			    op->tconc == NAME_NONE)
 				continue;
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, op->tdims,
 			    op->tstrides, op->tconc, k->name);
 		}
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
+	}
+	if (nshort > 0 && gr.n == 0) {
+		/* every short kernel dropped (no shapes in the trace): pandas' empty
+		 * groupby keeps only its two header rows, (Kernel duration (µs); sum,
+		 * count, mean), which the second row here stands for */
+		for (i = 0; i < 3; i++)
+			tab_col(t, "Kernel duration (\u00b5s)");
+		g = tab_row(t);
+		tab_set_str(t, g, 0, "sum");
+		tab_set_str(t, g, 1, "count");
+		tab_set_str(t, g, 2, "mean");
+		tab_groups_free(&gr);
+		buf_free(&key);
+		return t;
 	}
 	if (!gpu) {
 		tab_col(t, "Parent cpu_op");
