@@ -3349,12 +3349,100 @@ sort_as(const struct tl *tl, struct prow *p, size_t n)
 	sort_tl = NULL;
 }
 
+/* The value of param key of op o (its repr), or NULL when o has none. */
+static const char *
+param_of(const struct tl *tl, const struct top *o, uint32_t key)
+{
+	size_t i;
+
+	for (i = 0; i < o->np; i++)
+		if (o->pk[i] == key)
+			return S(tl, o->pv[i]);
+	return NULL;
+}
+
+/* Python's repr of an int: digits after an optional minus. */
+static bool
+is_int_repr(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+/* ... or of a float: "1.5", "1e-05", "inf", "-inf", "nan". */
+static bool
+is_float_repr(const char *s)
+{
+	char *end;
+
+	if (strcmp(s, "nan") == 0 || strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0)
+		return true;
+	if (!strpbrk(s, ".e") || !(isdigit((unsigned char)*s) || *s == '-'))
+		return false;
+	(void)strtod(s, &end);
+	return *end == '\0' && end != s;
+}
+
+/* The roofline sheets' param columns as TraceLens's DataFrame holds them before
+ * astype(str): a column that some op of the sheet lacks holds NaN there, and when its
+ * other values are all numbers pandas makes it float64, so an int shows as a float
+ * ("64.0"). Per column (pk[j]): whether it is such a float column. */
+static bool *
+param_columns(const struct tl *tl, const struct prow *p, size_t n, const uint32_t *pk,
+    size_t npk)
+{
+	bool *fl = xcalloc(npk ? npk : 1, sizeof(*fl));
+	size_t i, j;
+
+	for (j = 0; j < npk; j++) {
+		bool missing = false, numeric = true;
+
+		for (i = 0; i < n; i++) {
+			const char *v = param_of(tl, &tl->op[p[i].op], pk[j]);
+
+			if (v == NULL)
+				missing = true;
+			else if (!is_int_repr(v) && !is_float_repr(v))
+				numeric = false;
+		}
+		fl[j] = missing && numeric;
+	}
+	return fl;
+}
+
+/* Cell (r, col) of a roofline sheet: op o's param key after astype(str), "nan" where o
+ * lacks it (TraceLens groups and shows the strings), an int as a float in a float
+ * column. */
+static void
+param_cell(const struct tl *tl, struct tab *t, size_t r, size_t col, const struct top *o,
+    uint32_t key, bool isfloat)
+{
+	const char *v = param_of(tl, o, key);
+	struct buf b = BUF_INIT;
+
+	if (v == NULL)
+		v = "nan";
+	else if (isfloat && is_int_repr(v)) {
+		py_float(&b, strtod(v, NULL));
+		buf_addc(&b, '\0');
+		v = b.p;
+	}
+	tab_set_str(t, r, col, v);
+	buf_free(&b);
+}
+
 static struct tab *
 sheet_family(struct tl *tl, uint32_t fam)
 {
 	struct tab *t = tab_new(S(tl, fam));
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
+	bool *pfloat;
 	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0, nbwd = 0;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
@@ -3432,6 +3520,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	}
 	tab_col(t, "name_count");
 	tab_col(t, "UID_first");
+	pfloat = param_columns(tl, p, n, pk, npk);
 	ng = group_rows(tl, p, n, 1, &start, &mem);
 	c = c0 + 13;
 	for (r = 0; r < ng; r++) {
@@ -3463,9 +3552,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 		}
 		tab_set_str(t, r, 0, S(tl, as->name));
 		for (j = 0; j < npk; j++)
-			for (i = 0; i < o->np; i++)
-				if (o->pk[i] == pk[j])
-					tab_set_str(t, r, 1 + j, S(tl, o->pv[i]));
+			param_cell(tl, t, r, 1 + j, o, pk[j], pfloat[j]);
 		if (tl->o->by_nkernels)
 			tab_set_int(t, r, cnk, (long long)p[m[0]].nev);
 		tab_set_num(t, r, c0, gf);
@@ -3509,6 +3596,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	free(start);
 	free(mem);
 	free(pk);
+	free(pfloat);
 	prow_free(p, n);
 	buf_free(&name);
 	buf_free(&sum);
