@@ -1392,19 +1392,49 @@ launchers_free(struct launchers *L)
 	free(L->ev);
 }
 
-/* Every GPU event of op i's subtree (its own and its descendants'), appended to v. */
+/* The walks down the op tree keep their own stack: the tree is as deep as the trace
+ * nests its ops (a hostile trace: 100,000 levels), beyond what the C stack holds. */
+struct walk {
+	size_t	*s;
+	size_t	 n, cap;
+};
+
 static void
-subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap)
+walk_push(struct walk *w, size_t i)
+{
+	w->s = xgrow(w->s, &w->cap, w->n + 1, sizeof(*w->s));
+	w->s[w->n++] = i;
+}
+
+/* Op i's children onto the stack, the last first: they come off in their order. */
+static void
+walk_push_kids(const struct tl *tl, struct walk *w, size_t i)
 {
 	const struct top *o = &tl->op[i];
 	size_t j;
 
-	for (j = 0; j < o->nev; j++) {
-		*v = xgrow(*v, cap, *n + 1, sizeof(**v));
-		(*v)[(*n)++] = o->ev[j];
+	for (j = o->nkid; j-- > 0;)
+		walk_push(w, tl->kids[o->kid0 + j]);
+}
+
+/* Every GPU event of op i's subtree (its own and its descendants', in preorder),
+ * appended to v. */
+static void
+subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap)
+{
+	struct walk w = { NULL, 0, 0 };
+	size_t j;
+
+	walk_push(&w, i);
+	while (w.n > 0) {
+		const struct top *o = &tl->op[i = w.s[--w.n]];
+
+		*v = xgrow(*v, cap, *n + o->nev, sizeof(**v));
+		for (j = 0; j < o->nev; j++)
+			(*v)[(*n)++] = o->ev[j];
+		walk_push_kids(tl, &w, i);
 	}
-	for (j = 0; j < o->nkid; j++)
-		subtree_events(tl, tl->kids[o->kid0 + j], v, n, cap);
+	free(w.s);
 }
 
 /* --- kernel details (§7.3) ---------------------------------------------------------- */
@@ -2635,20 +2665,33 @@ ucoll_add(struct ucoll *u)
 	return &u->r[u->n++];
 }
 
+/* Per op of root i's subtree: its GPU events and whether a descendant has a model.
+ * Ops in preorder, then taken in reverse: each after all its descendants. */
 static void
 subtree_facts(const struct tl *tl, struct ucoll *u, size_t i)
 {
-	const struct top *o = &tl->op[i];
+	struct walk w = { NULL, 0, 0 }, pre = { NULL, 0, 0 };
 	size_t j, k;
 
-	u->subn[i] = o->nev;
-	u->submodel[i] = 0;
-	for (j = 0; j < o->nkid; j++) {
-		k = tl->kids[o->kid0 + j];
-		subtree_facts(tl, u, k);
-		u->subn[i] += u->subn[k];
-		u->submodel[i] |= u->submodel[k] || tl->op[k].hasmodel;
+	walk_push(&w, i);
+	while (w.n > 0) {
+		i = w.s[--w.n];
+		walk_push(&pre, i);
+		walk_push_kids(tl, &w, i);
 	}
+	while (pre.n > 0) {
+		const struct top *o = &tl->op[i = pre.s[--pre.n]];
+
+		u->subn[i] = o->nev;
+		u->submodel[i] = 0;
+		for (j = 0; j < o->nkid; j++) {
+			k = tl->kids[o->kid0 + j];
+			u->subn[i] += u->subn[k];
+			u->submodel[i] |= u->submodel[k] || tl->op[k].hasmodel;
+		}
+	}
+	free(w.s);
+	free(pre.s);
 }
 
 static int
@@ -2662,21 +2705,40 @@ has_own_compute(const struct tl *tl, size_t i)
 	return 0;
 }
 
+static void urow(struct tl *tl, struct ucoll *u, size_t i);
+
+/* The rows of root i's subtree, in preorder: the first op down each path that is a
+ * row (or none where no GPU event runs below). */
 static void
 ucollect(struct tl *tl, struct ucoll *u, size_t i)
+{
+	struct walk w = { NULL, 0, 0 };
+
+	walk_push(&w, i);
+	while (w.n > 0) {
+		const struct top *o = &tl->op[i = w.s[--w.n]];
+
+		if (u->subn[i] == 0)
+			continue;
+		/* python frames and launches under them pass through: only CPU ops are
+		 * rows */
+		if (o->runtime || (!o->hasmodel && (u->submodel[i] ||
+		    !has_own_compute(tl, i))))
+			walk_push_kids(tl, &w, i);
+		else
+			urow(tl, u, i);
+	}
+	free(w.s);
+}
+
+/* A row for op i. */
+static void
+urow(struct tl *tl, struct ucoll *u, size_t i)
 {
 	const struct top *o = &tl->op[i];
 	struct prow *p;
 	size_t j;
 
-	if (u->subn[i] == 0)
-		return;
-	/* python frames and launches under them pass through: only CPU ops are rows */
-	if (o->runtime || (!o->hasmodel && (u->submodel[i] || !has_own_compute(tl, i)))) {
-		for (j = 0; j < o->nkid; j++)
-			ucollect(tl, u, tl->kids[o->kid0 + j]);
-		return;
-	}
 	p = ucoll_add(u);
 	p->op = i;
 	p->uid = o->id;
@@ -2888,7 +2950,7 @@ cs_keep(const struct tl *tl, size_t i)
 
 struct frames {
 	char	**f;
-	size_t	  n;
+	size_t	  n, cap;
 };
 
 static void
@@ -2900,7 +2962,7 @@ frames_add(struct frames *v, const char *s, int strip)
 		strip_num_runs(&b, s);
 	else
 		buf_adds(&b, s);
-	v->f = xreallocarray(v->f, v->n + 1, sizeof(*v->f));
+	v->f = xgrow(v->f, &v->cap, v->n + 1, sizeof(*v->f));
 	v->f[v->n++] = xstrdup(b.p ? b.p : "");
 	buf_free(&b);
 }
@@ -2914,7 +2976,7 @@ frames_free(struct frames *v)
 		free(v->f[i]);
 	free(v->f);
 	v->f = NULL;
-	v->n = 0;
+	v->n = v->cap = 0;
 }
 
 /* Kernel k's chain in its row: the kept frames from the root down to the row's op, then
@@ -2958,7 +3020,7 @@ py_list_of(struct buf *b, char *const *f, size_t n)
 static void
 kernel_stack(const struct tl *tl, size_t k, struct buf *b)
 {
-	struct frames v = { NULL, 0 };
+	struct frames v = { NULL, 0, 0 };
 
 	kernel_chain(tl, k, &v);
 	py_list_of(b, v.f, v.n > 0 ? v.n - 1 : 0);
@@ -3066,7 +3128,7 @@ unified_stack(struct tl *tl, struct tab *t, size_t r, size_t col, const struct p
 	const struct klist *tpl = NULL;
 	const struct prow *q = NULL;
 	struct buf sum = BUF_INIT, trunc = BUF_INIT, out = BUF_INIT;
-	struct frames *ch, flat = { NULL, 0 };
+	struct frames *ch, flat = { NULL, 0, 0 };
 	size_t *order, i, j, n, pre, minl;
 
 	for (i = 0; i < nm; i++)
@@ -3443,7 +3505,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	struct prow *p = NULL;
 	uint32_t *pk = NULL;
 	bool *pfloat;
-	size_t n = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0, nbwd = 0;
+	size_t n = 0, pcap = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0, nbwd = 0;
 	static const char *const st[] = { "mean", "median", "std", "min", "max" };
 	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
 
@@ -3454,7 +3516,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 
 		if (!has_sheet(tl, x) || op_sheet(tl, x) != fam)
 			continue;
-		p = xreallocarray(p, n + 1, sizeof(*p));
+		p = xgrow(p, &pcap, n + 1, sizeof(*p));
 		memset(&p[n], 0, sizeof(*p));
 		p[n].op = p[n].as = x;
 		/* backward figures (ttp-roofline's bwd_of): TraceLens's row is the
