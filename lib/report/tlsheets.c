@@ -716,6 +716,31 @@ cut_cycles(struct tl *tl)
 	free(walk);
 }
 
+/* TraceLens orders the ops of its tree by ts, a double, stably in the trace's event
+ * order: ops whose ts differ by less than a double's precision at their magnitude
+ * (epoch clocks: 0.25 µs) tie and keep their event order. v (op indices, in record
+ * order, which is by ns) gets each run of such ties of one rank in id order. */
+static void
+tie_runs(const struct tl *tl, size_t *v, size_t n)
+{
+	size_t a, b, i, j, x;
+
+	for (a = 0; a < n; a = b) {
+		const struct top *o = &tl->op[v[a]];
+		double t = ns_us(o->hs);
+
+		for (b = a + 1; b < n && tl->op[v[b]].rank == o->rank &&
+		    ns_us(tl->op[v[b]].hs) == t; b++)
+			;
+		for (i = a + 1; i < b; i++) {	/* insertion sort: runs are short */
+			x = v[i];
+			for (j = i; j > a && tl->op[v[j - 1]].id > tl->op[x].id; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+}
+
 static void
 tl_link(struct tl *tl)
 {
@@ -749,6 +774,8 @@ tl_link(struct tl *tl)
 			tl->kids[tl->op[u].kid0 + cnt[u]++] = i;
 	}
 	free(cnt);
+	for (i = 0; i < tl->nop; i++)
+		tie_runs(tl, tl->kids + tl->op[i].kid0, tl->op[i].nkid);
 	for (i = 0; i < tl->nk; i++) {
 		struct kev *k = &tl->k[i];
 		struct top *o;
@@ -1255,14 +1282,37 @@ struct launchers {
 	uint32_t *pm, *cs;	/* with by_module: parent_module, call stack (§8.1) */
 };
 
+/* Per op, its first GPU event in the trace's order (launchers_build), for hs_cmp. */
+static const size_t *cmp_firstk;
+
+/* Whether GPU event x comes before y in the trace: (rank, event index), else record
+ * order. */
+static int
+kev_trace_cmp(const struct tl *tl, size_t x, size_t y)
+{
+	const struct kev *a = &tl->k[x], *b = &tl->k[y];
+
+	if (a->rank != b->rank)
+		return (a->rank > b->rank) - (a->rank < b->rank);
+	if (a->id != b->id)
+		return (a->id > b->id) - (a->id < b->id);
+	return (x > y) - (x < y);
+}
+
+/* TraceLens's launcher order: sorted (stably) by ts, a double, from the order in which
+ * the trace's GPU events first name each launcher; ops apart by less than a double's
+ * precision (epoch clocks) tie. */
 static int
 hs_cmp(const void *a, const void *b)
 {
-	const struct top *x = &cmp_tl->op[*(const size_t *)a], *y = &cmp_tl->op[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	double s = ns_us(cmp_tl->op[i].hs), t = ns_us(cmp_tl->op[j].hs);
 
-	if (x->hs != y->hs)
-		return (x->hs > y->hs) - (x->hs < y->hs);
-	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+	if (s != t)
+		return (s > t) - (s < t);
+	if (cmp_firstk[i] != cmp_firstk[j])
+		return kev_trace_cmp(cmp_tl, cmp_firstk[i], cmp_firstk[j]);
+	return (i > j) - (i < j);
 }
 
 static size_t
@@ -1277,18 +1327,26 @@ launcher_of(const struct tl *tl, size_t i)
 static void
 launchers_build(struct tl *tl, struct launchers *L)
 {
-	size_t *cnt = xcalloc(tl->nop + 1, sizeof(*cnt)), *at, i, n = 0, tot = 0;
+	size_t *cnt = xcalloc(tl->nop + 1, sizeof(*cnt)), *at, i, n = 0, tot = 0, *first;
 
 	memset(L, 0, sizeof(*L));
+	first = xreallocarray(NULL, tl->nop + 1, sizeof(*first));
 	for (i = 0; i < tl->nk; i++)
-		if (tl->k[i].op != NONE && tl->k[i].cls != CLS_COMM)
-			cnt[launcher_of(tl, tl->k[i].op)]++;
+		if (tl->k[i].op != NONE && tl->k[i].cls != CLS_COMM) {
+			size_t o = launcher_of(tl, tl->k[i].op);
+
+			if (cnt[o]++ == 0 || kev_trace_cmp(tl, i, first[o]) < 0)
+				first[o] = i;
+		}
 	L->op = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
 	for (i = 0; i < tl->nop; i++)
 		if (cnt[i])
 			L->op[n++] = i;
 	cmp_tl = tl;
+	cmp_firstk = first;
 	qsort(L->op, n, sizeof(size_t), hs_cmp);
+	cmp_firstk = NULL;
+	free(first);
 	L->n = n;
 	L->k0 = xreallocarray(NULL, n + 1, sizeof(size_t));
 	L->nk = xcalloc(n + 1, sizeof(size_t));
@@ -3236,7 +3294,7 @@ sheet_unified(struct tl *tl)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, ng, *start, *mem, rc, cs = 0;
+	size_t i, ng, *start, *mem, rc, cs = 0, *roots, nroots = 0, ri;
 	long long uid = tl->maxid + 1;
 	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
 
@@ -3244,13 +3302,19 @@ sheet_unified(struct tl *tl)
 	u.covered = xcalloc(tl->nk + 1, 1);
 	u.submodel = xcalloc(tl->nop + 1, sizeof(int));
 	u.subn = xcalloc(tl->nop + 1, sizeof(size_t));
+	roots = xreallocarray(NULL, tl->nop + 1, sizeof(*roots));
 	for (i = 0; i < tl->nop; i++)
-		if (tl->op[i].up == NONE) {
-			subtree_facts(tl, &u, i);
-			/* python roots too: their frames pass through (§7.4) */
-			if (!tl->op[i].runtime || tl->op[i].python)
-				ucollect(tl, &u, i);
-		}
+		if (tl->op[i].up == NONE)
+			roots[nroots++] = i;
+	tie_runs(tl, roots, nroots);
+	for (ri = 0; ri < nroots; ri++) {
+		i = roots[ri];
+		subtree_facts(tl, &u, i);
+		/* python roots too: their frames pass through (§7.4) */
+		if (!tl->op[i].runtime || tl->op[i].python)
+			ucollect(tl, &u, i);
+	}
+	free(roots);
 	/* synthetic rows, in the trace's event order: the kernels with no cpu_op above
 	 * grouped by their launch (in order of its first kernel), then those under one */
 	{
