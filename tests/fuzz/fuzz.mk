@@ -29,7 +29,7 @@ FUZZ_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"fuzz"' -Iinclude -Itests/fuzz $(FU
 FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) -lm
 
 FUZZ_ALL      = fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
-                fuzz_mlirloc fuzz_steps fuzz_xplane
+                fuzz_mlirloc fuzz_steps fuzz_xplane fuzz_tltree
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_LIB_OBJ  = $(patsubst lib/%.c,build/fuzz/obj/%.o,$(sort $(wildcard lib/*/*.c)))
 FUZZ_HDRS     = $(wildcard include/*/*.h) tests/fuzz/fuzz.h

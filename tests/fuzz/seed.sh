@@ -6,7 +6,7 @@ shared=$1 out=$2
 set -e
 mkdir -p "$out"
 for t in fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
-    fuzz_mlirloc fuzz_steps fuzz_xplane; do
+    fuzz_mlirloc fuzz_steps fuzz_xplane fuzz_tltree; do
 	mkdir -p "$out/$t"
 done
 seed() {	# seed TARGET OPTBYTE (stdin: the content); named by its checksum
@@ -85,6 +85,15 @@ for s in 'execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk32785sqsq32
     'prefill[bs=6 tok=17408 ctx=[4096, 4096]...+3 sqsq=1]' 'ProfilerStep#6' \
     'execute_diffusion_1_1024x1024' 'capture_32_DECODE' '3:5'; do
 	printf '%s' "$s" | seed fuzz_steps 0
+done
+# Op-tree programs (tests/fuzz/fuzz_tltree.c): a chain of 1,000 with a launch at its
+# foot; 32,000 deep and more with kernels and models on the way; siblings and ups; python
+# frames and execute wrappers; every option.
+for s in '\005\004' '\375\003\066\375\044\006\003\002\375\014' \
+    '\000\003\001\003\032\004\001\007\017\004\022\003' '\007\005\004\006\003\375\004'; do
+	for o in 0 5 10 15; do
+		printf "$s" | seed fuzz_tltree $o
+	done
 done
 # Inputs that once crashed a target (tests/fuzz/regress/<target>-<what>), kept as seeds.
 for f in tests/fuzz/regress/*; do
