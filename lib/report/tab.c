@@ -714,6 +714,8 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 			break;
 		w[wide]--;
 	}
+	if (ns == 0)		/* a table without columns (pandas' DataFrame()): nothing */
+		goto out;
 	ttab_init(&tb, ns, (md ? TTAB_MARKDOWN : TTAB_TEXT) |
 	    ((flags & TAB_PRINT_TRIM) ? TTAB_TRIM : 0));
 	for (k = 0; k < ns; k++) {
@@ -763,6 +765,7 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 	if (!md && nr < t->nrows)
 		fprintf(fp, "... %zu more rows\n", t->nrows - nr);
 	ttab_free(&tb);
+out:
 	for (k = 0; k < nc; k++)
 		buf_free(&hdr[k]);
 	free(hdr);

@@ -1162,7 +1162,13 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		}
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
-	if (nshort > 0 && gr.n == 0) {
+	if (nshort == 0) {
+		/* no short kernel: pandas' DataFrame(), written as an empty line */
+		tab_groups_free(&gr);
+		buf_free(&key);
+		return t;
+	}
+	if (gr.n == 0) {
 		/* every short kernel dropped (no shapes in the trace): pandas' empty
 		 * groupby keeps only its two header rows, (Kernel duration (µs); sum,
 		 * count, mean), which the second row here stands for */
