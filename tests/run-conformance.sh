@@ -22,17 +22,22 @@ trap 'rm -f "$out"' EXIT
 python3 "$check" "$TOP/bin" >"$out" 2>&1 || rc=1
 sed '$s/^/conformance (tt-perf-report): /' "$out"
 tlcheck=$SHARED/conformance/tracelens-check
-oracle=$SHARED/oracle/tracelens
-[ -f "$tlcheck" ] && [ -d "$oracle" ] || exit $rc
-# tracelens-check selects cases by substring: name every case but the skipped ones
-set --
-for d in "$oracle"/*/; do
-	c=$(basename "$d")
-	[ -f "$d/cmd.txt" ] || continue
-	case " $TRACELENS_SKIP " in *" $c "*) echo "tracelens: SKIP $c"; continue ;; esac
-	set -- "$@" --case "$c"
+[ -f "$tlcheck" ] || exit $rc
+# Each oracle folder of TraceLens's runs, with the suite's name: the single traces of the
+# project's data, the foreign traces (older formats, backward passes, no GPU).
+for suite in tracelens:TraceLens tracelens-foreign:"TraceLens, foreign traces"; do
+	oracle=$SHARED/oracle/${suite%%:*}
+	[ -d "$oracle" ] || continue
+	# tracelens-check selects cases by substring: name every case but the skipped ones
+	set --
+	for d in "$oracle"/*/; do
+		c=$(basename "$d")
+		[ -f "$d/cmd.txt" ] || continue
+		case " $TRACELENS_SKIP " in *" $c "*) echo "tracelens: SKIP $c"; continue ;; esac
+		set -- "$@" --case "$c"
+	done
+	[ $# -gt 0 ] || continue
+	python3 "$tlcheck" "$TOP/bin" --oracle "$oracle" "$@" >"$out" 2>&1 || rc=1
+	sed "\$s/^/conformance (${suite#*:}): /" "$out"
 done
-[ $# -gt 0 ] || exit $rc
-python3 "$tlcheck" "$TOP/bin" "$@" >"$out" 2>&1 || rc=1
-sed '$s/^/conformance (TraceLens): /' "$out"
 exit $rc
