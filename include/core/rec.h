@@ -158,6 +158,7 @@ bool rec_elem_next(struct rec_elems *e);
 enum rec_type rec_elem_type(struct rec_elems *e, const char *member);
 const char *rec_elem_str(struct rec_elems *e, const char *member, size_t *len);
 bool rec_elem_int(struct rec_elems *e, const char *member, long long *v);
+bool rec_elem_bool(struct rec_elems *e, const char *member, bool *v);
 /* As rec_dims: the integers of an array of at most max of them into d; count or -1. */
 int rec_elem_dims(struct rec_elems *e, const char *member, long long *d, int max);
 /*

@@ -1306,6 +1306,17 @@ rec_elem_int(struct rec_elems *e, const char *member, long long *v)
 	return js_number_int(p, js_number_len(p, s.len - s.i), v);
 }
 
+bool
+rec_elem_bool(struct rec_elems *e, const char *member, bool *v)
+{
+	struct js_span s;
+
+	if (!elem_value(e, member, &s) || type_at(&s) != REC_BOOL)
+		return false;
+	*v = s.p[s.i] == 't';
+	return true;
+}
+
 int
 rec_elem_dims(struct rec_elems *e, const char *member, long long *d, int max)
 {
