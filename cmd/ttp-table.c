@@ -23,6 +23,7 @@
 #include "report/report.h"
 #include "report/summary.h"
 #include "report/tab.h"
+#include "report/jaxsheets.h"
 #include "report/tlsheets.h"
 
 enum {
@@ -545,21 +546,47 @@ print_summary(struct tab **s, size_t n, size_t top, size_t width)
 	io_check_stdout();
 }
 
+static void sheets_write(const struct opts *o, struct tab **s, size_t n);
+
 /* TraceLens's sheets of a PyTorch trace: CSV files, a workbook, or stdout. */
 static void
 sheets_output(const struct opts *o, struct tl *tl)
 {
 	struct tab **s;
 	struct error err = ERROR_INIT;
-	size_t n = tl_sheets(tl, &o->tl, &s, &err), i, j, shown = 0;
-	size_t width = o->width >= 0 ? (size_t)o->width : 200;
-	size_t top = o->top >= 0 ? (size_t)o->top : 0;
+	size_t n = tl_sheets(tl, &o->tl, &s, &err), i;
 
 	if (error_is_set(&err))
 		error_die(&err);
 	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
 		note("coll_analysis leaves out %zu communication kernels without their "
 		    "collective's args (Collective name, dtype, ...)", i);
+	sheets_write(o, s, n);
+	tl_sheets_free(s, n);
+}
+
+/* TraceLens's JAX report of an xplane.pb's records. */
+static void
+jax_output(const struct opts *o, struct jx *jx)
+{
+	struct tab **s;
+	struct error err = ERROR_INIT;
+	size_t n = jx_sheets(jx, &s, &err);
+
+	if (error_is_set(&err))
+		error_die(&err);
+	sheets_write(o, s, n);
+	jx_sheets_free(s, n);
+}
+
+/* Sheets as CSV files, a workbook, or on stdout. */
+static void
+sheets_write(const struct opts *o, struct tab **s, size_t n)
+{
+	size_t i, j, shown = 0;
+	size_t width = o->width >= 0 ? (size_t)o->width : 200;
+	size_t top = o->top >= 0 ? (size_t)o->top : 0;
+
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
 			;
@@ -609,7 +636,6 @@ sheets_output(const struct opts *o, struct tl *tl)
 		}
 		io_check_stdout();
 	}
-	tl_sheets_free(s, n);
 }
 
 /* A record of a PyTorch trace. */
@@ -659,6 +685,7 @@ main(int argc, char **argv)
 	static struct table t;
 	static struct summary *s;
 	static struct tl *tl;
+	static struct jx *jx;
 	const char *err;
 	int colour;
 	size_t ntorch = 0, ntt = 0;
@@ -670,6 +697,7 @@ main(int argc, char **argv)
 
 	table_init(&t);
 	tl = tl_new();
+	jx = jx_new();
 	table_group_keys(&t, gspec.keys, gspec.nkeys);
 	if (o.sort == SORT_ID)	/* rows only read in file order: memory stays flat */
 		table_spool(&t);
@@ -679,6 +707,8 @@ main(int argc, char **argv)
 	while ((r = badrec_next(&o.bad, rd)) != NULL) {
 		if ((o.given & GIVEN_GROUP) && torch_record(r))
 			torch_add(&t, r, &ntorch);
+		else if (jx_add(jx, r))
+			;
 		else if (!tl_add(tl, r))
 			ntt += (size_t)table_add(&t, r);
 		badrec_check(&o.bad, r);
@@ -700,6 +730,13 @@ main(int argc, char **argv)
 			    "run on one)");
 		summary_only = 1;
 		o.group_by = gspec.by;
+	}
+	if (jx_count(jx) > 0) {
+		/* a JAX profile (the trace record says xplane): TraceLens's JAX report */
+		if (t.nrows > 0 || tl_count(tl) > 0)
+			die(EXIT_DATA, "the input mixes a JAX profile with other records");
+		jax_output(&o, jx);
+		goto done;
 	}
 	if (tl_count(tl) > 0 || o.csv_dir != NULL || o.xlsx != NULL || o.nsheets > 0) {
 		if (t.nrows > 0)
@@ -769,6 +806,7 @@ main(int argc, char **argv)
 	write_summary_files(&o, s);
 done:
 	tl_free(tl);
+	jx_free(jx);
 	free(o.sheets);
 	summary_free(s);
 	table_free(&t);
