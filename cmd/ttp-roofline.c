@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/badrec.h"
+#include "core/buf.h"
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/io.h"
@@ -21,8 +22,44 @@
 #include "core/rec.h"
 #include "tt/roofline.h"
 #include "torch/roofline.h"
+#include "jax/jaxtl.h"
 
 static struct roofline_opts opt;
+
+/* JAX kernels: TraceLens's perf model (spec jax.md §6) as perf_model, flops, bytes and
+ * params; a model TraceLens fails on drops the kernel's row, counted in one warning. */
+static size_t jax_failed;
+static char *jax_failed_msg;
+
+static void
+jax_record(struct rec *r)
+{
+	const char *kind = rec_str(r, "kind", NULL), *name = rec_str(r, "name", NULL);
+	struct jax_tl v;
+	struct jax_perf p = { 0, 0, BUF_INIT };
+	struct buf err = BUF_INIT;
+	int rc;
+
+	if (kind == NULL || strcmp(kind, "gpu") != 0 || rec_bad(r) != NULL)
+		return;
+	jax_tl_read(r, &v);
+	rec_set_str(r, "category", v.category);
+	rc = jax_perf_run(&v, name, &p, &err);
+	if (rc == 0) {
+		rec_set_str(r, "perf_model", v.model);
+		rec_set_num(r, "flops", p.flops);
+		rec_set_num(r, "bytes", p.bytes);
+		rec_set_raw(r, "params", p.params.p, p.params.len);
+	} else if (rc < 0) {
+		rec_set_str(r, "perf_model", v.model);
+		rec_set_str(r, "model_error", err.p);
+		if (jax_failed++ == 0)
+			jax_failed_msg = xstrdup(err.p);
+	}
+	jax_tl_free(&v);
+	buf_free(&p.params);
+	buf_free(&err);
+}
 
 static void
 usage(FILE *fp)
@@ -169,6 +206,12 @@ main(int argc, char *argv[])
 				rec_write(r, stdout);
 			continue;
 		}
+		if (trace != NULL && strcmp(trace, "xplane") == 0) {
+			jax_record(r);
+			if (!badrec_check(&bad, r))
+				rec_write(r, stdout);
+			continue;
+		}
 		/* A record of a trace that does not name its architecture (v1, v2) needs
 		 * --arch; v2.1 traces name theirs. */
 		if (opt.arch == NULL && override == NULL &&
@@ -185,6 +228,10 @@ main(int argc, char *argv[])
 			rec_write(r, stdout);
 	}
 	badrec_end(&bad);
+	if (jax_failed > 0)
+		warning("warning: %zu JAX kernel%s left out of the op_* sheets: %s (TraceLens "
+		    "fails there)", jax_failed, jax_failed == 1 ? "" : "s", jax_failed_msg);
+	free(jax_failed_msg);
 	rec_close(rd);
 	troof_free(torch);
 	metrics_free(&m);
