@@ -126,6 +126,99 @@ EOF
 
 #include driver.sh
 
+# --- JAX: TraceLens_generate_perf_report_jax's command line (--jax, or --profile_path
+# given without --profile_json_path). Self-contained: parses its options and runs
+#   ttp-parse PROFILE | ttp-roofline | ttp-table --csv-dir DIR | --xlsx FILE
+jax=
+for a in "$@"; do
+	case $a in
+	--jax) jax=1 ;;
+	--profile_json_path|--profile_json_path=*) jax= ; break ;;
+	--profile_path|--profile_path=*) jax=1 ;;
+	esac
+done
+if [ -n "$jax" ]; then
+	jopts='profile_path= output_xlsx_path= output_csvs_dir= help version quiet jax'
+	junimpl='kernel_metadata_keyword_filters= gpu_arch_json_path= gpu_arch_platform= enable-origami'
+	trace='' xlsx='' csvdir='' verbose=1 trace_set=''
+	while [ $# -gt 0 ]; do
+		arg=$1
+		shift
+		case $arg in
+		--?*)
+			name=${arg#--} hasval=
+			case $name in *=*) val=${name#*=}; name=${name%%=*}; hasval=1 ;; esac
+			opt_exact "$name" "$jopts $junimpl"
+			if [ -z "$match" ]; then
+				opt_prefix "$name" "$jopts $junimpl"
+				[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
+				[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
+			fi
+			opt=${match%=}
+			for o in $junimpl; do
+				[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
+			done
+			case $match in
+			*=)
+				if [ -z "$hasval" ]; then
+					[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
+					val=$1
+					case $val in -*) bad "argument --$opt: expected one argument" ;; esac
+					shift
+				fi
+				;;
+			*) [ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'" ;;
+			esac
+			case $opt in
+			profile_path) trace=$val; trace_set=1 ;;
+			output_xlsx_path) xlsx=$val ;;
+			output_csvs_dir) csvdir=$val ;;
+			help) echo "usage: ttp-tracelens --jax --profile_path PROFILE_PATH [--output_xlsx_path OUTPUT_XLSX_PATH] [--output_csvs_dir OUTPUT_CSVS_DIR] [-q]"; exit 0 ;;
+			version) echo "$prog $version"; exit 0 ;;
+			quiet) verbose= ;;
+			esac
+			;;
+		-h) echo "usage: ttp-tracelens --jax --profile_path PROFILE_PATH [--output_xlsx_path OUTPUT_XLSX_PATH] [--output_csvs_dir OUTPUT_CSVS_DIR] [-q]"; exit 0 ;;
+		-V) echo "$prog $version"; exit 0 ;;
+		-q) verbose= ;;
+		*) bad "unrecognized arguments: $arg" ;;
+		esac
+	done
+	[ -n "$trace_set" ] || bad "the following arguments are required: --profile_path"
+	if [ -n "$csvdir" ]; then
+		quote "$csvdir"; tout="--csv-dir=$qv"; out=$csvdir
+	else
+		# TraceLens: the path before its last ".xplane.pb" + "_perf_report.xlsx"
+		[ -n "$xlsx" ] || xlsx=${trace%.xplane.pb*}_perf_report.xlsx
+		quote "$xlsx"; tout="--xlsx=$qv"; out=$xlsx
+	fi
+	if [ ! -r "$trace" ]; then
+		printf '%s: %s: No such file or readable file\n' "$prog" "$trace" >&2
+		exit 1
+	fi
+	stage ttp-parse; jparse=$qv
+	stage ttp-roofline; jroof=$qv
+	stage ttp-table; jtable=$qv
+	quote "$trace"
+	jtmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
+	trap 'rm -rf "$jtmp"' EXIT
+	# each stage's status in a file (no pipefail); a failed stage poisons the pipe
+	eval "{ $jparse -q -- $qv 2>\"\$jtmp/e1\"; s=\$?; echo \$s >\"\$jtmp/1\";
+		[ \$s -eq 0 ] || echo '$prog: an earlier stage failed'; } |
+	    { $jroof 2>\"\$jtmp/e2\"; s=\$?; echo \$s >\"\$jtmp/2\";
+		[ \$s -eq 0 ] || echo '$prog: an earlier stage failed'; } |
+	    { $jtable $tout 2>\"\$jtmp/e3\"; echo \$? >\"\$jtmp/3\"; }"
+	rc=0 i=0
+	while [ $i -lt 3 ]; do
+		i=$((i + 1))
+		s=$(cat "$jtmp/$i" 2>/dev/null) || s=1
+		cat "$jtmp/e$i" >&2
+		if [ "$s" -ne 0 ] && [ "$s" -ne 141 ]; then rc=$s; break; fi
+	done
+	[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
+	exit "$rc"
+fi
+
 longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
 short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk_ops=
