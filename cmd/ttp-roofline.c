@@ -42,6 +42,8 @@ jax_record(struct rec *r)
 
 	if (kind == NULL || strcmp(kind, "gpu") != 0 || rec_bad(r) != NULL)
 		return;
+	if ((kind = rec_str(r, "gpu", NULL)) == NULL || strcmp(kind, "kernel") != 0)
+		return;
 	jax_tl_read(r, &v);
 	rec_set_str(r, "category", v.category);
 	rc = jax_perf_run(&v, name, &p, &err);

@@ -193,7 +193,11 @@ if [ -n "$jax" ]; then
 		quote "$xlsx"; tout="--xlsx=$qv"; out=$xlsx
 	fi
 	if [ ! -r "$trace" ]; then
-		printf '%s: %s: No such file or readable file\n' "$prog" "$trace" >&2
+		if [ -e "$trace" ]; then
+			printf '%s: %s: Permission denied\n' "$prog" "$trace" >&2
+		else
+			printf '%s: %s: No such file or directory\n' "$prog" "$trace" >&2
+		fi
 		exit 1
 	fi
 	stage ttp-parse; jparse=$qv

@@ -1009,17 +1009,34 @@ sheet_op(const struct jx *jx, struct jev **k, size_t n, const char *cat)
 
 		tab_sort(t, keys, 2);
 	}
-	/* columns empty in every row are dropped, as TraceLens drops its all-NaN ones */
+	/* TraceLens drops the per-kernel columns that are NaN for every kernel before it
+	 * summarises: the families whose _first or _mean column is empty in every row,
+	 * and params that are None everywhere */
 	{
 		const char **keep = xreallocarray(NULL, t->ncols + 1, sizeof(*keep));
-		size_t nk = 0;
+		size_t nk = 0, fc;
 		struct tab *p;
 
 		for (c = 0; c < t->ncols; c++) {
-			for (r = 0; r < t->nrows && tab_cell(t, r, c)->kind == TAB_NONE; r++)
-				;
-			if (r < t->nrows)
-				keep[nk++] = t->cols[c];
+			const char *cn = t->cols[c], *us = strrchr(cn, '_');
+			bool drop = true;
+
+			fc = c;
+			if (strncmp(cn, "param: ", 7) == 0) {
+				for (r = 0; r < t->nrows && drop; r++)
+					drop = strcmp(tab_str(t, r, c), "None") == 0;
+			} else if (us != NULL && (strncmp(cn, "TB/s_", 5) == 0 ||
+			    strncmp(cn, "TFLOPS/s_", 9) == 0 || strcmp(us, "_first") == 0)) {
+				buf_reset(&b);
+				buf_add(&b, cn, (size_t)(us - cn));
+				buf_adds(&b, strcmp(us, "_first") == 0 ? "_first" : "_mean");
+				fc = tab_find(t, b.p);
+				for (r = 0; r < t->nrows && drop; r++)
+					drop = tab_cell(t, r, fc)->kind == TAB_NONE;
+			} else
+				drop = false;
+			if (!drop || t->nrows == 0)
+				keep[nk++] = cn;
 		}
 		keep[nk] = NULL;
 		p = tab_project(t, t->name, keep);
