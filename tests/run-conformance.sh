@@ -25,7 +25,8 @@ tlcheck=$SHARED/conformance/tracelens-check
 [ -f "$tlcheck" ] || exit $rc
 # Each oracle folder of TraceLens's runs, with the suite's name: the single traces of the
 # project's data, the foreign traces (older formats, backward passes, no GPU).
-for suite in tracelens:TraceLens tracelens-foreign:"TraceLens, foreign traces"; do
+for suite in tracelens:TraceLens tracelens-foreign:"TraceLens, foreign traces" \
+    tracelens-jax:"TraceLens, JAX"; do
 	oracle=$SHARED/oracle/${suite%%:*}
 	[ -d "$oracle" ] || continue
 	# tracelens-check selects cases by substring: name every case but the skipped ones
