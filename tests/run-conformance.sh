@@ -24,7 +24,8 @@ sed '$s/^/conformance (tt-perf-report): /' "$out"
 tlcheck=$SHARED/conformance/tracelens-check
 [ -f "$tlcheck" ] || exit $rc
 # Each oracle folder of TraceLens's runs, with the suite's name: the single traces of the
-# project's data, the foreign traces (older formats, backward passes, no GPU).
+# project's data, the foreign traces (older formats, backward passes, no GPU), the JAX
+# profiles.
 for suite in tracelens:TraceLens tracelens-foreign:"TraceLens, foreign traces" \
     tracelens-jax:"TraceLens, JAX"; do
 	oracle=$SHARED/oracle/${suite%%:*}
