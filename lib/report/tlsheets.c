@@ -78,6 +78,9 @@ struct tl {
 	int		 roofline;		/* some op has a roofline time */
 	int		 capture;		/* ttp-parse merged graph-capture traces */
 	size_t		 ntraces, ngpuonly;	/* trace records; those that say gpu_only */
+	long long	 rank0;			/* the first trace record's rank (-1: none) */
+	size_t		 nrank;			/* trace records whose rank was taken */
+	struct error	 refused;		/* the first trace refused: no GPU, a 2nd rank */
 	uint32_t	 empty;
 	const struct tl_opts *o;		/* of the tl_sheets call */
 };
@@ -99,6 +102,7 @@ tl_new(void)
 	names_init(&tl->rawin);
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
+	tl->refused = (struct error)ERROR_INIT;
 	return tl;
 }
 
@@ -115,6 +119,7 @@ tl_free(struct tl *tl)
 		free(tl->op[i].ev);
 	}
 	free(tl->op);
+	error_free(&tl->refused);
 	free(tl->k);
 	free(tl->kids);
 	free(tl->byid);
@@ -532,6 +537,18 @@ add_op(struct tl *tl, struct rec *r)
 
 #undef STR
 
+/* A refused trace record stops the report whatever the bad-record policy: under
+ * --skip-bad the record is left out, but its op and GPU records would still make one
+ * timeline of two ranks, or an empty report. tl_sheets returns the first refusal. */
+static void
+keep_refusal(struct tl *tl, const struct rec *r)
+{
+	const struct error *e = rec_bad(r);
+
+	if (e != NULL && !error_is_set(&tl->refused))
+		error_set(&tl->refused, e->file, e->line, e->off, "%s", e->msg);
+}
+
 /*
  * What a trace record says the sheets cannot report (issue 23): a trace without GPU
  * events (CPU-only, another accelerator) is a bad record saying what it holds (the
@@ -542,9 +559,8 @@ add_op(struct tl *tl, struct rec *r)
  * frames aside), is said once.
  */
 static void
-trace_refusals(const struct tl *tl, struct rec *r)
+trace_refusals(struct tl *tl, struct rec *r)
 {
-	static long long rank0;		/* the stream's first trace's rank (-1: none) */
 	const char *file = rec_str(r, "file", NULL), *d, *c;
 	long long rank = -1, ng = -1, nu = 0, nev = 0, nig = 0, n, py = 0;
 	struct rec_elems e;
@@ -567,12 +583,13 @@ trace_refusals(const struct tl *tl, struct rec *r)
 	}
 	if (rank < 0 && !rec_int(r, "rank", &rank))
 		rank = -1;
-	if (tl->ntraces == 0)	/* (the trace records kept so far) */
-		rank0 = rank;
-	else if (rank != rank0) {
+	if (tl->nrank++ == 0)
+		tl->rank0 = rank;
+	else if (rank != tl->rank0) {
 		rec_reject(r, "several ranks in one stream (ranks %lld and %lld): TraceLens's "
 		    "sheets are of one rank's GPU; report each rank's trace alone, and compare "
-		    "ranks with the multi-rank report", rank0, rank);
+		    "ranks with the multi-rank report", tl->rank0, rank);
+		keep_refusal(tl, r);
 		return;
 	}
 	(void)rec_int(r, "gpu_events", &ng);
@@ -591,11 +608,12 @@ trace_refusals(const struct tl *tl, struct rec *r)
 				buf_printf(&b, "%s%lld %s", shown > 1 ? ", " : "", n,
 				    *c != '\0' ? c : "without a category");
 		}
-	if (ng == 0)
+	if (ng == 0) {
 		rec_reject(r, "%s: no GPU events: 0 CUDA/HIP kernels, memcpys or memsets among "
 		    "%lld events%s%s%s; ttp reads GPU traces", file, nev,
 		    b.len > 0 ? " (not read: " : "", b.len > 0 ? b.p : "", b.len > 0 ? ")" : "");
-	else if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
+		keep_refusal(tl, r);
+	} else if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
 		warning_once("tl-unlinked", "%s: %lld of %lld GPU events are linked to no launch "
 		    "(launched before the profile began, or their flows are missing): the op "
 		    "sheets leave them out", file, nu, ng);
@@ -2537,6 +2555,11 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct erro
 
 	*out = NULL;
 	tl->o = o;
+	if (error_is_set(&tl->refused)) {
+		error_set(err, tl->refused.file, tl->refused.line, tl->refused.off, "%s",
+		    tl->refused.msg);
+		return 0;
+	}
 	tl_link(tl);
 	if (o->pseudo_ops && (why = pseudo_ops(tl)) != NULL) {
 		error_set(err, NULL, 0, -1, "--enable_pseudo_ops: the trace has %s, whose "
