@@ -24,6 +24,7 @@ struct badrec_order {
 	/* per q[i], once looked at: 0 not yet, 1 no key, 2 key qkey[i], 3 a trace record */
 	unsigned char	 qst[AHEAD + 1];
 	long long	 qkey[AHEAD + 1];
+	const char	*qkind[AHEAD + 1];	/* q[i]'s kind, read once (NULL: none) */
 	size_t		 nq;
 	struct error	 pend;		/* a bad line met while looking ahead */
 	bool		 pend_final, eof;
@@ -65,10 +66,8 @@ is_kind(const char *k, const char *want)
 /* The key that must ascend in r, when r is an op or signpost of the current trace and
  * has it as an integer; false otherwise (reads only: marks nothing). */
 static bool
-order_key(const struct badrec_order *o, struct rec *r, long long *v)
+order_key(const struct badrec_order *o, struct rec *r, const char *k, long long *v)
 {
-	const char *k = kind_of(r);
-
 	if (o->how == ORD_NONE || (!is_kind(k, "op") && !is_kind(k, "signpost")))
 		return false;
 	return rec_type(r, o->how == ORD_IDS ? "id" : "host_start_ns") == REC_INT &&
@@ -85,8 +84,8 @@ next_keys(struct badrec_order *o, size_t n, long long *c, long long *d)
 
 	for (i = 0; i < n && k < 2; i++) {
 		if (o->qst[i] == 0)
-			o->qst[i] = is_kind(kind_of(o->q[i]), "trace") ? 3 :
-			    order_key(o, o->q[i], &o->qkey[i]) ? 2 : 1;
+			o->qst[i] = is_kind(o->qkind[i], "trace") ? 3 :
+			    order_key(o, o->q[i], o->qkind[i], &o->qkey[i]) ? 2 : 1;
 		if (o->qst[i] == 3)
 			return false;
 		if (o->qst[i] == 2)
@@ -151,11 +150,12 @@ take_trace(struct badrec_order *o, struct rec *r)
  * record moves the promise on.
  */
 static bool
-judge(struct badrec_order *o, struct rec *r, size_t nahead)
+judge(struct badrec_order *o, struct rec *r, const char *k, size_t nahead)
 {
-	const char *k = kind_of(r), *name;
+	const char *name;
 	long long v, c, d;
 	size_t len;
+	bool has_key = false;
 
 	if (is_kind(k, "trace")) {
 		buf_reset(&o->line);
@@ -177,7 +177,7 @@ judge(struct badrec_order *o, struct rec *r, size_t nahead)
 		size_t i;
 
 		for (i = 0; i < nahead && !o->returned; i++)
-			if (is_kind(kind_of(o->q[i]), "trace")) {
+			if (is_kind(o->qkind[i], "trace")) {
 				rec_reject(r, "a %s record before the trace record", k != NULL ?
 				    k : "kindless");
 				return false;
@@ -199,8 +199,10 @@ judge(struct badrec_order *o, struct rec *r, size_t nahead)
 		const char *key = o->how == ORD_IDS ? "id" : "host_start_ns";
 
 		if (o->how == ORD_IDS || rec_has(r, key)) {
-			if (!rec_int(r, key, &v))
+			/* where ids ascend, v is the id read above */
+			if (o->how != ORD_IDS && !rec_int(r, key, &v))
 				return false;	/* a wrong type: marked */
+			has_key = true;
 			if (o->have_last && !fits(o, o->last, v)) {
 				if (o->how == ORD_IDS)
 					rec_reject(r, "id %lld after id %lld, but the trace record "
@@ -245,7 +247,7 @@ judge(struct badrec_order *o, struct rec *r, size_t nahead)
 		}
 		o->spi = j + 1;
 	}
-	if (o->how != ORD_NONE && order_key(o, r, &v)) {
+	if (has_key) {
 		o->last = v;
 		o->have_last = true;
 	}
@@ -264,6 +266,7 @@ read_one(struct badrec_order *o, struct rec_reader *rd)
 		return false;
 	if ((r = rec_next(rd)) != NULL) {
 		o->qst[o->nq] = 0;
+		o->qkind[o->nq] = kind_of(r);
 		o->q[o->nq++] = r;
 		return true;
 	}
@@ -281,6 +284,7 @@ badrec_next(struct badrec *b, struct rec_reader *rd)
 {
 	struct badrec_order *o;
 	struct rec *r;
+	const char *k;
 
 	if (b->ord == NULL) {
 		b->ord = xcalloc(1, sizeof(*b->ord));
@@ -300,11 +304,13 @@ badrec_next(struct badrec *b, struct rec_reader *rd)
 		while (o->nq < AHEAD + 1 && read_one(o, rd))
 			;
 		r = o->q[0];
+		k = o->qkind[0];
 		--o->nq;
 		memmove(o->q, o->q + 1, o->nq * sizeof(*o->q));
 		memmove(o->qst, o->qst + 1, o->nq * sizeof(*o->qst));
 		memmove(o->qkey, o->qkey + 1, o->nq * sizeof(*o->qkey));
-		if (!judge(o, r, o->nq) && rec_bad(r) != NULL) {
+		memmove(o->qkind, o->qkind + 1, o->nq * sizeof(*o->qkind));
+		if (!judge(o, r, k, o->nq) && rec_bad(r) != NULL) {
 			take(b, rec_bad(r));
 			continue;
 		}
