@@ -18,6 +18,7 @@
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/outfile.h"
 #include "report/opcsv.h"
 #include "core/rec.h"
 #include "report/report.h"
@@ -34,7 +35,7 @@ enum {
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
-	OPT_CALL_STACK, OPT_SKIP_BAD
+	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT
 };
 
 static const struct option longopts[] = {
@@ -76,6 +77,7 @@ static const struct option longopts[] = {
 	{ "no-coll-analysis", no_argument, NULL, OPT_NO_COLL },
 	{ "include-call-stack", no_argument, NULL, OPT_CALL_STACK },
 	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
+	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -225,16 +227,13 @@ count_arg(const char *opt, const char *s)
 #define GIVEN_FORMAT	0x10
 #define GIVEN_GROUP	0x20
 
-/* The --csv name means standard output, or a device or pipe: no summary files beside it
- * (D9), since "/dev/stdout_stacked.csv" is nobody's wish. */
+/* The --csv name means standard output, a device, a pipe or a descriptor (/dev/stdout,
+ * also when it leads to a file): no summary files beside it (D9), since
+ * "/dev/stdout_stacked.csv" is nobody's wish. */
 static int
 csv_is_stream(const char *csv)
 {
-	struct stat st;
-
-	if (strcmp(csv, "-") == 0)
-		return 1;
-	return stat(csv, &st) == 0 && !S_ISREG(st.st_mode);
+	return outfile_is_stream(csv);
 }
 
 /* BASE for the summary files (D5): --summary-file, else --stacked-csv, else the
@@ -301,6 +300,44 @@ write_summary_files(const struct opts *o, const struct summary *s)
 	if (summary_write_svg(p.p, s, o->classic) != 0)
 		summary_write_failed(&p);
 	buf_free(&p);
+}
+
+/* An output named by the command line that is an input of the run: a usage error,
+ * before anything is written. */
+static void
+check_output(const char *opt, const char *path)
+{
+	if (path != NULL && strcmp(path, "-") != 0 && outfile_is_input(path))
+		die_usage("%s %s: that file is an input of this run; writing it would "
+		    "destroy the input (give another output name)", opt, path);
+}
+
+/* The named outputs that are inputs (the files read, standard input, --protect's): a
+ * usage error before anything is read or written. Each sheet of --csv-dir is checked
+ * when its name is known. */
+static void
+check_outputs(const struct opts *o, char **paths, int npaths)
+{
+	char *base = summary_base(o);
+	struct buf p = BUF_INIT;
+	int i;
+
+	for (i = 0; i < npaths; i++)
+		if (strcmp(paths[i], "-") != 0)
+			outfile_protect(paths[i]);
+	outfile_protect_fd(STDIN_FILENO);
+	check_output("--csv", o->csv);
+	check_output("--xlsx", o->xlsx);
+	if (base != NULL && o->summary) {
+		buf_printf(&p, "%s.csv", base);
+		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
+		    "--stacked-csv" : "--csv (its summary)", p.p);
+		memcpy(p.p + p.len - 4, ".svg", 4);
+		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
+		    "--stacked-csv" : "--csv (its summary)", p.p);
+	}
+	buf_free(&p);
+	free(base);
 }
 
 /* D8: refuse output names that lose data; warn about options that have no effect. */
@@ -465,6 +502,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_NO_COLL: o->tl.coll = 0; break;
 		case OPT_CALL_STACK: o->tl.call_stack = 1; break;
 		case OPT_SKIP_BAD: o->bad.skip = true; break;
+		case OPT_PROTECT: outfile_protect(optarg); break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -490,18 +528,40 @@ wanted(const struct opts *o, const char *name)
 	return o->nsheets == 0;
 }
 
+/* The sheets as DIR/NAME.csv: every name checked and every temporary written before
+ * the first is renamed into place, so a failure leaves none of them half-written. */
 static void
-write_sheet_csv(const char *dir, const struct tab *t, int verbose)
+write_sheet_csvs(const char *dir, struct tab **s, size_t n, const struct opts *o)
 {
+	struct outfile **f = xcalloc(n ? n : 1, sizeof(*f));
+	struct error e = ERROR_INIT;
 	struct buf p = BUF_INIT;
-	FILE *fp;
+	size_t i;
 
-	buf_printf(&p, "%s/%s.csv", dir, t->name);
-	if (verbose)
-		say("Writing %s", p.p);
-	if ((fp = fopen(p.p, "w")) == NULL || tab_write_csv(t, fp) != 0 || fclose(fp) != 0)
-		die(EXIT_DATA, "%s: %s", p.p, strerror(errno));
+	for (i = 0; i < n; i++) {
+		if (!wanted(o, s[i]->name))
+			continue;
+		buf_reset(&p);
+		buf_printf(&p, "%s/%s.csv", dir, s[i]->name);
+		check_output("--csv-dir", p.p);
+	}
+	for (i = 0; i < n; i++) {
+		if (!wanted(o, s[i]->name))
+			continue;
+		buf_reset(&p);
+		buf_printf(&p, "%s/%s.csv", dir, s[i]->name);
+		if (o->verbose)
+			say("Writing %s", p.p);
+		if ((f[i] = outfile_open(p.p, &e)) == NULL)
+			error_die(&e);
+		if (tab_write_csv(s[i], outfile_fp(f[i])) != 0)
+			die(EXIT_DATA, "%s: %s", p.p, strerror(errno ? errno : EIO));
+	}
+	for (i = 0; i < n; i++)
+		if (f[i] != NULL && outfile_commit(f[i], &e) != 0)
+			error_die(&e);
 	buf_free(&p);
+	free(f);
 }
 
 /* mkdir -p, as TraceLens's os.makedirs(exist_ok=True). */
@@ -599,9 +659,7 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 	shown = 0;
 	if (o->csv_dir != NULL) {
 		make_dirs(o->csv_dir);
-		for (i = 0; i < n; i++)
-			if (wanted(o, s[i]->name))
-				write_sheet_csv(o->csv_dir, s[i], o->verbose);
+		write_sheet_csvs(o->csv_dir, s, n, o);
 	}
 	if (o->xlsx != NULL) {
 		struct tab_book *bk;
@@ -702,6 +760,7 @@ main(int argc, char **argv)
 	if (o.sort == SORT_ID)	/* rows only read in file order: memory stays flat */
 		table_spool(&t);
 	io_stdin_or_usage(argc - optind, usage);
+	check_outputs(&o, argv + optind, argc - optind);
 	rd = rec_open_list(argv + optind, argc - optind);
 	/* the stages keep nothing of a bad record; the policy decides what else */
 	while ((r = badrec_next(&o.bad, rd)) != NULL) {
@@ -758,16 +817,22 @@ main(int argc, char **argv)
 		table_top(&t, (size_t)o.top, o.percent_shown);
 
 	if (o.csv != NULL) {
-		FILE *fp;
+		struct outfile *f = NULL;
+		struct error e = ERROR_INIT;
+		FILE *fp = stdout;
 		int tostdout = strcmp(o.csv, "-") == 0;
 
 		if (o.verbose)
 			say("Writing CSV output to %s", tostdout ? "standard output" : o.csv);
-		if ((fp = tostdout ? stdout : fopen(o.csv, "w")) == NULL)
+		if (!tostdout) {
+			if ((f = outfile_open(o.csv, &e)) == NULL)
+				error_die(&e);
+			fp = outfile_fp(f);
+		}
+		if (opcsv_write(fp, &t, (o.advice ? OPCSV_ADVICE : 0) | (o.raw ? OPCSV_RAW : 0)) != 0)
 			die(EXIT_DATA, "%s: %s", o.csv, strerror(errno));
-		if (opcsv_write(fp, &t, (o.advice ? OPCSV_ADVICE : 0) | (o.raw ? OPCSV_RAW : 0)) != 0 ||
-		    (!tostdout && fclose(fp) != 0))
-			die(EXIT_DATA, "%s: %s", o.csv, strerror(errno));
+		if (f != NULL && outfile_commit(f, &e) != 0)
+			error_die(&e);
 		if (t.nrows == 0)
 			goto done;
 	} else if (t.nrows == 0) {

@@ -17,6 +17,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/outfile.h"
 
 static int finishing;
 static struct src *open_srcs;
@@ -210,6 +211,8 @@ io_open_error(const char *path, struct error *e)
 		}
 		setvbuf(fp, NULL, _IOFBF, 1 << 17);
 	}
+	/* no output of this run may replace an input (outfile.h) */
+	outfile_protect_fd(fp != NULL ? fileno(fp) : STDIN_FILENO);
 	s = xcalloc(1, sizeof(*s));
 	s->fp = fp;
 	s->fd = fp != NULL ? fileno(fp) : STDIN_FILENO;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/outfile.h"
 #include "report/plot.h"
 
 #define MU	"\xce\xbc"	/* U+03BC, as the reference prints it */
@@ -643,21 +644,23 @@ plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
 int
 plot_svg(const char *path, const struct plot_bar *bars, size_t nbars, int flags)
 {
-	FILE *fp;
-	int rc, saved;
+	struct error e = ERROR_INIT;
+	struct outfile *f;
+	int rc;
 
-	if ((fp = fopen(path, "w")) == NULL)
-		return -1;
-	rc = plot_svg_fp(fp, bars, nbars, flags);
-	saved = errno;
-	if (fclose(fp) != 0) {
-		if (rc == 0)
-			saved = errno;
-		rc = -1;
-	}
-	if (rc != 0) {
-		errno = saved != 0 ? saved : EIO;
+	/* through a temporary renamed into place: never half-written, never through a link */
+	if ((f = outfile_open(path, &e)) == NULL) {
+		error_free(&e);
 		return -1;
 	}
-	return 0;
+	if (plot_svg_fp(outfile_fp(f), bars, nbars, flags) != 0) {
+		int saved = errno != 0 ? errno : EIO;
+
+		outfile_abort(f);
+		errno = saved;
+		return -1;
+	}
+	rc = outfile_commit(f, &e);
+	error_free(&e);
+	return rc;
 }

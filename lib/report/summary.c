@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/outfile.h"
 #include "tt/metrics.h"
 #include "report/plot.h"
 #include "report/report.h"
@@ -693,18 +694,24 @@ summary_markdown(FILE *fp, const struct summary *s)
 int
 summary_write_csv(const char *path, const struct summary *s)
 {
-	FILE *fp;
+	struct error err = ERROR_INIT;
+	struct outfile *f;
 	int e;
 
-	if ((fp = fopen(path, "w")) == NULL)
+	/* through a temporary renamed into place: never half-written, never through a link */
+	if ((f = outfile_open(path, &err)) == NULL) {
+		error_free(&err);
 		return -1;
-	if (tab_write_csv(s->tab, fp) != 0) {
+	}
+	if (tab_write_csv(s->tab, outfile_fp(f)) != 0) {
 		e = errno ? errno : EIO;
-		fclose(fp);
+		outfile_abort(f);
 		errno = e;
 		return -1;
 	}
-	return fclose(fp) == 0 ? 0 : -1;
+	e = outfile_commit(f, &err);
+	error_free(&err);
+	return e;
 }
 
 /* --- the plot -------------------------------------------------------------------- */
