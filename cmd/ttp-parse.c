@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/diag.h"
 #include "core/io.h"
@@ -17,7 +18,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [FILE ...]\n"
+	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [--expect csv|json] [--] [FILE ...]\n"
 	    "Read TT-Metal ops perf CSV files or PyTorch profiler traces (Kineto JSON),\n"
 	    "told apart by their content (none or \"-\": standard input; gzip is read\n"
 	    "transparently), and write records as NDJSON.\n"
@@ -30,6 +31,10 @@ usage(FILE *fp)
 	    "                     PyTorch: merge the graph-capture traces DIR lists in its\n"
 	    "                     execution_details.json under the graph launches they\n"
 	    "                     replay (TraceLens's capture folder; implies -p)\n"
+	    "      --expect csv|json\n"
+	    "                     refuse the other kind of trace (a usage error, exit 2):\n"
+	    "                     the drivers' check that ttp-report got a TT-Metal CSV and\n"
+	    "                     ttp-tracelens a PyTorch trace\n"
 	    "  -q, --quiet        no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose      print informational messages\n"
 	    "  -h, --help         show this help and exit\n"
@@ -89,13 +94,14 @@ main(int argc, char *argv[])
 		{ "verbose",		no_argument,	NULL, 'v' },
 		{ "help",		no_argument,	NULL, 'h' },
 		{ "version",		no_argument,	NULL, 'V' },
+		{ "expect",		required_argument, NULL, 'E' },
 		{ NULL,			0,		NULL, 0 }
 	};
 	struct ttm_opts o = { 0, 0, 0 };
 	struct kineto_opts ko = { 0, 0, NULL };
 	char *dash[] = { "-" };
 	char **paths;
-	int ch, i, npaths, json;
+	int ch, i, npaths, json, expect = -1;	/* expect: 1 JSON, 0 CSV, -1 either */
 
 	io_init();
 	opterr = 0;
@@ -125,6 +131,14 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("ttp-parse %s\n", TTP_VERSION);
 			return 0;
+		case 'E':
+			if (strcmp(optarg, "csv") == 0)
+				expect = 0;
+			else if (strcmp(optarg, "json") == 0)
+				expect = 1;
+			else
+				die_usage("--expect: expected csv or json, not '%s'", optarg);
+			break;
 		default:
 			die_getopt(ch, argv);
 		}
@@ -150,6 +164,12 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	json = is_json(paths[0]);
+	if (expect == 0 && json)
+		die(EXIT_USAGE, "%s: a PyTorch profiler trace (JSON), not a TT-Metal ops perf "
+		    "CSV: ttp-tracelens --profile_json_path FILE reports it", io_name(paths[0]));
+	if (expect == 1 && !json)
+		die(EXIT_USAGE, "%s: a TT-Metal ops perf CSV, not a PyTorch profiler trace "
+		    "(Kineto JSON): ttp-report FILE reports it", io_name(paths[0]));
 	for (i = 1; i < npaths; i++)
 		if (is_json(paths[i]) != json)
 			die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",

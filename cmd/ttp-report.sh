@@ -265,7 +265,7 @@ if [ -n "$phased" ]; then stage ttp-phase; phase=$qv; fi
 if [ -n "$verbose" ]; then v=' -v' q=''; else v=' -q' q=' -q'; fi
 
 # ttp-parse
-pargs=$v
+pargs="$v --expect=csv"
 [ -n "$tracing" ] && pargs="$pargs --no-sort"
 pargs="$pargs --$files"
 
@@ -316,8 +316,7 @@ targs="$targs$tflags"
 # or a missing file gives one message rather than one per stage (a stage after a failed
 # one would report an empty input). The pure filters check their own options: run
 # them on an empty input.
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-report.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tmp_init
 eval "set -- $files"
 for f; do
 	if [ "$f" != - ] && [ ! -r "$f" ]; then
@@ -327,6 +326,12 @@ for f; do
 			printf '%s: %s: No such file or directory\n' "$prog" "$f" >&2
 		fi
 		exit 1
+	fi
+	# no output may replace an input: ttp-table refuses such a name (a usage error,
+	# found by the check below)
+	if [ "$f" != - ]; then
+		quote "$f"
+		targs="$targs --protect=$qv"
 	fi
 done
 # ttp-table gets a line that is not a record: it checks its options first, then stops at
@@ -357,59 +362,23 @@ if [ -n "$arch_set" ]; then
 	fi
 fi
 
-# Run the pipeline; each stage leaves its exit status in a file (POSIX sh has no
-# pipefail everywhere: dash lacks it).
-trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
-trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
-trap 'rm -rf "$tmp"; trap - HUP; kill -HUP $$' HUP
-
-# Each stage's messages go to a file of their own, its exit status to another; a stage
-# that fails sends a line that is not a record down the pipe, so that every later stage
-# fails too and ttp-table writes no file. The report goes to a file, shown only when
-# every stage succeeded.
-stages="$parse $pargs
-${phase:+$phase $hargs
-}$filter $fargs
-$roofline $rargs"
-pipeline= n=0
-while IFS= read -r s; do
-	n=$((n + 1))
-	pipeline="$pipeline{ $s 2>\"\$tmp/e$n\"; s=\$?; echo \$s >\"\$tmp/$n\";
-	case \$s in 0|141) ;; *) printf '%s\\n' \"\$poison\" ;; esac; } | "
-done <<EOF
-$stages
-EOF
-n=$((n + 1))
-pipeline="$pipeline{ $table $targs >\"\$tmp/out\" 2>\"\$tmp/e$n\"; echo \$? >\"\$tmp/$n\"; }"
-eval "$pipeline"
-
-# The first stage that failed on its own; a stage killed by SIGPIPE (141) failed only
-# because a later one stopped reading, so it counts only if nothing else failed.
-rc=0 piped=0 failed=0 i=0
-while [ "$i" -lt "$n" ]; do
-	i=$((i + 1))
-	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
-	case $s in
-	0) ;;
-	141) [ "$piped" -eq 0 ] && piped=141 ;;
-	*) rc=$s; failed=$i; break ;;
-	esac
-done
-[ "$rc" -eq 0 ] && rc=$piped
-# The messages of each stage up to the one that failed; what the later ones said ("No
-# signposts found", "No operations to display") is only a consequence of that failure.
-i=0
-while [ "$i" -lt "$n" ]; do
-	i=$((i + 1))
-	cat "$tmp/e$i" >&2 2>/dev/null
-	[ "$i" -eq "$failed" ] && break
-done
+# Run the pipeline; the report goes to a file, shown only when every stage succeeded.
+if [ -n "$phase" ]; then
+	run_stages "$tmp/out" "$parse $pargs" "$phase $hargs" "$filter $fargs" \
+	    "$roofline $rargs" "$table $targs"
+else
+	run_stages "$tmp/out" "$parse $pargs" "$filter $fargs" "$roofline $rargs" \
+	    "$table $targs"
+fi
 [ "$rc" -eq 0 ] || exit "$rc"
 # The report: a closed pipe ends quietly (as SIGPIPE would); any other write error is one
 # message and status 1.
-if ! cat "$tmp/out" 2>"$tmp/cat"; then
+cat "$tmp/out" 2>"$tmp/cat"
+c=$?
+if [ "$c" -ne 0 ]; then
+	[ "$c" -eq 141 ] && die_pipe	# cat was killed by SIGPIPE
 	case $(cat "$tmp/cat") in
-	*"Broken pipe"*) exit 141 ;;
+	*"Broken pipe"*) die_pipe ;;
 	*write\ error:\ *)
 		printf '%s: write error on stdout: %s\n' "$prog" "$(sed 's/.*write error: //' "$tmp/cat")" >&2
 		;;

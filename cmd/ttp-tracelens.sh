@@ -69,8 +69,10 @@ usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--short_kernel_threshold_us SHORT_KERNEL_THRESHOLD_US]
                      [--short_kernel_histogram_bins SHORT_KERNEL_HISTOGRAM_BINS]
                      [--topk_short_kernels TOPK_SHORT_KERNELS]
+                     [--enable_pseudo_ops]
                      [--topk_ops TOPK_OPS] [--topk_roofline_ops TOPK_ROOFLINE_OPS]
                      [--gpu_arch_json_path GPU_ARCH_JSON_PATH]
+                     [--group_by_num_kernels] [--include_call_stack]
                      [--inference_phase_analysis]
                      [--phase_detection_method METHOD]
                      [--decode_threshold DECODE_THRESHOLD] [--generate_plots]
@@ -100,9 +102,12 @@ options:
   --short_kernel_histogram_bins N
                            histogram bins (default 100)
   --topk_short_kernels N   rows of short_kernels_summary
+  --enable_pseudo_ops      as with --inference (ttp-tracelens --inference --help)
   --topk_ops N, --topk_roofline_ops N
                            accepted; as in TraceLens they change no sheet
   --gpu_arch_json_path F   TraceLens's arch JSON: the roofline's peaks
+  --group_by_num_kernels   num_kernels in ops_unique_args and the roofline sheets
+  --include_call_stack     call_stack_full and entry_point in unified_perf_summary
   --inference_phase_analysis
                            add ops_summary_prefill and ops_summary_decode
                            (ttp-phase tags the kernel launchers)
@@ -119,8 +124,9 @@ options:
                            command line instead (ttp-tracelens --inference --help)
 
 TraceLens options ttp does not implement (--extension_file, --python_path,
---gpu_arch_platform, --include_call_stack, --detect_recompute, --include_overlap_info,
---comparison_json_path, ...) are errors, never silently ignored.
+--gpu_arch_platform, --detect_recompute, --include_overlap_info,
+--comparison_json_path, ...) are errors that say what to use instead, never
+silently ignored.
 EOF
 }
 
@@ -229,11 +235,32 @@ short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk
 topk_roofline_ops= gpu_arch_json_path= help version quiet inference
 inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots
 plot_format= plot_dpi='
-# TraceLens's options that ttp does not implement: a clear error each.
-unimpl='extension_file= python_path= gpu_arch_platform= include_call_stack detect_recompute
-include_overlap_info comparison_json_path= comparison_capture_folder= capture_folder=
-include_first_occurrence_time enable-origami enable_pseudo_ops group_by_parent_module
-group_by_num_kernels'
+longopts="$longopts enable_pseudo_ops group_by_num_kernels include_call_stack"
+# TraceLens's options that ttp does not implement: a clear error each (unimpl_why), and
+# the inference report's options that ttp has only there.
+unimpl='extension_file= python_path= gpu_arch_platform= detect_recompute
+include_overlap_info comparison_json_path= inductor_cache_dir=
+include_first_occurrence_time enable-origami group_by_parent_module capture_folder=
+comparison_capture_folder='
+
+# unimpl_why NAME: why=what the error says about TraceLens's option NAME.
+unimpl_why() {
+	case $1 in
+	extension_file) why="TraceLens's Python extensions cannot run in ttp; run TraceLens itself for what they add" ;;
+	python_path) why="ttp has no GEMM simulator to run; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
+	gpu_arch_platform) why="give the platform's TraceLens arch JSON with --gpu_arch_json_path instead" ;;
+	enable-origami) why="ttp has no simulated GEMM/SDPA times; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
+	comparison_json_path|comparison_capture_folder)
+		why="ttp has no TraceDiff; write each trace's sheets (--output_csvs_dir) and compare them" ;;
+	detect_recompute) why="ttp has no is_recompute column; the sheets leave out nothing without it" ;;
+	include_overlap_info) why="ttp has no overlap columns; gpu_timeline has the trace's compute/communication overlap" ;;
+	include_first_occurrence_time) why="ttp has no first-occurrence column; gpu_timeline and the sheets are the same without it" ;;
+	inductor_cache_dir) why="ttp reads Triton kernels from the trace alone (no inductor cache)" ;;
+	group_by_parent_module|capture_folder)
+		why="an option of TraceLens's inference report: use ttp-tracelens --inference" ;;
+	*) why="not implemented" ;;
+	esac
+}
 
 # --inference, wherever it stands, selects the inference entry point's option set.
 inference=
@@ -282,7 +309,10 @@ while [ $# -gt 0 ]; do
 		fi
 		opt=${match%=}
 		for o in $unimpl; do
-			[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
+			if [ "$o" = "$match" ]; then
+				unimpl_why "$opt"
+				bad "--$opt: TraceLens's option is not implemented by ttp: $why"
+			fi
 		done
 		case $match in
 		*=)
@@ -291,7 +321,10 @@ while [ $# -gt 0 ]; do
 				val=$1
 				case $val in
 				-[0-9]*) ;;
-				-*) bad "argument --$opt: expected one argument" ;;
+				-*)
+					# as argparse; but a file of that name gets a hint
+					[ -e "$val" ] && bad "argument --$opt: expected one argument ('$val' looks like an option: for the file, write --$opt=$val or ./$val)"
+					bad "argument --$opt: expected one argument" ;;
 				esac
 				shift
 			fi
@@ -445,39 +478,18 @@ if [ -n "${capture:-}" ]; then
 	parse="$parse -c $qv"
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
-trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
+# No output may replace the trace (an xlsx or CSV named like it, or a link to it): TraceLens
+# would destroy its input. ttp-table checks the sheets' names too (--protect).
+if [ -z "$csvdir" ] && [ "$xlsx" -ef "$trace" ]; then
+	bad "--output_xlsx_path $xlsx: that file is the trace (--profile_json_path); writing it would destroy the trace (give another output name)"
+fi
+targs="$targs --protect=$trace_q"
 
 # Each stage leaves its exit status in a file (dash has no pipefail); a stage that fails
-# sends a line that is not a record down the pipe, so that ttp-table writes nothing.
-poison="$prog: an earlier stage failed"
-eval "{ $parse -q${python:+ -p} -- $trace_q 2>\"\$tmp/e1\"; s=\$?; echo \$s >\"\$tmp/1\";
-	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
-    { $roofline$rargs 2>\"\$tmp/e2\"; s=\$?; echo \$s >\"\$tmp/2\";
-	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
-    { $phase 2>\"\$tmp/e3\"; s=\$?; echo \$s >\"\$tmp/3\";
-	[ \$s -eq 0 ] || printf '%s\\n' \"\$poison\"; } |
-    { $table$targs --print-summary 2>\"\$tmp/e4\"; echo \$? >\"\$tmp/4\"; }"
-
-# The first stage that failed on its own: one killed by SIGPIPE (141) failed only because
-# a later one stopped reading. Its messages, and those of the stages before it.
-rc=0 piped=0 failed=4 i=0
-while [ $i -lt 4 ]; do
-	i=$((i + 1))
-	s=$(cat "$tmp/$i" 2>/dev/null) || s=1
-	case $s in
-	0) ;;
-	141) [ "$piped" -eq 0 ] && piped=141 ;;
-	*) rc=$s; failed=$i; break ;;
-	esac
-done
-[ "$rc" -eq 0 ] && rc=$piped
-i=0
-while [ $i -lt "$failed" ]; do
-	i=$((i + 1))
-	cat "$tmp/e$i" >&2
-done
+# sends a line that is not a record down the pipe, so that ttp-table writes nothing. A
+# CSV for the trace is refused by ttp-parse --expect json: it is ttp-report's.
+tmp_init
+run_stages '' "$parse --expect=json -q${python:+ -p} -- $trace_q" "$roofline$rargs" \
+    "$phase" "$table$targs --print-summary"
 [ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
 exit "$rc"
