@@ -144,7 +144,10 @@ while [ $# -gt 0 ]; do
 			opt_prefix "$name" "$set"
 			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
 		done
-		[ -z "$match" ] && bad "unrecognized option: --$name"
+		if [ -z "$match" ]; then
+			[ -e "$arg" ] && bad "unrecognized option: --$name; to read the file $arg, write ./$arg or put -- before it"
+			bad "unrecognized option: --$name"
+		fi
 		opt=${match%=}
 		case $match in
 		*=)
@@ -232,7 +235,9 @@ while [ $# -gt 0 ]; do
 			V) echo "$prog $version"; exit 0 ;;
 			v) verbose=1 ;;
 			q) verbose= ;;
-			*) bad "unrecognized option: -$c" ;;
+			*)
+				[ -e "$arg" ] && bad "unrecognized option: -$c in $arg; to read the file $arg, write ./$arg or put -- before it"
+				bad "unrecognized option: -$c" ;;
 			esac
 		done
 		;;

@@ -252,12 +252,10 @@ unimpl_why() {
 	enable-origami) why="ttp has no simulated GEMM/SDPA times; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
 	comparison_json_path|comparison_capture_folder)
 		why="ttp has no TraceDiff; write each trace's sheets (--output_csvs_dir) and compare them" ;;
-	detect_recompute) why="ttp has no is_recompute column; the sheets leave out nothing without it" ;;
-	include_overlap_info) why="ttp has no overlap columns; gpu_timeline has the trace's compute/communication overlap" ;;
-	include_first_occurrence_time) why="ttp has no first-occurrence column; gpu_timeline and the sheets are the same without it" ;;
+	detect_recompute) why="ttp does not mark recomputed ops (no is_recompute column); leave it out for the other columns" ;;
+	include_overlap_info) why="ttp has no overlap columns; gpu_timeline shows the exposed (not overlapped) communication and memcpy time" ;;
+	include_first_occurrence_time) why="ttp has no first-occurrence column; leave it out for the other columns" ;;
 	inductor_cache_dir) why="ttp reads Triton kernels from the trace alone (no inductor cache)" ;;
-	group_by_parent_module|capture_folder)
-		why="an option of TraceLens's inference report: use ttp-tracelens --inference" ;;
 	*) why="not implemented" ;;
 	esac
 }
@@ -309,10 +307,13 @@ while [ $# -gt 0 ]; do
 		fi
 		opt=${match%=}
 		for o in $unimpl; do
-			if [ "$o" = "$match" ]; then
-				unimpl_why "$opt"
-				bad "--$opt: TraceLens's option is not implemented by ttp: $why"
-			fi
+			[ "$o" = "$match" ] || continue
+			case $opt in
+			group_by_parent_module|capture_folder)
+				bad "--$opt: an option of TraceLens's inference report (TraceLens_generate_perf_report_pytorch_inference): add --inference" ;;
+			esac
+			unimpl_why "$opt"
+			bad "--$opt: TraceLens's option is not implemented by ttp: $why"
 		done
 		case $match in
 		*=)

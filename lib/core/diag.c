@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/diag.h"
 #include "core/names.h"
@@ -77,18 +78,58 @@ die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+/* Whether a is a cluster of short options ("-qv") holding c. */
+static int
+is_cluster(const char *a, int c)
+{
+	return a != NULL && a[0] == '-' && a[1] != '-' && a[1] != '\0' && strchr(a + 1, c) != NULL;
+}
+
+/* A bad option in arg: a usage error, with a hint when arg is a file named like an
+ * option (-v.json). */
+static void __attribute__((noreturn))
+bad_option(const char *what, const char *arg)
+{
+	if (access(arg, F_OK) == 0)
+		die_usage("%s; to read the file %s, write ./%s or put -- before it", what, arg,
+		    arg);
+	die_usage("%s", what);
+}
+
 void
 die_getopt(int ch, char *const argv[])
 {
-	const char *arg = argv[optind - 1];
+	const char *prev = argv[optind - 1], *cur = argv[optind], *cl = NULL;
+	char what[64];
+	size_t n;
 
 	if (ch == ':')
-		die_usage("option requires an argument: %s", arg);
-	if (arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') != NULL && optopt != 0)
-		die_usage("option takes no argument: %s", arg);
-	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 128 && isprint(optopt))
-		die_usage("unknown option: -%c", optopt);
-	die_usage("unknown option: %s", arg);
+		die_usage("option requires an argument: %s", prev);
+	/* An unknown short option: getopt leaves optind on its cluster until the cluster's
+	 * last letter, so the cluster is argv[optind] (-v.json stopped at '.') or, when the
+	 * letter ended it, argv[optind - 1]. An unknown long option has optopt 0. */
+	if (optopt > 0 && optopt < 128) {
+		n = prev != NULL ? strlen(prev) : 0;
+		if (is_cluster(prev, optopt) && prev[n - 1] == optopt)
+			cl = prev;
+		else if (is_cluster(cur, optopt))
+			cl = cur;
+		else if (is_cluster(prev, optopt))
+			cl = prev;
+	}
+	if (cl != NULL) {
+		if (isprint(optopt))
+			snprintf(what, sizeof(what), "unknown option: -%c", optopt);
+		else
+			snprintf(what, sizeof(what), "unknown option in %.40s", cl);
+		if (strlen(cl) > 2 && isprint(optopt))
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), " in %.30s", cl);
+		bad_option(what, cl);
+	}
+	if (prev[0] == '-' && prev[1] == '-' && strchr(prev, '=') != NULL && optopt != 0)
+		die_usage("option takes no argument: %s", prev);
+	snprintf(what, sizeof(what), "unknown option: %.40s", prev);
+	bad_option(what, prev);
 }
 
 void
