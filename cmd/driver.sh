@@ -76,8 +76,15 @@ tmp= pgrp=
 tmp_cleanup() {
 	if [ -n "$pgrp" ]; then
 		# the pipeline's process group (setsid), and its leader in case it has not
-		# reached setsid yet
+		# reached setsid yet; then wait (up to 5 s) until none of them is left, so
+		# that none creates a file in tmp after it is removed
 		kill -s TERM -- "-$pgrp" "$pgrp" 2>/dev/null
+		wait "$pgrp" 2>/dev/null
+		_w=0
+		while kill -s 0 -- "-$pgrp" 2>/dev/null && [ "$_w" -lt 100 ]; do
+			sleep 0.05
+			_w=$((_w + 1))
+		done
 		pgrp=
 	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
@@ -142,7 +149,9 @@ run_stages() {
 	command -v setsid >/dev/null 2>&1 && _ss=setsid
 	# an asynchronous list reads /dev/null unless told otherwise: give it ours (closed
 	# when it is closed)
-	if ! { $_ss /bin/sh -c "$_pl" <&3 3<&- & } 3<&0 2>/dev/null; then
+	if { : <&0; } 2>/dev/null; then
+		{ $_ss /bin/sh -c "$_pl" <&3 3<&- & } 3<&0
+	else
 		$_ss /bin/sh -c "$_pl" <&- &
 	fi
 	pgrp=$!
