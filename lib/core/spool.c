@@ -4,6 +4,7 @@
  * a window buffer (see spool.h).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,26 @@ spool_open(void)
 {
 	struct spool *sp = xcalloc(1, sizeof(*sp));
 	char path[4096];
+	sigset_t set, old;
+	int e;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/ttp-spool.XXXXXX", tmpdir()) >= sizeof(path))
 		die(EXIT_DATA, "TMPDIR too long");
-	if ((sp->fd = mkstemp(path)) == -1)
-		die(EXIT_DATA, "%s: cannot create a temporary file: %s", path, strerror(errno));
-	unlink(path);
+	/* created and unlinked with the fatal signals held: a signal in between would
+	 * leave the file behind in TMPDIR */
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	sp->fd = mkstemp(path);
+	e = errno;
+	if (sp->fd != -1)
+		unlink(path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (sp->fd == -1)
+		die(EXIT_DATA, "%s: cannot create a temporary file: %s", path, strerror(e));
 	sp->wbuf = xmalloc(WBUFSZ);
 	sp->rcap = WBUFSZ;
 	sp->rbuf = xmalloc(sp->rcap);
