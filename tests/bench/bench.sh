@@ -55,8 +55,8 @@ if [ ! -x "$OUT/csvscan" ] || [ "$OUT/csvscan" -ot "$TOP/tests/bench/csvscan.c" 
 	${CC:-cc} -O2 -o "$OUT/csvscan" "$TOP/tests/bench/csvscan.c" -lcsv
 fi
 
-BIG=$OUT/big.csv
-echo "input: $BIG, $(wc -c < "$BIG") bytes, $(($(wc -l < "$BIG") - 1)) rows"
+TTCSV=$OUT/big.csv
+echo "input: $TTCSV, $(wc -c < "$TTCSV") bytes, $(($(wc -l < "$TTCSV") - 1)) rows"
 PATH=$TOP/bin:$PATH
 export PATH
 
@@ -87,19 +87,19 @@ run() {
 }
 
 # /usr/bin/time measures the whole sh -c; for pipelines its %M is the largest child.
-run "csvscan (bare libcsv)" "$OUT/csvscan '$BIG'"
-run "ttp-parse" "ttp-parse '$BIG'"
-run "ttp-parse --no-sort" "ttp-parse --no-sort '$BIG'"
-run "ttp-parse < big.csv (stdin: spooled)" "ttp-parse < '$BIG'"
-[ -x "$TOP/bin/ttp-filter" ] && run "ttp-parse | ttp-filter" "ttp-parse '$BIG' | ttp-filter"
-[ -x "$TOP/bin/ttp-roofline" ] && run "ttp-parse | ttp-roofline" "ttp-parse '$BIG' | ttp-roofline"
+run "csvscan (bare libcsv)" "$OUT/csvscan '$TTCSV'"
+run "ttp-parse" "ttp-parse '$TTCSV'"
+run "ttp-parse --no-sort" "ttp-parse --no-sort '$TTCSV'"
+run "ttp-parse < big.csv (stdin: spooled)" "ttp-parse < '$TTCSV'"
+[ -x "$TOP/bin/ttp-filter" ] && run "ttp-parse | ttp-filter" "ttp-parse '$TTCSV' | ttp-filter"
+[ -x "$TOP/bin/ttp-roofline" ] && run "ttp-parse | ttp-roofline" "ttp-parse '$TTCSV' | ttp-roofline"
 [ -x "$TOP/bin/ttp-report" ] && run "ttp-report --no-advice --csv" \
-	"cd '$OUT' && ttp-report -q '$BIG' --no-advice --csv out.csv"
+	"cd '$OUT' && ttp-report -q '$TTCSV' --no-advice --csv out.csv"
 
 # Each stage alone on the output of the one before (saved once), for its own time and
 # memory: every stage must stay under 64 MB.
 echo "stages alone (input: the previous stage's records in a file):"
-ttp-parse "$BIG" >"$OUT/p.ndjson"
+ttp-parse "$TTCSV" >"$OUT/p.ndjson"
 ttp-filter <"$OUT/p.ndjson" >"$OUT/f.ndjson" 2>/dev/null
 ttp-roofline --no-extras <"$OUT/f.ndjson" >"$OUT/r.ndjson" 2>/dev/null
 run "  ttp-filter" "ttp-filter < '$OUT/p.ndjson' 2>/dev/null"
@@ -115,7 +115,7 @@ rm -f "$OUT/p.ndjson" "$OUT/f.ndjson" "$OUT/r.ndjson" "$OUT/t.csv" "$OUT/t_stack
 # The pipeline's CPU time per copy must stay flat; its memory must not grow.
 echo "linearity (the trace's data rows repeated N times through a pipe; cpu per copy):"
 for n in ${LINEAR:-1 4 16}; do
-	g="{ head -n 1 '$BIG'; i=0; while [ \$i -lt $n ]; do tail -n +2 '$BIG'; i=\$((i + 1)); done; }"
+	g="{ head -n 1 '$TTCSV'; i=0; while [ \$i -lt $n ]; do tail -n +2 '$TTCSV'; i=\$((i + 1)); done; }"
 	SCAN=
 	run "  ${n}x csvscan" "$g | '$OUT/csvscan' /dev/stdin"
 	run "  ${n}x parse --no-sort | filter | roofline | table --csv" \
