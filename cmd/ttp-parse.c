@@ -19,9 +19,10 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [--expect csv|json] [--] [FILE ...]\n"
-	    "Read TT-Metal ops perf CSV files or PyTorch profiler traces (Kineto JSON),\n"
-	    "told apart by their content (none or \"-\": standard input; gzip is read\n"
-	    "transparently), and write records as NDJSON.\n"
+	    "Read TT-Metal ops perf CSV files, PyTorch profiler traces (Kineto JSON) or\n"
+	    "JAX/XLA profiles (XSpace .xplane.pb), told apart by their content (none or\n"
+	    "\"-\": standard input; gzip is read transparently), and write records as\n"
+	    "NDJSON.\n"
 	    "\n"
 	    "  -a, --all          CSV: also keep every other column under its header name\n"
 	    "  -n, --no-sort      CSV: keep file order (do not sort by HOST START TS);\n"
