@@ -21,7 +21,7 @@ static void
 run(void *arg)
 {
 	struct fuzz_job *jb = arg;
-	struct badrec bad = { true, 0 };
+	struct badrec bad = { true, 0, NULL };	/* skip */
 	struct error err = ERROR_INIT;
 	struct filter_opts o;
 	struct rec_reader *rd;
@@ -56,6 +56,7 @@ run(void *arg)
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
 	if (filter_run(rd, fuzz_null, &o, &err) < 0 && err.msg == NULL)
 		abort();	/* an error without its message */
+	badrec_end(&bad);	/* frees the order judge's state */
 	error_free(&err);
 	rec_close(rd);
 	fflush(fuzz_null);

@@ -20,7 +20,7 @@ static void
 run(void *arg)
 {
 	struct fuzz_job *jb = arg;
-	struct badrec bad = { true, 0 };
+	struct badrec bad = { true, 0, NULL };	/* skip */
 	struct phase_opts o = { PHASE_AUTO, PHASE_THRESHOLD, 0, 1, &bad };
 	struct rec_reader *rd;
 

@@ -23,7 +23,7 @@ static void
 run(void *arg)
 {
 	struct fuzz_job *jb = arg;
-	struct badrec bad = { true, 0 };
+	struct badrec bad = { true, 0, NULL };	/* skip */
 	struct stepwin_opts o = { 1, -1, false, STEPWIN_NUM_STEPS, false, &bad };
 	struct error err = ERROR_INIT;
 	struct rec_reader *rd;
@@ -36,6 +36,7 @@ run(void *arg)
 	rd = rec_open(fuzz_file(0, jb->p, jb->n));
 	if (stepwin_run(rd, fuzz_null, &o, &err) < 0 && err.msg == NULL)
 		abort();	/* an error without its message */
+	badrec_end(&bad);	/* frees the order judge's state */
 	error_free(&err);
 	rec_close(rd);
 	fflush(fuzz_null);

@@ -29,7 +29,7 @@ run(void *arg)
 	struct rec_reader *rd;
 	struct rec *r;
 	struct table t;
-	struct badrec bad = { true, 0 };
+	struct badrec bad = { true, 0, NULL };	/* skip */
 	struct tl *tl = tl_new();
 	struct tl_opts to = TL_OPTS_INIT;
 	struct error e = ERROR_INIT;
