@@ -10,7 +10,7 @@
  * the tags.
  *
  * Finding the repetition is lib/phase/period.c: the periodic stretch that covers the most
- * ops, in O(n log n) time. The step grammar is lib/phase/step.c, the heuristics lib/phase/guess.c.
+ * ops, in O(n log n) time. The step grammar is lib/torch/step.c, the heuristics lib/phase/guess.c.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -30,7 +30,7 @@
 #include "phase/guess.h"
 #include "phase/period.h"
 #include "phase/phase.h"
-#include "phase/step.h"
+#include "torch/step.h"
 #include "core/rec.h"
 #include "core/spool.h"
 #include "core/tensor.h"

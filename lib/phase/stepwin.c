@@ -16,7 +16,7 @@
 #include "core/diag.h"
 #include "core/names.h"
 #include "core/rec.h"
-#include "phase/step.h"
+#include "torch/step.h"
 #include "phase/stepwin.h"
 
 const char *

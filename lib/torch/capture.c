@@ -51,7 +51,7 @@
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/spool.h"
-#include "phase/step.h"
+#include "torch/step.h"
 #include "torch/kineto.h"
 #include "torch/kinpriv.h"
 

@@ -15,7 +15,7 @@
 #include "core/hwspec.h"
 #include "core/names.h"
 #include "core/rec.h"
-#include "phase/step.h"
+#include "torch/step.h"
 #include "torch/opclass.h"
 #include "torch/perfmodel.h"
 #include "torch/roofline.h"

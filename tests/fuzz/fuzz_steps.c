@@ -14,7 +14,7 @@
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "phase/guess.h"
-#include "phase/step.h"
+#include "torch/step.h"
 #include "phase/stepwin.h"
 #include "core/rec.h"
 #include "fuzz.h"

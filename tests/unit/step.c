@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/phase/step.c: every annotation form of spec/tracelens.md §9.1, the
+/* Unit tests for lib/torch/step.c: every annotation form of spec/tracelens.md §9.1, the
  * examples TraceLens documents and the annotations of the shared traces. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "phase/step.h"
+#include "torch/step.h"
 #include "tap.h"
 
 /* want: "kind phase ctx_req gen_req ctx_tok gen_tok batch number" */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "phase/step.h"
+#include "torch/step.h"
 
 struct cur {
 	const char	*p, *e;
