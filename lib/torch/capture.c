@@ -51,9 +51,10 @@
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/spool.h"
-#include "torch/step.h"
 #include "torch/kineto.h"
-#include "torch/kinpriv.h"
+#include "torch/step.h"
+
+#include "kinpriv.h"
 
 struct cap {
 	char		*path;		/* the capture trace */

@@ -29,7 +29,7 @@
 #include "core/rec.h"
 #include "core/spool.h"
 #include "torch/kineto.h"
-#include "torch/kinpriv.h"
+#include "kinpriv.h"
 #include "torch/opclass.h"
 
 static const char *const catname[] = {

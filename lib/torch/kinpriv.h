@@ -4,6 +4,8 @@
  * to the torch reader: lib/torch/kineto.c reads a trace into it (events, host tree, GPU
  * links) and writes the records; lib/torch/capture.c grafts graph-capture traces into it
  * (--capture-folder) between the two. Every other module goes through torch/kineto.h.
+ * Private: it lives beside its sources, not under include/, and they include it as
+ * "kinpriv.h" (found in the including file's folder), so nothing else can.
  */
 #ifndef TTP_KINPRIV_H
 #define TTP_KINPRIV_H
