@@ -26,7 +26,7 @@ enum { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET };
 enum { CLS_COMP, CLS_COMM, CLS_MEMCPY };
 
 /* One GPU event. s and e are TraceLens's doubles: ts and ts + dur in µs. */
-struct kev {
+struct gpuev {
 	uint32_t	name;
 	uint8_t		gpu, cls;
 	long long	stream, start_ns, ns, by;	/* by: launched_by, -1 when unlinked */
@@ -64,7 +64,7 @@ struct top {
 };
 
 struct tl {
-	struct kev	*k;
+	struct gpuev	*k;
 	size_t		 nk, capk;
 	struct top	*op;
 	size_t		 nop, capop;
@@ -210,7 +210,7 @@ ns_us(long long ns)
 static void
 add_gpu(struct tl *tl, struct rec *r)
 {
-	struct kev kv, *k = &kv;
+	struct gpuev kv, *k = &kv;
 	const char *name = rec_str(r, "name", NULL), *g = rec_str(r, "gpu", NULL);
 	const char *cls = rec_str(r, "class", NULL), *c;
 	long long v;
@@ -796,7 +796,7 @@ tl_link(struct tl *tl)
 	for (i = 0; i < tl->nop; i++)
 		tie_runs(tl, tl->kids + tl->op[i].kid0, tl->op[i].nkid);
 	for (i = 0; i < tl->nk; i++) {
-		struct kev *k = &tl->k[i];
+		struct gpuev *k = &tl->k[i];
 		struct top *o;
 
 		if (k->by < 0 || (k->op = find_op(tl, k->rank, k->by)) == NONE) {
@@ -845,7 +845,7 @@ timeline(const struct tl *tl, const struct tl_opts *o, struct timeline *t)
 	for (i = 0; i < 4; i++)
 		v[i] = xreallocarray(NULL, tl->nk ? tl->nk : 1, sizeof(struct iv));
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 		struct iv x = { k->s, k->e };
 
 		if (k->by < 0 && !o->include_unlinked)
@@ -924,7 +924,7 @@ static uint32_t
 op_category(struct tl *tl, size_t i);
 
 static uint32_t
-kernel_parent_cat(struct tl *tl, const struct kev *k)
+kernel_parent_cat(struct tl *tl, const struct gpuev *k)
 {
 	const struct top *o;
 
@@ -964,7 +964,7 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 	t = tab_new(key.p);
 	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk && (phase == NULL || ph != NAME_NONE); i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 		uint32_t cat, par;
 
 		if (k->gpu != GPU_KERNEL)
@@ -992,7 +992,7 @@ sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 	if (phase == NULL)
 		tab_col(t, "Percent of total time (%)");
 	for (g = 0; g < gr.n; g++) {
-		const struct kev *k = &tl->k[gr.first[g]];
+		const struct gpuev *k = &tl->k[gr.first[g]];
 		size_t r = tab_row(t);
 		double sum = stat_sum(&gr.vals[g]);
 
@@ -1034,7 +1034,7 @@ sheet_short_histogram(struct tl *tl, const struct tl_opts *o)
 	tab_col(t, "bin_end");
 	tab_col(t, "count");
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 
 		if (k->gpu == GPU_KERNEL && k->dur < o->short_thresh_us) {
 			lo = k->dur < lo ? k->dur : lo;
@@ -1054,7 +1054,7 @@ sheet_short_histogram(struct tl *tl, const struct tl_opts *o)
 		edge[i] = lo + (double)i * ((hi - lo) / (double)nb);
 	edge[nb] = hi;
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 		size_t b;
 
 		if (k->gpu != GPU_KERNEL || !(k->dur < o->short_thresh_us))
@@ -1091,7 +1091,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 
 	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 		const struct top *op;
 
 		if (k->gpu != GPU_KERNEL || !(k->dur < o->short_thresh_us))
@@ -1144,7 +1144,7 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 	tab_col(t, "Short Kernel duration (\u00b5s) mean");
 	tab_col(t, "Short Kernel duration (\u00b5s) percent of total time");
 	for (g = 0; g < gr.n; g++) {
-		const struct kev *k = &tl->k[gr.first[g]];
+		const struct gpuev *k = &tl->k[gr.first[g]];
 		size_t r = tab_row(t);
 		double sum = stat_sum(&gr.vals[g]);
 
@@ -1246,7 +1246,7 @@ static const size_t *cmp_firstk;
 static int
 kev_trace_cmp(const struct tl *tl, size_t x, size_t y)
 {
-	const struct kev *a = &tl->k[x], *b = &tl->k[y];
+	const struct gpuev *a = &tl->k[x], *b = &tl->k[y];
 
 	if (a->rank != b->rank)
 		return (a->rank > b->rank) - (a->rank < b->rank);
@@ -1546,7 +1546,7 @@ kernel_details_order(const struct tl *tl, const struct klist *in, size_t n, stru
 	for (j = 0; order && j < tpl->n; j++)
 		order[j] = ent[j].pos;
 	for (j = 0; j < tpl->n; j++) {
-		const struct kev *k = &tl->k[tpl->ev[ent[j].pos]];
+		const struct gpuev *k = &tl->k[tpl->ev[ent[j].pos]];
 		size_t nl = strlen(ent[j].name), cut;
 		double mean;
 
@@ -2353,7 +2353,7 @@ coll_cell(struct tab *t, size_t r, size_t col, const struct collv *c, size_t j)
 /* A communication kernel's collective args: each group key but the process group's
  * name is there (TraceLens's groupby drops a row with any key missing) and a stream. */
 static int
-coll_complete(const struct tl *tl, const struct kev *k, struct collv *c)
+coll_complete(const struct tl *tl, const struct gpuev *k, struct collv *c)
 {
 	size_t j;
 	int ok = coll_read(S(tl, k->comm), c) && k->stream >= 0;
@@ -2375,7 +2375,7 @@ coll_unnamed_group(const struct tl *tl)
 	struct collv c = { BUF_INIT, { 0 }, { 0 } };
 
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 
 		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM)
 			continue;
@@ -2415,7 +2415,7 @@ sheet_coll(struct tl *tl)
 
 	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
-		const struct kev *k = &tl->k[i];
+		const struct gpuev *k = &tl->k[i];
 
 		if (k->gpu != GPU_KERNEL || k->cls != CLS_COMM || k->comm == NAME_NONE ||
 		    !coll_complete(tl, k, &c))
@@ -2437,7 +2437,7 @@ sheet_coll(struct tl *tl)
 	tab_col(t, "dur_max");
 	tab_col(t, "operation_count");
 	for (g = 0; g < gr.n; g++) {
-		const struct kev *k = &tl->k[gr.first[g]];
+		const struct gpuev *k = &tl->k[gr.first[g]];
 		size_t r = tab_row(t), c0 = 1 + j;
 		int b;
 
@@ -2778,7 +2778,7 @@ urow(struct tl *tl, struct ucoll *u, size_t i)
 static void
 usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
 {
-	const struct kev *e = &tl->k[k];
+	const struct gpuev *e = &tl->k[k];
 	const struct top *o = &tl->op[e->op];
 	struct prow *p = ucoll_add(u);
 	struct buf b = BUF_INIT;
@@ -3285,7 +3285,7 @@ sheet_unified(struct tl *tl)
 		for (i = 0; i < tl->nop; i++)
 			first[i] = NONE;
 		for (i = 0; i < tl->nk; i++) {
-			const struct kev *k = &tl->k[i];
+			const struct gpuev *k = &tl->k[i];
 
 			if (k->op == NONE || u.covered[i] || k->cls == CLS_COMM)
 				continue;
