@@ -102,12 +102,24 @@ enum perf_status perf_apply(const char *model, const char *name, const struct ta
 enum perf_status perf_triton(const char *name, const struct targs *a, struct tperf *out);
 void perf_free(struct tperf *p);
 
-/* Whether ttp implements the model class (TraceLens has more, mostly extensions). */
-bool perf_implemented(const char *model);
-/* Whether the model class has backward formulas that TraceLens applies. */
-bool perf_has_bwd(const char *model);
-/* The category of the backward rows of a forward model ("CONV_bwd"), or NULL. */
-const char *perf_bwd_category(const char *model);
+/*
+ * A perf-model class ttp implements (torch/opclass.c maps op names to classes): one row
+ * of the model table, with TraceLens's backward rules. perf_model: the row of a class
+ * name, or NULL when ttp has no such model (TraceLens has more, mostly extensions).
+ */
+struct pmctx;			/* a model's arguments and output (private) */
+struct perfmodel {
+	const char	*model;		/* TraceLens's class name: "aten_conv" */
+	/* the model function, or NULL for TraceLens's NotImplemented (InstanceNormBwd) */
+	void		(*apply)(struct pmctx *c, const struct perfmodel *m, bool bwd);
+	int		 variant;	/* which form of its family's model */
+	bool		 bwd;		/* TraceLens applies its backward formulas to the
+					 * op's linked backward op */
+	const char	*bwd_category;	/* the category of those backward rows ("CONV_bwd"),
+					 * or NULL when they keep the op's */
+};
+
+const struct perfmodel *perf_model(const char *model);
 
 /* TraceLens's bytes per element of a dtype name (name2bpe), or 0 when unknown. */
 int perf_bpe(const char *dtype);

@@ -151,7 +151,7 @@ perf_precision(const char *dtype)
 
 /* --- arguments --------------------------------------------------------------------------- */
 
-struct ctx {
+struct pmctx {
 	const char		*name;
 	const struct targs	*a;
 	const char *const	*kernels;
@@ -163,7 +163,7 @@ struct ctx {
 };
 
 static void
-fail(struct ctx *c, const char *fmt, ...)
+fail(struct pmctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -176,7 +176,7 @@ fail(struct ctx *c, const char *fmt, ...)
 }
 
 static const struct targ *
-arg(struct ctx *c, size_t i)
+arg(struct pmctx *c, size_t i)
 {
 	static const struct targ none = { TSHAPE_NONE, 0, { 0 }, "", false, 0, { 0 }, "",
 	    NULL };
@@ -190,7 +190,7 @@ arg(struct ctx *c, size_t i)
 
 /* The shape of argument i as a flat list (Python: tuple(Input Dims[i])). */
 static const struct targ *
-shape(struct ctx *c, size_t i)
+shape(struct pmctx *c, size_t i)
 {
 	const struct targ *t = arg(c, i);
 
@@ -202,7 +202,7 @@ shape(struct ctx *c, size_t i)
 
 /* Python: Input Dims[i] is not None (a missing tensor is [] in Kineto traces). */
 static bool
-present(struct ctx *c, size_t i)
+present(struct pmctx *c, size_t i)
 {
 	(void)arg(c, i);
 	return !c->failed;
@@ -210,7 +210,7 @@ present(struct ctx *c, size_t i)
 
 /* Python: `Input Dims[i]` is non-empty (truthy). */
 static bool
-nonempty(struct ctx *c, size_t i)
+nonempty(struct pmctx *c, size_t i)
 {
 	if (i >= c->a->n)
 		return false;
@@ -219,7 +219,7 @@ nonempty(struct ctx *c, size_t i)
 }
 
 static struct pynum
-prod(struct ctx *c, const long long *d, int n)
+prod(struct pmctx *c, const long long *d, int n)
 {
 	struct pynum p = I(1);
 	int i;
@@ -231,7 +231,7 @@ prod(struct ctx *c, const long long *d, int n)
 }
 
 static struct pynum
-dim(struct ctx *c, const struct targ *t, int i)
+dim(struct pmctx *c, const struct targ *t, int i)
 {
 	if (c->failed)
 		return I(0);
@@ -274,7 +274,7 @@ jshape(const struct targ *t)
 
 /* Python: tuple(Input Strides[i]), None when the trace has no strides at all. */
 static struct tup
-jstrides(struct ctx *c, size_t i, bool none_ok)
+jstrides(struct pmctx *c, size_t i, bool none_ok)
 {
 	const struct targ *t;
 
@@ -294,7 +294,7 @@ jstrides(struct ctx *c, size_t i, bool none_ok)
 
 /* The writer, after the member's key: the value comes next. */
 static struct js_writer *
-pkey(struct ctx *c, const char *key)
+pkey(struct pmctx *c, const char *key)
 {
 	js_w_key(&c->w, key);
 	return &c->w;
@@ -326,40 +326,40 @@ w_str(struct js_writer *w, const char *s)
 }
 
 static void
-p_tup(struct ctx *c, const char *key, struct tup t)
+p_tup(struct pmctx *c, const char *key, struct tup t)
 {
 	w_tup(pkey(c, key), t);
 }
 
 /* The param key (a static string) is a Python list, not a tuple. */
 static void
-p_is_list(struct ctx *c, const char *key)
+p_is_list(struct pmctx *c, const char *key)
 {
 	if (c->o->nlists < sizeof(c->o->lists) / sizeof(c->o->lists[0]))
 		c->o->lists[c->o->nlists++] = key;
 }
 
 static void
-p_str(struct ctx *c, const char *key, const char *s)
+p_str(struct pmctx *c, const char *key, const char *s)
 {
 	w_str(pkey(c, key), s);
 }
 
 static void
-p_int(struct ctx *c, const char *key, long long v)
+p_int(struct pmctx *c, const char *key, long long v)
 {
 	js_w_int(pkey(c, key), v);
 }
 
 /* A double as TraceLens's float: shortest round-trip text, null when not finite. */
 static void
-p_real(struct ctx *c, const char *key, double v)
+p_real(struct pmctx *c, const char *key, double v)
 {
 	js_w_real(pkey(c, key), v);
 }
 
 static void
-p_num(struct ctx *c, const char *key, struct pynum v)
+p_num(struct pmctx *c, const char *key, struct pynum v)
 {
 	if (v.isint)
 		p_int(c, key, v.i);
@@ -368,20 +368,20 @@ p_num(struct ctx *c, const char *key, struct pynum v)
 }
 
 static void
-p_bool(struct ctx *c, const char *key, bool v)
+p_bool(struct pmctx *c, const char *key, bool v)
 {
 	js_w_bool(pkey(c, key), v);
 }
 
 static void
-p_null(struct ctx *c, const char *key)
+p_null(struct pmctx *c, const char *key)
 {
 	js_w_null(pkey(c, key));
 }
 
 /* A list of n strings (dtypes), NULL ones as null. */
 static void
-p_strs(struct ctx *c, const char *key, const char *const *s, int n)
+p_strs(struct pmctx *c, const char *key, const char *const *s, int n)
 {
 	struct js_writer *w = pkey(c, key);
 	int i;
@@ -449,7 +449,7 @@ causal_str(const char *s)
 
 /* Python's eval() of a Concrete Input that must be a bool ("True", "False"). */
 static bool
-eval_bool(struct ctx *c, const char *s)
+eval_bool(struct pmctx *c, const char *s)
 {
 	if (strcmp(s, "True") == 0)
 		return true;
@@ -461,7 +461,7 @@ eval_bool(struct ctx *c, const char *s)
 
 /* A list literal of integers or bools: "[16, 16]", "(1,)", "[True, False]". */
 static int
-parse_list(struct ctx *c, const char *s, long long *out, int max)
+parse_list(struct pmctx *c, const char *s, long long *out, int max)
 {
 	const char *p = s;
 	char close;
@@ -520,7 +520,7 @@ parse_list(struct ctx *c, const char *s, long long *out, int max)
 
 /* TraceLens's aten_conv.str_to_tuple: int() of each comma-separated piece of s[1:-1]. */
 static int
-str_to_tuple(struct ctx *c, const char *s, long long *out, int max)
+str_to_tuple(struct pmctx *c, const char *s, long long *out, int max)
 {
 	char buf[256], *p, *q;
 	size_t len = strlen(s);
@@ -547,13 +547,13 @@ str_to_tuple(struct ctx *c, const char *s, long long *out, int max)
 }
 
 static const char *
-concrete(struct ctx *c, size_t i)
+concrete(struct pmctx *c, size_t i)
 {
 	return arg(c, i)->value;
 }
 
 static const char *
-dtype(struct ctx *c, size_t i)
+dtype(struct pmctx *c, size_t i)
 {
 	return arg(c, i)->dtype;
 }
@@ -570,7 +570,7 @@ struct gemm {
 
 /* The transpose flags from the first kernel name that parses (kernel_name_parser). */
 static void
-gemm_transpose(struct ctx *c)
+gemm_transpose(struct pmctx *c)
 {
 	size_t i;
 
@@ -634,7 +634,7 @@ gemm_transpose(struct ctx *c)
 }
 
 static void
-gemm_params(struct ctx *c, struct gemm *g, size_t ia, size_t ib)
+gemm_params(struct pmctx *c, struct gemm *g, size_t ia, size_t ib)
 {
 	if (g->batched)
 		p_num(c, "B", g->B);
@@ -651,7 +651,7 @@ gemm_params(struct ctx *c, struct gemm *g, size_t ia, size_t ib)
 }
 
 static void
-gemm_figures(struct ctx *c, struct gemm *g, int bpe_a, int bpe_b, int bpe_bias, int bpe_out)
+gemm_figures(struct pmctx *c, struct gemm *g, int bpe_a, int bpe_b, int bpe_bias, int bpe_out)
 {
 	struct tperf *o = c->o;
 	struct pynum f, by;
@@ -677,7 +677,7 @@ gemm_figures(struct ctx *c, struct gemm *g, int bpe_a, int bpe_b, int bpe_bias, 
 
 /* aten::mm, addmm, bmm, baddbmm, _scaled_mm and the TEv2 pseudo GEMMs. */
 static void
-m_gemm(struct ctx *c, const char *model)
+m_gemm(struct pmctx *c, const char *model)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *A, *Bm;
@@ -734,7 +734,7 @@ m_gemm(struct ctx *c, const char *model)
 
 /* vllm::gemm_with_dynamic_quant: the first two 2-D shapes are A[M, K] and W[N, K]. */
 static void
-m_gemm_dq(struct ctx *c)
+m_gemm_dq(struct pmctx *c)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *A = NULL, *W = NULL;
@@ -772,7 +772,7 @@ m_gemm_dq(struct ctx *c)
 
 /* tex_ts::te_gemm_ts: A = dims[0], B = dims[5], transa/transb from Concrete 4 and 9. */
 static void
-m_te_gemm(struct ctx *c)
+m_te_gemm(struct pmctx *c)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *A, *Bm;
@@ -824,7 +824,7 @@ parse_bool(const char *s)
 /* Primus Turbo's hipblaslt_gemm_fp8(A, scaleA_inv, B, scaleB_inv, out_dtype, transA,
  * transB, transC, granularity): transC swaps the operands. */
 static void
-m_hipblaslt_fp8(struct ctx *c)
+m_hipblaslt_fp8(struct pmctx *c)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *A = shape(c, 0), *Bm = shape(c, 2), *t;
@@ -889,7 +889,7 @@ struct conv {
 };
 
 static struct pynum
-conv_flops(struct ctx *c, const long long *x, int xr, const long long *w, int wr,
+conv_flops(struct pmctx *c, const long long *x, int xr, const long long *w, int wr,
     const long long *out, int outr, bool bias, bool transposed)
 {
 	struct pynum per = py_muli(prod(c, w + 1, wr - 1), 2), f;
@@ -901,7 +901,7 @@ conv_flops(struct ctx *c, const long long *x, int xr, const long long *w, int wr
 }
 
 static struct pynum
-conv_elems(struct ctx *c, const long long *x, int xr, const long long *w, int wr,
+conv_elems(struct pmctx *c, const long long *x, int xr, const long long *w, int wr,
     const long long *out, int outr, bool bias)
 {
 	struct pynum e = py_add(prod(c, x, xr), prod(c, w, wr));
@@ -925,7 +925,7 @@ conv_t(const long long *s, int r, long long *t)
 /* Parameters and output shape of aten::convolution (x at 0) and
  * aten::convolution_backward (x at 1): Concrete Inputs from index k0 = 3 or 4. */
 static void
-conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
+conv_read(struct pmctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
 {
 	const struct targ *x, *w;
 	long long st[CONV_MAXD], pad[CONV_MAXD], dil[CONV_MAXD], op[CONV_MAXD], groups;
@@ -1023,7 +1023,7 @@ conv_read(struct ctx *c, struct conv *v, size_t ix, size_t k0, bool bwd)
 }
 
 static void
-conv_fwd_figures(struct ctx *c, struct conv *v)
+conv_fwd_figures(struct pmctx *c, struct conv *v)
 {
 	int bpe = perf_bpe(v->dt), outr = v->xr;
 
@@ -1037,7 +1037,7 @@ conv_fwd_figures(struct ctx *c, struct conv *v)
 }
 
 static void
-conv_bwd_figures(struct ctx *c, struct conv *v)
+conv_bwd_figures(struct pmctx *c, struct conv *v)
 {
 	long long tx[TARG_MAXRANK], tout[TARG_MAXRANK], tw[TARG_MAXRANK];
 	int r = v->xr, bpe = perf_bpe(v->dt);
@@ -1065,7 +1065,7 @@ conv_bwd_figures(struct ctx *c, struct conv *v)
 }
 
 static void
-m_conv(struct ctx *c, bool bwd_model, bool bwd_pass)
+m_conv(struct pmctx *c, bool bwd_model, bool bwd_pass)
 {
 	struct conv v;
 
@@ -1093,7 +1093,7 @@ struct sdpa {
 /* B, H, N, d of q, k, v at argument indices iq.., in layout bhnd (positions of B, H,
  * N, d in the shapes), with TraceLens's consistency checks. */
 static void
-sdpa_cfg(struct ctx *c, struct sdpa *s, size_t iq, const int bhnd[4], bool varlen)
+sdpa_cfg(struct pmctx *c, struct sdpa *s, size_t iq, const int bhnd[4], bool varlen)
 {
 	const struct targ *q = shape(c, iq), *k = shape(c, iq + 1), *v = shape(c, iq + 2);
 	struct pynum qb, kb, vb, kh, vh, kn, vn, kd;
@@ -1133,7 +1133,7 @@ sdpa_cfg(struct ctx *c, struct sdpa *s, size_t iq, const int bhnd[4], bool varle
 }
 
 static void
-sdpa_params(struct ctx *c, struct sdpa *s)
+sdpa_params(struct pmctx *c, struct sdpa *s)
 {
 	p_num(c, "B", s->B);
 	p_num(c, "N_Q", s->NQ);
@@ -1145,7 +1145,7 @@ sdpa_params(struct ctx *c, struct sdpa *s)
 }
 
 static struct pynum
-sdpa_flops(struct ctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
+sdpa_flops(struct pmctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
 {
 	struct pynum bh = py_mul(s->B, s->HQ), f;
 
@@ -1164,7 +1164,7 @@ sdpa_flops(struct ctx *c, const struct sdpa *s, struct pynum nq, struct pynum nk
 }
 
 static struct pynum
-sdpa_flops_bwd(struct ctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
+sdpa_flops_bwd(struct pmctx *c, const struct sdpa *s, struct pynum nq, struct pynum nkv)
 {
 	struct pynum bh = py_mul(s->B, s->HQ), f = I(0), gqa;
 
@@ -1247,7 +1247,7 @@ sdpa_kind(const char *model)
 }
 
 static void
-m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
+m_sdpa(struct pmctx *c, const struct sdpa_kind *k, bool bwd_pass)
 {
 	static const int bhnd[3][4] = { { 0, 1, 2, 3 }, { 0, 2, 1, 3 }, { 0, 1, 0, 2 } };
 	struct sdpa s;
@@ -1327,7 +1327,7 @@ m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
 	c->o->maf = "matrix";
 
 	if (k->varlen && !(bwd_pass && !k->bwd_model)) {
-		struct pynum (*fn)(struct ctx *, const struct sdpa *, struct pynum,
+		struct pynum (*fn)(struct pmctx *, const struct sdpa *, struct pynum,
 		    struct pynum) = bwd ? sdpa_flops_bwd : sdpa_flops;
 
 		f = fn(c, &s, F(maxq), F(maxkv));
@@ -1365,7 +1365,7 @@ m_sdpa(struct ctx *c, const struct sdpa_kind *k, bool bwd_pass)
 
 /* EvoformerAttention: Q [Batch, N_seq, N_res, Head, Dim]. */
 static void
-m_evoformer(struct ctx *c)
+m_evoformer(struct pmctx *c)
 {
 	const struct targ *q = shape(c, 0);
 	struct sdpa s;
@@ -1395,7 +1395,7 @@ m_evoformer(struct ctx *c)
 /* --- element-wise -------------------------------------------------------------------------- */
 
 static void
-unary_figures(struct ctx *c, struct pynum nin, struct pynum nout, const char *din,
+unary_figures(struct pmctx *c, struct pynum nin, struct pynum nout, const char *din,
     const char *dout)
 {
 	int bi = perf_bpe(din), bo = dout != NULL ? perf_bpe(dout) : bi;
@@ -1410,7 +1410,7 @@ unary_figures(struct ctx *c, struct pynum nin, struct pynum nout, const char *di
 }
 
 static void
-m_unary(struct ctx *c)
+m_unary(struct pmctx *c)
 {
 	const struct targ *x = shape(c, 0);
 	const char *dt[2] = { NULL, NULL };
@@ -1432,7 +1432,7 @@ m_unary(struct ctx *c)
 
 /* replication_pad: padding pairs from Concrete[1], innermost dimension first. */
 static void
-m_pad(struct ctx *c, bool upsample)
+m_pad(struct pmctx *c, bool upsample)
 {
 	const struct targ *x = shape(c, 0);
 	long long out[TARG_MAXRANK], pad[2 * TARG_MAXRANK];
@@ -1484,7 +1484,7 @@ m_pad(struct ctx *c, bool upsample)
 }
 
 static void
-m_binary(struct ctx *c, bool liger)
+m_binary(struct pmctx *c, bool liger)
 {
 	const struct targ *a = shape(c, 0), *b = shape(c, 1);
 	const char *dt[3] = { NULL, NULL, NULL };
@@ -1541,7 +1541,7 @@ m_binary(struct ctx *c, bool liger)
 /* --- reduce -------------------------------------------------------------------------------- */
 
 static void
-m_reduce(struct ctx *c, bool bwd_pass)
+m_reduce(struct pmctx *c, bool bwd_pass)
 {
 	const char *din = NULL, *rt = "sum";
 	struct pynum nin = I(0), nout = I(0);
@@ -1604,7 +1604,7 @@ struct norm {
 };
 
 static void
-norm_params(struct ctx *c, struct norm *n, const struct targ *x, size_t ix, bool mask)
+norm_params(struct pmctx *c, struct norm *n, const struct targ *x, size_t ix, bool mask)
 {
 	int i;
 
@@ -1630,7 +1630,7 @@ norm_params(struct ctx *c, struct norm *n, const struct targ *x, size_t ix, bool
 }
 
 static void
-norm_fwd_figures(struct ctx *c, struct norm *n)
+norm_fwd_figures(struct pmctx *c, struct norm *n)
 {
 	struct pynum f, w;
 	int bpe = perf_bpe(n->din), nw = 2;
@@ -1652,7 +1652,7 @@ norm_fwd_figures(struct ctx *c, struct norm *n)
 }
 
 static void
-norm_bwd_figures(struct ctx *c, struct norm *n)
+norm_bwd_figures(struct pmctx *c, struct norm *n)
 {
 	struct pynum epc = py_tdiv(n->E, n->C), f, by;
 	int bpe = perf_bpe(n->din);
@@ -1680,7 +1680,7 @@ norm_bwd_figures(struct ctx *c, struct norm *n)
 }
 
 static struct pynum
-list_prod(struct ctx *c, const char *s)
+list_prod(struct pmctx *c, const char *s)
 {
 	long long v[TARG_MAXRANK];
 	int n = parse_list(c, s, v, TARG_MAXRANK);
@@ -1696,7 +1696,7 @@ pybool_str(const char *s)
 }
 
 static void
-m_norm(struct ctx *c, const char *model)
+m_norm(struct pmctx *c, const char *model)
 {
 	struct norm n;
 	const struct targ *x;
@@ -1860,7 +1860,7 @@ bpe_or2(const char *dtype)
 /* RMSNorm variants of the inference extensions (category RMSNorm): x at ix, the
  * weight's length at Input Dims[iw][0]; with_add: the fused residual add. */
 static void
-m_rms_ext(struct ctx *c, size_t ix, size_t iw, bool with_add)
+m_rms_ext(struct pmctx *c, size_t ix, size_t iw, bool with_add)
 {
 	const struct targ *x = shape(c, ix), *w = shape(c, iw);
 	struct norm n;
@@ -1892,7 +1892,7 @@ m_rms_ext(struct ctx *c, size_t ix, size_t iw, bool with_add)
 
 /* silu_and_mul(out, input): out [..., d], input [..., 2d]; 5 FLOPs per output. */
 static void
-m_silu_and_mul(struct ctx *c)
+m_silu_and_mul(struct pmctx *c)
 {
 	const struct targ *o = shape(c, 0);
 	const char *dt[2];
@@ -1923,7 +1923,7 @@ m_silu_and_mul(struct ctx *c)
 
 /* aiter::gemm_a16w16: X [M, K] and W [N, K]; a bias when Input Dims[2] is non-empty. */
 static void
-m_gemm_a16w16(struct ctx *c)
+m_gemm_a16w16(struct pmctx *c)
 {
 	struct gemm g = { I(1), I(0), I(0), I(0), false, 0, { 0 }, 0 };
 	const struct targ *X = shape(c, 0), *W = shape(c, 1);
@@ -1953,7 +1953,7 @@ m_gemm_a16w16(struct ctx *c)
  * query [T, Hq*hd], key [T, Hk*hd], ..., cos_sin_cache [., rot_dim]): 3 FLOPs and 2
  * accesses per rotated element. */
 static void
-m_rope(struct ctx *c, bool sgl)
+m_rope(struct pmctx *c, bool sgl)
 {
 	struct pynum n;
 	const char *dt;
@@ -2003,7 +2003,7 @@ m_rope(struct ctx *c, bool sgl)
 
 /* sglang::store_cache: k and v rows written into the paged cache; no FLOPs. */
 static void
-m_store_cache(struct ctx *c)
+m_store_cache(struct pmctx *c)
 {
 	const struct targ *k = shape(c, 0);
 	struct pynum n;
@@ -2034,7 +2034,7 @@ m_store_cache(struct ctx *c)
  * at g_sq times the sliding window, Concrete Inputs[19], when it is positive).
  */
 static void
-m_inf_attn(struct ctx *c, int variant)
+m_inf_attn(struct pmctx *c, int variant)
 {
 	struct tanno st;
 	const struct tanno *an = &st;
@@ -2170,7 +2170,7 @@ m_inf_attn(struct ctx *c, int variant)
 
 /* MoEDispatch, MoECombine: tokens x hidden moved, no FLOPs, no compute spec. */
 static void
-m_moe_comm(struct ctx *c)
+m_moe_comm(struct pmctx *c)
 {
 	const struct targ *t = c->a->n > 0 ? &c->a->a[0] : NULL;
 	bool tok = t != NULL && t->shape == TSHAPE_FLAT && t->rank >= 1;
@@ -2199,7 +2199,7 @@ m_moe_comm(struct ctx *c)
 
 /* DaoAILab causal conv1d: x [batch, channels, seq], w [channels, k]. */
 static void
-m_causal_conv1d(struct ctx *c)
+m_causal_conv1d(struct pmctx *c)
 {
 	const struct targ *x = shape(c, 0), *w = shape(c, 1);
 	struct pynum b, ch, l, k, io;
@@ -2231,7 +2231,7 @@ m_causal_conv1d(struct ctx *c)
 
 /* CrossEntropyFunction: logits [batch, ..., vocab]; int64 targets, fp32 loss. */
 static void
-m_cross_entropy(struct ctx *c)
+m_cross_entropy(struct pmctx *c)
 {
 	const struct targ *t = shape(c, 0);
 	struct pynum b, v;
@@ -2296,7 +2296,7 @@ shape_pairs(const struct targ *t, long long (*out)[2], size_t max)
 /* Primus Turbo's fixed-K grouped GEMM: X [M, K] and W [G, K, N] (or [G, N, K]), or
  * the zipped form, lists of per-group [M_i, K] and [K, N]. */
 static void
-m_grouped_gemm(struct ctx *c)
+m_grouped_gemm(struct pmctx *c)
 {
 	static long long lhs[MAXGROUPS][2], rhs[MAXGROUPS][2];
 	const struct targ *a = c->a->n > 0 ? &c->a->a[0] : NULL;
@@ -2559,86 +2559,260 @@ perf_triton(const char *name, const struct targs *a, struct tperf *out)
 	return PERF_OK;
 }
 
-/* --- dispatch ------------------------------------------------------------------------------ */
+/* --- the model table ------------------------------------------------------------------- */
 
-/* The classes ttp implements; InstanceNormBwd is TraceLens's NotImplemented. */
-static const char *implemented[] = {
-	"aten_mm", "aten_addmm", "aten_scaled_mm", "aten_bmm", "aten_baddbmm",
-	"tev2_pseudo_gemm", "vllm_gemm_with_dynamic_quant", "tex_ts_te_gemm_ts",
-	"aten_conv", "aten_conv_bwd", "evoformer_attention", "aten_unary_elementwise",
-	"aten_replication_pad", "aten_upsample_nearest", "aten_binary_elementwise",
-	"liger_silu_mul_function", "aten_reduce", "BatchNorm", "LayerNorm", "GroupNorm",
-	"InstanceNorm", "RMSNorm", "BatchNormBwd", "LayerNormBwd", "GroupNormBwd",
-	"RMSNormBwd", "InstanceNormBwd", "aiter_rms_norm", "aiter_rmsnorm",
-	"aiter_rmsnorm2d_fwd_with_add_ck", "aiter_silu_and_mul", "sgl_kernel_silu_and_mul",
-	"gemm_a16w16", "fused_rope_fwd", "sgl_kernel_rotary_embedding", "sglang_store_cache",
-	"moe_dispatch", "moe_combine", "causal_conv1d_fwd", "cross_entropy_fwd",
-	"primus_turbo_grouped_gemm", "hipblaslt_gemm_fp8", "InferenceAttention",
-	"vllm_unified_attention_with_output", "mha_varlen_fwd", "mla_decode_fwd",
-	"vllm_unified_mla_attention_with_output", "aiter_mha_batch_prefill",
-	"pseudo_mla_prefill_fwd", "aiter_paged_attention_ragged", "aiter_fmha_v3_varlen_fwd",
-	"pa_decode_gluon",
+/* Each row's model function: the family's model with the row's variant. */
+static void
+a_gemm(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_gemm(c, m->model);
+}
+
+static void
+a_gemm_dq(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_gemm_dq(c);
+}
+
+static void
+a_te_gemm(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_te_gemm(c);
+}
+
+static void
+a_hipblaslt_fp8(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_hipblaslt_fp8(c);
+}
+
+static void
+a_gemm_a16w16(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_gemm_a16w16(c);
+}
+
+static void
+a_grouped_gemm(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_grouped_gemm(c);
+}
+
+/* variant 1: aten_conv_bwd, a backward op with a model of its own */
+static void
+a_conv(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_conv(c, m->variant == 1, bwd);
+}
+
+static void
+a_causal_conv1d(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_causal_conv1d(c);
+}
+
+static void
+a_sdpa(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_sdpa(c, sdpa_kind(m->model), bwd);
+}
+
+static void
+a_evoformer(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_evoformer(c);
+}
+
+static void
+a_store_cache(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_store_cache(c);
+}
+
+/* variant: 0 the InferenceAttention family's base, 1 prefill (varlen), 2 paged
+ * attention (ragged), 3 paged decode (gluon) */
+static void
+a_inf_attn(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_inf_attn(c, m->variant);
+}
+
+static void
+a_unary(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_unary(c);
+}
+
+/* variant 1: upsample_nearest */
+static void
+a_pad(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_pad(c, m->variant == 1);
+}
+
+/* variant 1: Liger's SiLU-mul */
+static void
+a_binary(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_binary(c, m->variant == 1);
+}
+
+static void
+a_silu_and_mul(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_silu_and_mul(c);
+}
+
+static void
+a_reduce(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_reduce(c, bwd);
+}
+
+static void
+a_norm(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_norm(c, m->model);
+}
+
+/* variant: where x and the weight are, and whether a residual is added */
+static void
+a_rms_ext(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	static const struct { size_t ix, iw; bool add; } v[] = {
+		{ 0, 1, false }, { 1, 2, false }, { 1, 4, true } };
+
+	m_rms_ext(c, v[m->variant].ix, v[m->variant].iw, v[m->variant].add);
+}
+
+/* variant 1: sgl_kernel's rotary_embedding */
+static void
+a_rope(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_rope(c, m->variant == 1);
+}
+
+static void
+a_moe_comm(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_moe_comm(c);
+}
+
+static void
+a_cross_entropy(struct pmctx *c, const struct perfmodel *m, bool bwd)
+{
+	m_cross_entropy(c);
+}
+
+/*
+ * The perf-model classes ttp implements (torch/opclass.c maps op names to them), with
+ * TraceLens's backward rules: whether it applies the forward model's backward formulas
+ * to the op's linked backward op, and the category of those rows. InstanceNormBwd has
+ * no function: TraceLens's NotImplemented.
+ */
+#define R(model, fn, variant)		{ model, fn, variant, false, NULL }
+#define B(model, fn, variant, cat)	{ model, fn, variant, true, cat }
+static const struct perfmodel models[] = {
+	/* GEMM */
+	R("aten_mm", a_gemm, 0),
+	R("aten_addmm", a_gemm, 0),
+	R("aten_scaled_mm", a_gemm, 0),
+	R("aten_bmm", a_gemm, 0),
+	R("aten_baddbmm", a_gemm, 0),
+	R("tev2_pseudo_gemm", a_gemm, 0),
+	R("vllm_gemm_with_dynamic_quant", a_gemm_dq, 0),
+	R("tex_ts_te_gemm_ts", a_te_gemm, 0),
+	R("hipblaslt_gemm_fp8", a_hipblaslt_fp8, 0),
+	R("gemm_a16w16", a_gemm_a16w16, 0),
+	R("primus_turbo_grouped_gemm", a_grouped_gemm, 0),
+	/* convolution */
+	B("aten_conv", a_conv, 0, "CONV_bwd"),
+	R("aten_conv_bwd", a_conv, 1),
+	R("causal_conv1d_fwd", a_causal_conv1d, 0),
+	/* attention: SDPA (the backward classes have models of their own) */
+	B("flash_attention", a_sdpa, 0, "SDPA_bwd"),
+	R("flash_attention_backward", a_sdpa, 0),
+	B("flash_attention_varlen_forward", a_sdpa, 0, "SDPA_bwd"),
+	R("flash_attention_varlen_backward", a_sdpa, 0),
+	B("aten__scaled_dot_product_cudnn_attention", a_sdpa, 0, "SDPA_bwd"),
+	B("aten__scaled_dot_product_efficient_attention", a_sdpa, 0, "SDPA_bwd"),
+	B("aten__scaled_dot_product_flash_attention", a_sdpa, 0, "SDPA_bwd"),
+	B("aiter__flash_attn_forward", a_sdpa, 0, "SDPA_bwd"),
+	R("aiter__flash_attn_backward", a_sdpa, 0),
+	B("flash_attn_v3_forward", a_sdpa, 0, "SDPA_bwd"),
+	B("aiter__fmha_v3_forward", a_sdpa, 0, "SDPA_bwd"),
+	R("aiter__fmha_v3_backward", a_sdpa, 0),
+	B("aiter__mha_fwd", a_sdpa, 0, "SDPA_bwd"),
+	B("aiter__fmha_v3_fwd", a_sdpa, 0, "SDPA_bwd"),
+	R("aiter__mha_bwd", a_sdpa, 0),
+	R("evoformer_attention", a_evoformer, 0),
+	/* attention: inference */
+	R("InferenceAttention", a_inf_attn, 0),
+	R("vllm_unified_attention_with_output", a_inf_attn, 0),
+	R("mha_varlen_fwd", a_inf_attn, 0),
+	R("mla_decode_fwd", a_inf_attn, 0),
+	R("vllm_unified_mla_attention_with_output", a_inf_attn, 0),
+	R("aiter_mha_batch_prefill", a_inf_attn, 1),
+	R("pseudo_mla_prefill_fwd", a_inf_attn, 1),
+	R("aiter_fmha_v3_varlen_fwd", a_inf_attn, 1),
+	R("aiter_paged_attention_ragged", a_inf_attn, 2),
+	R("pa_decode_gluon", a_inf_attn, 3),
+	R("sglang_store_cache", a_store_cache, 0),
+	/* element-wise and reduce (Reduce has no bwd_category: its rows keep "reduce") */
+	R("aten_unary_elementwise", a_unary, 0),
+	R("aten_replication_pad", a_pad, 0),
+	R("aten_upsample_nearest", a_pad, 1),
+	R("aten_binary_elementwise", a_binary, 0),
+	R("liger_silu_mul_function", a_binary, 1),
+	R("aiter_silu_and_mul", a_silu_and_mul, 0),
+	R("sgl_kernel_silu_and_mul", a_silu_and_mul, 0),
+	B("aten_reduce", a_reduce, 0, NULL),
+	/* normalization */
+	R("BatchNorm", a_norm, 0),
+	R("LayerNorm", a_norm, 0),
+	R("GroupNorm", a_norm, 0),
+	R("InstanceNorm", a_norm, 0),
+	R("RMSNorm", a_norm, 0),
+	R("BatchNormBwd", a_norm, 0),
+	R("LayerNormBwd", a_norm, 0),
+	R("GroupNormBwd", a_norm, 0),
+	R("RMSNormBwd", a_norm, 0),
+	R("InstanceNormBwd", NULL, 0),
+	R("aiter_rms_norm", a_rms_ext, 0),
+	R("aiter_rmsnorm", a_rms_ext, 1),
+	R("aiter_rmsnorm2d_fwd_with_add_ck", a_rms_ext, 2),
+	/* RoPE, MoE communication, cross entropy */
+	R("fused_rope_fwd", a_rope, 0),
+	R("sgl_kernel_rotary_embedding", a_rope, 1),
+	B("moe_dispatch", a_moe_comm, 0, "MoE_comm_bwd"),
+	B("moe_combine", a_moe_comm, 0, "MoE_comm_bwd"),
+	R("cross_entropy_fwd", a_cross_entropy, 0),
 };
+#undef R
+#undef B
 
-bool
-perf_implemented(const char *model)
+const struct perfmodel *
+perf_model(const char *model)
 {
 	size_t i;
 
 	if (model == NULL)
-		return false;
-	if (sdpa_kind(model) != NULL)
-		return true;
-	for (i = 0; i < sizeof(implemented) / sizeof(implemented[0]); i++)
-		if (strcmp(model, implemented[i]) == 0)
-			return true;
-	return false;
-}
-
-bool
-perf_has_bwd(const char *model)
-{
-	const struct sdpa_kind *k;
-
-	if (model == NULL)
-		return false;
-	if (strcmp(model, "aten_conv") == 0 || strcmp(model, "aten_reduce") == 0 ||
-	    strcmp(model, "moe_dispatch") == 0 || strcmp(model, "moe_combine") == 0)
-		return true;
-	k = sdpa_kind(model);
-	return k != NULL && !k->bwd_model;
-}
-
-const char *
-perf_bwd_category(const char *model)
-{
-	if (!perf_has_bwd(model))
 		return NULL;
-	if (strcmp(model, "aten_conv") == 0)
-		return "CONV_bwd";
-	if (strcmp(model, "aten_reduce") == 0)
-		return NULL;	/* Reduce has no bwd_category: its rows keep "reduce" */
-	if (strncmp(model, "moe_", 4) == 0)
-		return "MoE_comm_bwd";
-	return "SDPA_bwd";
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (strcmp(model, models[i].model) == 0)
+			return &models[i];
+	return NULL;
 }
 
 enum perf_status
 perf_apply(const char *model, const char *name, const struct targs *a,
     const char *const *kernels, size_t nkernels, bool bwd, struct tperf *out)
 {
-	static const char *gemms[] = { "aten_mm", "aten_addmm", "aten_scaled_mm", "aten_bmm",
-	    "aten_baddbmm", "tev2_pseudo_gemm" };
-	static const char *norms[] = { "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm",
-	    "RMSNorm", "BatchNormBwd", "LayerNormBwd", "GroupNormBwd", "RMSNormBwd" };
-	struct ctx c;
-	const struct sdpa_kind *k;
-	size_t i;
-	int found = 0;
+	const struct perfmodel *m = perf_model(model);
+	struct pmctx c;
 
 	memset(out, 0, sizeof(*out));
-	if (model == NULL || (bwd && !perf_has_bwd(model)) ||
-	    strcmp(model, "InstanceNormBwd") == 0)	/* TraceLens: NotImplemented */
+	if (m == NULL || m->apply == NULL || (bwd && !m->bwd))
 		return PERF_NONE;
 	c.name = name != NULL ? name : "";
 	c.a = a;
@@ -2651,86 +2825,7 @@ perf_apply(const char *model, const char *name, const struct targs *a,
 	js_w_object(&c.w);
 	out->flops = I(0);
 
-	for (i = 0; i < sizeof(gemms) / sizeof(gemms[0]); i++)
-		if (strcmp(model, gemms[i]) == 0) {
-			m_gemm(&c, model);
-			found = 1;
-		}
-	for (i = 0; i < sizeof(norms) / sizeof(norms[0]); i++)
-		if (strcmp(model, norms[i]) == 0) {
-			m_norm(&c, model);
-			found = 1;
-		}
-	if (found)
-		;
-	else if (strcmp(model, "vllm_gemm_with_dynamic_quant") == 0)
-		m_gemm_dq(&c);
-	else if (strcmp(model, "tex_ts_te_gemm_ts") == 0)
-		m_te_gemm(&c);
-	else if (strcmp(model, "aten_conv") == 0)
-		m_conv(&c, false, bwd);
-	else if (strcmp(model, "aten_conv_bwd") == 0)
-		m_conv(&c, true, false);
-	else if ((k = sdpa_kind(model)) != NULL)
-		m_sdpa(&c, k, bwd);
-	else if (strcmp(model, "evoformer_attention") == 0)
-		m_evoformer(&c);
-	else if (strcmp(model, "aten_unary_elementwise") == 0)
-		m_unary(&c);
-	else if (strcmp(model, "aten_replication_pad") == 0)
-		m_pad(&c, false);
-	else if (strcmp(model, "aten_upsample_nearest") == 0)
-		m_pad(&c, true);
-	else if (strcmp(model, "aten_binary_elementwise") == 0)
-		m_binary(&c, false);
-	else if (strcmp(model, "liger_silu_mul_function") == 0)
-		m_binary(&c, true);
-	else if (strcmp(model, "aten_reduce") == 0)
-		m_reduce(&c, bwd);
-	else if (strcmp(model, "aiter_rms_norm") == 0)
-		m_rms_ext(&c, 0, 1, false);
-	else if (strcmp(model, "aiter_rmsnorm") == 0)
-		m_rms_ext(&c, 1, 2, false);
-	else if (strcmp(model, "aiter_rmsnorm2d_fwd_with_add_ck") == 0)
-		m_rms_ext(&c, 1, 4, true);
-	else if (strcmp(model, "aiter_silu_and_mul") == 0 ||
-	    strcmp(model, "sgl_kernel_silu_and_mul") == 0)
-		m_silu_and_mul(&c);
-	else if (strcmp(model, "gemm_a16w16") == 0)
-		m_gemm_a16w16(&c);
-	else if (strcmp(model, "fused_rope_fwd") == 0)
-		m_rope(&c, false);
-	else if (strcmp(model, "sgl_kernel_rotary_embedding") == 0)
-		m_rope(&c, true);
-	else if (strcmp(model, "sglang_store_cache") == 0)
-		m_store_cache(&c);
-	else if (strcmp(model, "moe_dispatch") == 0 || strcmp(model, "moe_combine") == 0)
-		m_moe_comm(&c);
-	else if (strcmp(model, "causal_conv1d_fwd") == 0)
-		m_causal_conv1d(&c);
-	else if (strcmp(model, "cross_entropy_fwd") == 0)
-		m_cross_entropy(&c);
-	else if (strcmp(model, "primus_turbo_grouped_gemm") == 0)
-		m_grouped_gemm(&c);
-	else if (strcmp(model, "hipblaslt_gemm_fp8") == 0)
-		m_hipblaslt_fp8(&c);
-	else if (strcmp(model, "InferenceAttention") == 0 ||
-	    strcmp(model, "vllm_unified_attention_with_output") == 0 ||
-	    strcmp(model, "mha_varlen_fwd") == 0 || strcmp(model, "mla_decode_fwd") == 0 ||
-	    strcmp(model, "vllm_unified_mla_attention_with_output") == 0)
-		m_inf_attn(&c, 0);
-	else if (strcmp(model, "aiter_mha_batch_prefill") == 0 ||
-	    strcmp(model, "pseudo_mla_prefill_fwd") == 0 ||
-	    strcmp(model, "aiter_fmha_v3_varlen_fwd") == 0)
-		m_inf_attn(&c, 1);
-	else if (strcmp(model, "pa_decode_gluon") == 0)
-		m_inf_attn(&c, 3);
-	else if (strcmp(model, "aiter_paged_attention_ragged") == 0)
-		m_inf_attn(&c, 2);
-	else {
-		perf_free(out);
-		return PERF_NONE;
-	}
+	m->apply(&c, m, bwd);
 	if (c.failed) {
 		perf_free(out);
 		return PERF_ERROR;

@@ -618,6 +618,7 @@ op_record(struct troof *t, struct rec *r)
 {
 	const char *name = rec_str(r, "op", NULL), *kn[MAXKERNELS];
 	const struct opclass *oc;
+	const struct perfmodel *pm;
 	long long id = -1, fwdid, ns = 0;
 	struct rec_elems sk;
 	struct targs a;
@@ -677,7 +678,7 @@ op_record(struct troof *t, struct rec *r)
 		model_failed(t, r, name, p.err);
 		break;
 	case PERF_NONE:
-		if (!perf_implemented(oc->model)) {
+		if (perf_model(oc->model) == NULL) {
 			size_t len = strlen(name);
 
 			t->nunmodelled++;
@@ -685,7 +686,7 @@ op_record(struct troof *t, struct rec *r)
 		}
 		break;
 	}
-	if (idx >= 0 && perf_has_bwd(oc->model) &&
+	if (idx >= 0 && (pm = perf_model(oc->model)) != NULL && pm->bwd &&
 	    !opclass_bwd_dropped(name))
 		keep_fwd(t, r, oc, id, idx);
 	free(a.a);
