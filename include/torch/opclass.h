@@ -38,6 +38,18 @@ const char *opclass_category(const char *name, const char *first_kernel);
 bool opclass_bwd_dropped(const char *name);
 
 /*
+ * The one family-to-sheet rule (spec section 3.3): the roofline sheet of TraceLens's
+ * report that shows a modelled op of sheet family family (a registry family, or a
+ * category or sheet name). A name ending in "_fwd" or "_bwd" is its own sheet; GEMM
+ * and the element-wise families are one sheet each, and so is Normalization in the
+ * training report; the others are split into FAMILY_fwd and FAMILY_bwd (bwd: the op's
+ * row is a backward one), FAMILY_fwd only in the inference report. Returns family
+ * itself or buf, which holds size bytes.
+ */
+const char *opclass_sheet(const char *family, bool bwd, bool inference, char *buf,
+    size_t size);
+
+/*
  * Whether s[0..n) is an ATen op name that TraceLens's Triton model knows (the op names
  * it splits "triton_poi_fused_add_bitwise_and_mul_0" into). opclass_aten_ops: the
  * whole list, in byte order, and its length.

@@ -19,6 +19,7 @@
 #include "report/tab.h"
 #include "report/tlsheets.h"
 #include "torch/kcat.h"
+#include "torch/opclass.h"
 
 #define NONE SIZE_MAX
 
@@ -3359,45 +3360,30 @@ op_sheet(struct tl *tl, size_t i)
 {
 	struct top *o = &tl->op[i];
 	const char *c, *n = S(tl, o->name);
-	struct buf b = BUF_INIT;
-	size_t j, len;
-	uint32_t id;
+	char sheet[128];
+	size_t j;
 
 	if (o->sheet != NAME_NONE) {
 		/* ttp-roofline names the training report's sheets; the inference report
-		 * keeps only GEMM and the element-wise ones whole (Normalization_fwd) */
-		n = S(tl, o->sheet);
-		len = strlen(n);
-		if (tl->o->inference && strcmp(n, "GEMM") != 0 &&
-		    strcmp(n, "UnaryElementwise") != 0 && strcmp(n, "BinaryElementwise") != 0 &&
-		    !(len > 4 && (strcmp(n + len - 4, "_fwd") == 0 ||
-		    strcmp(n + len - 4, "_bwd") == 0))) {
-			buf_printf(&b, "%s_fwd", n);
-			o->sheet = intern_buf(tl, &b);
-			buf_free(&b);
-		}
+		 * splits Normalization too (Normalization_fwd) */
+		if (tl->o->inference)
+			o->sheet = intern(tl, opclass_sheet(S(tl, o->sheet), false, true,
+			    sheet, sizeof(sheet)));
 		return o->sheet;
 	}
 	c = S(tl, op_category(tl, i));
-	len = strlen(c);
 	if (strcmp(c, "elementwise") == 0) {
 		for (j = 0; binary_ops[j] && strcmp(binary_ops[j], n) != 0; j++)
 			;
 		return o->sheet = intern(tl, binary_ops[j] ? "BinaryElementwise" :
 		    "UnaryElementwise");
 	}
-	if (strncmp(c, "NORM_", 5) == 0)	/* the inference report splits it too */
-		return o->sheet = intern(tl, tl->o->inference ? "Normalization_fwd" :
-		    "Normalization");
-	if (strcmp(c, "reduce") == 0)
-		return o->sheet = intern(tl, "Reduce_fwd");
-	if (strcmp(c, "GEMM") == 0 || (len > 4 && (strcmp(c + len - 4, "_fwd") == 0 ||
-	    strcmp(c + len - 4, "_bwd") == 0)))
-		return o->sheet = o->cat;
-	buf_printf(&b, "%s_fwd", c);
-	id = intern_buf(tl, &b);
-	buf_free(&b);
-	return o->sheet = id;
+	if (strncmp(c, "NORM_", 5) == 0)
+		c = "Normalization";
+	else if (strcmp(c, "reduce") == 0)
+		c = "Reduce";
+	return o->sheet = intern(tl, opclass_sheet(c, false, tl->o->inference, sheet,
+	    sizeof(sheet)));
 }
 
 /* A modelled CPU op of a roofline sheet: TraceLens's sheets list registered names, so

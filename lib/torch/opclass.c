@@ -6,6 +6,7 @@
  * TraceLens's registry order, and the category rules of spec section 3.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -768,4 +769,23 @@ opclass_aten_ops(const char *const **list)
 {
 	*list = aten_ops;
 	return NATEN;
+}
+
+const char *
+opclass_sheet(const char *family, bool bwd, bool inference, char *buf, size_t size)
+{
+	static const char *const whole[] = { "GEMM", "UnaryElementwise",
+	    "BinaryElementwise", "Normalization" };
+	size_t i, n = strlen(family);
+
+	if (n > 4 && (strcmp(family + n - 4, "_fwd") == 0 ||
+	    strcmp(family + n - 4, "_bwd") == 0))
+		return family;
+	/* the inference report splits Normalization too (Normalization_fwd) */
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]) - (inference ? 1 : 0); i++)
+		if (strcmp(family, whole[i]) == 0)
+			return family;
+	/* the inference report has no FAMILY_bwd sheet */
+	snprintf(buf, size, "%s_%s", family, bwd && !inference ? "bwd" : "fwd");
+	return buf;
 }

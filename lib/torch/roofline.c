@@ -301,27 +301,18 @@ set_pynum(struct rec *r, const char *key, struct pynum v)
 		rec_set_num(r, key, v.d);
 }
 
-/* The family and the training report's roofline sheet of a modelled op (spec section
- * 3.3): GEMM, the element-wise and Normalization families are one sheet each; the
- * others are split into FAMILY_fwd and FAMILY_bwd. */
+/* The family and the training report's roofline sheet of a modelled op (opclass_sheet:
+ * spec section 3.3); an op of a backward category has a backward row. */
 static void
 write_sheet(struct rec *r, const struct opclass *oc, bool bwd)
 {
-	static const char *single[] = { "GEMM", "UnaryElementwise", "BinaryElementwise",
-	    "Normalization" };
-	size_t i, n = strlen(oc->category);
+	size_t n = strlen(oc->category);
 	char sheet[64];
 
 	rec_set_str(r, "family", oc->family);
-	for (i = 0; i < sizeof(single) / sizeof(single[0]); i++)
-		if (strcmp(oc->family, single[i]) == 0) {
-			rec_set_str(r, "sheet", oc->family);
-			return;
-		}
 	if (n > 4 && strcmp(oc->category + n - 4, "_bwd") == 0)
 		bwd = true;
-	snprintf(sheet, sizeof(sheet), "%s_%s", oc->family, bwd ? "bwd" : "fwd");
-	rec_set_str(r, "sheet", sheet);
+	rec_set_str(r, "sheet", opclass_sheet(oc->family, bwd, false, sheet, sizeof(sheet)));
 }
 
 /* The figures of a model on r, measured over ns nanoseconds of kernel time. */
