@@ -17,9 +17,12 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
 DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-ljansson -lbsd -lz -lxlsxwriter"
 CSV_LIBS ?= -lcsv
-ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAGS) $(CPPFLAGS)
+# Charts: cairo (PNG, PDF) with the DejaVu Sans font loaded through fontconfig and FreeType.
+CAIRO_CFLAGS != pkg-config --cflags cairo fontconfig freetype2 2>/dev/null || echo "-I/usr/include/cairo -I/usr/include/freetype2"
+CAIRO_LIBS   != pkg-config --libs cairo fontconfig freetype2 2>/dev/null || echo "-lcairo -lfontconfig -lfreetype"
+ALL_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"$(VERSION)"' -Iinclude $(DEPS_CFLAGS) $(CAIRO_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = $(WARN) $(CFLAGS)
-ALL_LIBS     = $(CSV_LIBS) $(DEPS_LIBS) -lm $(LDLIBS)
+ALL_LIBS     = $(CSV_LIBS) $(DEPS_LIBS) $(CAIRO_LIBS) -lm $(LDLIBS)
 
 LAYERS   = core tt torch jax report phase
 LIB_SRC  = $(sort $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c)))

@@ -7,7 +7,7 @@
 #                 name them (and the Debian packages that hold them) and exit 1
 #   --list        print what is missing, install nothing
 #   --fuzz        also what `make fuzz` needs (clang and its libFuzzer runtime)
-pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev libxlsxwriter-dev pkg-config mandoc"
+pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev libxlsxwriter-dev libcairo2-dev fonts-dejavu-core pkg-config mandoc"
 check=
 list=
 fuzz=
@@ -30,7 +30,7 @@ if [ -n "$fuzz" ]; then
 fi
 if [ -n "$probe" ]; then
 	# header:package pairs; one compile and link of a program that includes them all
-	hdrs="csv.h:libcsv-dev jansson.h:libjansson-dev bsd/libutil.h:libbsd-dev zlib.h:zlib1g-dev xlsxwriter.h:libxlsxwriter-dev"
+	hdrs="csv.h:libcsv-dev jansson.h:libjansson-dev bsd/libutil.h:libbsd-dev zlib.h:zlib1g-dev xlsxwriter.h:libxlsxwriter-dev cairo.h:libcairo2-dev cairo-ft.h:libcairo2-dev"
 	t=$(mktemp -d "${TMPDIR:-/tmp}/ttp-probe.XXXXXX") || exit 1
 	trap 'rm -rf "$t"' EXIT
 	for h in $hdrs; do echo "#include <${h%%:*}>"; done >"$t/p.c"
