@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * chart: the drawing surface of ttp's charts (chart.h). PNG and PDF are drawn through
+ * cairo; SVG is written as text here, so that it stays byte-stable and its text stays
+ * searchable. Both measure text with the same pinned font, so a chart is laid out the
+ * same in every format.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cairo.h>
+#include <cairo-ft.h>
+#include <cairo-pdf.h>
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "report/chart.h"
+
+#define FONT_FAMILY	"DejaVu Sans"
+
+struct chart {
+	int		 fmt;
+	double		 w, h, dpi;
+	cairo_surface_t	*surf;		/* PNG: the image; PDF: the recording */
+	cairo_t		*cr;		/* also the measuring context of SVG */
+	struct buf	 svg;
+	int		 rotated, clipped, nclip;
+};
+
+int
+chart_format_parse(const char *word)
+{
+	if (strcmp(word, "png") == 0)
+		return CHART_PNG;
+	if (strcmp(word, "svg") == 0)
+		return CHART_SVG;
+	if (strcmp(word, "pdf") == 0)
+		return CHART_PDF;
+	return -1;
+}
+
+int
+chart_format_of_path(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+	char ext[4];
+	size_t i;
+
+	if (dot == NULL || (slash != NULL && dot < slash) || strlen(dot + 1) != 3)
+		return -1;
+	for (i = 0; i < 3; i++)
+		ext[i] = (char)(dot[1 + i] >= 'A' && dot[1 + i] <= 'Z' ? dot[1 + i] + 32 :
+		    dot[1 + i]);
+	ext[3] = '\0';
+	return chart_format_parse(ext);
+}
+
+const char *
+chart_format_name(int fmt)
+{
+	return fmt == CHART_PNG ? "png" : fmt == CHART_PDF ? "pdf" : "svg";
+}
+
+/* --- the font ------------------------------------------------------------------------ */
+
+static FT_Library ftlib;
+static cairo_font_face_t *faces[2];	/* regular, bold; live until the process ends */
+static const cairo_user_data_key_t face_key;
+
+static void
+done_face(void *p)
+{
+	FT_Done_Face((FT_Face)p);
+}
+
+/* The file fontconfig gives for DejaVu Sans of a weight; NULL (err set) when the match
+ * is another family. */
+static char *
+font_file(int bold, struct error *err)
+{
+	FcPattern *pat, *m;
+	FcResult res;
+	FcChar8 *fam = NULL, *file = NULL;
+	char *path = NULL;
+
+	if (!FcInit()) {
+		error_set(err, NULL, 0, -1, "fontconfig cannot be initialised");
+		return NULL;
+	}
+	pat = FcPatternBuild(NULL, FC_FAMILY, FcTypeString, (const FcChar8 *)FONT_FAMILY,
+	    FC_WEIGHT, FcTypeInteger, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR,
+	    FC_SLANT, FcTypeInteger, FC_SLANT_ROMAN, (char *)NULL);
+	if (pat == NULL)
+		die(EXIT_DATA, "out of memory");
+	FcConfigSubstitute(NULL, pat, FcMatchPattern);
+	FcDefaultSubstitute(pat);
+	m = FcFontMatch(NULL, pat, &res);
+	FcPatternDestroy(pat);
+	if (m != NULL && FcPatternGetString(m, FC_FAMILY, 0, &fam) == FcResultMatch &&
+	    strcmp((const char *)fam, FONT_FAMILY) == 0 &&
+	    FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch)
+		path = xstrdup((const char *)file);
+	else
+		error_set(err, NULL, 0, -1, "charts need the font " FONT_FAMILY
+		    " (Debian's fonts-dejavu-core), which fontconfig does not find");
+	if (m != NULL)
+		FcPatternDestroy(m);
+	return path;
+}
+
+static int
+load_fonts(struct error *err)
+{
+	int b;
+
+	if (faces[0] != NULL)
+		return 0;
+	if (ftlib == NULL && FT_Init_FreeType(&ftlib) != 0) {
+		error_set(err, NULL, 0, -1, "FreeType cannot be initialised");
+		return -1;
+	}
+	for (b = 0; b < 2; b++) {
+		FT_Face ft;
+		char *path = font_file(b, err);
+
+		if (path == NULL)
+			return -1;
+		if (FT_New_Face(ftlib, path, 0, &ft) != 0) {
+			error_set(err, NULL, 0, -1, "%s: FreeType cannot read the font", path);
+			free(path);
+			return -1;
+		}
+		free(path);
+		faces[b] = cairo_ft_font_face_create_for_ft_face(ft, 0);
+		if (cairo_font_face_set_user_data(faces[b], &face_key, ft, done_face) !=
+		    CAIRO_STATUS_SUCCESS)
+			die(EXIT_DATA, "out of memory");
+	}
+	return 0;
+}
+
+/* Fixed rendering: grey antialiasing, no hinting, unhinted metrics. */
+static void
+set_font(cairo_t *cr, double size, int bold)
+{
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+	cairo_set_font_face(cr, faces[bold ? 1 : 0]);
+	cairo_set_font_size(cr, size);
+}
+
+/* --- the surface --------------------------------------------------------------------- */
+
+struct chart *
+chart_new(int fmt, double w, double h, double dpi, struct error *err)
+{
+	struct chart *c;
+
+	if (load_fonts(err) != 0)
+		return NULL;
+	c = xcalloc(1, sizeof(*c));
+	c->fmt = fmt;
+	c->w = w;
+	c->h = h;
+	c->dpi = dpi;
+	if (fmt == CHART_PNG) {
+		c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w),
+		    (int)ceil(h));
+	} else {
+		/* PDF: recorded in user units, replayed at 72/dpi when written; SVG: a
+		 * recording surface only to measure text */
+		cairo_rectangle_t ext = {0, 0, w, h};
+
+		c->surf = cairo_recording_surface_create(CAIRO_CONTENT_COLOR, &ext);
+	}
+	c->cr = cairo_create(c->surf);
+	if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS)
+		die(EXIT_DATA, "cairo: %s", cairo_status_to_string(cairo_status(c->cr)));
+	if (fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.2fin\" "
+		    "height=\"%.2fin\" viewBox=\"0 0 %.0f %.0f\" font-family=\"" FONT_FAMILY
+		    "\">\n", w / dpi, h / dpi, w, h);
+	}
+	chart_rect(c, 0, 0, w, h, 0xffffff, CHART_NONE, 0, 1);
+	return c;
+}
+
+void
+chart_free(struct chart *c)
+{
+	if (c == NULL)
+		return;
+	cairo_destroy(c->cr);
+	cairo_surface_destroy(c->surf);
+	buf_free(&c->svg);
+	free(c);
+}
+
+static cairo_status_t
+write_fp(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, (FILE *)closure) == len ? CAIRO_STATUS_SUCCESS :
+	    CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The recording replayed onto a PDF page of w/dpi x h/dpi inches. */
+static cairo_status_t
+write_pdf(struct chart *c, FILE *fp)
+{
+	double k = 72.0 / c->dpi;
+	cairo_surface_t *pdf;
+	cairo_t *cr;
+	cairo_status_t st;
+
+	pdf = cairo_pdf_surface_create_for_stream(write_fp, fp, c->w * k, c->h * k);
+	/* no date: the same chart is the same file */
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, "ttp");
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, "");
+	cr = cairo_create(pdf);
+	cairo_scale(cr, k, k);
+	cairo_set_source_surface(cr, c->surf, 0, 0);
+	cairo_paint(cr);
+	cairo_destroy(cr);
+	cairo_surface_finish(pdf);
+	st = cairo_surface_status(pdf);
+	cairo_surface_destroy(pdf);
+	return st;
+}
+
+int
+chart_write(struct chart *c, const char *path)
+{
+	FILE *fp;
+	cairo_status_t st = CAIRO_STATUS_SUCCESS;
+	int rc = 0, saved = 0;
+
+	if ((fp = fopen(path, "w")) == NULL) {
+		saved = errno;
+		chart_free(c);
+		errno = saved;
+		return -1;
+	}
+	if (c->fmt == CHART_SVG) {
+		buf_adds(&c->svg, "</svg>\n");
+		if (fwrite(c->svg.p, 1, c->svg.len, fp) != c->svg.len)
+			rc = -1;
+	} else if (c->fmt == CHART_PNG) {
+		cairo_surface_flush(c->surf);
+		st = cairo_surface_write_to_png_stream(c->surf, write_fp, fp);
+	} else {
+		st = write_pdf(c, fp);
+	}
+	if (st != CAIRO_STATUS_SUCCESS || ferror(fp))
+		rc = -1;
+	saved = errno;
+	if (fclose(fp) != 0 && rc == 0) {
+		saved = errno;
+		rc = -1;
+	}
+	chart_free(c);
+	if (rc != 0)
+		errno = saved != 0 ? saved : EIO;
+	return rc;
+}
+
+static void
+set_rgb(cairo_t *cr, long rgb, double alpha)
+{
+	cairo_set_source_rgba(cr, (double)((rgb >> 16) & 0xff) / 255.0,
+	    (double)((rgb >> 8) & 0xff) / 255.0, (double)(rgb & 0xff) / 255.0, alpha);
+}
+
+/* The SVG text of a colour. */
+static void
+svg_colour(struct buf *b, const char *attr, long rgb)
+{
+	if (rgb == CHART_NONE)
+		buf_printf(b, " %s=\"none\"", attr);
+	else
+		buf_printf(b, " %s=\"#%06lx\"", attr, (unsigned long)rgb & 0xffffff);
+}
+
+static void
+svg_esc(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&': buf_adds(b, "&amp;"); break;
+		case '<': buf_adds(b, "&lt;"); break;
+		case '>': buf_adds(b, "&gt;"); break;
+		case '"': buf_adds(b, "&quot;"); break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			buf_addc(b, (unsigned char)*s < 0x20 ? ' ' : *s);
+		}
+	}
+}
+
+void
+chart_rect(struct chart *c, double x, double y, double w, double h, long fill,
+    long stroke, double width, double stroke_opacity)
+{
+	if (c->fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\"", x, y, w, h);
+		svg_colour(&c->svg, "fill", fill);
+		if (stroke != CHART_NONE) {
+			svg_colour(&c->svg, "stroke", stroke);
+			buf_printf(&c->svg, " stroke-width=\"%.2f\"", width);
+			if (stroke_opacity < 1)
+				buf_printf(&c->svg, " stroke-opacity=\"%.2f\"", stroke_opacity);
+		}
+		buf_adds(&c->svg, "/>\n");
+		return;
+	}
+	cairo_rectangle(c->cr, x, y, w, h);
+	if (fill != CHART_NONE) {
+		set_rgb(c->cr, fill, 1);
+		cairo_fill_preserve(c->cr);
+	}
+	if (stroke != CHART_NONE) {
+		set_rgb(c->cr, stroke, stroke_opacity);
+		cairo_set_line_width(c->cr, width);
+		cairo_set_line_join(c->cr, CAIRO_LINE_JOIN_MITER);
+		cairo_stroke(c->cr);
+	}
+	cairo_new_path(c->cr);
+}
+
+void
+chart_line(struct chart *c, double x1, double y1, double x2, double y2, long rgb,
+    double width, double dash)
+{
+	if (c->fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"",
+		    x1, y1, x2, y2);
+		svg_colour(&c->svg, "stroke", rgb);
+		buf_printf(&c->svg, " stroke-width=\"%.2f\"", width);
+		if (dash > 0)
+			buf_printf(&c->svg, " stroke-dasharray=\"%.2f %.2f\"", dash, dash);
+		buf_adds(&c->svg, "/>\n");
+		return;
+	}
+	cairo_move_to(c->cr, x1, y1);
+	cairo_line_to(c->cr, x2, y2);
+	set_rgb(c->cr, rgb, 1);
+	cairo_set_line_width(c->cr, width);
+	cairo_set_line_cap(c->cr, CAIRO_LINE_CAP_BUTT);
+	if (dash > 0)
+		cairo_set_dash(c->cr, &dash, 1, 0);
+	cairo_stroke(c->cr);
+	cairo_set_dash(c->cr, NULL, 0, 0);
+}
+
+void
+chart_circle(struct chart *c, double x, double y, double r, long fill, double opacity,
+    long stroke, double width)
+{
+	if (c->fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"", x, y, r);
+		svg_colour(&c->svg, "fill", fill);
+		if (opacity < 1)
+			buf_printf(&c->svg, " fill-opacity=\"%.2f\"", opacity);
+		if (stroke != CHART_NONE) {
+			svg_colour(&c->svg, "stroke", stroke);
+			buf_printf(&c->svg, " stroke-width=\"%.2f\"", width);
+		}
+		buf_adds(&c->svg, "/>\n");
+		return;
+	}
+	cairo_new_sub_path(c->cr);
+	cairo_arc(c->cr, x, y, r, 0, 2 * M_PI);
+	if (fill != CHART_NONE) {
+		set_rgb(c->cr, fill, opacity);
+		cairo_fill_preserve(c->cr);
+	}
+	if (stroke != CHART_NONE) {
+		set_rgb(c->cr, stroke, 1);
+		cairo_set_line_width(c->cr, width);
+		cairo_stroke(c->cr);
+	}
+	cairo_new_path(c->cr);
+}
+
+double
+chart_text_width(struct chart *c, double size, int bold, const char *text)
+{
+	cairo_text_extents_t te;
+
+	set_font(c->cr, size, bold);
+	cairo_text_extents(c->cr, text, &te);
+	return te.x_advance;
+}
+
+void
+chart_text(struct chart *c, double x, double y, double size, int anchor, int bold,
+    long rgb, const char *text)
+{
+	double w;
+
+	if (c->fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"%s%s",
+		    x, y, size, anchor == CHART_MIDDLE ? " text-anchor=\"middle\"" :
+		    anchor == CHART_END ? " text-anchor=\"end\"" : "",
+		    bold ? " font-weight=\"bold\"" : "");
+		if (rgb != 0)
+			svg_colour(&c->svg, "fill", rgb);
+		buf_adds(&c->svg, " xml:space=\"preserve\">");
+		svg_esc(&c->svg, text);
+		buf_adds(&c->svg, "</text>\n");
+		return;
+	}
+	w = anchor == CHART_START ? 0 : chart_text_width(c, size, bold, text);
+	set_font(c->cr, size, bold);
+	set_rgb(c->cr, rgb, 1);
+	cairo_move_to(c->cr, anchor == CHART_MIDDLE ? x - w / 2 : anchor == CHART_END ?
+	    x - w : x, y);
+	cairo_show_text(c->cr, text);
+	cairo_new_path(c->cr);
+}
+
+void
+chart_rotate(struct chart *c, double deg, double x, double y)
+{
+	c->rotated = 1;
+	if (c->fmt == CHART_SVG) {
+		buf_printf(&c->svg, "<g transform=\"rotate(%.0f %.2f %.2f)\">\n", deg, x, y);
+		return;
+	}
+	cairo_save(c->cr);
+	cairo_translate(c->cr, x, y);
+	cairo_rotate(c->cr, deg * M_PI / 180.0);
+	cairo_translate(c->cr, -x, -y);
+}
+
+void
+chart_unrotate(struct chart *c)
+{
+	if (!c->rotated)
+		return;
+	c->rotated = 0;
+	if (c->fmt == CHART_SVG)
+		buf_adds(&c->svg, "</g>\n");
+	else
+		cairo_restore(c->cr);
+}
+
+void
+chart_clip(struct chart *c, double x, double y, double w, double h)
+{
+	c->clipped = 1;
+	if (c->fmt == CHART_SVG) {
+		c->nclip++;
+		buf_printf(&c->svg, "<clipPath id=\"clip%d\"><rect x=\"%.2f\" y=\"%.2f\" "
+		    "width=\"%.2f\" height=\"%.2f\"/></clipPath>\n<g clip-path=\"url(#clip%d)\">\n",
+		    c->nclip, x, y, w, h, c->nclip);
+		return;
+	}
+	cairo_save(c->cr);
+	cairo_rectangle(c->cr, x, y, w, h);
+	cairo_clip(c->cr);
+}
+
+void
+chart_unclip(struct chart *c)
+{
+	if (!c->clipped)
+		return;
+	c->clipped = 0;
+	if (c->fmt == CHART_SVG)
+		buf_adds(&c->svg, "</g>\n");
+	else
+		cairo_restore(c->cr);
+}
