@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "report/chart.h"
 #include "report/colour.h"
 #include "core/badrec.h"
 #include "core/diag.h"
@@ -35,7 +36,8 @@ enum {
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
-	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT
+	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT,
+	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE
 };
 
 static const struct option longopts[] = {
@@ -78,6 +80,9 @@ static const struct option longopts[] = {
 	{ "include-call-stack", no_argument, NULL, OPT_CALL_STACK },
 	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "plot-format", required_argument, NULL, OPT_PLOT_FORMAT },
+	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -104,6 +109,7 @@ usage(FILE *fp)
 	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
 	    "                 [--pseudo-ops] [--include-call-stack]\n"
 	    "                 [--format text|md|csv] [--skip-bad] [FILE ...]\n"
+	    "       ttp-table --plot roofline [--device N] [--top N] CHART [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
 	    "  --csv FILE            write the compatible op CSV to FILE instead of the text\n"
@@ -124,6 +130,10 @@ usage(FILE *fp)
 	    "  --summary-file BASE   also write the summary to BASE.csv and BASE.svg\n"
 	    "  --stacked-csv BASE    the older name of --summary-file\n"
 	    "  --classic-colors      plot with the tab20 palette, not category colours\n"
+	    "  --plot-format FMT     the summary plot as svg (default), png or pdf\n"
+	    "  --plot roofline       draw the ops' roofline chart to CHART (.png, .svg or\n"
+	    "                        .pdf), labelling the --top N ops by time (default 10)\n"
+	    "  --device N            the roofline chart of device N only\n"
 	    "  --min-percentage F    grey out ops under F %% of the total (default 0.5)\n"
 	    "  --color[=WHEN]        auto (default: a terminal and NO_COLOR unset),\n"
 	    "                        always or never; --no-color is never (also\n"
@@ -230,6 +240,11 @@ count_arg(const char *opt, const char *s)
 #define GIVEN_FORMAT	0x10
 #define GIVEN_GROUP	0x20
 
+/* --plot, --plot-format, --device: the charts (chart.h) */
+static const char *plot_kind;
+static int plot_format = CHART_SVG;
+static long plot_device = -1;
+
 /* The --csv name means standard output, a device, a pipe or a descriptor (/dev/stdout,
  * also when it leads to a file): no summary files beside it (D9), since
  * "/dev/stdout_stacked.csv" is nobody's wish. */
@@ -297,10 +312,11 @@ write_summary_files(const struct opts *o, const struct summary *s)
 		say("Writing CSV stacked report to %s", p.p);
 	if (summary_write_csv(p.p, s) != 0)
 		summary_write_failed(&p);
-	memcpy(p.p + p.len - 4, ".svg", 4);
+	memcpy(p.p + p.len - 3, chart_format_name(plot_format), 3);
 	if (o->verbose)
-		say("Plotting SVG stacked report to %s", p.p);
-	if (summary_write_svg(p.p, s, o->classic) != 0)
+		say("Plotting %s stacked report to %s", plot_format == CHART_PNG ? "PNG" :
+		    plot_format == CHART_PDF ? "PDF" : "SVG", p.p);
+	if (summary_write_plot(p.p, s, o->classic, plot_format) != 0)
 		summary_write_failed(&p);
 	buf_free(&p);
 }
@@ -396,6 +412,60 @@ check_args(const struct opts *o)
 	    o->nsheets > 0 || o->sheet_csv))
 		die_usage("--group-by: not with --sheet, --csv-dir, --xlsx or --format csv "
 		    "(TraceLens's sheets have their own groupings)");
+}
+
+static void
+plot_option(int ch, const char *arg)
+{
+	const char *e = NULL;
+
+	if (ch == OPT_PLOT) {
+		if (strcmp(arg, "roofline") != 0)
+			die_usage("--plot: expected roofline, not '%s'", arg);
+		plot_kind = arg;
+	} else if (ch == OPT_PLOT_FORMAT) {
+		if ((plot_format = chart_format_parse(arg)) < 0)
+			die_usage("--plot-format: expected svg, png or pdf, not '%s'", arg);
+	} else {
+		plot_device = (long)strtonum(arg, 0, LONG_MAX, &e);
+		if (e != NULL)
+			die_usage("--device: expected a device number, not '%s'", arg);
+	}
+}
+
+/* ttp-table --plot roofline CHART [FILE ...]: the chart of the records, nothing else. */
+static void __attribute__((noreturn))
+plot_main(int argc, char **argv, struct opts *o)
+{
+	static struct roofchart *rc;
+	struct error err = ERROR_INIT;
+	struct rec_reader *rd;
+	struct rec *r;
+	const char *path;
+	int fmt;
+
+	if (optind >= argc)
+		die_usage("--plot roofline: the chart's file name is missing");
+	path = argv[optind++];
+	if ((fmt = chart_format_of_path(path)) < 0)
+		die_usage("--plot: %s: the name ends in neither .png, .svg nor .pdf", path);
+	rc = roofchart_new(plot_device);
+	io_stdin_or_usage(argc - optind, usage);
+	rd = rec_open_list(argv + optind, argc - optind);
+	while ((r = badrec_next(&o->bad, rd)) != NULL) {
+		(void)roofchart_add(rc, r);
+		badrec_check(&o->bad, r);
+	}
+	rec_close(rd);
+	badrec_end(&o->bad);
+	if (o->verbose)
+		say("Plotting the roofline of %zu ops to %s", roofchart_count(rc), path);
+	if (roofchart_write(rc, path, fmt, o->top >= 0 ? (size_t)o->top : 10, &err) != 0)
+		error_die(&err);
+	roofchart_free(rc);
+	rc = NULL;
+	io_finish();
+	exit(0);
 }
 
 static void
@@ -506,6 +576,11 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_CALL_STACK: o->tl.call_stack = 1; break;
 		case OPT_SKIP_BAD: o->bad.skip = true; break;
 		case OPT_PROTECT: outfile_protect(optarg); break;
+		case OPT_PLOT:
+		case OPT_PLOT_FORMAT:
+		case OPT_DEVICE:
+			plot_option(ch, optarg);
+			break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -754,6 +829,10 @@ main(int argc, char **argv)
 	io_init();
 	(void)summary_parse_spec("memory", &gspec, &err);
 	parse_args(argc, argv, &o);
+	if (plot_kind != NULL)
+		plot_main(argc, argv, &o);
+	if (plot_device >= 0)
+		die_usage("--device: only with --plot roofline");
 	colour = !o.markdown && o.csv == NULL && colour_wanted(o.colour_mode, stdout);
 
 	table_init(&t);
