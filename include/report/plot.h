@@ -51,4 +51,10 @@ int plot_svg(const char *path, const struct plot_bar *bars, size_t nbars, int fl
 /* As plot_svg, to an open stream (does not close it). Returns 0 or -1 (ferror). */
 int plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags);
 
+/* The same plot drawn through cairo (chart.h) as CHART_PNG (one pixel per SVG user unit:
+ * 1800 x 2400 for 6 x 8 in at 300 dpi, as the reference's PNG) or CHART_PDF. Returns 0,
+ * or -1 with errno set; a missing font is an error message and exit 1. */
+int plot_chart(const char *path, const struct plot_bar *bars, size_t nbars, int flags,
+    int fmt);
+
 #endif

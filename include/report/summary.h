@@ -71,6 +71,10 @@ void summary_print(FILE *fp, const struct summary *s, int colour);
 int summary_write_csv(const char *path, const struct summary *s);
 /* The SVG plot through plot.h. Returns 0 or -1 with errno set. */
 int summary_write_svg(const char *path, const struct summary *s, int classic);
+/* The plot in a chart format (chart.h: CHART_SVG is summary_write_svg's file, CHART_PNG
+ * and CHART_PDF are drawn through cairo). Returns 0 or -1 with errno set; a missing
+ * font is an error message and exit 1. */
+int summary_write_plot(const char *path, const struct summary *s, int classic, int fmt);
 /* The summary as a Markdown table. */
 void summary_markdown(FILE *fp, const struct summary *s);
 

@@ -4,6 +4,8 @@
  * matplotlib figure (spec 20): 6x8 in at 300 dpi (1800x2400 user units), one stacked bar
  * (merged) or one per device, category palettes or the classic tab20 list, segment labels
  * on segments of at least 2 %, category brackets and vertical category labels.
+ * The same drawing goes to a chart (chart.h) for PNG and PDF: every put_ function below
+ * writes its SVG text, or draws the same shapes through the chart.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 
 #include "core/diag.h"
 #include "core/outfile.h"
+#include "report/chart.h"
 #include "report/plot.h"
 
 #define MU	"\xce\xbc"	/* U+03BC, as the reference prints it */
@@ -227,6 +230,18 @@ layout_bar(const struct plot_bar *bar, struct dseg *d, int flags)
 	return y;
 }
 
+/* Where the plot goes: SVG text to fp, or a chart. */
+struct out {
+	FILE		*fp;
+	struct chart	*c;
+};
+
+static long
+rgb_of(struct rgb c)
+{
+	return (long)c.r << 16 | (long)c.g << 8 | (long)c.b;
+}
+
 /* XML-escaped text. */
 static void
 put_esc(FILE *fp, const char *s)
@@ -270,8 +285,10 @@ fmt1(char *buf, size_t n, int has, double v)
  * Lines are separated by '\n'; line spacing 1.2 as matplotlib.
  */
 static void
-put_text(FILE *fp, double x, double y, double size, const char *attrs, const char *text)
+put_text(struct out *o, double x, double y, double size, const char *attrs, int bold,
+    long rgb, const char *text)
 {
+	FILE *fp = o->fp;
 	const char *p, *nl;
 	size_t nlines = 1, i;
 	double fs = size * PT, lh = 1.2 * fs;
@@ -279,6 +296,21 @@ put_text(FILE *fp, double x, double y, double size, const char *attrs, const cha
 	for (p = text; *p != '\0'; p++)
 		if (*p == '\n')
 			nlines++;
+	if (o->c != NULL) {
+		for (p = text, i = 0; i < nlines; i++, p = nl + 1) {
+			double base = y + ((double)i - (nlines - 1) / 2.0) * lh + 0.36 * fs;
+			char *line;
+
+			if ((nl = strchr(p, '\n')) == NULL)
+				nl = p + strlen(p);
+			line = xstrndup(p, (size_t)(nl - p));
+			chart_text(o->c, x, base, fs, CHART_MIDDLE, bold, rgb, line);
+			free(line);
+			if (*nl == '\0')
+				break;
+		}
+		return;
+	}
 	fprintf(fp, "<text x=\"%.1f\" font-size=\"%.2f\" text-anchor=\"middle\" "
 	    "xml:space=\"preserve\"%s%s>", x, fs, *attrs ? " " : "", attrs);
 	for (p = text, i = 0; i < nlines; i++, p = nl + 1) {
@@ -430,6 +462,8 @@ frame_init(struct frame *f, size_t nbars, int merged, double ymax)
 static void
 put_head(FILE *fp, const struct frame *f)
 {
+	if (fp == NULL)
+		return;	/* a chart: chart_new drew the background */
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0fin\" height=\"%.0fin\" "
 	    "viewBox=\"0 0 %.0f %.0f\" font-family=\"" FONT "\">\n",
@@ -440,14 +474,20 @@ put_head(FILE *fp, const struct frame *f)
 
 /* The segments' rectangles, between x0 and x1, each with its label as tooltip. */
 static void
-put_segs(FILE *fp, const struct frame *f, const struct dbar *d, double x0, double x1)
+put_segs(struct out *o, const struct frame *f, const struct dbar *d, double x0, double x1)
 {
+	FILE *fp = o->fp;
 	size_t i;
 
 	for (i = 0; i < d->bar->nsegs; i++) {
 		const struct dseg *g = &d->segs[i];
 		double ya = ypx(f, g->y1), yb = ypx(f, g->y0);
 
+		if (o->c != NULL) {
+			chart_rect(o->c, x0, ya, x1 - x0, yb - ya, rgb_of(g->col), CHART_NONE,
+			    0, 1);
+			continue;
+		}
 		fprintf(fp, "<rect class=\"seg\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		    "height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
 		    x0, ya, x1 - x0, yb - ya, g->col.r, g->col.g, g->col.b);
@@ -462,16 +502,20 @@ put_segs(FILE *fp, const struct frame *f, const struct dbar *d, double x0, doubl
  * bar.
  */
 static void
-put_category(FILE *fp, const struct frame *f, const struct dseg *from,
+put_category(struct out *o, const struct frame *f, const struct dseg *from,
     const struct dseg *to, double x0, double x1, int flags)
 {
+	FILE *fp = o->fp;
 	const struct dseg *g;
 	double pct = 0, ylo = from->y0, yhi = to[-1].y1, cy, tx = x0 - 28;
 	char *cl;
 
 	for (g = from; g < to; g++)
 		pct += g->s->pct;
-	if (!(flags & PLOT_CATEGORY))
+	if (o->c != NULL && !(flags & PLOT_CATEGORY))
+		chart_rect(o->c, x0, ypx(f, yhi), x1 - x0, ypx(f, ylo) - ypx(f, yhi),
+		    CHART_NONE, 0x000000, 2 * PT, 0.8);
+	else if (!(flags & PLOT_CATEGORY))
 		fprintf(fp, "<rect class=\"cat\" x=\"%.2f\" y=\"%.2f\" "
 		    "width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
 		    "stroke=\"#000000\" stroke-opacity=\"0.8\" "
@@ -480,16 +524,23 @@ put_category(FILE *fp, const struct frame *f, const struct dseg *from,
 	if (asprintf(&cl, "%s(%.1f%%)", seg_cat(from->s), pct) < 0)
 		die(EXIT_DATA, "out of memory");
 	cy = ypx(f, (ylo + yhi) / 2);
+	if (o->c != NULL) {
+		chart_rotate(o->c, -90, tx, cy);
+		put_text(o, tx, cy, 6, "", 1, 0x000000, cl);
+		chart_unrotate(o->c);
+		free(cl);
+		return;
+	}
 	fprintf(fp, "<g transform=\"rotate(-90 %.1f %.1f)\">", tx, cy);
-	put_text(fp, tx, cy, 6, "class=\"catlabel\" font-weight=\"bold\" fill=\"#000000\"",
-	    cl);
+	put_text(o, tx, cy, 6, "class=\"catlabel\" font-weight=\"bold\" fill=\"#000000\"",
+	    1, 0x000000, cl);
 	fputs("</g>\n", fp);
 	free(cl);
 }
 
 /* The labels of the segments of at least LABEL_MIN_PCT of their bar, centred. */
 static void
-put_seg_labels(FILE *fp, const struct frame *f, const struct dbar *d, double x0,
+put_seg_labels(struct out *o, const struct frame *f, const struct dbar *d, double x0,
     double x1)
 {
 	size_t i;
@@ -502,56 +553,72 @@ put_seg_labels(FILE *fp, const struct frame *f, const struct dbar *d, double x0,
 		if (!(pct >= LABEL_MIN_PCT))
 			continue;
 		t = seg_label(g->s, f->merged);
-		put_text(fp, (x0 + x1) / 2, ypx(f, (g->y0 + g->y1) / 2), 6,
-		    "class=\"seglabel\" fill=\"#ffffff\"", t);
+		put_text(o, (x0 + x1) / 2, ypx(f, (g->y0 + g->y1) / 2), 6,
+		    "class=\"seglabel\" fill=\"#ffffff\"", 0, 0xffffff, t);
 		free(t);
 	}
 }
 
 /* One bar centred on x = cx: segments, category brackets and labels, segment labels. */
 static void
-put_bar(FILE *fp, const struct frame *f, const struct dbar *d, double cx, int flags)
+put_bar(struct out *o, const struct frame *f, const struct dbar *d, double cx, int flags)
 {
 	double x0 = xpx(f, cx - 0.25), x1 = xpx(f, cx + 0.25);
 	size_t i, j, n = d->bar->nsegs;
 
-	fprintf(fp, "<g class=\"bar\" data-device=\"%ld\" shape-rendering=\"crispEdges\">\n",
-	    d->bar->device);
-	put_segs(fp, f, d, x0, x1);
+	if (o->c == NULL)
+		fprintf(o->fp, "<g class=\"bar\" data-device=\"%ld\" "
+		    "shape-rendering=\"crispEdges\">\n", d->bar->device);
+	put_segs(o, f, d, x0, x1);
 	/* the segments of a category are adjacent (layout_bar), except in classic mode */
 	if (!(flags & PLOT_CLASSIC)) {
 		for (i = 0; i < n; i = j) {
 			for (j = i; j < n && d->segs[j].rank == d->segs[i].rank; j++)
 				;
-			put_category(fp, f, &d->segs[i], &d->segs[j], x0, x1, flags);
+			put_category(o, f, &d->segs[i], &d->segs[j], x0, x1, flags);
 		}
 	}
-	put_seg_labels(fp, f, d, x0, x1);
-	fputs("</g>\n", fp);
+	put_seg_labels(o, f, d, x0, x1);
+	if (o->c == NULL)
+		fputs("</g>\n", o->fp);
 }
 
 /* A tick mark, 0.8 pt wide as matplotlib's. */
 static void
-put_tick(FILE *fp, double x1, double y1, double x2, double y2)
+put_tick(struct out *o, double x1, double y1, double x2, double y2)
 {
-	fprintf(fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+	if (o->c != NULL) {
+		chart_line(o->c, x1, y1, x2, y2, 0x000000, 0.8 * PT, 0);
+		return;
+	}
+	fprintf(o->fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
 	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n", x1, y1, x2, y2, 0.8 * PT);
 }
 
 /* The axes' frame and the y ticks with their labels. */
 static void
-put_yaxis(FILE *fp, const struct frame *f)
+put_yaxis(struct out *o, const struct frame *f)
 {
+	FILE *fp = o->fp;
 	char buf[64];
 
-	fprintf(fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+	if (o->c != NULL)
+		chart_rect(o->c, f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t,
+		    CHART_NONE, 0x000000, 0.8 * PT, 1);
+	else
+		fprintf(fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
 	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
 	    f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t, 0.8 * PT);
 	for (long k = 0; (double)k * f->step <= f->ymax * (1 + 1e-12); k++) {
 		double v = (double)k * f->step, py = ypx(f, v);
 
 		snprintf(buf, sizeof(buf), "%.*f", f->dec, v);
-		put_tick(fp, f->ax_l - 3.5 * PT, py, f->ax_l, py);
+		put_tick(o, f->ax_l - 3.5 * PT, py, f->ax_l, py);
+		if (o->c != NULL) {
+			chart_text(o->c, f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT,
+			    CHART_END, 0, 0x000000, buf);
+			continue;
+		}
 		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
 		    "text-anchor=\"end\">%s</text>\n",
 		    f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, buf);
@@ -560,17 +627,22 @@ put_yaxis(FILE *fp, const struct frame *f)
 
 /* An x tick at px and its label under it. */
 static void
-put_xtick(FILE *fp, const struct frame *f, double px, const char *label)
+put_xtick(struct out *o, const struct frame *f, double px, const char *label)
 {
-	put_tick(fp, px, f->ax_b, px, f->ax_b + 3.5 * PT);
-	fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
+	put_tick(o, px, f->ax_b, px, f->ax_b + 3.5 * PT);
+	if (o->c != NULL) {
+		chart_text(o->c, px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, CHART_MIDDLE,
+		    0, 0x000000, label);
+		return;
+	}
+	fprintf(o->fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
 	    "text-anchor=\"middle\">%s</text>\n",
 	    px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, label);
 }
 
 /* The x ticks: matplotlib's 0.7 ... 1.3 around the one merged bar, else "Dev N". */
 static void
-put_xaxis(FILE *fp, const struct frame *f, const struct plot_bar *bars, size_t nbars)
+put_xaxis(struct out *o, const struct frame *f, const struct plot_bar *bars, size_t nbars)
 {
 	char buf[64];
 	size_t b;
@@ -578,22 +650,43 @@ put_xaxis(FILE *fp, const struct frame *f, const struct plot_bar *bars, size_t n
 	if (f->merged) {
 		for (int k = 7; k <= 13; k++) {
 			snprintf(buf, sizeof(buf), "%.1f", k / 10.0);
-			put_xtick(fp, f, xpx(f, k / 10.0), buf);
+			put_xtick(o, f, xpx(f, k / 10.0), buf);
 		}
 	} else {
 		for (b = 0; b < nbars; b++) {
 			snprintf(buf, sizeof(buf), "Dev %ld", bars[b].device);
-			put_xtick(fp, f, xpx(f, (double)b), buf);
+			put_xtick(o, f, xpx(f, (double)b), buf);
 		}
 	}
 }
 
 /* The title above the axes and the y label left of the tick labels. */
 static void
-put_titles(FILE *fp, const struct frame *f, double sum_total)
+put_titles(struct out *o, const struct frame *f, double sum_total)
 {
+	FILE *fp = o->fp;
 	double lx = f->ax_l - 7 * PT - 26.5 * (double)f->maxchars - 4 * PT - 0.36 * 10 * PT;
 	double ly = (f->ax_t + f->ax_b) / 2;
+
+	if (o->c != NULL) {
+		char *t;
+
+		if (f->merged) {
+			if (asprintf(&t, "Stacked Device Time (Total: %.1f " MU "s)",
+			    sum_total) < 0)
+				die(EXIT_DATA, "out of memory");
+		} else {
+			t = xstrdup("Stacked Device Time per Device (100% per device)");
+		}
+		chart_text(o->c, (f->ax_l + f->ax_r) / 2, f->ax_t - 6 * PT - 0.25 * 12 * PT,
+		    12 * PT, CHART_MIDDLE, 0, 0x000000, t);
+		free(t);
+		chart_rotate(o->c, -90, lx, ly);
+		chart_text(o->c, lx, ly, 10 * PT, CHART_MIDDLE, 0, 0x000000,
+		    "Device Time [" MU "s]");
+		chart_unrotate(o->c);
+		return;
+	}
 
 	fprintf(fp, "<text class=\"title\" x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
 	    "text-anchor=\"middle\">", (f->ax_l + f->ax_r) / 2,
@@ -608,9 +701,12 @@ put_titles(FILE *fp, const struct frame *f, double sum_total)
 	    lx, ly, 10 * PT, lx, ly);
 }
 
-int
-plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
+/* The plot to o: SVG text, or a chart of the figure's size (made here). */
+static int
+plot_draw(struct out *o, const struct plot_bar *bars, size_t nbars, int flags, int fmt,
+    struct error *err)
 {
+	FILE *fp = o->fp;
 	struct frame f;
 	struct dbar *d;
 	double ymax = 0, sum_total = 0;
@@ -627,18 +723,45 @@ plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
 	}
 	frame_init(&f, nbars, nbars == 1 && bars[0].device < 0, ymax);
 
+	if (fp == NULL && (o->c = chart_new(fmt, f.fig_w, FIG_H, DPI, err)) == NULL) {
+		for (b = 0; b < nbars; b++)
+			free(d[b].segs);
+		free(d);
+		return -1;
+	}
 	put_head(fp, &f);
 	for (b = 0; b < nbars; b++)
-		put_bar(fp, &f, &d[b], f.merged ? 1.0 : (double)b, flags);
-	put_yaxis(fp, &f);
-	put_xaxis(fp, &f, bars, nbars);
-	put_titles(fp, &f, sum_total);
-	fputs("</svg>\n", fp);
+		put_bar(o, &f, &d[b], f.merged ? 1.0 : (double)b, flags);
+	put_yaxis(o, &f);
+	put_xaxis(o, &f, bars, nbars);
+	put_titles(o, &f, sum_total);
+	if (fp != NULL)
+		fputs("</svg>\n", fp);
 
 	for (b = 0; b < nbars; b++)
 		free(d[b].segs);
 	free(d);
-	return ferror(fp) ? -1 : 0;
+	return fp != NULL && ferror(fp) ? -1 : 0;
+}
+
+int
+plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
+{
+	struct out o = {fp, NULL};
+
+	return plot_draw(&o, bars, nbars, flags, CHART_SVG, NULL);
+}
+
+int
+plot_chart(const char *path, const struct plot_bar *bars, size_t nbars, int flags,
+    int fmt)
+{
+	struct out o = {NULL, NULL};
+	struct error err = ERROR_INIT;
+
+	if (plot_draw(&o, bars, nbars, flags, fmt, &err) != 0)
+		error_die(&err);
+	return chart_write(o.c, path);
 }
 
 int

@@ -14,6 +14,7 @@
 #include "core/diag.h"
 #include "core/outfile.h"
 #include "tt/metrics.h"
+#include "report/chart.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -774,6 +775,12 @@ plot_bars_of(const struct summary *s, struct plot_seg *segs, struct plot_bar *ba
 int
 summary_write_svg(const char *path, const struct summary *s, int classic)
 {
+	return summary_write_plot(path, s, classic, CHART_SVG);
+}
+
+int
+summary_write_plot(const char *path, const struct summary *s, int classic, int fmt)
+{
 	const struct tab *t = s->tab;
 	struct plot_seg *segs;
 	struct plot_bar *bars;
@@ -795,7 +802,8 @@ summary_write_svg(const char *path, const struct summary *s, int classic)
 		flags |= PLOT_CLASSIC;
 	if (s->group_by == GROUP_CATEGORY)
 		flags |= PLOT_CATEGORY;
-	rv = plot_svg(path, bars, nbars, flags);
+	rv = fmt == CHART_SVG ? plot_svg(path, bars, nbars, flags) :
+	    plot_chart(path, bars, nbars, flags, fmt);
 	free(segs);
 	free(bars);
 	return rv;
