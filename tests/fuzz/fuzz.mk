@@ -25,8 +25,8 @@ FUZZ_FLAGS   ?= -detect_leaks=1 -max_len=65536 -timeout=30 -rss_limit_mb=2048 -c
 SHARED       ?= ../shared
 FUZZ_DEPS_CFLAGS != pkg-config --cflags jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-isystem /usr/include/bsd -DLIBBSD_OVERLAY"
 FUZZ_DEPS_LIBS   != pkg-config --libs jansson libbsd-overlay zlib xlsxwriter 2>/dev/null || echo "-ljansson -lbsd -lz -lxlsxwriter"
-FUZZ_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"fuzz"' -Iinclude -Itests/fuzz $(FUZZ_DEPS_CFLAGS)
-FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) -lm
+FUZZ_CPPFLAGS = -D_GNU_SOURCE -DTTP_VERSION='"fuzz"' -Iinclude -Itests/fuzz $(FUZZ_DEPS_CFLAGS) $(CAIRO_CFLAGS)
+FUZZ_LIBS     = -lcsv $(FUZZ_DEPS_LIBS) $(CAIRO_LIBS) -lm
 
 FUZZ_ALL      = fuzz_csv fuzz_rec fuzz_filter fuzz_roofline fuzz_phase fuzz_table fuzz_kineto \
                 fuzz_mlirloc fuzz_steps fuzz_xplane fuzz_tltree
