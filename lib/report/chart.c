@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cairo.h>
 #include <cairo-ft.h>
@@ -80,8 +81,14 @@ done_face(void *p)
 	FT_Done_Face((FT_Face)p);
 }
 
-/* The file fontconfig gives for DejaVu Sans of a weight; NULL (err set) when the match
- * is another family. */
+/* Where Debian's fonts-dejavu-core puts them. */
+static const char *const deb_font[2] = {
+	"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+	"/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+};
+
+/* The file of DejaVu Sans of a weight: Debian's, else the one fontconfig gives; NULL
+ * (err set) when fontconfig's match is another family. */
 static char *
 font_file(int bold, struct error *err)
 {
@@ -90,6 +97,8 @@ font_file(int bold, struct error *err)
 	FcChar8 *fam = NULL, *file = NULL;
 	char *path = NULL;
 
+	if (access(deb_font[bold], R_OK) == 0)
+		return xstrdup(deb_font[bold]);
 	if (!FcInit()) {
 		error_set(err, NULL, 0, -1, "fontconfig cannot be initialised");
 		return NULL;
