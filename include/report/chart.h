@@ -35,7 +35,7 @@ struct error;
 /* A blank (white) chart. NULL with err set when the font cannot be loaded. */
 struct chart *chart_new(int fmt, double w, double h, double dpi, struct error *err);
 /* Write the chart to path (overwritten) and free it. Returns 0, or -1 with errno set. */
-int chart_write(struct chart *c, const char *path);
+int chart_write(struct chart *c, const char *path, struct error *err);
 void chart_free(struct chart *c);
 
 /* A rectangle; fill and stroke are 0xRRGGBB or CHART_NONE; opacity of the stroke. */

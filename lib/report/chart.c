@@ -22,6 +22,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/outfile.h"
 #include "report/chart.h"
 
 #define FONT_FAMILY	"DejaVu Sans"
@@ -250,18 +251,19 @@ write_pdf(struct chart *c, FILE *fp)
 }
 
 int
-chart_write(struct chart *c, const char *path)
+chart_write(struct chart *c, const char *path, struct error *err)
 {
+	struct outfile *f;
 	FILE *fp;
 	cairo_status_t st = CAIRO_STATUS_SUCCESS;
-	int rc = 0, saved = 0;
+	int rc = 0;
 
-	if ((fp = fopen(path, "w")) == NULL) {
-		saved = errno;
+	/* through a temporary renamed into place, never through a link (core/outfile) */
+	if ((f = outfile_open(path, err)) == NULL) {
 		chart_free(c);
-		errno = saved;
 		return -1;
 	}
+	fp = outfile_fp(f);
 	if (c->fmt == CHART_SVG) {
 		buf_adds(&c->svg, "</svg>\n");
 		if (fwrite(c->svg.p, 1, c->svg.len, fp) != c->svg.len)
@@ -272,17 +274,16 @@ chart_write(struct chart *c, const char *path)
 	} else {
 		st = write_pdf(c, fp);
 	}
-	if (st != CAIRO_STATUS_SUCCESS || ferror(fp))
+	if (st != CAIRO_STATUS_SUCCESS)
 		rc = -1;
-	saved = errno;
-	if (fclose(fp) != 0 && rc == 0) {
-		saved = errno;
-		rc = -1;
-	}
 	chart_free(c);
-	if (rc != 0)
-		errno = saved != 0 ? saved : EIO;
-	return rc;
+	if (rc != 0) {
+		error_set(err, NULL, 0, -1, "%s: %s", path, st != CAIRO_STATUS_SUCCESS ?
+		    cairo_status_to_string(st) : strerror(errno != 0 ? errno : EIO));
+		outfile_abort(f);
+		return -1;
+	}
+	return outfile_commit(f, err);
 }
 
 static void

@@ -761,7 +761,9 @@ plot_chart(const char *path, const struct plot_bar *bars, size_t nbars, int flag
 
 	if (plot_draw(&o, bars, nbars, flags, fmt, &err) != 0)
 		error_die(&err);
-	return chart_write(o.c, path);
+	if (chart_write(o.c, path, &err) != 0)
+		error_die(&err);
+	return 0;
 }
 
 int

@@ -629,9 +629,5 @@ roofchart_write(struct roofchart *rc, const char *path, int fmt, size_t ntop,
 	draw_legend(c, order, rc->ncats, byns, rc->npts, ntop, total);
 	free(byns);
 	free(order);
-	if (chart_write(c, path) != 0) {
-		error_set(err, NULL, 0, -1, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return chart_write(c, path, err);
 }
