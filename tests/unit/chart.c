@@ -97,7 +97,7 @@ main(void)
 	w_svg = chart_text_width(c, 20, 0, "Roofline");
 	draw(c);
 	snprintf(path, sizeof(path), "%s/a.svg", dir);
-	ok(chart_write(c, path) == 0, "SVG written");
+	ok(chart_write(c, path, &err) == 0, "SVG written");
 	s = slurp(path, &n);
 	is_str(s, want_svg, "the SVG text");
 	free(s);
@@ -109,7 +109,7 @@ main(void)
 		    chart_format_name(f), w_png);
 		draw(c);
 		snprintf(path, sizeof(path), "%s/a.%s", dir, chart_format_name(f));
-		ok(chart_write(c, path) == 0, "%s written", chart_format_name(f));
+		ok(chart_write(c, path, &err) == 0, "%s written", chart_format_name(f));
 		s = slurp(path, &n);
 		ok(s != NULL && n > 8 && memcmp(s, f == CHART_PNG ? "\x89PNG" : "%PDF", 4) == 0,
 		    "%s: its signature", chart_format_name(f));
@@ -118,7 +118,9 @@ main(void)
 	}
 	c = chart_new(CHART_PNG, 10, 10, 100, &err);
 	snprintf(path, sizeof(path), "%s/no/such/dir.png", dir);
-	ok(chart_write(c, path) == -1 && errno == ENOENT, "an unwritable path: -1, ENOENT");
+	ok(chart_write(c, path, &err) == -1 && err.msg != NULL && strstr(err.msg,
+	    "No such file or directory") != NULL, "an unwritable path: -1, the reason");
+	error_free(&err);
 	snprintf(path, sizeof(path), "%s/a.svg", dir);
 	unlink(path);
 	rmdir(dir);
