@@ -18,11 +18,12 @@
 #include "core/io.h"
 #include "core/rec.h"
 #include "phase/stepwin.h"
+#include "torch/collect.h"
 
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
 	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP,
-	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER, OPT_SKIP_BAD
+	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER, OPT_SKIP_BAD, OPT_COLLECTIVES, OPT_RANK
 };
 
 static const struct option longopts[] = {
@@ -50,6 +51,8 @@ static const struct option longopts[] = {
 	{ "steady-state",	no_argument,		NULL, OPT_STEADY },
 	{ "num-steps",		required_argument,	NULL, OPT_NUM_STEPS },
 	{ "skip-bad",		no_argument,		NULL, OPT_SKIP_BAD },
+	{ "collectives",	no_argument,		NULL, OPT_COLLECTIVES },
+	{ "rank",		required_argument,	NULL, OPT_RANK },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -71,6 +74,7 @@ usage(FILE *fp)
 	    "                  [--program N] [--loop N] [--skip-bad] [FILE ...]\n"
 	    "       ttp-filter [-hqVv] [--skip-bad] --steps FROM:TO | --steady-state\n"
 	    "                  [--num-steps N] [FILE ...]\n"
+	    "       ttp-filter [-hqVv] [--skip-bad] --collectives [--rank N] [FILE ...]\n"
 	    "Select the ops tt-perf-report analyses from ttp records, in its order.\n"
 	    "  -s, --start-signpost NAME  ops with IDs above the first signpost NAME's\n"
 	    "                             (also --signpost)\n"
@@ -102,6 +106,11 @@ usage(FILE *fp)
 	    "      --steady-state         only the largest steady-state region of each rank\n"
 	    "                             (TraceLens's rule)\n"
 	    "      --num-steps N          TraceLens's --num-steps for --steady-state (%d)\n"
+	    "      --collectives          one compact record per collective kernel, and one\n"
+	    "                             per trace (its rank), for ttp-table's multi-rank\n"
+	    "                             collective report\n"
+	    "      --rank N               the trace's rank when its distributedInfo has none\n"
+	    "                             (else its file name's rank[-_/]N)\n"
 	    "      --skip-bad             leave out bad records (not JSON, a key of the wrong\n"
 	    "                             type, unusable) with a warning, instead of stopping\n"
 	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
@@ -138,7 +147,8 @@ main(int argc, char *argv[])
 	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false, NULL };
 	struct badrec bad = BADREC_INIT;
 	struct error rerr = ERROR_INIT;
-	bool steps = false;
+	bool steps = false, colls = false;
+	struct collect_opts co = { -1, NULL };
 	const char *err;
 	long long v;
 	int c;
@@ -221,6 +231,14 @@ main(int argc, char *argv[])
 		case OPT_SKIP_BAD:
 			bad.skip = true;
 			break;
+		case OPT_COLLECTIVES:
+			colls = true;
+			break;
+		case OPT_RANK:
+			co.rank = strtonum(optarg, 0, 1000000, &err);
+			if (err != NULL)
+				die_usage("--rank: %s: '%s'", err, optarg);
+			break;
 		case 'q':
 			diag_set_quiet(1);
 			break;
@@ -252,8 +270,16 @@ main(int argc, char *argv[])
 	    o.loop >= 0 || o.iter >= 0))
 		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
 		    "for the other selections", steps ? "steps" : "steady-state");
+	if (co.rank >= 0 && !colls)
+		die_usage("--rank goes with --collectives");
+	if (colls && (steps || sw.steady || o.w.start || o.w.end || o.w.ignore || o.w.print ||
+	    o.no_merge || o.has_devices || o.has_idrange || o.no_host_ops || o.phase ||
+	    o.nops || o.nxops || o.const_eval || o.layout_conv || o.program >= 0 ||
+	    o.loop >= 0 || o.iter >= 0))
+		die_usage("--collectives keeps every collective kernel: not with the other "
+		    "selections");
 	sw.verbose = o.verbose;
-	o.bad = sw.bad = &bad;
+	o.bad = sw.bad = co.bad = &bad;
 
 	io_stdin_or_usage(argc, usage);
 	/* A closed standard input: the spool would take descriptor 0 and be read as the
@@ -261,7 +287,8 @@ main(int argc, char *argv[])
 	if (stdin_named(argc, argv) && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
 		die(1, "<stdin>: %s", strerror(EBADF));
 	rd = rec_open_list(argv, argc);
-	if ((steps || sw.steady ? stepwin_run(rd, stdout, &sw, &rerr) :
+	if ((colls ? collect_run(rd, stdout, &co, &rerr) :
+	    steps || sw.steady ? stepwin_run(rd, stdout, &sw, &rerr) :
 	    filter_run(rd, stdout, &o, &rerr)) < 0) {
 		badrec_end(&bad);
 		error_die(&rerr);

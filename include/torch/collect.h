@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * collect: the collective kernels of PyTorch traces as compact records (ttp-filter
+ * --collectives), for TraceLens's multi-rank collective report (report/nccl.h). Per
+ * trace, after its records: one "rank" record (the rank, its file, world size and
+ * device count) and one "coll" record per collective kernel (a GPU kernel TraceLens
+ * counts as NCCL/RCCL: class "comm", linked to a launch), in the order of the trace's
+ * events: rank, id (the event's position), name, stream, start_ns, ns, ordinal (its
+ * place in time among its process group's collectives on the rank) and, from the
+ * kernel's collective args as written, group, group_desc, group_ranks, coll, group_size,
+ * dtype, in_nelems, out_nelems, in_split, out_split. Every other record is dropped.
+ *
+ * A trace's rank: its trace record's distributedInfo rank, else the rank given, else
+ * the one its file name holds (TraceLens's rank[\[\-_/]?(\d+)).
+ */
+#ifndef TTP_COLLECT_H
+#define TTP_COLLECT_H
+
+#include <stdio.h>
+
+struct badrec;
+struct error;
+struct rec_reader;
+
+struct collect_opts {
+	long long	 rank;		/* --rank; -1: none */
+	struct badrec	*bad;		/* what a bad record means; NULL: stop */
+};
+
+/* 0, or -1 with err set. */
+int collect_run(struct rec_reader *rd, FILE *out, const struct collect_opts *o,
+    struct error *err);
+
+#endif
