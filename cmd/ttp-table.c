@@ -26,6 +26,7 @@
 #include "report/summary.h"
 #include "report/tab.h"
 #include "report/jaxsheets.h"
+#include "report/nccl.h"
 #include "report/tlsheets.h"
 
 enum {
@@ -36,7 +37,8 @@ enum {
 	OPT_NO_KSUM, OPT_NO_SHORT, OPT_SHORT_THRESH, OPT_SHORT_BINS, OPT_TOPK_SHORT,
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
-	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT,
+	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT, OPT_GPUS_PER_NODE, OPT_WORLD_SIZE,
+	OPT_HEATMAP,
 	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE
 };
 
@@ -83,6 +85,9 @@ static const struct option longopts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-format", required_argument, NULL, OPT_PLOT_FORMAT },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "gpus-per-node", required_argument, NULL, OPT_GPUS_PER_NODE },
+	{ "world-size", required_argument, NULL, OPT_WORLD_SIZE },
+	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -207,6 +212,7 @@ struct opts {
 	int		 sheet_csv, print_summary;
 	struct tl_opts	 tl;
 	struct badrec	 bad;		/* --skip-bad */
+	struct nc_opts	 nc;		/* the multi-rank collective report */
 };
 
 static double
@@ -581,6 +587,15 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_DEVICE:
 			plot_option(ch, optarg);
 			break;
+		case OPT_GPUS_PER_NODE:
+			if ((o->nc.gpus_per_node = count_arg("--gpus-per-node", optarg)) < 1)
+				die_usage("--gpus-per-node: too small: '%s'", optarg);
+			break;
+		case OPT_WORLD_SIZE:
+			if ((o->nc.world_size = count_arg("--world-size", optarg)) < 1)
+				die_usage("--world-size: too small: '%s'", optarg);
+			break;
+		case OPT_HEATMAP: o->nc.heatmap = 1; break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -717,6 +732,20 @@ jax_output(const struct opts *o, struct jx *jx)
 	jx_sheets_free(s, n);
 }
 
+/* TraceLens's multi-rank collective report of collective records. */
+static void
+nccl_output(const struct opts *o, struct nc *nc)
+{
+	struct tab **s;
+	struct error err = ERROR_INIT;
+	size_t n = nc_sheets(nc, &o->nc, &s, &err);
+
+	if (error_is_set(&err))
+		error_die(&err);
+	sheets_write(o, s, n);
+	nc_sheets_free(s, n);
+}
+
 /* Sheets as CSV files, a workbook, or on stdout. */
 static void
 sheets_write(const struct opts *o, struct tab **s, size_t n)
@@ -812,7 +841,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
 	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
-	    TL_OPTS_INIT, BADREC_INIT };
+	    TL_OPTS_INIT, BADREC_INIT, NC_OPTS_INIT };
 	struct rec_reader *rd;
 	struct rec *r;
 	struct error keyerr = ERROR_INIT;
@@ -822,6 +851,7 @@ main(int argc, char **argv)
 	static struct summary *s;
 	static struct tl *tl;
 	static struct jx *jx;
+	static struct nc *nc;
 	const char *err;
 	int colour;
 	size_t ntorch = 0, ntt = 0;
@@ -838,6 +868,7 @@ main(int argc, char **argv)
 	table_init(&t);
 	tl = tl_new();
 	jx = jx_new();
+	nc = nc_new();
 	table_group_keys(&t, gspec.keys, gspec.nkeys);
 	if (o.sort == SORT_ID)	/* rows only read in file order: memory stays flat */
 		table_spool(&t);
@@ -849,6 +880,8 @@ main(int argc, char **argv)
 		if ((o.given & GIVEN_GROUP) && torch_record(r))
 			torch_add(&t, r, &ntorch);
 		else if (jx_add(jx, r))
+			;
+		else if (nc_add(nc, r))
 			;
 		else if (!tl_add(tl, r))
 			ntt += (size_t)table_add(&t, r);
@@ -871,6 +904,13 @@ main(int argc, char **argv)
 			    "run on one)");
 		summary_only = 1;
 		o.group_by = gspec.by;
+	}
+	if (nc_count(nc) > 0) {
+		/* collective records (ttp-filter --collectives): the multi-rank report */
+		if (t.nrows > 0 || tl_count(tl) > 0 || jx_count(jx) > 0)
+			die(EXIT_DATA, "the input mixes collective records with other records");
+		nccl_output(&o, nc);
+		goto done;
 	}
 	if (jx_count(jx) > 0) {
 		/* a JAX profile (the trace record says xplane): TraceLens's JAX report */
@@ -954,6 +994,7 @@ main(int argc, char **argv)
 done:
 	tl_free(tl);
 	jx_free(jx);
+	nc_free(nc);
 	free(o.sheets);
 	summary_free(s);
 	table_free(&t);
