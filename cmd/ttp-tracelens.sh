@@ -132,6 +132,253 @@ EOF
 
 #include driver.sh
 
+# --- Many ranks: TraceLens_generate_multi_rank_collective_report_pytorch's command line
+# (--multi-rank). Self-contained: resolves one trace per rank, runs
+#   ttp-parse RANK_TRACE | ttp-filter --collectives --rank I      (at most -j at once)
+# and ttp-table on the collective records of every rank.
+multirank=
+for a in "$@"; do
+	[ "$a" = --multi-rank ] && multirank=1
+done
+if [ -n "$multirank" ]; then
+	mopts='trace_dir= trace_pattern= trace_glob= world_size= rank_regex= output_xlsx_path=
+output_csvs_dir= detailed_analysis use_multiprocessing max_workers= gpus_per_node=
+all2allv_heatmap help version quiet multi-rank'
+	munimpl='agg_metrics='
+	mdir='' mpat='' mglob='' mws='' mrx='' xlsx='' csvdir='' mpar='' mjobs='' mgpn=''
+	mheat='' verbose=1
+	musage() {
+		cat <<'EOM'
+usage: ttp-tracelens --multi-rank [-h] [-V] (--trace_dir TRACE_DIR |
+                     --trace_pattern TRACE_PATTERN | --trace_glob TRACE_GLOB)
+                     --world_size WORLD_SIZE [--rank_regex RANK_REGEX]
+                     [--output_xlsx_path OUTPUT_XLSX_PATH]
+                     [--output_csvs_dir OUTPUT_CSVS_DIR] [--detailed_analysis]
+                     [--use_multiprocessing] [--max_workers MAX_WORKERS]
+                     [--gpus_per_node GPUS_PER_NODE] [--all2allv_heatmap] [-q]
+
+TraceLens's multi-rank collective report, as
+TraceLens_generate_multi_rank_collective_report_pytorch writes it: one trace per
+rank, each parsed by its own process (ttp-parse | ttp-filter --collectives),
+the collectives matched across ranks by ttp-table.
+
+options:
+  --trace_dir D            D/rank{i}_trace.json (or .json.gz), i from 0
+  --trace_pattern P        P with its one '*' replaced by i
+  --trace_glob G           files matching G (** for any directories); each
+                           file's rank from --rank_regex
+  --rank_regex RE          Perl regex with a group 'rank' (default
+                           rank[\[\-_/]?(?P<rank>\d+))
+  --world_size N           the number of ranks (required)
+  --output_xlsx_path F     the workbook (default: nccl_analysis_report.xlsx in
+                           the traces' directory)
+  --output_csvs_dir D      one CSV per sheet in D
+  --use_multiprocessing    parse the ranks in parallel (--max_workers at once,
+                           default: the number of CPUs)
+  --gpus_per_node N        node_id and node_span columns (default: rank 0's
+                           device count)
+  --all2allv_heatmap       add nccl_all2allv_heatmap
+  --detailed_analysis      accepted (always on, as in TraceLens)
+  -q, --quiet              no informational messages on stderr
+EOM
+	}
+	while [ $# -gt 0 ]; do
+		arg=$1
+		shift
+		case $arg in
+		--?*)
+			name=${arg#--} hasval=
+			case $name in *=*) val=${name#*=}; name=${name%%=*}; hasval=1 ;; esac
+			opt_exact "$name" "$mopts $munimpl"
+			if [ -z "$match" ]; then
+				opt_prefix "$name" "$mopts $munimpl"
+				[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
+				[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
+			fi
+			opt=${match%=}
+			for o in $munimpl; do
+				[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
+			done
+			case $match in
+			*=)
+				if [ -z "$hasval" ]; then
+					[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
+					val=$1
+					case $val in -*) bad "argument --$opt: expected one argument" ;; esac
+					shift
+				fi
+				;;
+			*) [ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'" ;;
+			esac
+			case $opt in
+			world_size|max_workers|gpus_per_node)
+				case $val in
+				''|*[!0-9]*) bad "argument --$opt: invalid int value: '$val'" ;;
+				esac
+				;;
+			esac
+			case $opt in
+			trace_dir|trace_pattern|trace_glob)
+				[ -n "$mdir$mpat$mglob" ] &&
+				    bad "argument --$opt: not allowed with another of --trace_dir, --trace_pattern, --trace_glob"
+				case $opt in
+				trace_dir) mdir=$val ;;
+				trace_pattern) mpat=$val ;;
+				trace_glob) mglob=$val ;;
+				esac
+				[ -n "$val" ] || bad "argument --$opt: an empty path"
+				;;
+			world_size) mws=$((val + 0)) ;;
+			rank_regex) mrx=$val ;;
+			output_xlsx_path) xlsx=$val ;;
+			output_csvs_dir) csvdir=$val ;;
+			use_multiprocessing) mpar=1 ;;
+			max_workers) mjobs=$((val + 0)) ;;
+			gpus_per_node) mgpn=$((val + 0)) ;;
+			all2allv_heatmap) mheat=1 ;;
+			help) musage; exit 0 ;;
+			version) echo "$prog $version"; exit 0 ;;
+			quiet) verbose= ;;
+			esac
+			;;
+		-h) musage; exit 0 ;;
+		-V) echo "$prog $version"; exit 0 ;;
+		-q) verbose= ;;
+		*) bad "unrecognized arguments: $arg" ;;
+		esac
+	done
+	[ -n "$mdir$mpat$mglob" ] ||
+	    bad "one of the arguments --trace_dir --trace_pattern --trace_glob is required"
+	merr() {
+		printf '%s: %s\n' "$prog" "$1" >&2
+		exit 1
+	}
+	[ -n "$mws" ] || merr "--world_size must be given"
+	[ "$mws" -ge 1 ] || merr "--world_size must be at least 1"
+	[ -z "$mgpn" ] || [ "$mgpn" -ge 1 ] ||
+	    merr "--gpus_per_node must be a positive integer, got $mgpn"
+	mtmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
+	trap 'rm -rf "$mtmp"' EXIT
+	# the list of traces, one per rank in rank order: $mtmp/files
+	: >"$mtmp/files"
+	if [ -n "$mglob" ]; then
+		[ -n "$mrx" ] || mrx='rank[\[\-_/]?(?P<rank>\d+)'
+		# the glob's fixed leading directories, then every file under them
+		mroot=${mglob%%[*?[]*}
+		case $mroot in
+		*/*) mroot=${mroot%/*}; [ -n "$mroot" ] || mroot=/ ;;
+		*) mroot=. ;;
+		esac
+		[ -d "$mroot" ] || merr "No files matched --trace_glob: $mglob"
+		find "$mroot" -type f -print 2>/dev/null | LC_ALL=C sort |
+		    perl -e '
+			my ($glob, $rx, $ws) = @ARGV;
+			my $re = "";
+			my $g = $glob;
+			$g =~ s{^\./}{} if $glob =~ m{^\./};
+			while (length $g) {
+				if ($g =~ s{^\*\*/}{}) { $re .= "(?:.*/)?" }
+				elsif ($g =~ s{^\*\*}{}) { $re .= ".*" }
+				elsif ($g =~ s{^\*}{}) { $re .= "[^/]*" }
+				elsif ($g =~ s{^\?}{}) { $re .= "[^/]" }
+				elsif ($g =~ s{^(\[!?\]?[^\]]*\])}{}) { my $c = $1; $c =~ s/^\[!/[^/; $re .= $c }
+				else { $g =~ s{^(.)}{}s; $re .= quotemeta $1 }
+			}
+			my $rrx = eval { qr/$rx/ } or do { print STDERR "bad --rank_regex: $rx\n"; exit 3 };
+			my (%by, $n);
+			while (my $p = <STDIN>) {
+				chomp $p;
+				my $q = $p;
+				$q =~ s{^\./}{} if $glob !~ m{^\./};
+				next unless $q =~ m{^$re$}s;
+				$n++;
+				my $base = $p; $base =~ s{.*/}{};
+				my $r;
+				if ($base =~ $rrx or $p =~ $rrx) {
+					$r = defined $+{rank} ? $+{rank} : $1;
+				}
+				next unless defined $r and $r =~ /^\d+$/;
+				$by{$r + 0} //= $p;
+			}
+			if (!$n) { print STDERR "No files matched --trace_glob: $glob\n"; exit 3 }
+			if (!%by) { print STDERR "--trace_glob matched $n file(s), but none matched --rank_regex \x27$rx\x27\n"; exit 3 }
+			my @miss = grep { !exists $by{$_} } 0 .. $ws - 1;
+			if (@miss) { print STDERR "Missing ranks after glob resolution: [" . join(", ", @miss) . "]. A complete rank set (0.." . ($ws - 1) . ") is needed\n"; exit 3 }
+			print "$by{$_}\n" for 0 .. $ws - 1;
+		    ' "$mglob" "$mrx" "$mws" >"$mtmp/files" 2>"$mtmp/globerr" ||
+		    merr "$(cat "$mtmp/globerr")"
+	else
+		i=0
+		while [ $i -lt "$mws" ]; do
+			if [ -n "$mpat" ]; then
+				rest=${mpat#*\*}
+				[ "${mpat%%\**}" != "$mpat" ] && [ "${rest#*\*}" = "$rest" ] ||
+				    merr "trace_pattern must contain exactly one '*' character as a placeholder for rank id"
+				f=${mpat%%\**}$i$rest
+			else
+				f=$mdir/rank${i}_trace.json
+				[ -f "$f" ] || [ ! -f "$f.gz" ] || f=$f.gz
+			fi
+			[ -f "$f" ] || merr "Expected trace file not found: $f"
+			printf '%s\n' "$f" >>"$mtmp/files"
+			i=$((i + 1))
+		done
+	fi
+	if [ -n "$csvdir" ]; then
+		quote "$csvdir"; tout="--csv-dir=$qv"; out=$csvdir
+	else
+		if [ -z "$xlsx" ]; then
+			if [ -n "$mdir" ]; then
+				xlsx=$mdir/nccl_analysis_report.xlsx
+			else
+				xlsx=$(dirname -- "$(head -n 1 "$mtmp/files")")/nccl_analysis_report.xlsx
+			fi
+		fi
+		quote "$xlsx"; tout="--xlsx=$qv"; out=$xlsx
+	fi
+	stage ttp-parse; mparse=$qv
+	stage ttp-filter; mfilter=$qv
+	stage ttp-table; mtable=$qv
+	# each rank by its own process, at most $mjobs at once
+	if [ -n "$mpar" ]; then
+		[ -n "$mjobs" ] && [ "$mjobs" -ge 1 ] ||
+		    mjobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+	else
+		mjobs=1
+	fi
+	export mtmp
+	i=0
+	while IFS= read -r f; do
+		printf '%s\0%s\0' "$i" "$f"
+		i=$((i + 1))
+	done <"$mtmp/files" |
+	    mparse=$mparse mfilter=$mfilter xargs -0 -n 2 -P "$mjobs" sh -c '
+		{ eval "$mparse -q -- \"\$2\"" 2>"$mtmp/pe$1"; echo $? >"$mtmp/ps$1"; } |
+		    { eval "$mfilter -q --collectives --rank \"\$1\"" >"$mtmp/r$1.ndjson" \
+		    2>"$mtmp/fe$1"; echo $? >"$mtmp/fs$1"; }' sh
+	i=0 inputs=
+	while [ $i -lt "$mws" ]; do
+		for st in p f; do
+			s=$(cat "$mtmp/${st}s$i" 2>/dev/null) || s=1
+			if [ "$s" -ne 0 ] && [ "$s" -ne 141 ]; then
+				cat "$mtmp/${st}e$i" >&2
+				exit "$s"
+			fi
+			cat "$mtmp/${st}e$i" >&2
+		done
+		inputs="$inputs \"\$mtmp/r$i.ndjson\""
+		i=$((i + 1))
+	done
+	targs="--world-size=$mws"
+	[ -n "$mgpn" ] && targs="$targs --gpus-per-node=$mgpn"
+	[ -n "$mheat" ] && targs="$targs --all2allv-heatmap"
+	[ -n "$verbose" ] || targs="$targs -q"
+	eval "$mtable $tout $targs $inputs"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
+	exit "$rc"
+fi
+
 # --- JAX: TraceLens_generate_perf_report_jax's command line (--jax, or --profile_path
 # given without --profile_json_path). Self-contained: parses its options and runs
 #   ttp-parse PROFILE | ttp-roofline | ttp-table --csv-dir DIR | --xlsx FILE
