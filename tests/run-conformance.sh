@@ -25,9 +25,9 @@ tlcheck=$SHARED/conformance/tracelens-check
 [ -f "$tlcheck" ] || exit $rc
 # Each oracle folder of TraceLens's runs, with the suite's name: the single traces of the
 # project's data, the foreign traces (older formats, backward passes, no GPU), the JAX
-# profiles.
+# profiles, the multi-rank collective report.
 for suite in tracelens:TraceLens tracelens-foreign:"TraceLens, foreign traces" \
-    tracelens-jax:"TraceLens, JAX"; do
+    tracelens-jax:"TraceLens, JAX" tracelens-multirank:"TraceLens, multi-rank"; do
 	oracle=$SHARED/oracle/${suite%%:*}
 	[ -d "$oracle" ] || continue
 	# tracelens-check selects cases by substring: name every case but the skipped ones

@@ -593,16 +593,6 @@ struct sheets {
 };
 
 static struct tab *
-add_sheet(struct sheets *sh, const char *name)
-{
-	struct tab *t = tab_new(name);
-
-	sh->t = xreallocarray(sh->t, sh->n + 1, sizeof(*sh->t));
-	sh->t[sh->n++] = t;
-	return t;
-}
-
-static struct tab *
 take_sheet(struct sheets *sh, struct tab *t)
 {
 	sh->t = xreallocarray(sh->t, sh->n + 1, sizeof(*sh->t));
@@ -1600,7 +1590,6 @@ nc_sheets(struct nc *nc, const struct nc_opts *o, struct tab ***out, struct erro
 		    u->nrows == 1 ? " is" : "s are");
 	} else
 		tab_free(u);
-	(void)add_sheet;
 	for (i = 0; i < ng; i++)
 		free(gs[i].ev);
 	free(gs);
