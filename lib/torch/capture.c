@@ -134,14 +134,14 @@ cap_children(struct kin *k, struct cap *c)
 
 	c->kid_at = xcalloc(k->nev + 2, sizeof(size_t));
 	for (i = 0; i < nh; i++)
-		if (k->ev[h[i]].parent >= 0)
-			c->kid_at[k->ev[h[i]].parent + 1]++;
+		if (KEV(k, h[i])->parent >= 0)
+			c->kid_at[KEV(k, h[i])->parent + 1]++;
 	for (i = 0; i < k->nev; i++)
 		c->kid_at[i + 1] += c->kid_at[i];
 	c->kids = xreallocarray(NULL, c->kid_at[k->nev] + 1, sizeof(*c->kids));
 	fill = xcalloc(k->nev + 1, sizeof(size_t));
 	for (i = 0; i < nh; i++) {
-		int32_t p = k->ev[h[i]].parent;
+		int32_t p = KEV(k, h[i])->parent;
 
 		if (p >= 0)
 			c->kids[c->kid_at[p] + fill[p]++] = h[i];
@@ -159,12 +159,12 @@ cap_roots(struct kin *k, struct cap *c)
 	char *in = xcalloc(k->nev + 1, 1);
 
 	for (i = 0; i < k->nev; i++) {
-		if (k->ev[i].cat != C_RUNTIME)
+		if (KEV(k, i)->cat != C_RUNTIME)
 			continue;
-		if (name_has(k, k->ev[i].name, "StreamBeginCapture", false)) {
+		if (name_has(k, KEV(k, i)->name, "StreamBeginCapture", false)) {
 			beg = xgrow(beg, &cb, nb + 1, sizeof(*beg));
 			beg[nb++] = (int32_t)i;
-		} else if (name_has(k, k->ev[i].name, "StreamEndCapture", false)) {
+		} else if (name_has(k, KEV(k, i)->name, "StreamEndCapture", false)) {
 			end = xgrow(end, &ce, ne + 1, sizeof(*end));
 			end[ne++] = (int32_t)i;
 		}
@@ -174,14 +174,14 @@ cap_roots(struct kin *k, struct cap *c)
 	c->root_ts = xcalloc(c->nroots + 1, sizeof(int64_t));
 	c->root_dur = xcalloc(c->nroots + 1, sizeof(int64_t));
 	for (r = 0; r < c->nroots; r++) {
-		int64_t ts = k->ev[beg[r]].ts + k->ev[beg[r]].dur, te = k->ev[end[r]].ts;
+		int64_t ts = KEV(k, beg[r])->ts + KEV_DUR(k, KEV(k, beg[r])), te = KEV(k, end[r])->ts;
 
 		c->root_ts[r] = ts;
 		c->root_dur[r] = te - ts;
 		for (i = 0; i < k->nev; i++)
-			in[i] = k->ev[i].ts >= ts && k->ev[i].ts + k->ev[i].dur <= te;
+			in[i] = KEV(k, i)->ts >= ts && KEV(k, i)->ts + KEV_DUR(k, KEV(k, i)) <= te;
 		for (i = 0; i < k->nev; i++) {
-			const struct kev *v = &k->ev[i];
+			const struct kev *v = KEV(k, i);
 
 			if (!in[i] || v->parent < 0 || in[v->parent] ||
 			    (v->cat != C_CPU_OP && v->cat != C_PYTHON))
@@ -254,7 +254,7 @@ common_first_dim(struct kin *k)
 
 	names_init(&seen);
 	for (i = 0; i < k->nev; i++) {
-		const struct kev *e = &k->ev[i];
+		const struct kev *e = KEV(k, i);
 		struct rec_elems a;
 		struct rec *r;
 
@@ -368,7 +368,7 @@ capture_marks(const struct kin *k, struct capmarks *m)
 	memset(m, 0, sizeof(*m));
 	m->ann = -1;
 	for (j = 0; j < k->nev; j++) {
-		const struct kev *v = &k->ev[j];
+		const struct kev *v = KEV(k, j);
 		const char *nm = names_str(&k->names, v->name);
 		struct step st;
 
@@ -379,7 +379,7 @@ capture_marks(const struct kin *k, struct capmarks *m)
 		if (v->cat == C_ANNOT && step_parse(nm, strlen(nm), &st) &&
 		    st.kind == STEP_CAPTURE) {
 			m->nann++;
-			if (m->ann < 0 || v->ts < k->ev[m->ann].ts)
+			if (m->ann < 0 || v->ts < KEV(k, m->ann)->ts)
 				m->ann = (int32_t)j;
 		}
 	}
@@ -397,7 +397,7 @@ classify_trace(struct kin *k, struct capent *x)
 	capture_marks(k, &m);
 	if (m.nann > 0 && m.nann == m.ndummy) {
 		/* capture_<bs>_<mode>: the mode is the rest of the name */
-		const char *nm = names_str(&k->names, k->ev[m.ann].name);
+		const char *nm = names_str(&k->names, KEV(k, m.ann)->name);
 		struct step st;
 
 		(void)step_parse(nm, strlen(nm), &st);
@@ -633,9 +633,9 @@ cap_kname(const struct kin *k, const struct kev *v)
 static bool
 names_match(const struct align *a, int32_t c, int32_t g)
 {
-	const struct kev *cv = &a->ck->ev[c];
+	const struct kev *cv = KEV(a->ck, c);
 	const char *cn = names_str(&a->ck->names, cv->name);
-	const char *gn = names_str(&a->gk->names, a->gk->ev[g].name);
+	const char *gn = names_str(&a->gk->names, KEV(a->gk, g)->name);
 
 	if ((strstr(cn, "Memcpy") && strstr(gn, "Memcpy")) || (strstr(cn, "Memset") &&
 	    (strstr(gn, "Memset") || strstr(gn, "fillBuffer"))))
@@ -678,12 +678,12 @@ align_groups(struct align *a)
 
 	names_init(&nm);
 	for (i = 0; i < a->nc; i++) {
-		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+		const char *s = cap_kname(a->ck, KEV(a->ck, a->c[i]));
 
 		(void)names_intern(&nm, s, strlen(s));
 	}
 	for (i = 0; i < a->ng; i++) {
-		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+		const char *s = names_str(&a->gk->names, KEV(a->gk, a->g[i])->name);
 
 		(void)names_intern(&nm, s, strlen(s));
 	}
@@ -692,12 +692,12 @@ align_groups(struct align *a)
 	gc = xcalloc(n + 1, sizeof(size_t));
 	seen = xcalloc(n + 1, sizeof(size_t));
 	for (i = 0; i < a->nc; i++) {
-		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+		const char *s = cap_kname(a->ck, KEV(a->ck, a->c[i]));
 
 		cc[names_lookup(&nm, s, strlen(s))]++;
 	}
 	for (i = 0; i < a->ng; i++) {
-		const char *s = names_str(&a->gk->names, a->gk->ev[a->g[i]].name);
+		const char *s = names_str(&a->gk->names, KEV(a->gk, a->g[i])->name);
 
 		gc[names_lookup(&nm, s, strlen(s))]++;
 	}
@@ -705,12 +705,12 @@ align_groups(struct align *a)
 		if (cc[i] != gc[i])
 			ok = false;
 	for (i = 0; ok && i < a->nc; i++) {
-		const char *s = cap_kname(a->ck, &a->ck->ev[a->c[i]]);
+		const char *s = cap_kname(a->ck, KEV(a->ck, a->c[i]));
 		uint32_t x = names_lookup(&nm, s, strlen(s));
 		size_t want = seen[x]++, m = 0;
 
 		for (j = 0; j < a->ng; j++) {
-			const char *gs = names_str(&a->gk->names, a->gk->ev[a->g[j]].name);
+			const char *gs = names_str(&a->gk->names, KEV(a->gk, a->g[j])->name);
 
 			if (strcmp(gs, s) == 0 && m++ == want) {
 				a->gperm[i] = a->g[j];
@@ -735,13 +735,13 @@ align_single(struct align *a)
 	if (a->nc != a->ng)
 		return align_greedy(a) ? 2 : 0;
 	for (i = 0; i < a->ng; i++) {
-		const struct kev *cv = &a->ck->ev[a->c[i]];
+		const struct kev *cv = KEV(a->ck, a->c[i]);
 
 		a->out[i] = a->c[i];
 		if (cv->kname == NAME_NONE)
 			continue;	/* TraceLens: "alignment has not been verified" */
 		if (strcmp(names_str(&a->ck->names, cv->kname),
-		    names_str(&a->gk->names, a->gk->ev[a->g[i]].name)) != 0)
+		    names_str(&a->gk->names, KEV(a->gk, a->g[i])->name)) != 0)
 			return align_groups(a) ? 3 : 0;
 	}
 	return 1;
@@ -761,7 +761,7 @@ align_streams(struct align *a)
 	for (i = 0; i < a->ng; i++)
 		a->out[i] = -1;
 	for (i = 0; i < a->ng; i++) {
-		int64_t v = a->gk->ev[a->g[i]].stream;
+		int64_t v = kv_get(a->gk, KEV(a->gk, a->g[i])->stream);
 
 		for (s = 0; s < ns && st[s] != v; s++)
 			;
@@ -817,7 +817,7 @@ several_streams(const struct kin *k, const int32_t *gs, size_t ng)
 	size_t i;
 
 	for (i = 1; i < ng; i++)
-		if (k->ev[gs[i]].stream != k->ev[gs[0]].stream)
+		if (kv_get(k, KEV(k, gs[i])->stream) != kv_get(k, KEV(k, gs[0])->stream))
 			return true;
 	return false;
 }
@@ -830,7 +830,7 @@ launches_unnamed(const struct kin *ck, const int32_t *launch, size_t nl)
 	size_t i;
 
 	for (i = 0; i < nl; i++) {
-		const struct kev *v = &ck->ev[launch[i]];
+		const struct kev *v = KEV(ck, launch[i]);
 
 		if (v->kname == NAME_NONE && !name_has(ck, v->name, "Memcpy", false) &&
 		    !name_has(ck, v->name, "Memset", false))
@@ -850,7 +850,7 @@ align_launches(struct align *a, const char *path, int32_t g)
 	if (launches_unnamed(a->ck, a->c, a->nc)) {
 		warning("%s: %s: the graph ran on several streams and the capture's launches "
 		    "name no kernels: no capture is merged", path,
-		    names_str(&a->gk->names, a->gk->ev[g].name));
+		    names_str(&a->gk->names, KEV(a->gk, g)->name));
 		return -1;
 	}
 	return align_streams(a) ? 4 : 0;
@@ -867,16 +867,6 @@ remap_id(struct kin *to, const struct kin *from, int64_t v)
 		return v;
 	i = (uint32_t)(v - STRVAL);
 	return STRVAL + names_intern(&to->strs, from->strs.str[i], from->strs.len[i]);
-}
-
-static int32_t
-add_event(struct kin *k)
-{
-	if (k->nev >= INT32_MAX / 2)
-		die(EXIT_DATA, "%s: more than %d events to keep", k->file, INT32_MAX / 2);
-	k->ev = xgrow(k->ev, &k->capev, k->nev + 1, sizeof(*k->ev));
-	memset(&k->ev[k->nev], 0, sizeof(*k->ev));
-	return (int32_t)k->nev++;
 }
 
 /* A subtree event in grafting order: by capture time, ties in breadth-first order. */
@@ -929,7 +919,7 @@ sort_by_capture_time(const struct cap *c, size_t r, int32_t *bfs, size_t nb)
 	size_t i;
 
 	for (i = 0; i < nb; i++) {
-		o[i].t = bfs[i] < 0 ? c->root_ts[r] : c->k->ev[bfs[i]].ts;
+		o[i].t = bfs[i] < 0 ? c->root_ts[r] : KEV(c->k, bfs[i])->ts;
 		o[i].pos = (uint32_t)i;
 		o[i].ev = bfs[i];
 	}
@@ -948,7 +938,7 @@ subtree_launches(const struct kin *ck, const int32_t *bfs, size_t nb, size_t *nl
 	size_t n = 0, cl = 0, i;
 
 	for (i = 0; i < nb; i++) {
-		const struct kev *v = bfs[i] < 0 ? NULL : &ck->ev[bfs[i]];
+		const struct kev *v = bfs[i] < 0 ? NULL : KEV(ck, bfs[i]);
 
 		if (v == NULL || !IS_LAUNCH(v->cat) || !(name_has(ck, v->name, "launch", true) ||
 		    name_has(ck, v->name, "memcpy", true) || name_has(ck, v->name, "memset", true)))
@@ -966,8 +956,9 @@ set_capture_root(struct kin *k, struct kev *v, int32_t g)
 {
 	v->name = names_intern(&k->names, "CaptureRoot", 11);
 	v->cat = C_RUNTIME;
-	v->pid = v->tid = v->corr = v->ext = v->seq = NOVAL;
-	v->stream = v->device = NOVAL;
+	v->thr = kin_thread(k, NOVAL, NOVAL);
+	v->corr = v->ext = v->seq = KV_NONE;
+	v->stream = v->device = KV_NONE;
 	v->parent = g;
 }
 
@@ -978,13 +969,12 @@ copy_event(struct kin *k, struct kin *ck, const struct kev *cv, struct kev *v)
 {
 	v->name = names_intern(&k->names, ck->names.str[cv->name], ck->names.len[cv->name]);
 	v->cat = cv->cat;
-	v->pid = remap_id(k, ck, cv->pid);
-	v->tid = remap_id(k, ck, cv->tid);
-	v->corr = remap_id(k, ck, cv->corr);
-	v->ext = remap_id(k, ck, cv->ext);
-	v->seq = cv->seq;
-	v->stream = cv->stream;
-	v->device = cv->device;
+	v->thr = kin_thread(k, remap_id(k, ck, KEV_PID(ck, cv)), remap_id(k, ck, KEV_TID(ck, cv)));
+	v->corr = kv_put(k, remap_id(k, ck, kv_get(ck, cv->corr)));
+	v->ext = kv_put(k, remap_id(k, ck, kv_get(ck, cv->ext)));
+	v->seq = kv_put(k, kv_get(ck, cv->seq));
+	v->stream = kv_put(k, kv_get(ck, cv->stream));
+	v->device = kv_put(k, kv_get(ck, cv->device));
 	if (cv->in_len > 0) {
 		v->in_off = spool_add(k->sp, spool_get(ck->sp, cv->in_off, cv->in_len),
 		    cv->in_len);
@@ -1005,20 +995,20 @@ append_subtree(struct kin *k, struct kin *ck, int32_t g, uint32_t idx, const int
 	size_t i;
 
 	for (i = 0; i < nb; i++) {
-		int32_t x = add_event(k);
-		struct kev *v = &k->ev[x];
+		int32_t x = kin_add_event(k);
+		struct kev *v = KEV(k, x);
 
 		v->idx = idx + (uint32_t)i;
-		v->ts = k->ev[g].ts;
-		v->dur = k->ev[g].dur;
-		v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+		v->ts = KEV(k, g)->ts;
+		v->dur = KEV(k, g)->dur;
+		v->parent = v->linker = v->launcher = v->fwd = -1;
 		v->kname = NAME_NONE;
 		if (bfs[i] < 0) {
 			set_capture_root(k, v, g);
 			root = x;
 		} else {
 			map[bfs[i]] = x;
-			copy_event(k, ck, &ck->ev[bfs[i]], v);
+			copy_event(k, ck, KEV(ck, bfs[i]), v);
 		}
 	}
 	return root;
@@ -1042,14 +1032,14 @@ graft_aligned(struct kin *k, struct capset *cs, struct kin *ck, int32_t g,
 
 		if (bfs[i] < 0)
 			continue;
-		p = ck->ev[bfs[i]].parent;
-		k->ev[map[bfs[i]]].parent = p >= 0 && map[p] >= 0 ? map[p] : root;
+		p = KEV(ck, bfs[i])->parent;
+		KEV(k, map[bfs[i]])->parent = p >= 0 && map[p] >= 0 ? map[p] : root;
 	}
 	for (i = 0; i < a->ng; i++) {
-		struct kev *gv = &k->ev[a->gperm[i]];
+		struct kev *gv = KEV(k, a->gperm[i]);
 
 		gv->linker = map[a->out[i]];
-		gv->corr = k->ev[gv->linker].corr;
+		gv->corr = KEV(k, gv->linker)->corr;
 	}
 	cs->events += nb;
 	cs->merged++;
@@ -1075,7 +1065,7 @@ graft(struct kin *k, struct capset *cs, struct cap *c, size_t r, int32_t g,
 	if (how == 0)
 		warning("%s: the launches of %s (%zu) do not align with the %zu GPU events of "
 		    "%s (event %u): not merged", c->path, c->nroots > 1 ? "its capture root" :
-		    "the capture", nl, ng, names_str(&k->names, k->ev[g].name), k->ev[g].idx);
+		    "the capture", nl, ng, names_str(&k->names, KEV(k, g)->name), KEV(k, g)->idx);
 	else if (how > 0)
 		graft_aligned(k, cs, c->k, g, bfs, nb, &a);
 	align_free(&a);
@@ -1093,9 +1083,9 @@ graph_events(struct kin *k, int32_t g, int32_t **out)
 
 	*out = xreallocarray(NULL, k->nev + 1, sizeof(**out));
 	for (i = 0; i < k->nev; i++) {
-		if (!IS_GPU(k->ev[i].cat) || k->ev[i].linker < 0)
+		if (!IS_GPU(KEV(k, i)->cat) || KEV(k, i)->linker < 0)
 			continue;
-		for (p = k->ev[i].linker; p >= 0 && p != g; p = k->ev[p].parent)
+		for (p = KEV(k, i)->linker; p >= 0 && p != g; p = KEV(k, p)->parent)
 			;
 		if (p == g)
 			(*out)[n++] = (int32_t)i;
@@ -1165,8 +1155,8 @@ save_links(struct capset *cs, const struct kin *k)
 	cs->lk0 = xreallocarray(NULL, k->nev + 1, sizeof(*cs->lk0));
 	cs->corr0 = xreallocarray(NULL, k->nev + 1, sizeof(*cs->corr0));
 	for (i = 0; i < k->nev; i++) {
-		cs->lk0[i] = k->ev[i].linker;
-		cs->corr0[i] = k->ev[i].corr;
+		cs->lk0[i] = KEV(k, i)->linker;
+		cs->corr0[i] = KEV(k, i)->corr;
 	}
 }
 
@@ -1179,8 +1169,8 @@ restore_links(struct kin *k, const struct capset *cs, size_t nev0)
 
 	k->nev = nev0;
 	for (i = 0; i < nev0; i++) {
-		k->ev[i].linker = cs->lk0[i];
-		k->ev[i].corr = cs->corr0[i];
+		KEV(k, i)->linker = cs->lk0[i];
+		KEV(k, i)->corr = cs->corr0[i];
 	}
 }
 
@@ -1195,9 +1185,9 @@ engine_steps(struct capset *cs, const struct kin *k)
 	for (tier = 1; tier <= 2 && ns == 0; tier++)
 		for (i = 0; i < k->nev; i++) {
 			struct step st;
-			const char *s = k->names.str[k->ev[i].name];
+			const char *s = k->names.str[KEV(k, i)->name];
 
-			if (k->ev[i].cat == C_ANNOT && step_parse(s, k->names.len[k->ev[i].name],
+			if (KEV(k, i)->cat == C_ANNOT && step_parse(s, k->names.len[KEV(k, i)->name],
 			    &st) && step_tier(st.kind) == (int)tier)
 				cs->steps[ns++] = (int32_t)i;
 		}
@@ -1214,7 +1204,7 @@ graph_launches(struct capset *cs, const struct kin *k)
 
 	cs->gl = xreallocarray(NULL, k->nev + 1, sizeof(*cs->gl));
 	for (i = 0; i < k->nev; i++)
-		if (name_has(k, k->ev[i].name, "graphlaunch", true))
+		if (name_has(k, KEV(k, i)->name, "graphlaunch", true))
 			cs->gl[ngl++] = (int32_t)i;
 	kin_sort_by_ts(k, cs->gl, ngl);
 	return ngl;
@@ -1225,12 +1215,12 @@ graph_launches(struct capset *cs, const struct kin *k)
 static size_t
 step_launches(struct capset *cs, const struct kin *k, const struct kev *x, size_t ngl)
 {
-	int64_t xs = x->ts, xe = x->ts + x->dur;
+	int64_t xs = x->ts, xe = x->ts + KEV_DUR(k, x);
 	size_t nr = 0, j;
 
 	cs->roots = xreallocarray(cs->roots, ngl + 1, sizeof(*cs->roots));
 	for (j = 0; j < ngl; j++)
-		if (k->ev[cs->gl[j]].ts >= xs && k->ev[cs->gl[j]].ts + k->ev[cs->gl[j]].dur <= xe)
+		if (KEV(k, cs->gl[j])->ts >= xs && KEV(k, cs->gl[j])->ts + KEV_DUR(k, KEV(k, cs->gl[j])) <= xe)
 			cs->roots[nr++] = cs->gl[j];
 	return nr;
 }
@@ -1280,7 +1270,7 @@ graft_launches(struct kin *k, struct capset *cs, struct cap *c, const int32_t *r
 			ok = false;
 		else if (ng == 0)
 			warning("%s: graph launch %u has no GPU events: not merged", k->file,
-			    k->ev[roots[r]].idx);
+			    KEV(k, roots[r])->idx);
 		free(gs);
 	}
 	return ok;
@@ -1292,7 +1282,7 @@ static bool
 merge_step(struct kin *k, struct capset *cs, const struct kineto_opts *co, int32_t step,
     size_t ngl)
 {
-	const struct kev *x = &k->ev[step];
+	const struct kev *x = KEV(k, step);
 	const char *sname = k->names.str[x->name];
 	size_t nr = step_launches(cs, k, x, ngl);
 	struct step st;

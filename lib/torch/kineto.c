@@ -122,6 +122,53 @@ imap_free(struct imap *m)
 	free(m->val);
 }
 
+uint32_t
+kv_put(struct kin *k, int64_t v)
+{
+	if (v == NOVAL)
+		return KV_NONE;
+	if (v >= 0 && v < (int64_t)KV_WIDE)
+		return (uint32_t)v;
+	if (k->nwide >= KV_WIDE - 1)
+		die(EXIT_DATA, "%s: more than %u large ids and lengths", k->file, KV_WIDE - 1);
+	k->wide = xgrow(k->wide, &k->capwide, k->nwide + 1, sizeof(*k->wide));
+	k->wide[k->nwide] = v;
+	return KV_WIDE | (uint32_t)k->nwide++;
+}
+
+uint32_t
+kin_thread(struct kin *k, int64_t pid, int64_t tid)
+{
+	int64_t key[2] = { pid, tid };
+	size_t before = k->thr.nm.n;
+	uint32_t i = imap_slot(&k->thr, key, 2);
+
+	if (k->thr.nm.n > before) {
+		k->thr_pid = xreallocarray(k->thr_pid, k->thr.cap, sizeof(*k->thr_pid));
+		k->thr_tid = xreallocarray(k->thr_tid, k->thr.cap, sizeof(*k->thr_tid));
+		k->thr_pid[i] = pid;
+		k->thr_tid[i] = tid;
+		k->thr.val[i] = i;
+	}
+	return i;
+}
+
+int32_t
+kin_add_event(struct kin *k)
+{
+	size_t c = k->nev >> KEV_BITS;
+
+	if (k->nev >= INT32_MAX / 2)
+		die(EXIT_DATA, "%s: more than %d events to keep", k->file, INT32_MAX / 2);
+	if (c == k->nevc) {
+		k->evc = xreallocarray(k->evc, c + 1, sizeof(*k->evc));
+		k->evc[c] = xreallocarray(NULL, KEV_CHUNK, sizeof(**k->evc));
+		k->nevc = c + 1;
+	}
+	memset(KEV(k, k->nev), 0, sizeof(struct kev));
+	return (int32_t)k->nev++;
+}
+
 /*
  * Microseconds as JSON number text to exact nanoseconds. Returns 0 when exact, 1 when
  * rounded (more than three decimals, or an exponent), -1 when out of range.
@@ -563,26 +610,21 @@ new_kev(struct kin *k, uint32_t idx)
 		kfail_at(k, (long long)e->off, "traceEvents[%u]: \"ts\" + \"dur\" out of range "
 		    "(%lld + %lld ns; ttp holds times within 2^62 ns of 0)", idx,
 		    (long long)e->ts, (long long)e->dur);
-	if (k->nev == k->capev) {
-		if (k->nev >= INT32_MAX / 2)
-			kfail(k, "more than %d events to keep", INT32_MAX / 2);
-		k->ev = xgrow(k->ev, &k->capev, k->nev + 1, sizeof(*k->ev));
-	}
-	v = &k->ev[k->nev++];
-	memset(v, 0, sizeof(*v));
+	if (k->nev >= INT32_MAX / 2)
+		kfail(k, "more than %d events to keep", INT32_MAX / 2);
+	v = KEV(k, kin_add_event(k));
 	v->ts = e->ts;
-	v->dur = e->dur;
-	v->pid = e->pid;
-	v->tid = e->tid;
-	v->corr = e->corr;
-	v->ext = e->ext;
-	v->seq = e->seq;
-	v->stream = e->stream;
-	v->device = e->device;
+	v->dur = kv_put(k, e->dur);
+	v->thr = kin_thread(k, e->pid, e->tid);
+	v->corr = kv_put(k, e->corr);
+	v->ext = kv_put(k, e->ext);
+	v->seq = kv_put(k, e->seq);
+	v->stream = kv_put(k, e->stream);
+	v->device = kv_put(k, e->device);
 	v->idx = idx;
 	v->name = names_intern(&k->names, e->has_name ? e->name.p : "", e->has_name ?
 	    e->name.len : 0);
-	v->parent = v->linker = v->launcher = v->fwd = v->gnext = -1;
+	v->parent = v->linker = v->launcher = v->fwd = -1;
 	v->kname = IS_LAUNCH(e->cat) && e->has_kern ? names_intern(&k->names, e->kern.p,
 	    e->kern.len) : NAME_NONE;
 	v->cat = (uint8_t)e->cat;
@@ -817,20 +859,27 @@ t0(const struct kev *v)
 	return us_of(v->ts);
 }
 
+static int64_t
+dur_of(const struct kin *k, const struct kev *v)
+{
+	return KEV_DUR(k, v);
+}
+
 /* TraceLens's t_end: ts + dur, each as its text's double, added in double precision
  * (exact when both are integers, as Python's int sum is). */
 static double
-t1(const struct kev *v)
+t1(const struct kin *k, const struct kev *v)
 {
-	return us_of(v->ts) + us_of(v->dur);
+	return us_of(v->ts) + us_of(dur_of(k, v));
 }
 
-static const struct kev *cmp_ev;
+static const struct kin *cmp_k;
 
 static int
 by_ts(const void *a, const void *b)
 {
-	const struct kev *x = &cmp_ev[*(const int32_t *)a], *y = &cmp_ev[*(const int32_t *)b];
+	const struct kev *x = KEV(cmp_k, *(const int32_t *)a);
+	const struct kev *y = KEV(cmp_k, *(const int32_t *)b);
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -840,7 +889,7 @@ by_ts(const void *a, const void *b)
 void
 kin_sort_by_ts(const struct kin *k, int32_t *v, size_t n)
 {
-	cmp_ev = k->ev;
+	cmp_k = k;
 	qsort(v, n, sizeof(*v), by_ts);
 }
 
@@ -850,7 +899,7 @@ kin_host_events(const struct kin *k, int32_t *h)
 	size_t nh = 0, i;
 
 	for (i = 0; i < k->nev; i++) {
-		int c = k->ev[i].cat;
+		int c = KEV(k, i)->cat;
 
 		if (c == C_CPU_OP || IS_LAUNCH(c) || c == C_PYTHON)
 			h[nh++] = (int32_t)i;
@@ -868,28 +917,19 @@ static void
 build_tree(struct kin *k)
 {
 	int32_t *h = xreallocarray(NULL, k->nev + 1, sizeof(*h));
-	struct imap sm = { 0 };
-	struct stack *st = NULL;
-	size_t nh = kin_host_events(k, h), nst = 0, i;
+	size_t nst = k->thr.nm.n, nh = kin_host_events(k, h), i;
+	struct stack *st = xcalloc(nst + 1, sizeof(*st));	/* one per thread */
 
 	for (i = 0; i < nh; i++) {
-		struct kev *e = &k->ev[h[i]];
-		int64_t key[2] = { e->pid, e->tid }, si;
-		struct stack *s;
-		double ts = t0(e), te = t1(e);
+		struct kev *e = KEV(k, h[i]);
+		struct stack *s = &st[e->thr];
+		double ts = t0(e), te = t1(k, e);
 
-		if (!imap_get(&sm, key, 2, &si)) {
-			si = (int64_t)nst++;
-			imap_put(&sm, key, 2, si);
-			st = xreallocarray(st, nst, sizeof(*st));
-			memset(&st[si], 0, sizeof(*st));
-		}
-		s = &st[si];
-		while (s->n > 0 && ts >= t1(&k->ev[s->v[s->n - 1]]))
+		while (s->n > 0 && ts >= t1(k, KEV(k, s->v[s->n - 1])))
 			s->n--;
-		if (s->n > 0 && te > t1(&k->ev[s->v[s->n - 1]])) {
+		if (s->n > 0 && te > t1(k, KEV(k, s->v[s->n - 1]))) {
 			/* the "bleed" rule: a small overlap moves the event up a level */
-			if (t1(&k->ev[s->v[s->n - 1]]) - ts < 1.0 && s->n >= 2)
+			if (t1(k, KEV(k, s->v[s->n - 1])) - ts < 1.0 && s->n >= 2)
 				s->n--;
 			else
 				continue;
@@ -902,7 +942,6 @@ build_tree(struct kin *k)
 	for (i = 0; i < nst; i++)
 		free(st[i].v);
 	free(st);
-	imap_free(&sm);
 	free(h);
 }
 
@@ -911,7 +950,7 @@ build_tree(struct kin *k)
 static int64_t
 linkval(const struct kin *k, const struct kev *v)
 {
-	return k->key_corr ? v->corr : v->ext;
+	return kv_get(k, k->key_corr ? v->corr : v->ext);
 }
 
 /* The name matches rccl|nccl|cross_device_reduce, case-insensitively (spec §1.5). */
@@ -940,25 +979,26 @@ is_graph_launch(const char *s)
 static void
 link(struct kin *k, int32_t g, int32_t r)
 {
-	if (k->ev[g].linker < 0)
+	if (KEV(k, g)->linker < 0)
 		k->n_unlinked--;
-	k->ev[g].linker = r;
+	KEV(k, g)->linker = r;
 }
 
 /* Pass one of link_gpu: the GPU events counted (all unlinked yet), communication kernels
- * marked and, per linking id, chained in trace order (graph: the first, gnext: the
- * next); every event with a linking id and a thread indexed by (pid, tid, id) in pt. */
+ * marked and, per linking id, chained in trace order (graph: the first, gnext[]: the
+ * next); every event with a linking id and a thread indexed by (thread, id) in pt. */
 static void
-index_events(struct kin *k, struct imap *pt, struct imap *graph)
+index_events(struct kin *k, struct imap *pt, struct imap *graph, int32_t *gnext)
 {
 	int32_t *gtail = NULL;
 	size_t i;
 
 	k->n_gpu = k->n_unlinked = 0;
 	for (i = 0; i < k->nev; i++) {
-		struct kev *v = &k->ev[i];
-		int64_t lv = linkval(k, v), key[3] = { v->pid, v->tid, lv };
+		struct kev *v = KEV(k, i);
+		int64_t lv = linkval(k, v), key[2] = { v->thr, lv };
 
+		gnext[i] = -1;
 		if (IS_GPU(v->cat)) {
 			k->n_gpu++;
 			k->n_unlinked++;
@@ -972,12 +1012,12 @@ index_events(struct kin *k, struct imap *pt, struct imap *graph)
 				if (graph->nm.n > before)
 					graph->val[s] = (int64_t)i;	/* the first */
 				else
-					k->ev[gtail[s]].gnext = (int32_t)i;
+					gnext[gtail[s]] = (int32_t)i;
 				gtail[s] = (int32_t)i;
 			}
 		}
-		if (lv != NOVAL && v->pid != NOVAL && v->tid != NOVAL)
-			imap_put(pt, key, 3, (int64_t)i);
+		if (lv != NOVAL && KEV_PID(k, v) != NOVAL && KEV_TID(k, v) != NOVAL)
+			imap_put(pt, key, 2, (int64_t)i);
 	}
 	free(gtail);
 }
@@ -987,7 +1027,7 @@ index_events(struct kin *k, struct imap *pt, struct imap *graph)
 static void
 link_by_flow(struct kin *k, const struct imap *pt, int32_t r, int64_t lv)
 {
-	int64_t one, key[3], g;
+	int64_t one, key[2], g;
 	uint32_t fi;
 
 	if (!imap_get(&k->flow_s, &lv, 1, &one))
@@ -999,8 +1039,10 @@ link_by_flow(struct kin *k, const struct imap *pt, int32_t r, int64_t lv)
 	}
 	key[0] = k->f_pid[fi];
 	key[1] = k->f_tid[fi];
-	key[2] = lv;
-	if (imap_get(pt, key, 3, &g) && IS_GPU(k->ev[g].cat)) {
+	if (!imap_get(&k->thr, key, 2, &key[0]))
+		return;		/* no kept event on that thread */
+	key[1] = lv;
+	if (imap_get(pt, key, 2, &g) && IS_GPU(KEV(k, g)->cat)) {
 		link(k, (int32_t)g, r);
 		k->n_flow_links++;
 	}
@@ -1016,19 +1058,20 @@ static void
 link_by_corr(struct kin *k)
 {
 	struct imap byc = { 0 };
-	int64_t g;
+	int64_t g, c;
 	size_t i;
 
 	for (i = 0; i < k->nev; i++)
-		if (IS_GPU(k->ev[i].cat) && k->ev[i].corr != NOVAL)
-			imap_put(&byc, &k->ev[i].corr, 1, (int64_t)i);
+		if (IS_GPU(KEV(k, i)->cat) && (c = kv_get(k, KEV(k, i)->corr)) != NOVAL)
+			imap_put(&byc, &c, 1, (int64_t)i);
 	for (i = 0; i < k->nev; i++) {
-		struct kev *r = &k->ev[i];
+		struct kev *r = KEV(k, i);
 
-		if (!IS_LAUNCH(r->cat) || r->corr == NOVAL ||
+		c = kv_get(k, r->corr);
+		if (!IS_LAUNCH(r->cat) || c == NOVAL ||
 		    is_graph_launch(names_str(&k->names, r->name)))
 			continue;
-		if (imap_get(&byc, &r->corr, 1, &g)) {
+		if (imap_get(&byc, &c, 1, &g)) {
 			link(k, (int32_t)g, (int32_t)i);
 			k->linked_by_corr = true;
 		}
@@ -1040,11 +1083,12 @@ static void
 link_gpu(struct kin *k)
 {
 	struct imap pt = { 0 }, graph = { 0 };
+	int32_t *gnext = xreallocarray(NULL, k->nev + 1, sizeof(*gnext));
 	size_t i;
 
-	index_events(k, &pt, &graph);
+	index_events(k, &pt, &graph, gnext);
 	for (i = 0; i < k->nev; i++) {
-		struct kev *r = &k->ev[i];
+		struct kev *r = KEV(k, i);
 		int64_t lv = linkval(k, r), g;
 
 		if (!IS_LAUNCH(r->cat) || lv == NOVAL)
@@ -1052,11 +1096,12 @@ link_gpu(struct kin *k)
 		if (!is_graph_launch(names_str(&k->names, r->name)))
 			link_by_flow(k, &pt, (int32_t)i, lv);
 		else if (imap_get(&graph, &lv, 1, &g))
-			for (; g >= 0; g = k->ev[g].gnext)
+			for (; g >= 0; g = gnext[g])
 				link(k, (int32_t)g, (int32_t)i);
 	}
 	if (k->n_flow_links == 0 && k->n_unlinked > 0)
 		link_by_corr(k);
+	free(gnext);
 	imap_free(&pt);
 	imap_free(&graph);
 }
@@ -1070,44 +1115,44 @@ find_launchers(struct kin *k)
 	size_t i;
 
 	for (i = 0; i < k->nev; i++) {
-		struct kev *v = &k->ev[i];
+		struct kev *v = KEV(k, i);
 		int32_t p, l = -1;
 
 		if (v->cat == C_CPU_OP || v->cat == C_PYTHON)
 			v->flags |= F_REC;
 		if (!IS_GPU(v->cat) || v->linker < 0)
 			continue;
-		for (p = k->ev[v->linker].parent; p >= 0; p = k->ev[p].parent) {
-			if (k->ev[p].cat == C_PYTHON)
+		for (p = KEV(k, v->linker)->parent; p >= 0; p = KEV(k, p)->parent) {
+			if (KEV(k, p)->cat == C_PYTHON)
 				continue;
-			if (k->ev[p].cat != C_CPU_OP)
+			if (KEV(k, p)->cat != C_CPU_OP)
 				break;
-			if (strcmp(names_str(&k->names, k->ev[p].name), "execute") == 0)
+			if (strcmp(names_str(&k->names, KEV(k, p)->name), "execute") == 0)
 				continue;
 			l = p;
 			break;
 		}
 		if (l < 0) {
 			l = v->linker;
-			k->ev[l].flags |= F_REC;
+			KEV(k, l)->flags |= F_REC;
 		}
 		v->launcher = l;
 		if (!(v->flags & F_COMM))
-			k->ev[l].flags |= F_LAUNCHER;
+			KEV(k, l)->flags |= F_LAUNCHER;
 	}
 }
 
 /* spec §1.4.6: per Sequence number, the first autograd::engine::evaluate_function: event is
  * the backward op; its forward op is the latest one with that number on another thread. */
-static const struct kev *cmp_seq;
-
 static int
 by_seq(const void *a, const void *b)
 {
-	const struct kev *x = &cmp_seq[*(const int32_t *)a], *y = &cmp_seq[*(const int32_t *)b];
+	const struct kev *x = KEV(cmp_k, *(const int32_t *)a);
+	const struct kev *y = KEV(cmp_k, *(const int32_t *)b);
+	int64_t xs = kv_get(cmp_k, x->seq), ys = kv_get(cmp_k, y->seq);
 
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -1119,28 +1164,28 @@ link_fwd_bwd(struct kin *k)
 	size_t n = 0, i, j, m;
 
 	for (i = 0; i < k->nev; i++)
-		if (k->ev[i].seq != NOVAL)
+		if (KEV(k, i)->seq != KV_NONE)
 			s[n++] = (int32_t)i;
-	cmp_seq = k->ev;
+	cmp_k = k;
 	qsort(s, n, sizeof(*s), by_seq);
 	for (i = 0; i < n; i = j) {
 		struct kev *bwd = NULL;
 		int32_t fwd = -1;
 
-		for (j = i; j < n && k->ev[s[j]].seq == k->ev[s[i]].seq; j++)
+		for (j = i; j < n && kv_get(k, KEV(k, s[j])->seq) == kv_get(k, KEV(k, s[i])->seq); j++)
 			;
 		for (m = i; m < j && bwd == NULL; m++)
-			if (strncmp(names_str(&k->names, k->ev[s[m]].name), pre,
+			if (strncmp(names_str(&k->names, KEV(k, s[m])->name), pre,
 			    sizeof(pre) - 1) == 0)
-				bwd = &k->ev[s[m]];
+				bwd = KEV(k, s[m]);
 		if (bwd == NULL)
 			continue;
 		for (m = i; m < j; m++) {
-			struct kev *e = &k->ev[s[m]];
+			struct kev *e = KEV(k, s[m]);
 
-			if (e->pid == bwd->pid && e->tid == bwd->tid)
+			if (e->thr == bwd->thr)
 				continue;
-			if (fwd < 0 || e->ts > k->ev[fwd].ts)
+			if (fwd < 0 || e->ts > KEV(k, fwd)->ts)
 				fwd = s[m];
 		}
 		bwd->fwd = fwd;
@@ -1178,7 +1223,7 @@ build_lists(struct kin *k, struct lists *L)
 			sc = xcalloc(n + 1, sizeof(size_t));
 		}
 		for (i = 0; i < n; i++) {
-			struct kev *g = &k->ev[i];
+			struct kev *g = KEV(k, i);
 			int32_t p;
 
 			if (!IS_GPU(g->cat) || g->launcher < 0)
@@ -1187,8 +1232,8 @@ build_lists(struct kin *k, struct lists *L)
 				L->own_at[g->launcher + 1]++;
 			else
 				L->own[L->own_at[g->launcher] + oc[g->launcher]++] = (int32_t)i;
-			for (p = g->linker; p >= 0; p = k->ev[p].parent) {
-				if (!(k->ev[p].flags & F_REC))
+			for (p = g->linker; p >= 0; p = KEV(k, p)->parent) {
+				if (!(KEV(k, p)->flags & F_REC))
 					continue;
 				if (pass == 0)
 					L->sub_at[p + 1]++;
@@ -1233,8 +1278,8 @@ busy_ns(struct kin *k, const int32_t *g, size_t n, struct span **tmp, size_t *ca
 		return 0;
 	*tmp = xgrow(*tmp, cap, n, sizeof(**tmp));
 	for (i = 0; i < n; i++) {
-		(*tmp)[i].a = k->ev[g[i]].ts;
-		(*tmp)[i].b = k->ev[g[i]].ts + k->ev[g[i]].dur;
+		(*tmp)[i].a = KEV(k, g[i])->ts;
+		(*tmp)[i].b = KEV(k, g[i])->ts + KEV_DUR(k, KEV(k, g[i]));
 	}
 	qsort(*tmp, n, sizeof(**tmp), by_start);
 	a = (*tmp)[0].a;
@@ -1287,10 +1332,10 @@ set_name(struct kin *k, struct rec *r, const char *key, uint32_t name)
 static void
 set_thread(struct kin *k, struct rec *r, const struct kev *v)
 {
-	int64_t key[2] = { v->pid, v->tid }, x;
+	int64_t key[2] = { KEV_PID(k, v), KEV_TID(k, v) }, x;
 
-	set_id(k, r, "pid", v->pid);
-	set_id(k, r, "tid", v->tid);
+	set_id(k, r, "pid", key[0]);
+	set_id(k, r, "tid", key[1]);
 	if (imap_get(&k->thread_name, key, 2, &x))
 		set_name(k, r, "thread", (uint32_t)x);
 	if (imap_get(&k->process_name, key, 1, &x))
@@ -1345,8 +1390,8 @@ rec_parent(const struct kin *k, const struct kev *v)
 {
 	int32_t p;
 
-	for (p = v->parent; p >= 0; p = k->ev[p].parent)
-		if (k->ev[p].flags & F_REC)
+	for (p = v->parent; p >= 0; p = KEV(k, p)->parent)
+		if (KEV(k, p)->flags & F_REC)
 			return p;
 	return -1;
 }
@@ -1358,9 +1403,10 @@ rec_parent(const struct kin *k, const struct kev *v)
  * launch its kernels (aiter::gemm_a16w16 over aten::mm), "subtree_kernels" names them.
  */
 static void
-subtree_kernels(struct kin *k, const struct kev *v, const struct lists *L, struct rec *r)
+subtree_kernels(struct kin *k, size_t vi, const struct lists *L, struct rec *r)
 {
-	size_t vi = (size_t)(v - k->ev), ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
+	const struct kev *v = KEV(k, vi);
+	size_t ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
 	const struct opclass *oc = opclass_find(k->names.str[v->name]);
 	struct js_writer w;
 
@@ -1372,7 +1418,7 @@ subtree_kernels(struct kin *k, const struct kev *v, const struct lists *L, struc
 	js_w_init(&w, &k->tmp);
 	js_w_array(&w);
 	for (i = 0; i < ns; i++) {
-		const struct kev *g = &k->ev[k->own_tmp[i]];
+		const struct kev *g = KEV(k, k->own_tmp[i]);
 
 		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
 	}
@@ -1392,21 +1438,21 @@ set_kernels(struct kin *k, struct rec *r, const int32_t *own, size_t n)
 	js_w_init(&w, &k->tmp);
 	js_w_array(&w);
 	for (i = 0; i < n; i++) {
-		const struct kev *g = &k->ev[own[i]];
+		const struct kev *g = KEV(k, own[i]);
 
 		js_w_object(&w);
 		js_w_key(&w, "id");
 		js_w_int(&w, g->idx);
 		js_w_key(&w, "name");
 		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
-		if (g->stream != NOVAL) {
+		if (g->stream != KV_NONE) {
 			js_w_key(&w, "stream");
-			js_w_int(&w, g->stream);
+			js_w_int(&w, kv_get(k, g->stream));
 		}
 		js_w_key(&w, "start_ns");
 		js_w_int(&w, g->ts);
 		js_w_key(&w, "ns");
-		js_w_int(&w, g->dur);
+		js_w_int(&w, KEV_DUR(k, g));
 		js_w_key(&w, "class");
 		js_w_strz(&w, gpu_class(k, g));
 		js_w_end_object(&w);
@@ -1416,10 +1462,10 @@ set_kernels(struct kin *k, struct rec *r, const int32_t *own, size_t n)
 }
 
 static void
-write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span **tmp,
-    size_t *cap)
+write_op(struct kin *k, size_t vi, const struct lists *L, struct span **tmp, size_t *cap)
 {
-	size_t vi = (size_t)(v - k->ev), no = L->own_at[vi + 1] - L->own_at[vi];
+	const struct kev *v = KEV(k, vi);
+	size_t no = L->own_at[vi + 1] - L->own_at[vi];
 	size_t ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
 	struct rec *r = new_rec(k, "op", v);
 	int32_t p = rec_parent(k, v);
@@ -1427,16 +1473,16 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 	set_name(k, r, "op", v->name);
 	rec_set_str(r, "cat", catname[v->cat]);
 	if (p >= 0)
-		rec_set_int(r, "parent", k->ev[p].idx);
+		rec_set_int(r, "parent", KEV(k, p)->idx);
 	rec_set_bool(r, "launcher", (v->flags & F_LAUNCHER) != 0);
 	rec_set_int(r, "host_start_ns", v->ts);
-	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	rec_set_int(r, "host_end_ns", v->ts + KEV_DUR(k, v));
 	if (no > 0) {
 		/* TraceLens's direct kernel time: communication kernels are not counted */
 		size_t nc = 0;
 
 		for (i = 0; i < no; i++)
-			if (!(k->ev[L->own[L->own_at[vi] + i]].flags & F_COMM))
+			if (!(KEV(k, L->own[L->own_at[vi] + i])->flags & F_COMM))
 				k->own_tmp[nc++] = L->own[L->own_at[vi] + i];
 		if (nc > 0)
 			rec_set_int(r, "device_ns", busy_ns(k, k->own_tmp, nc, tmp, cap));
@@ -1449,15 +1495,15 @@ write_op(struct kin *k, const struct kev *v, const struct lists *L, struct span 
 	if (no > 0)
 		set_kernels(k, r, L->own + L->own_at[vi], no);
 	if (ns > no)
-		subtree_kernels(k, v, L, r);
+		subtree_kernels(k, vi, L, r);
 	if (v->in_len > 0)
 		rec_set_raw(r, "in", spool_get(k->sp, v->in_off, v->in_len), v->in_len);
 	set_thread(k, r, v);
-	if (v->seq != NOVAL)
-		rec_set_int(r, "seq", v->seq);
+	if (v->seq != KV_NONE)
+		rec_set_int(r, "seq", kv_get(k, v->seq));
 	if (v->fwd >= 0)
-		rec_set_int(r, "fwd", k->ev[v->fwd].idx);
-	set_id(k, r, "ext", v->ext);
+		rec_set_int(r, "fwd", KEV(k, v->fwd)->idx);
+	set_id(k, r, "ext", kv_get(k, v->ext));
 	rec_write(r, stdout);
 	rec_free(r);
 }
@@ -1470,23 +1516,23 @@ write_gpu(struct kin *k, const struct kev *g)
 	set_name(k, r, "name", g->name);
 	rec_set_str(r, "gpu", gpu_kind(g->cat));
 	rec_set_str(r, "class", gpu_class(k, g));
-	if (g->stream != NOVAL)
-		rec_set_int(r, "stream", g->stream);
-	if (g->device != NOVAL)
-		rec_set_int(r, "device", g->device);
+	if (g->stream != KV_NONE)
+		rec_set_int(r, "stream", kv_get(k, g->stream));
+	if (g->device != KV_NONE)
+		rec_set_int(r, "device", kv_get(k, g->device));
 	rec_set_int(r, "start_ns", g->ts);
-	rec_set_int(r, "ns", g->dur);
+	rec_set_int(r, "ns", KEV_DUR(k, g));
 	if (g->launcher >= 0) {
 		int32_t via = g->linker;
 
-		rec_set_int(r, "launched_by", k->ev[g->launcher].idx);
+		rec_set_int(r, "launched_by", KEV(k, g->launcher)->idx);
 		/* python frames between the launching op and the launch */
-		if (!(k->ev[via].flags & F_REC))
-			via = rec_parent(k, &k->ev[via]);
+		if (!(KEV(k, via)->flags & F_REC))
+			via = rec_parent(k, KEV(k, via));
 		if (via >= 0 && via != g->launcher)
-			rec_set_int(r, "launch_via", k->ev[via].idx);
+			rec_set_int(r, "launch_via", KEV(k, via)->idx);
 	}
-	set_id(k, r, "correlation", g->corr);
+	set_id(k, r, "correlation", kv_get(k, g->corr));
 	if (g->in_len > 0)
 		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
 	rec_write(r, stdout);
@@ -1500,34 +1546,55 @@ write_signpost(struct kin *k, const struct kev *v)
 
 	set_name(k, r, "name", v->name);
 	rec_set_int(r, "host_start_ns", v->ts);
-	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	rec_set_int(r, "host_end_ns", v->ts + KEV_DUR(k, v));
 	set_thread(k, r, v);
 	rec_write(r, stdout);
 	rec_free(r);
 }
 
-/* Output order: by time; a linked GPU event right after the op it is charged to. */
-struct oitem {
+/* Output order: by time; a linked GPU event right after the op it is charged to (its
+ * launcher's start and index, then its own start), ties by trace index. */
+struct okey {
 	int64_t		t, t2;
-	uint32_t	grp, idx;
-	int32_t		ev;
-	uint8_t		sub;
+	uint32_t	grp, sub;
 };
+
+static void
+out_key(const struct kin *k, const struct kev *v, struct okey *o)
+{
+	if (IS_GPU(v->cat) && v->launcher >= 0) {
+		const struct kev *l = KEV(k, v->launcher);
+
+		o->t = l->ts;
+		o->grp = l->idx;
+		o->sub = 1;
+		o->t2 = v->ts;
+	} else {
+		o->t = v->ts;
+		o->grp = v->idx;
+		o->sub = 0;
+		o->t2 = 0;
+	}
+}
 
 static int
 by_out(const void *a, const void *b)
 {
-	const struct oitem *x = a, *y = b;
+	const struct kev *v = KEV(cmp_k, *(const int32_t *)a);
+	const struct kev *u = KEV(cmp_k, *(const int32_t *)b);
+	struct okey x, y;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->grp != y->grp)
-		return x->grp < y->grp ? -1 : 1;
-	if (x->sub != y->sub)
-		return x->sub < y->sub ? -1 : 1;
-	if (x->t2 != y->t2)
-		return x->t2 < y->t2 ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	out_key(cmp_k, v, &x);
+	out_key(cmp_k, u, &y);
+	if (x.t != y.t)
+		return x.t < y.t ? -1 : 1;
+	if (x.grp != y.grp)
+		return x.grp < y.grp ? -1 : 1;
+	if (x.sub != y.sub)
+		return x.sub < y.sub ? -1 : 1;
+	if (x.t2 != y.t2)
+		return x.t2 < y.t2 ? -1 : 1;
+	return v->idx < u->idx ? -1 : v->idx > u->idx;
 }
 
 static const struct kin *cmp_ign;
@@ -1573,7 +1640,7 @@ set_ignored_cats(struct kin *k, struct rec *r)
 }
 
 static void
-write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
+write_trace_rec(struct kin *k, const int32_t *o, size_t n)
 {
 	struct rec *r = rec_new();
 	struct js_writer w;
@@ -1591,9 +1658,9 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 	js_w_init(&w, &k->tmp);
 	js_w_array(&w);
 	for (i = 0; i < n; i++)
-		if (k->ev[o[i].ev].cat == C_ANNOT)
-			js_w_str(&w, k->names.str[k->ev[o[i].ev].name],
-			    k->names.len[k->ev[o[i].ev].name]);
+		if (KEV(k, o[i])->cat == C_ANNOT)
+			js_w_str(&w, k->names.str[KEV(k, o[i])->name],
+			    k->names.len[KEV(k, o[i])->name]);
 	js_w_end_array(&w);
 	rec_set_raw(r, "signposts", k->tmp.p, k->tmp.len);
 	if (k->has_dist)
@@ -1623,7 +1690,7 @@ write_trace_rec(struct kin *k, const struct oitem *o, size_t n)
 static void
 write_records(struct kin *k)
 {
-	struct oitem *o = xreallocarray(NULL, k->nev + 1, sizeof(*o));
+	int32_t *o = xreallocarray(NULL, k->nev + 1, sizeof(*o));
 	struct lists L;
 	struct span *tmp = NULL;
 	size_t n = 0, i, cap = 0;
@@ -1631,36 +1698,23 @@ write_records(struct kin *k)
 	build_lists(k, &L);
 	k->own_tmp = xreallocarray(NULL, k->nev + 1, sizeof(*k->own_tmp));
 	for (i = 0; i < k->nev; i++) {
-		struct kev *v = &k->ev[i];
-		struct oitem *x = &o[n];
+		struct kev *v = KEV(k, i);
 
-		if (!(v->flags & F_REC) && !IS_GPU(v->cat) && v->cat != C_ANNOT)
-			continue;
-		x->ev = (int32_t)i;
-		x->idx = v->idx;
-		x->sub = 0;
-		x->t = v->ts;
-		x->grp = v->idx;
-		x->t2 = 0;
-		if (IS_GPU(v->cat) && v->launcher >= 0) {
-			x->t = k->ev[v->launcher].ts;
-			x->grp = k->ev[v->launcher].idx;
-			x->sub = 1;
-			x->t2 = v->ts;
-		}
-		n++;
+		if ((v->flags & F_REC) || IS_GPU(v->cat) || v->cat == C_ANNOT)
+			o[n++] = (int32_t)i;
 	}
+	cmp_k = k;
 	qsort(o, n, sizeof(*o), by_out);
 	write_trace_rec(k, o, n);
 	for (i = 0; i < n; i++) {
-		struct kev *v = &k->ev[o[i].ev];
+		struct kev *v = KEV(k, o[i]);
 
 		if (IS_GPU(v->cat))
 			write_gpu(k, v);
 		else if (v->cat == C_ANNOT)
 			write_signpost(k, v);
 		else
-			write_op(k, v, &L, &tmp, &cap);
+			write_op(k, (size_t)o[i], &L, &tmp, &cap);
 	}
 	free(tmp);
 	free(k->own_tmp);
@@ -1673,11 +1727,18 @@ write_records(struct kin *k)
 void
 kin_free(struct kin *k)
 {
+	size_t c;
 	int a;
 
 	if (k->rd != NULL)
 		js_close(k->rd);
-	free(k->ev);
+	for (c = 0; c < k->nevc; c++)
+		free(k->evc[c]);
+	free(k->evc);
+	free(k->wide);
+	imap_free(&k->thr);
+	free(k->thr_pid);
+	free(k->thr_tid);
 	names_free(&k->names);
 	names_free(&k->strs);
 	names_free(&k->ign_cats);

@@ -39,13 +39,20 @@ enum {
 	F_DUR = 16		/* has a duration */
 };
 
-/* One kept event. */
+/*
+ * One kept event (80 bytes; a trace keeps a few million). Integers that are nearly
+ * always small (a length, trace ids, a stream, a device) are kept as a kv code: the
+ * value itself when it lies in [0, 2^31), KV_NONE for NOVAL, else KV_WIDE + its index in
+ * kin.wide (kv_get reads any of them back). Codes of wide values are not shared: compare
+ * values, not codes. The events live in chunks of KEV_CHUNK (KEV(k, i)), never moved.
+ */
 struct kev {
-	int64_t		 ts, dur;		/* ns */
-	int64_t		 pid, tid;
-	int64_t		 corr, ext, seq;
-	int64_t		 stream, device;
+	int64_t		 ts;			/* ns */
 	uint64_t	 in_off;		/* the spooled "in" array */
+	uint32_t	 dur;			/* ns; kv codes: */
+	uint32_t	 corr, ext, seq;
+	uint32_t	 stream, device;
+	uint32_t	 thr;			/* (pid, tid): its index in kin.thr_pid/tid */
 	uint32_t	 in_len;
 	uint32_t	 idx;			/* index in traceEvents */
 	uint32_t	 name;
@@ -54,9 +61,14 @@ struct kev {
 	int32_t		 linker;		/* GPU: the launch event that linked it */
 	int32_t		 launcher;		/* GPU: the op it is charged to */
 	int32_t		 fwd;			/* backward op: its forward op */
-	int32_t		 gnext;			/* GPU: next with the same linking id */
 	uint8_t		 cat, flags;
 };
+
+#define KV_NONE		UINT32_MAX
+#define KV_WIDE		UINT32_C(0x80000000)
+
+#define KEV_BITS	16
+#define KEV_CHUNK	((size_t)1 << KEV_BITS)
 
 /* An integer-keyed map over the interned-name table: keys are byte strings of int64s. */
 struct imap {
@@ -102,8 +114,12 @@ struct kin {
 	const char	*file;
 	int		 rank;
 	struct js_reader *rd;
-	struct kev	*ev;
-	size_t		 nev, capev;
+	struct kev	**evc;			/* the events, in chunks of KEV_CHUNK */
+	size_t		 nev, nevc;
+	int64_t		*wide;			/* kv values that need 64 bits */
+	size_t		 nwide, capwide;
+	struct imap	 thr;			/* (pid, tid) to its index ... */
+	int64_t		*thr_pid, *thr_tid;	/* ... and back */
 	uint32_t	 nevents;		/* events in traceEvents */
 	struct names	 names;			/* event names */
 	struct names	 strs;			/* string ids */
@@ -131,6 +147,33 @@ struct kin {
 };
 
 /* kineto.c */
+
+/* Event i of k. */
+static inline struct kev *
+kev_at(const struct kin *k, size_t i)
+{
+	return &k->evc[i >> KEV_BITS][i & (KEV_CHUNK - 1)];
+}
+#define KEV(k, i)	kev_at((k), (size_t)(i))
+
+/* The value of kv code c. */
+static inline int64_t
+kv_get(const struct kin *k, uint32_t c)
+{
+	if (c == KV_NONE)
+		return NOVAL;
+	return c & KV_WIDE ? k->wide[c & ~KV_WIDE] : (int64_t)c;
+}
+
+/* The kv code of v (a wide value stored in k). */
+uint32_t kv_put(struct kin *k, int64_t v);
+/* The index of thread (pid, tid) in k, interned. */
+uint32_t kin_thread(struct kin *k, int64_t pid, int64_t tid);
+#define KEV_PID(k, v)	((k)->thr_pid[(v)->thr])
+#define KEV_TID(k, v)	((k)->thr_tid[(v)->thr])
+#define KEV_DUR(k, v)	kv_get((k), (v)->dur)
+/* A new zeroed event at the end of k; its index. Too many events: die. */
+int32_t kin_add_event(struct kin *k);
 
 /* A capture trace read (opts o) and its host tree built, in a new state; NULL on bad
  * input (an unreadable file, a trace that is not one): then *err says where and what. */
