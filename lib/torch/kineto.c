@@ -1207,20 +1207,18 @@ build_lists(struct kin *k, struct lists *L)
 	size_t i, n = k->nev;
 	int pass;
 
+	L->own = L->sub = NULL;
 	L->own_at = xcalloc(n + 1, sizeof(size_t));
 	L->sub_at = xcalloc(n + 1, sizeof(size_t));
 	for (pass = 0; pass < 2; pass++) {
-		size_t *oc = NULL, *sc = NULL;
-
 		if (pass == 1) {
+			/* each at[x] the start of x's list, then its fill cursor */
 			for (i = 0; i < n; i++) {
 				L->own_at[i + 1] += L->own_at[i];
 				L->sub_at[i + 1] += L->sub_at[i];
 			}
 			L->own = xreallocarray(NULL, L->own_at[n] + 1, sizeof(int32_t));
 			L->sub = xreallocarray(NULL, L->sub_at[n] + 1, sizeof(int32_t));
-			oc = xcalloc(n + 1, sizeof(size_t));
-			sc = xcalloc(n + 1, sizeof(size_t));
 		}
 		for (i = 0; i < n; i++) {
 			struct kev *g = KEV(k, i);
@@ -1231,19 +1229,23 @@ build_lists(struct kin *k, struct lists *L)
 			if (pass == 0)
 				L->own_at[g->launcher + 1]++;
 			else
-				L->own[L->own_at[g->launcher] + oc[g->launcher]++] = (int32_t)i;
+				L->own[L->own_at[g->launcher]++] = (int32_t)i;
 			for (p = g->linker; p >= 0; p = KEV(k, p)->parent) {
 				if (!(KEV(k, p)->flags & F_REC))
 					continue;
 				if (pass == 0)
 					L->sub_at[p + 1]++;
 				else
-					L->sub[L->sub_at[p] + sc[p]++] = (int32_t)i;
+					L->sub[L->sub_at[p]++] = (int32_t)i;
 			}
 		}
-		free(oc);
-		free(sc);
 	}
+	/* the cursors stopped at the next list's start: back by one list */
+	for (i = n; i > 0; i--) {
+		L->own_at[i] = L->own_at[i - 1];
+		L->sub_at[i] = L->sub_at[i - 1];
+	}
+	L->own_at[0] = L->sub_at[0] = 0;
 }
 
 static void
