@@ -706,13 +706,118 @@ print_summary(struct tab **s, size_t n, size_t top, size_t width)
 
 static void sheets_write(const struct opts *o, struct tab **s, size_t n);
 
+/* The sheets written one by one as they are built (issue 24: one held at a time). */
+struct stream {
+	const struct opts *o;
+	struct tl	  *tl;
+	int		   started;
+	struct tab_book	  *bk;
+	char		 **seen;	/* the names of the sheets met */
+	size_t		   nseen;
+	struct tab	  *keep[2];	/* --print-summary's sheets */
+	size_t		   nkeep;
+};
+
+static void
+comm_note(const struct opts *o, struct tl *tl)
+{
+	size_t i;
+
+	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
+		note("coll_analysis leaves out %zu communication kernels without their "
+		    "collective's args (Collective name, dtype, ...)", i);
+}
+
+/* What the first sheet (or the end, when there is none) opens: the note, then the
+ * directory or the workbook, in sheets_write's order. */
+static void
+stream_start(struct stream *st)
+{
+	const struct opts *o = st->o;
+
+	if (st->started)
+		return;
+	st->started = 1;
+	comm_note(o, st->tl);
+	if (o->csv_dir != NULL)
+		make_dirs(o->csv_dir);
+	if (o->xlsx != NULL) {
+		if (o->verbose)
+			say("Writing %s", o->xlsx);
+		if ((st->bk = tab_book_new(o->xlsx)) == NULL)
+			die(EXIT_DATA, "%s", tab_book_error());
+	}
+}
+
+static void
+stream_sheet(struct tab *t, void *ctx)
+{
+	struct stream *st = ctx;
+	const struct opts *o = st->o;
+
+	stream_start(st);
+	st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
+	st->seen[st->nseen++] = xstrdup(t->name);
+	if (wanted(o, t->name)) {
+		if (o->csv_dir != NULL)
+			write_sheet_csv(o->csv_dir, t, o->verbose);
+		else if (tab_book_add(st->bk, t) != 0)
+			die(EXIT_DATA, "%s", tab_book_error());
+	}
+	if (o->print_summary && st->nkeep < 2 && (strcmp(t->name, "gpu_timeline") == 0 ||
+	    strcmp(t->name, "unified_perf_summary") == 0))
+		st->keep[st->nkeep++] = t;
+	else
+		tab_free(t);
+}
+
+/* Into one directory or one workbook: each sheet written as soon as it is built. The
+ * notes of --sheet names the trace has no sheet of come at the end. */
+static void
+sheets_stream(const struct opts *o, struct tl *tl)
+{
+	struct stream st;
+	struct error err = ERROR_INIT;
+	size_t i, j;
+
+	memset(&st, 0, sizeof(st));
+	st.o = o;
+	st.tl = tl;
+	tl_sheets_each(tl, &o->tl, stream_sheet, &st, &err);
+	if (error_is_set(&err))
+		error_die(&err);
+	stream_start(&st);
+	if (st.bk != NULL && tab_book_close(st.bk) != 0)
+		die(EXIT_DATA, "%s", tab_book_error());
+	for (j = 0; j < o->nsheets; j++) {
+		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
+			;
+		if (i == st.nseen)
+			note("no sheet %s in this trace", o->sheets[j]);
+	}
+	if (o->print_summary)
+		print_summary(st.keep, st.nkeep, o->top >= 0 ? (size_t)o->top : 10,
+		    o->width >= 0 ? (size_t)o->width : 200);
+	for (i = 0; i < st.nkeep; i++)
+		tab_free(st.keep[i]);
+	for (i = 0; i < st.nseen; i++)
+		free(st.seen[i]);
+	free(st.seen);
+}
+
 /* TraceLens's sheets of a PyTorch trace: CSV files, a workbook, or stdout. */
 static void
 sheets_output(const struct opts *o, struct tl *tl)
 {
 	struct tab **s;
 	struct error err = ERROR_INIT;
-	size_t n = tl_sheets(tl, &o->tl, &s, &err), i;
+	size_t n, i;
+
+	if ((o->csv_dir != NULL) != (o->xlsx != NULL)) {
+		sheets_stream(o, tl);
+		return;
+	}
+	n = tl_sheets(tl, &o->tl, &s, &err);
 
 	if (error_is_set(&err))
 		error_die(&err);

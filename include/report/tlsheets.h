@@ -61,6 +61,10 @@ struct error;
 size_t tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out,
     struct error *err);
 void tl_sheets_free(struct tab **s, size_t n);
+/* The same sheets handed to fn one by one as each is built, in the same order: fn owns
+ * each (tab_free), so that only one is held at a time. Returns how many. */
+size_t tl_sheets_each(struct tl *tl, const struct tl_opts *o,
+    void (*fn)(struct tab *, void *), void *ctx, struct error *err);
 /* The names of the sheets tl_sheets can build, NULL-terminated ("<family>" stands for
  * the per-family roofline sheets). */
 extern const char *const tl_sheet_names[];

@@ -50,18 +50,31 @@ struct top {
 	size_t		up;			/* parent index, or NONE */
 	uint32_t	name, cat, process, label, thread, spec, sheet, params;
 	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
-	uint32_t	tdims, ttypes, tstrides, tconc;	/* tuple reprs (ops_unique_args) */
-	uint32_t	ldims, ltypes, lstrides, lconc;	/* list reprs (roofline sheets) */
-	uint32_t	*pk, *pv;		/* param names and value reprs */
-	size_t		 np;
-	int		 runtime, model;	/* model: ttp-roofline gave its figures */
-	int		 hasmodel;		/* TraceLens has a perf model for it */
-	int		 python;		/* a python function (ttp-parse -p); runtime too */
+	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
+						 * NAME_NONE when it has no "in" */
+	size_t		 p0;			/* its params: tl->pkv[p0 .. p0 + np) */
+	uint32_t	 np;
+	uint8_t		 runtime, model;	/* model: ttp-roofline gave its figures */
+	uint8_t		 hasmodel;		/* TraceLens has a perf model for it */
+	uint8_t		 python;		/* a python function (ttp-parse -p); runtime too */
 	double		 flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
 	uint32_t	 bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
-	size_t		*ev;			/* own GPU events (all, comm included) */
-	size_t		 nev, capev;
+	size_t		 ev0, nev;		/* own GPU events (all, comm included):
+						 * tl->oev[ev0 .. ev0 + nev) */
 	size_t		 kid0, nkid;		/* children in tl->kids */
+};
+
+/*
+ * Ops repeat their arguments: each "in" text is converted once while it is in this
+ * cache (direct-mapped by a hash of the text, compared in full), and the ops keep only
+ * the index of their 8 reprs (struct names argset, interned: one copy per distinct
+ * set). The cache is bounded; the distinct texts are not kept.
+ */
+#define INCACHE	4096
+struct incache {
+	char		*text;
+	size_t		 len;
+	uint32_t	 set;
 };
 
 struct tl {
@@ -70,9 +83,11 @@ struct tl {
 	struct top	*op;
 	size_t		 nop, capop;
 	struct names	 str;
-	struct names	 rawin;			/* distinct "in" texts ... */
-	uint32_t	(*args)[8];		/* ... and their argument reprs */
-	size_t		 nargs;
+	size_t		*oev;			/* the ops' own GPU events (tl_link) */
+	uint32_t	(*pkv)[2];		/* the ops' param names and value reprs */
+	size_t		 npkv, cappkv;
+	struct names	 argset;		/* distinct argument reprs: 8 uint32 each */
+	struct incache	*inc;			/* recent "in" texts and their argset */
 	size_t		*kids;			/* CSR children lists */
 	size_t		*byid;			/* op indices sorted by id */
 	long long	 maxid;
@@ -101,7 +116,8 @@ tl_new(void)
 	struct tl *tl = xcalloc(1, sizeof(*tl));
 
 	names_init(&tl->str);
-	names_init(&tl->rawin);
+	names_init(&tl->argset);
+	tl->inc = xcalloc(INCACHE, sizeof(*tl->inc));
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
 	tl->refused = (struct error)ERROR_INIT;
@@ -115,19 +131,18 @@ tl_free(struct tl *tl)
 
 	if (tl == NULL)
 		return;
-	for (i = 0; i < tl->nop; i++) {
-		free(tl->op[i].pk);
-		free(tl->op[i].pv);
-		free(tl->op[i].ev);
-	}
 	free(tl->op);
 	error_free(&tl->refused);
+	free(tl->oev);
+	free(tl->pkv);
 	free(tl->k);
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
-	names_free(&tl->rawin);
-	free(tl->args);
+	names_free(&tl->argset);
+	for (i = 0; i < INCACHE; i++)
+		free(tl->inc[i].text);
+	free(tl->inc);
 	free(tl);
 }
 
@@ -298,31 +313,65 @@ arg_members(const char *raw, size_t rawlen, const char *const keys[4], struct bu
 
 /* The argument columns of an op from its "in" array: each entry's shape (a list, or a
  * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
+/* Repr j of op o's arguments: 0-3 the tuple reprs of dims, types, strides and concrete
+ * inputs (ops_unique_args), 4-7 their list reprs (roofline sheets); NAME_NONE: NaN. */
+static uint32_t
+arg_repr(const struct tl *tl, const struct top *o, int j)
+{
+	uint32_t v;
+
+	if (o->args == NAME_NONE)
+		return NAME_NONE;
+	memcpy(&v, tl->argset.str[o->args] + 4 * j, sizeof(v));
+	return v;
+}
+
+#define TDIMS(o)	arg_repr(tl, (o), 0)
+#define TTYPES(o)	arg_repr(tl, (o), 1)
+#define TSTRIDES(o)	arg_repr(tl, (o), 2)
+#define TCONC(o)	arg_repr(tl, (o), 3)
+#define LDIMS(o)	arg_repr(tl, (o), 4)
+#define LTYPES(o)	arg_repr(tl, (o), 5)
+#define LSTRIDES(o)	arg_repr(tl, (o), 6)
+#define LCONC(o)	arg_repr(tl, (o), 7)
+
+/* Param j of op o: its name and its value's repr; own GPU event j of op o. */
+#define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])
+#define PV(o, j)	(tl->pkv[(o)->p0 + (j)][1])
+#define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
+
+static uint64_t
+text_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The argument columns of an op from its "in" array: each entry's shape (a list, or a
+ * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
 static void
 add_args(struct tl *tl, struct top *o, struct rec *r)
 {
 	static const char *const keys[4] = { "shape", "dtype", "strides", "value" };
-	uint32_t *tup[4] = { &o->tdims, &o->ttypes, &o->tstrides, &o->tconc };
-	uint32_t *lst[4] = { &o->ldims, &o->ltypes, &o->lstrides, &o->lconc };
+	uint32_t set[8];
 	struct buf t = BUF_INIT, l = BUF_INIT, cap = BUF_INIT;
 	size_t i, j, n, rawlen, *off, x;
 	const char *raw = rec_raw(r, "in", &rawlen);
-	uint32_t id;
+	struct incache *c;
 	int real;
 
 	if (raw == NULL || (rawlen == 4 && memcmp(raw, "null", 4) == 0)) {
 		/* no arguments recorded (a runtime launch): NaN cells */
-		for (j = 0; j < 4; j++)
-			*tup[j] = *lst[j] = NAME_NONE;
+		o->args = NAME_NONE;
 		return;
 	}
-	/* ops repeat their arguments: each distinct text is converted once */
-	id = names_intern(&tl->rawin, raw, rawlen);
-	if (id < tl->nargs) {
-		for (j = 0; j < 4; j++) {
-			*tup[j] = tl->args[id][j];
-			*lst[j] = tl->args[id][4 + j];
-		}
+	c = &tl->inc[text_hash(raw, rawlen) % INCACHE];
+	if (c->text != NULL && c->len == rawlen && memcmp(c->text, raw, rawlen) == 0) {
+		o->args = c->set;
 		return;
 	}
 	/* an integer beyond long long anywhere in "in" makes every one a float */
@@ -335,7 +384,7 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		for (i = 0; i < n && off[4 * i + j] == SIZE_MAX; i++)
 			;
 		if (n > 0 && i == n) {
-			*tup[j] = *lst[j] = NAME_NONE;
+			set[j] = set[4 + j] = NAME_NONE;
 			continue;
 		}
 		buf_reset(&t);
@@ -360,15 +409,15 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 			buf_addc(&t, ',');
 		buf_addc(&t, ')');
 		buf_addc(&l, ']');
-		*tup[j] = intern_buf(tl, &t);
-		*lst[j] = intern_buf(tl, &l);
+		set[j] = intern_buf(tl, &t);
+		set[4 + j] = intern_buf(tl, &l);
 	}
-	tl->args = xreallocarray(tl->args, id + 1, sizeof(*tl->args));
-	tl->nargs = id + 1;
-	for (j = 0; j < 4; j++) {
-		tl->args[id][j] = *tup[j];
-		tl->args[id][4 + j] = *lst[j];
-	}
+	o->args = names_intern(&tl->argset, (const char *)set, sizeof(set));
+	free(c->text);
+	c->text = xmalloc(rawlen);
+	memcpy(c->text, raw, rawlen);
+	c->len = rawlen;
+	c->set = o->args;
 	free(off);
 	buf_free(&cap);
 	buf_free(&t);
@@ -406,6 +455,7 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 	if (raw == NULL || rec_type(r, "params") != REC_OBJECT)
 		return;
 	real = py_json_bigint(raw, n) ? PY_REAL : 0;
+	o->p0 = tl->npkv;
 	rd = js_open_mem(raw, n);
 	js_next(rd);
 	while (js_next(rd) == JS_KEY) {
@@ -419,24 +469,20 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 		js_capture(rd, &v);
 		buf_reset(&b);
 		py_json(&b, v.p, v.len, tuple | real);
-		for (k = 0; k < o->np && o->pk[k] != key; k++)
+		for (k = 0; k < o->np && PK(o, k) != key; k++)
 			;
-		if (k == o->np) {
-			o->pk = xreallocarray(o->pk, o->np + 1, sizeof(*o->pk));
-			o->pv = xreallocarray(o->pv, o->np + 1, sizeof(*o->pv));
-			o->pk[o->np++] = key;
+		if (k == o->np) {	/* the op's pairs are the last ones: appended */
+			tl->pkv = xgrow(tl->pkv, &tl->cappkv, tl->npkv + 1, sizeof(*tl->pkv));
+			tl->pkv[tl->npkv++][0] = key;
+			o->np++;
 		}
-		o->pv[k] = intern_buf(tl, &b);
+		PV(o, k) = intern_buf(tl, &b);
 	}
 	js_close(rd);
-	if (o->pk == NULL) {	/* {} */
-		o->pk = xreallocarray(NULL, 1, sizeof(*o->pk));
-		o->pv = xreallocarray(NULL, 1, sizeof(*o->pv));
-	}
 	buf_reset(&b);
 	buf_addc(&b, '{');
 	for (i = 0; i < o->np; i++) {
-		const char *ks = S(tl, o->pk[i]), *vs = S(tl, o->pv[i]);
+		const char *ks = S(tl, PK(o, i)), *vs = S(tl, PV(o, i));
 
 		if (i)
 			buf_adds(&b, ", ");
@@ -765,6 +811,7 @@ static void
 tl_link(struct tl *tl)
 {
 	size_t i, *cnt;
+	struct top *o;
 
 	if (tl->linked)
 		return;
@@ -798,7 +845,6 @@ tl_link(struct tl *tl)
 		tie_runs(tl, tl->kids + tl->op[i].kid0, tl->op[i].nkid);
 	for (i = 0; i < tl->nk; i++) {
 		struct gpuev *k = &tl->k[i];
-		struct top *o;
 
 		if (k->by < 0 || (k->op = find_op(tl, k->rank, k->by)) == NONE) {
 			k->by = -1;
@@ -806,9 +852,20 @@ tl_link(struct tl *tl)
 		}
 		if (k->via >= 0)
 			k->vop = find_op(tl, k->rank, k->via);
-		o = &tl->op[k->op];
-		o->ev = xgrow(o->ev, &o->capev, o->nev + 1, sizeof(*o->ev));
-		o->ev[o->nev++] = i;
+		tl->op[k->op].nev++;
+	}
+	/* each op's own events, in event order */
+	for (i = 0; i < tl->nop; i++)
+		tl->op[i].ev0 = i ? tl->op[i - 1].ev0 + tl->op[i - 1].nev : 0;
+	tl->oev = xreallocarray(NULL, tl->nop ? tl->op[tl->nop - 1].ev0 +
+	    tl->op[tl->nop - 1].nev + 1 : 1, sizeof(*tl->oev));
+	for (i = 0; i < tl->nop; i++)
+		tl->op[i].nev = 0;
+	for (i = 0; i < tl->nk; i++) {
+		if (tl->k[i].by < 0)
+			continue;
+		o = &tl->op[tl->k[i].op];
+		tl->oev[o->ev0 + o->nev++] = i;
 	}
 }
 
@@ -1105,11 +1162,11 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 			/* dropna: no cpu_op parent (unlinked, runtime launches) or a
 			 * missing argument list (NaN) drops out */
 			if (k->op == NONE || (op = &tl->op[k->op])->runtime ||
-			    op->tdims == NAME_NONE || op->tstrides == NAME_NONE ||
-			    op->tconc == NAME_NONE)
+			    TDIMS(op) == NAME_NONE || TSTRIDES(op) == NAME_NONE ||
+			    TCONC(op) == NAME_NONE)
 				continue;
-			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, op->tdims,
-			    op->tstrides, op->tconc, k->name);
+			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, TDIMS(op),
+			    TSTRIDES(op), TCONC(op), k->name);
 		}
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
@@ -1153,9 +1210,9 @@ sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 			const struct top *op = &tl->op[k->op];
 
 			tab_set_str(t, r, 0, S(tl, op->name));
-			set_name(t, r, 1, tl, op->tdims);
-			set_name(t, r, 2, tl, op->tstrides);
-			set_name(t, r, 3, tl, op->tconc);
+			set_name(t, r, 1, tl, TDIMS(op));
+			set_name(t, r, 2, tl, TSTRIDES(op));
+			set_name(t, r, 3, tl, TCONC(op));
 		}
 		tab_set_str(t, r, c0, S(tl, k->name));
 		tab_set_num(t, r, c0 + 1, sum);
@@ -1215,8 +1272,8 @@ op_category(struct tl *tl, size_t i)
 	if (strncmp(n, "record_param_comms", 18) == 0)
 		return o->cat = intern(tl, "record_param_comms");
 	for (j = 0; j < o->nev; j++)
-		if (first == NONE || tl->k[o->ev[j]].s < tl->k[first].s)
-			first = o->ev[j];
+		if (first == NONE || tl->k[OEV(o, j)].s < tl->k[first].s)
+			first = OEV(o, j);
 	o->cat = intern(tl, "other");
 	if (first != NONE && strncmp(k = S(tl, tl->k[first].name), "void at::native", 15) == 0) {
 		if (strstr(k, "elementwise"))
@@ -1446,7 +1503,7 @@ subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap
 
 		*v = xgrow(*v, cap, *n + o->nev, sizeof(**v));
 		for (j = 0; j < o->nev; j++)
-			(*v)[(*n)++] = o->ev[j];
+			(*v)[(*n)++] = OEV(o, j);
 		walk_push_kids(tl, &w, i);
 	}
 	free(w.s);
@@ -1663,7 +1720,7 @@ group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *n
 		else
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
 			    o->name, op_category(tl, L->op[i]), o->process, o->label, o->thread,
-			    o->tdims, o->ttypes, o->tstrides, o->tconc);
+			    TDIMS(o), TTYPES(o), TSTRIDES(o), TCONC(o));
 		if (L->pm)
 			buf_printf(&key, "\x1fm%u", L->pm[i]);
 		if (by_args == 2 && tl->o->by_nkernels)
@@ -2036,10 +2093,10 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 		tab_set_str(t, r, kcol[2], S(tl, o->process));
 		tab_set_str(t, r, kcol[3], S(tl, o->label));
 		tab_set_str(t, r, kcol[4], S(tl, o->thread));
-		set_name(t, r, kcol[5], tl, o->tdims);
-		set_name(t, r, kcol[6], tl, o->ttypes);
-		set_name(t, r, kcol[7], tl, o->tstrides);
-		set_name(t, r, kcol[8], tl, o->tconc);
+		set_name(t, r, kcol[5], tl, TDIMS(o));
+		set_name(t, r, kcol[6], tl, TTYPES(o));
+		set_name(t, r, kcol[7], tl, TSTRIDES(o));
+		set_name(t, r, kcol[8], tl, TCONC(o));
 		if (L->pm) {
 			tab_set_str(t, r, cpm, S(tl, L->pm[first[r]]));
 			tab_set_str(t, r, ccs, S(tl, L->cs[first[r]]));
@@ -2079,19 +2136,25 @@ sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *
 
 /* --- the workbook ------------------------------------------------------------------- */
 
-static struct tab *sheet_unified(struct tl *tl);
-static size_t sheets_roofline(struct tl *tl, struct tab ***out, size_t n);
+/* Where the sheets go as they are built: fn takes each (and frees it). */
+struct sink {
+	void	(*fn)(struct tab *, void *);
+	void	 *ctx;
+	size_t	  n;
+};
 
-static size_t
-push(struct tab ***out, size_t n, struct tab *t)
+static struct tab *sheet_unified(struct tl *tl);
+static void sheets_roofline(struct tl *tl, struct sink *sk);
+
+static void
+push(struct sink *sk, struct tab *t)
 {
 	if (t->nrows == 0 && strncmp(t->name, "short_kernel", 12) != 0) {
 		tab_free(t);
-		return n;
+		return;
 	}
-	*out = xreallocarray(*out, n + 1, sizeof(**out));
-	(*out)[n] = t;
-	return n + 1;
+	sk->n++;
+	sk->fn(t, sk->ctx);
 }
 
 /* s contains needle, ASCII case ignored when fold. */
@@ -2478,15 +2541,15 @@ sheet_coll(struct tl *tl)
 }
 
 size_t
-tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct error *err)
+tl_sheets_each(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *, void *),
+    void *ctx, struct error *err)
 {
 	struct timeline tm;
 	struct launchers L;
 	struct lstat *ls;
 	const char *why;
-	size_t n = 0;
+	struct sink sink = { fn, ctx, 0 }, *sk = &sink;
 
-	*out = NULL;
 	tl->o = o;
 	if (error_is_set(&tl->refused)) {
 		error_set(err, tl->refused.file, tl->refused.line, tl->refused.off, "%s",
@@ -2500,37 +2563,61 @@ tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct erro
 		return 0;
 	}
 	timeline(tl, o, &tm);
-	n = push(out, n, sheet_timeline(&tm, o));
+	push(sk, sheet_timeline(&tm, o));
 	if (!gpu_only(tl)) {
 		launchers_build(tl, &L);
 		if (o->by_module)
 			launchers_modules(tl, &L);
 		ls = xreallocarray(NULL, L.n + 1, sizeof(*ls));
 		launcher_times(tl, &L, ls);
-		n = push(out, n, sheet_by_category(tl, &L, ls));
-		n = push(out, n, sheet_by_phase(tl, &L, ls));
-		n = push(out, n, sheet_ops_summary(tl, &L, ls));
-		n = push(out, n, sheet_unique_args(tl, &L, ls));
-		n = push(out, n, sheet_unified(tl));
+		push(sk, sheet_by_category(tl, &L, ls));
+		push(sk, sheet_by_phase(tl, &L, ls));
+		push(sk, sheet_ops_summary(tl, &L, ls));
+		push(sk, sheet_unique_args(tl, &L, ls));
+		push(sk, sheet_unified(tl));
 		/* where the inference-phase branch puts them */
-		n = push(out, n, sheet_phase(tl, &L, ls, "prefill"));
-		n = push(out, n, sheet_phase(tl, &L, ls, "decode"));
-		n = sheets_roofline(tl, out, n);
+		push(sk, sheet_phase(tl, &L, ls, "prefill"));
+		push(sk, sheet_phase(tl, &L, ls, "decode"));
+		sheets_roofline(tl, sk);
 		free(ls);
 		launchers_free(&L);
 	}
 	if (o->kernel_summary) {
-		n = push(out, n, sheet_kernel_summary(tl, tm.total, NULL));
-		n = push(out, n, sheet_kernel_summary(tl, tm.total, "prefill"));
-		n = push(out, n, sheet_kernel_summary(tl, tm.total, "decode"));
+		push(sk, sheet_kernel_summary(tl, tm.total, NULL));
+		push(sk, sheet_kernel_summary(tl, tm.total, "prefill"));
+		push(sk, sheet_kernel_summary(tl, tm.total, "decode"));
 	}
 	if (o->short_kernels) {
-		n = push(out, n, sheet_short_histogram(tl, o));
-		n = push(out, n, sheet_short_summary(tl, o, tm.total));
+		push(sk, sheet_short_histogram(tl, o));
+		push(sk, sheet_short_summary(tl, o, tm.total));
 	}
 	if (o->coll && !o->inference && !gpu_only(tl))
-		n = push(out, n, sheet_coll(tl));
-	return n;
+		push(sk, sheet_coll(tl));
+	return sink.n;
+}
+
+struct collect {
+	struct tab	**v;
+	size_t		  n;
+};
+
+static void
+collect(struct tab *t, void *ctx)
+{
+	struct collect *c = ctx;
+
+	c->v = xreallocarray(c->v, c->n + 1, sizeof(*c->v));
+	c->v[c->n++] = t;
+}
+
+size_t
+tl_sheets(struct tl *tl, const struct tl_opts *o, struct tab ***out, struct error *err)
+{
+	struct collect c = { NULL, 0 };
+
+	tl_sheets_each(tl, o, collect, &c, err);
+	*out = c.v;
+	return c.n;
 }
 
 void
@@ -2720,7 +2807,7 @@ has_own_compute(const struct tl *tl, size_t i)
 	size_t j;
 
 	for (j = 0; j < tl->op[i].nev; j++)
-		if (tl->k[tl->op[i].ev[j]].cls != CLS_COMM)
+		if (tl->k[OEV(&tl->op[i], j)].cls != CLS_COMM)
 			return 1;
 	return 0;
 }
@@ -2851,10 +2938,10 @@ unified_row(struct tl *tl, struct tab *t, size_t r, const struct prow *p, const 
 	tab_set_str(t, r, 3, S(tl, o->label));
 	tab_set_str(t, r, 4, S(tl, o->thread));
 	if (!(synth && o->runtime)) {
-		set_name(t, r, 5, tl, o->tdims);
-		set_name(t, r, 6, tl, o->ttypes);
-		set_name(t, r, 7, tl, o->tstrides);
-		set_name(t, r, 8, tl, o->tconc);
+		set_name(t, r, 5, tl, TDIMS(o));
+		set_name(t, r, 6, tl, TTYPES(o));
+		set_name(t, r, 7, tl, TSTRIDES(o));
+		set_name(t, r, 8, tl, TCONC(o));
 	}
 	tab_set_int(t, r, 9, uid);
 	tab_set_int(t, r, 10, (long long)nm);
@@ -2926,15 +3013,15 @@ group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **sta
 		if (roof) {
 			buf_printf(&key, "%u", tl->op[p[i].as].name);
 			for (j = 0; j < o->np; j++)
-				buf_printf(&key, "\x1f%u=%u", o->pk[j], o->pv[j]);
+				buf_printf(&key, "\x1f%u=%u", PK(o, j), PV(o, j));
 			if (tl->o->by_nkernels)
 				buf_printf(&key, "\x1fk%zu", p[i].nev);
 		} else if (p[i].synth && o->runtime)
 			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
 		else
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
-			    p[i].name, p[i].cat, o->process, o->label, o->thread, o->tdims,
-			    o->ttypes, o->tstrides, o->tconc);
+			    p[i].name, p[i].cat, o->process, o->label, o->thread, TDIMS(o),
+			    TTYPES(o), TSTRIDES(o), TCONC(o));
 		g[i] = tab_group(&groups, key.p, key.len);
 	}
 	ng = groups.n;
@@ -3429,8 +3516,8 @@ param_of(const struct tl *tl, const struct top *o, uint32_t key)
 	size_t i;
 
 	for (i = 0; i < o->np; i++)
-		if (o->pk[i] == key)
-			return S(tl, o->pv[i]);
+		if (PK(o, i) == key)
+			return S(tl, PV(o, i));
 	return NULL;
 }
 
@@ -3542,11 +3629,11 @@ sheet_family(struct tl *tl, uint32_t fam)
 		p[n].roof_us = o->roof_us;
 		prow_events(tl, &p[n], x);
 		for (j = 0; j < o->np; j++) {
-			for (c = 0; c < npk && pk[c] != o->pk[j]; c++)
+			for (c = 0; c < npk && pk[c] != PK(o, j); c++)
 				;
 			if (c == npk) {
 				pk = xreallocarray(pk, npk + 1, sizeof(*pk));
-				pk[npk++] = o->pk[j];
+				pk[npk++] = PK(o, j);
 			}
 		}
 		n++;
@@ -3646,10 +3733,10 @@ sheet_family(struct tl *tl, uint32_t fam)
 		tab_set_str(t, r, k, sum.p);
 		if (sum.len > 2)
 			tab_set_str(t, r, k + 1, trunc.p);
-		set_name(t, r, k + 2, tl, as->ldims);
-		set_name(t, r, k + 3, tl, as->ltypes);
-		set_name(t, r, k + 4, tl, as->lstrides);
-		set_name(t, r, k + 5, tl, as->lconc);
+		set_name(t, r, k + 2, tl, LDIMS(as));
+		set_name(t, r, k + 3, tl, LTYPES(as));
+		set_name(t, r, k + 4, tl, LSTRIDES(as));
+		set_name(t, r, k + 5, tl, LCONC(as));
 		for (j = 0; j < 6; j++)
 			tab_set_num(t, r, k + 6 + j, stat_of(&kt, (int)j));
 		tab_set_int(t, r, k + 12, (long long)nm);
@@ -3677,8 +3764,8 @@ sheet_family(struct tl *tl, uint32_t fam)
 	return t;
 }
 
-static size_t
-sheets_roofline(struct tl *tl, struct tab ***out, size_t n)
+static void
+sheets_roofline(struct tl *tl, struct sink *sk)
 {
 	uint32_t *fam = NULL;
 	size_t nf = 0, i, j;
@@ -3700,12 +3787,11 @@ sheets_roofline(struct tl *tl, struct tab ***out, size_t n)
 	for (i = 0; families[i]; i++)
 		for (j = 0; j < nf; j++)
 			if (fam[j] != NAME_NONE && strcmp(S(tl, fam[j]), families[i]) == 0) {
-				n = push(out, n, sheet_family(tl, fam[j]));
+				push(sk, sheet_family(tl, fam[j]));
 				fam[j] = NAME_NONE;
 			}
 	for (j = 0; j < nf; j++)
 		if (fam[j] != NAME_NONE)
-			n = push(out, n, sheet_family(tl, fam[j]));
+			push(sk, sheet_family(tl, fam[j]));
 	free(fam);
-	return n;
 }
