@@ -47,22 +47,27 @@ struct top {
 	long long	rank;			/* of its trace: ids are event indices per trace */
 	long long	bwd_of;			/* ttp-roofline's: the forward op whose
 						 * backward figures it carries, or -1 */
-	size_t		up;			/* parent index, or NONE */
+	double		flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
+	uint32_t	up;			/* parent index, or UP_NONE (read with UP) */
 	uint32_t	name, cat, process, label, thread, spec, sheet, params;
 	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
 	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
 						 * NAME_NONE when it has no "in" */
-	size_t		 p0;			/* its params: tl->pkv[p0 .. p0 + np) */
-	uint32_t	 np;
-	uint8_t		 runtime, model;	/* model: ttp-roofline gave its figures */
-	uint8_t		 hasmodel;		/* TraceLens has a perf model for it */
-	uint8_t		 python;		/* a python function (ttp-parse -p); runtime too */
-	double		 flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
-	uint32_t	 bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
-	size_t		 ev0, nev;		/* own GPU events (all, comm included):
+	uint32_t	bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
+	uint32_t	p0, np;			/* its params: tl->pkv[p0 .. p0 + np) */
+	uint32_t	ev0, nev;		/* own GPU events (all, comm included):
 						 * tl->oev[ev0 .. ev0 + nev) */
-	size_t		 kid0, nkid;		/* children in tl->kids */
+	uint32_t	kid0, nkid;		/* children in tl->kids */
+	uint8_t		runtime, model;		/* model: ttp-roofline gave its figures */
+	uint8_t		hasmodel;		/* TraceLens has a perf model for it */
+	uint8_t		python;			/* a python function (ttp-parse -p); runtime too */
 };
+
+/* An op's parent index as a size_t: NONE at the root. (Ops and their events and
+ * params are counted in 32 bits: add_op and add_gpu stop past OP_MAX.) */
+#define UP_NONE		UINT32_MAX
+#define UP(o)		((o).up == UP_NONE ? NONE : (size_t)(o).up)
+#define OP_MAX		((size_t)UINT32_MAX - 1)
 
 /*
  * Ops repeat their arguments: each "in" text is converted once while it is in this
@@ -242,6 +247,8 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->via = rec_int(r, "launch_via", &v) ? v : -1;
 	if (rec_bad(r) != NULL)
 		return;		/* read all first: nothing kept of a bad record */
+	if (tl->nk >= OP_MAX)
+		die(EXIT_DATA, "more than %zu gpu records", OP_MAX);
 	if (k->id > tl->maxid)
 		tl->maxid = k->id;
 	k->name = intern(tl, name);
@@ -455,7 +462,7 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 	if (raw == NULL || rec_type(r, "params") != REC_OBJECT)
 		return;
 	real = py_json_bigint(raw, n) ? PY_REAL : 0;
-	o->p0 = tl->npkv;
+	o->p0 = (uint32_t)tl->npkv;
 	rd = js_open_mem(raw, n);
 	js_next(rd);
 	while (js_next(rd) == JS_KEY) {
@@ -472,6 +479,8 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 		for (k = 0; k < o->np && PK(o, k) != key; k++)
 			;
 		if (k == o->np) {	/* the op's pairs are the last ones: appended */
+			if (tl->npkv >= OP_MAX)
+				die(EXIT_DATA, "more than %zu op params", OP_MAX);
 			tl->pkv = xgrow(tl->pkv, &tl->cappkv, tl->npkv + 1, sizeof(*tl->pkv));
 			tl->pkv[tl->npkv++][0] = key;
 			o->np++;
@@ -535,6 +544,8 @@ add_op(struct tl *tl, struct rec *r)
 		rec_reject(r, "op record without an integer id");
 	if (rec_bad(r) != NULL)
 		return;		/* read all first: nothing kept of a bad record */
+	if (tl->nop >= OP_MAX)
+		die(EXIT_DATA, "more than %zu op records", OP_MAX);
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
@@ -544,7 +555,7 @@ add_op(struct tl *tl, struct rec *r)
 	o->parent = has_parent ? parent : -1;
 	o->bwd_of = has_bwd_of ? bwd_of : -1;
 	o->rank = has_rank ? rank : 0;
-	o->up = NONE;
+	o->up = UP_NONE;
 	o->hs = has_hs ? hs : 0;
 	o->he = has_he ? he : o->hs;
 	o->name = intern(tl, name);
@@ -774,10 +785,10 @@ cut_cycles(struct tl *tl)
 	size_t *walk = xcalloc(tl->nop + 1, sizeof(*walk)), i, j;	/* 0: not seen */
 
 	for (i = 0; i < tl->nop; i++) {
-		for (j = i; j != NONE && walk[j] == 0; j = tl->op[j].up)
+		for (j = i; j != NONE && walk[j] == 0; j = UP(tl->op[j]))
 			walk[j] = i + 1;
 		if (j != NONE && walk[j] == i + 1)
-			tl->op[j].up = NONE;
+			tl->op[j].up = UP_NONE;
 	}
 	free(walk);
 }
@@ -823,19 +834,19 @@ tl_link(struct tl *tl)
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	for (i = 0; i < tl->nop; i++)
 		if (tl->op[i].parent >= 0)
-			tl->op[i].up = find_op(tl, tl->op[i].rank, tl->op[i].parent);
+			tl->op[i].up = (uint32_t)find_op(tl, tl->op[i].rank, tl->op[i].parent);
 	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
 	for (i = 0; i < tl->nop; i++)
-		if (tl->op[i].up != NONE)
-			tl->op[tl->op[i].up].nkid++;
+		if (UP(tl->op[i]) != NONE)
+			tl->op[UP(tl->op[i])].nkid++;
 	for (i = 0; i < tl->nop; i++) {
 		tl->op[i].kid0 = i ? tl->op[i - 1].kid0 + tl->op[i - 1].nkid : 0;
 	}
 	tl->kids = xreallocarray(NULL, tl->nop ? tl->nop : 1, sizeof(*tl->kids));
 	for (i = 0; i < tl->nop; i++) {
-		size_t u = tl->op[i].up;
+		size_t u = UP(tl->op[i]);
 
 		if (u != NONE)
 			tl->kids[tl->op[u].kid0 + cnt[u]++] = i;
@@ -1333,8 +1344,8 @@ static size_t
 launcher_of(const struct tl *tl, size_t i)
 {
 	while (!tl->op[i].runtime && strcmp(S(tl, tl->op[i].name), "execute") == 0 &&
-	    tl->op[i].up != NONE)
-		i = tl->op[i].up;
+	    UP(tl->op[i]) != NONE)
+		i = UP(tl->op[i]);
 	return i;
 }
 
@@ -1413,7 +1424,7 @@ call_stack(const struct tl *tl, size_t i, struct buf *cs, struct buf *pm)
 	buf_reset(pm);
 	buf_addc(cs, '[');
 	py_str(cs, n, strlen(n));
-	for (j = tl->op[i].up; j != NONE; j = tl->op[j].up) {
+	for (j = UP(tl->op[i]); j != NONE; j = UP(tl->op[j])) {
 		f = S(tl, tl->op[j].name);
 		if (!strstr(f, "nn.Module"))
 			continue;
@@ -3096,7 +3107,7 @@ kernel_chain(const struct tl *tl, size_t k, struct frames *v)
 	size_t *path = NULL, np = 0, cap = 0, j;
 
 	for (j = tl->k[k].vop != NONE ? tl->k[k].vop : tl->k[k].op; j != NONE;
-	    j = tl->op[j].up) {
+	    j = UP(tl->op[j])) {
 		path = xgrow(path, &cap, np + 1, sizeof(*path));
 		path[np++] = j;
 	}
@@ -3353,7 +3364,7 @@ sheet_unified(struct tl *tl)
 	u.subn = xcalloc(tl->nop + 1, sizeof(size_t));
 	roots = xreallocarray(NULL, tl->nop + 1, sizeof(*roots));
 	for (i = 0; i < tl->nop; i++)
-		if (tl->op[i].up == NONE)
+		if (UP(tl->op[i]) == NONE)
 			roots[nroots++] = i;
 	tie_runs(tl, roots, nroots);
 	for (ri = 0; ri < nroots; ri++) {
