@@ -716,6 +716,8 @@ struct stream {
 	size_t		   nseen;
 	struct tab	  *keep[2];	/* --print-summary's sheets */
 	size_t		   nkeep;
+	struct outfile	 **of;		/* the CSVs written, renamed at the end */
+	size_t		   nof;
 };
 
 static void
@@ -749,6 +751,28 @@ stream_start(struct stream *st)
 	}
 }
 
+/* One sheet to a temporary beside DIR/NAME.csv; every one is renamed into place only
+ * after the last is written, so a failure leaves none of them half-written. */
+static void
+stream_csv(struct stream *st, const struct tab *t)
+{
+	struct error e = ERROR_INIT;
+	struct buf p = BUF_INIT;
+	struct outfile *f;
+
+	buf_printf(&p, "%s/%s.csv", st->o->csv_dir, t->name);
+	check_output("--csv-dir", p.p);
+	if (st->o->verbose)
+		say("Writing %s", p.p);
+	if ((f = outfile_open(p.p, &e)) == NULL)
+		error_die(&e);
+	if (tab_write_csv(t, outfile_fp(f)) != 0)
+		die(EXIT_DATA, "%s: %s", p.p, strerror(errno ? errno : EIO));
+	st->of = xreallocarray(st->of, st->nof + 1, sizeof(*st->of));
+	st->of[st->nof++] = f;
+	buf_free(&p);
+}
+
 static void
 stream_sheet(struct tab *t, void *ctx)
 {
@@ -760,7 +784,7 @@ stream_sheet(struct tab *t, void *ctx)
 	st->seen[st->nseen++] = xstrdup(t->name);
 	if (wanted(o, t->name)) {
 		if (o->csv_dir != NULL)
-			write_sheet_csv(o->csv_dir, t, o->verbose);
+			stream_csv(st, t);
 		else if (tab_book_add(st->bk, t) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
 	}
@@ -789,6 +813,10 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	stream_start(&st);
 	if (st.bk != NULL && tab_book_close(st.bk) != 0)
 		die(EXIT_DATA, "%s", tab_book_error());
+	for (i = 0; i < st.nof; i++)
+		if (outfile_commit(st.of[i], &err) != 0)
+			error_die(&err);
+	free(st.of);
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
 			;
