@@ -7,7 +7,7 @@
 #                 name them (and the Debian packages that hold them) and exit 1
 #   --list        print what is missing, install nothing
 #   --fuzz        also what `make fuzz` needs (clang and its libFuzzer runtime)
-pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev libxlsxwriter-dev libcairo2-dev fonts-dejavu-core pkg-config mandoc"
+pkgs="libcsv-dev libjansson-dev libbsd-dev zlib1g-dev libxlsxwriter-dev libcairo2-dev fonts-dejavu-core pkg-config mandoc parallel"
 check=
 list=
 fuzz=

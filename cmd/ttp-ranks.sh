@@ -1,0 +1,307 @@
+#!/bin/sh
+# ttp-ranks: one profiler trace per rank in, the per-rank reports and the collective report
+# across ranks out. The map (each rank's file on its own) runs on an existing engine: GNU
+# parallel (local jobs, --sshloginfile hosts, --joblog), xargs -P, a plain loop, or printed
+# as command lines for Slurm arrays and other engines; the reduce (TraceLens's multi-rank
+# collective report from the ranks' compact collective records) runs here.
+prog=ttp-ranks
+version=@VERSION@
+#include driver.sh
+
+usage() {
+	cat <<'EOF'
+usage: ttp-ranks [-hqVv] [-j N] [--engine parallel|xargs|seq|print] [--sshloginfile F]
+                 [--joblog F] [--world-size N] [--gpus-per-node N] [--rank-from-order]
+                 [--no-rank-reports] --output_csvs_dir DIR FILE...
+       ttp-ranks --reduce [-qv] [--world-size N] [--gpus-per-node N] --output_csvs_dir DIR
+
+One PyTorch profiler trace per rank: the map reads each rank's file on its own (its
+TraceLens report in DIR/rank<R>/, its collective records), then the reduce writes
+TraceLens's multi-rank collective report in DIR/ (nccl_*.csv, straggler_summary.csv).
+
+options:
+  --output_csvs_dir DIR    where the reports go (also --output-csvs-dir, -o DIR)
+  -j, --jobs N             at most N ranks at once (default: the number of CPUs)
+  --engine E               parallel: GNU parallel (the default when it is on PATH);
+                           xargs: xargs -P (the default otherwise); seq: one at a time;
+                           print: write the map's command lines and the reduce's, run
+                           nothing (for Slurm arrays and other engines)
+  --sshloginfile F         GNU parallel's hosts (the files and DIR on a shared file system)
+  --joblog F               GNU parallel's job log
+  --world-size N           the number of ranks (default: the number of files)
+  --gpus-per-node N        GPUs per node, for the intra-/inter-node labels
+  --rank-from-order        a file whose trace (distributedInfo) and name (rank<N>)
+                           give no rank is the rank of its position among FILEs
+  --no-rank-reports        only the collective report: no DIR/rank<R>/
+  --reduce                 only the reduce, over a map that already ran (after print)
+  -q, --quiet              no messages but errors
+  -v, --verbose            say what runs
+  -h, --help               show this help and exit
+  -V, --version            show the version and exit
+EOF
+}
+
+engine= jobs= sshlogin= joblog= ws= gpn= byorder= noreports= reduce= out= verbose= quiet=
+nfiles=0
+files=
+while [ $# -gt 0 ]; do
+	arg=$1
+	shift
+	case $arg in
+	--*=*) name=${arg%%=*} val=${arg#*=} hasval=1 ;;
+	-[jo]?*) name=${arg%"${arg#-?}"} val=${arg#-?} hasval=1 ;;
+	*) name=$arg val= hasval= ;;
+	esac
+	# options that take a value: from =VALUE or the next argument
+	case $name in
+	-o|--output_csvs_dir|--output-csvs-dir|-j|--jobs|--engine|--sshloginfile|--joblog|\
+	--world-size|--world_size|--gpus-per-node|--gpus_per_node)
+		if [ -z "$hasval" ]; then
+			[ $# -gt 0 ] || bad "$name: expected one argument"
+			val=$1
+			shift
+		fi
+		;;
+	*)
+		[ -z "$hasval" ] || bad "$name: takes no argument"
+		;;
+	esac
+	case $name in
+	-o|--output_csvs_dir|--output-csvs-dir) out=$val ;;
+	-j|--jobs) jobs=$val ;;
+	--engine)
+		case $val in
+		parallel|xargs|seq|print) engine=$val ;;
+		*) bad "--engine: expected parallel, xargs, seq or print, not '$val'" ;;
+		esac
+		;;
+	--sshloginfile) sshlogin=$val ;;
+	--joblog) joblog=$val ;;
+	--world-size|--world_size) ws=$val ;;
+	--gpus-per-node|--gpus_per_node) gpn=$val ;;
+	--rank-from-order) byorder=1 ;;
+	--no-rank-reports) noreports=1 ;;
+	--reduce) reduce=1 ;;
+	-q|--quiet) verbose= quiet=1 ;;
+	-v|--verbose) verbose=1 ;;
+	-h|--help) usage; exit 0 ;;
+	-V|--version) echo "$prog $version"; exit 0 ;;
+	--) break ;;
+	-?*) bad "unknown option: $arg" ;;
+	*)
+		quote "$arg"; files="$files $qv"; nfiles=$((nfiles + 1))
+		;;
+	esac
+done
+for arg; do
+	quote "$arg"; files="$files $qv"; nfiles=$((nfiles + 1))
+done
+count() {	# count OPTION VALUE MIN: a whole number of at least MIN
+	case $2 in
+	''|*[!0-9]*) bad "$1: expected a whole number, not '$2'" ;;
+	esac
+	[ "$2" -ge "$3" ] || bad "$1: at least $3, not '$2'"
+}
+[ -n "$out" ] || bad "--output_csvs_dir DIR is required"
+[ -z "$jobs" ] || count --jobs "$jobs" 1
+[ -z "$ws" ] || count --world-size "$ws" 1
+[ -z "$gpn" ] || count --gpus-per-node "$gpn" 1
+if [ -n "$reduce" ]; then
+	[ "$nfiles" -eq 0 ] || bad "--reduce takes no FILE: it reads the map's output in $out"
+else
+	[ "$nfiles" -gt 0 ] || bad "no trace files: one FILE per rank"
+fi
+if [ -z "$engine" ]; then
+	if command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+		engine=parallel
+	else
+		engine=xargs
+	fi
+fi
+[ -z "$sshlogin$joblog" ] || [ "$engine" = parallel ] ||
+    bad "--sshloginfile and --joblog go with --engine parallel"
+if [ "$engine" = parallel ] && ! command -v parallel >/dev/null 2>&1; then
+	printf '%s: --engine parallel: GNU parallel is not on PATH (Debian: apt-get install parallel; or --engine xargs)\n' "$prog" >&2
+	exit 1
+fi
+[ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+
+# The map's files live in DIR/.ttp-ranks/: N.coll (rank N's collective records), N.sheets/
+# (its report), N.fail (why it failed); the reduce moves the reports to DIR/rank<R>/.
+abs() {	# abs PATH: qv=PATH made absolute, quoted (the map may run on another host)
+	case $1 in
+	/*) quote "$1" ;;
+	*) quote "$(pwd)/$1" ;;
+	esac
+}
+mkdir -p -- "$out" || exit 1
+[ -d "$out" ] || { printf '%s: %s: not a directory\n' "$prog" "$out" >&2; exit 1; }
+work=$out/.ttp-ranks
+abs "$work"; qwork=$qv
+here=$(cd -- "$here" && pwd)	# the stages by absolute paths: the map may run elsewhere
+stage ttp-parse; sparse=$qv
+stage ttp-filter; sfilter=$qv
+stage ttp-table; stable=$qv
+stage ttp-tracelens; stracelens=$qv
+
+# map_cmds: one shell command line per rank on stdout. A rank that fails writes its
+# file's name and what failed to N.fail and exits non-zero.
+map_cmds() {
+	eval "set -- $files"
+	i=0
+	for f; do
+		abs "$f"; qf=$qv
+		rk=
+		[ -z "$byorder" ] || rk=" --rank $i"
+		cmd="{ $sparse -q -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
+		if [ -z "$noreports" ]; then
+			cmd="$cmd [ -e $qwork/$i.fail ] || $stracelens -q --profile_json_path $qf --output_csvs_dir $qwork/$i.sheets >/dev/null 2>>$qwork/$i.err || echo \"ttp-tracelens exit \$?\" >>$qwork/$i.fail;"
+		fi
+		cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"
+		printf '%s\n' "$cmd"
+		i=$((i + 1))
+	done
+}
+
+reduce_cmd() {
+	quote "$0"
+	rc="$qv --reduce"
+	[ -z "$ws" ] || rc="$rc --world-size $ws"
+	[ -z "$gpn" ] || rc="$rc --gpus-per-node $gpn"
+	[ -z "$verbose" ] || rc="$rc -v"
+	abs "$out"
+	printf '%s --output_csvs_dir %s\n' "$rc" "$qv"
+}
+
+cleanup() {
+	rm -rf -- "$work"
+}
+
+# show_err N: rank N's messages on stderr, each line led by its file's name
+show_err() {
+	[ -s "$work/$1.err" ] || return 0
+	_f=$(sed -n 1p "$work/$1.file")
+	_f=${_f##*/}
+	sed "s|^|$prog: ${_f}: |" "$work/$1.err" >&2
+}
+
+if [ -z "$reduce" ]; then
+	rm -rf -- "$work"
+	mkdir -p -- "$work" || exit 1
+	printf '%s\n' "$nfiles" >"$work/count"
+	eval "set -- $files"
+	i=0
+	for f; do
+		printf '%s\n' "$f" >"$work/$i.file"
+		i=$((i + 1))
+	done
+	if [ "$engine" = print ]; then
+		map_cmds
+		reduce_cmd
+		exit 0
+	fi
+	map_cmds >"$work/map.sh"
+	[ -z "$verbose" ] || printf '%s: %s ranks, %s at once, with %s\n' "$prog" "$nfiles" "$jobs" "$engine" >&2
+	quote "$work/map.sh"; qmap=$qv
+	case $engine in
+	parallel)
+		e="parallel --will-cite --halt soon,fail=1 -j $jobs"
+		[ -z "$sshlogin" ] || { quote "$sshlogin"; e="$e --sshloginfile $qv"; }
+		[ -z "$joblog" ] || { quote "$joblog"; e="$e --joblog $qv"; }
+		quote "$work/engine.err"
+		e="$e <$qmap >/dev/null 2>$qv"
+		;;
+	xargs)
+		e="tr '\\n' '\\0' <$qmap | xargs -0 -n 1 -P $jobs sh -c 'eval \"\$1\"' sh"
+		;;
+	seq)
+		e="while IFS= read -r c; do sh -c \"\$c\" || break; done <$qmap"
+		;;
+	esac
+	# the engine in a session of its own, waited for in the background, so that HUP, INT
+	# and TERM reach this shell at once and end every rank's processes (driver.sh)
+	tmp=$work
+	trap tmp_cleanup EXIT
+	trap 'on_signal HUP 1' HUP
+	trap 'on_signal INT 2' INT
+	trap 'on_signal TERM 15' TERM
+	ss=
+	command -v setsid >/dev/null 2>&1 && ss=setsid
+	$ss /bin/sh -c "$e" </dev/null &
+	pgrp=$!
+	wait "$pgrp" || engine_rc=$?
+	pgrp=
+	fail=
+	if [ "$engine" = parallel ] && [ -n "${engine_rc:-}" ] && ! ls "$work"/*.fail >/dev/null 2>&1; then
+		# the engine failed and no rank says why (an ssh login, a job log): its words
+		cat "$work/engine.err" >&2
+		printf '%s: GNU parallel failed (exit %s)\n' "$prog" "$engine_rc" >&2
+		cleanup
+		exit 1
+	fi
+	i=0
+	while [ $i -lt "$nfiles" ]; do
+		if [ -e "$work/$i.fail" ]; then
+			show_err $i
+			printf '%s: %s: this rank failed (%s)\n' "$prog" "$(sed -n 1p "$work/$i.file")" \
+			    "$(sed '$d' "$work/$i.fail" | tr '\n' ',' | sed 's/,$//; s/,/, /g')" >&2
+			! grep -q 'which rank is' "$work/$i.err" 2>/dev/null ||
+			    printf '%s: --rank-from-order gives such a file the rank of its position\n' "$prog" >&2
+			fail=1
+		elif [ ! -e "$work/$i.coll" ]; then
+			printf '%s: %s: this rank did not run (an earlier one failed)\n' "$prog" \
+			    "$(sed -n 1p "$work/$i.file")" >&2
+			fail=1
+		fi
+		i=$((i + 1))
+	done
+	if [ -n "$fail" ]; then
+		cleanup
+		exit 1
+	fi
+fi
+
+# The reduce: the collective report over every rank, then each rank's report moved to
+# DIR/rank<R>/ (R from its collective records' rank record).
+[ -f "$work/count" ] || { printf '%s: %s: no map output (run the map first)\n' "$prog" "$work" >&2; exit 1; }
+n=$(cat "$work/count")
+[ -n "$ws" ] || ws=$n
+i=0 inputs=
+while [ $i -lt "$n" ]; do
+	[ -f "$work/$i.coll" ] || { printf '%s: %s/%s.coll: missing (rank %s of the map did not finish)\n' "$prog" "$work" "$i" "$i" >&2; exit 1; }
+	[ -n "$quiet" ] || show_err $i
+	inputs="$inputs \"\$work/$i.coll\""
+	i=$((i + 1))
+done
+# one file per rank: two files of one rank are named here, not by the stage
+i=0
+while [ $i -lt "$n" ]; do
+	r=$(sed -n 's/.*"kind":"rank".*"rank":\([0-9][0-9]*\).*/\1/p' "$work/$i.coll" | head -n 1)
+	printf '%s\t%s\n' "${r:-?}" "$(sed -n 1p "$work/$i.file" 2>/dev/null)"
+	i=$((i + 1))
+done >"$work/ranks"
+dup=$(awk -F '\t' '$1 != "?" && ($1 in f) { printf "%s and %s are both rank %s", f[$1], $2, $1; exit }
+    { f[$1] = $2 }' "$work/ranks")
+if [ -n "$dup" ]; then
+	printf '%s: %s: one file per rank\n' "$prog" "$dup" >&2
+	cleanup
+	exit 1
+fi
+targs="--world-size=$ws"
+[ -z "$gpn" ] || targs="$targs --gpus-per-node=$gpn"
+[ -n "$verbose" ] || targs="$targs -q"
+quote "$out"
+eval "$stable --csv-dir=$qv $targs $inputs" || { rc=$?; cleanup; exit $rc; }
+i=0
+while [ $i -lt "$n" ]; do
+	if [ -d "$work/$i.sheets" ]; then
+		r=$(sed -n "$((i + 1))s/\t.*//p" "$work/ranks")
+		[ "$r" != "?" ] || r=$i
+		rm -rf -- "$out/rank$r"
+		mv -- "$work/$i.sheets" "$out/rank$r" || exit 1
+	fi
+	i=$((i + 1))
+done
+cleanup
+[ -z "$verbose" ] || printf '%s: wrote %s\n' "$prog" "$out" >&2
+exit 0
