@@ -269,10 +269,30 @@ n=$(cat "$work/count")
 i=0 inputs=
 while [ $i -lt "$n" ]; do
 	[ -f "$work/$i.coll" ] || { printf '%s: %s/%s.coll: missing (rank %s of the map did not finish)\n' "$prog" "$work" "$i" "$i" >&2; exit 1; }
-	[ -n "$quiet" ] || show_err $i
 	inputs="$inputs \"\$work/$i.coll\""
 	i=$((i + 1))
 done
+# the ranks' messages: each one once, with the file that said it, or how many said it
+if [ -z "$quiet" ]; then
+	i=0
+	while [ $i -lt "$n" ]; do
+		[ ! -s "$work/$i.err" ] || sed -n 1p "$work/$i.file" | awk -v e="$work/$i.err" '
+		    { f = $0; sub(/.*\//, "", f); while ((getline l < e) > 0) print f "\t" l }'
+		i=$((i + 1))
+	done | awk -F '\t' -v p="$prog" '
+	    { m = substr($0, length($1) + 2) }
+	    !(m in c) { o[++k] = m; f[m] = $1 }
+	    { c[m]++ }
+	    END {
+		for (j = 1; j <= k; j++) {
+			m = o[j]
+			if (c[m] == 1)
+				printf "%s: %s: %s\n", p, f[m], m
+			else
+				printf "%s: %s (%d ranks: %s and %d more)\n", p, m, c[m], f[m], c[m] - 1
+		}
+	    }' >&2
+fi
 # one file per rank: two files of one rank are named here, not by the stage
 i=0
 while [ $i -lt "$n" ]; do
@@ -303,5 +323,5 @@ while [ $i -lt "$n" ]; do
 	i=$((i + 1))
 done
 cleanup
-[ -z "$verbose" ] || printf '%s: wrote %s\n' "$prog" "$out" >&2
+[ -n "$quiet" ] || printf '%s: wrote %s (%s ranks)\n' "$prog" "$out" "$n" >&2
 exit 0
