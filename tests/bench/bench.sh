@@ -23,9 +23,10 @@ COPIES=${COPIES:-73}
 mkdir -p "$OUT"
 [ -f "$SRC" ] || { echo "bench: $SRC: not found" >&2; exit 1; }
 
-if [ ! -s "$OUT/big.csv" ] || [ "$OUT/big.csv" -ot "$SRC" ]; then
-	echo "bench: building $OUT/big.csv ($COPIES copies of $(basename "$SRC"))" >&2
-	awk -F, -v copies="$COPIES" '
+# gen_tt COPIES OUT: COPIES copies of $SRC, each shifted past the one before in host time
+# and call count, written to OUT.
+gen_tt() {
+	awk -F, -v copies="$1" '
 	function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
 	{ sub(/\r$/, "") }
 	NR == 1 { hdr = $0; hs = col("HOST START TS"); he = col("HOST END TS");
@@ -48,7 +49,12 @@ if [ ! -s "$OUT/big.csv" ] || [ "$OUT/big.csv" -ot "$SRC" ]; then
 				}
 				print
 			}
-	}' "$SRC" > "$OUT/big.csv.tmp"
+	}' "$SRC" > "$2"
+}
+
+if [ ! -s "$OUT/big.csv" ] || [ "$OUT/big.csv" -ot "$SRC" ]; then
+	echo "bench: building $OUT/big.csv ($COPIES copies of $(basename "$SRC"))" >&2
+	gen_tt "$COPIES" "$OUT/big.csv.tmp"
 	mv "$OUT/big.csv.tmp" "$OUT/big.csv"
 fi
 if [ ! -x "$OUT/csvscan" ] || [ "$OUT/csvscan" -ot "$TOP/tests/bench/csvscan.c" ]; then
@@ -190,31 +196,7 @@ stages() {
 BIGTT=$OUT/big2g.csv
 if [ ! -s "$BIGTT" ]; then
 	echo "bench: building $BIGTT (${BIG_TT_COPIES:-730} copies)" >&2
-	COPIES=${BIG_TT_COPIES:-730}
-	awk -F, -v copies="$COPIES" '
-	function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
-	{ sub(/\r$/, "") }
-	NR == 1 { hdr = $0; hs = col("HOST START TS"); he = col("HOST END TS");
-		cc = col("GLOBAL CALL COUNT"); next }
-	{ rows[++n] = $0
-	  if ($hs != "" && (lo == "" || $hs + 0 < lo)) lo = $hs + 0
-	  if ($he != "" && (hi == "" || $he + 0 > hi)) hi = $he + 0
-	  if ($cc != "" && $cc + 0 > maxc) maxc = $cc + 0 }
-	END {
-		OFS = ","; ORS = "\r\n"
-		print hdr
-		tshift = hi - lo + 1000000; cshift = maxc + 1024
-		for (c = 0; c < copies; c++)
-			for (r = 1; r <= n; r++) {
-				$0 = rows[r]
-				if (c > 0) {
-					if ($hs != "") $hs = sprintf("%.0f", $hs + c * tshift)
-					if ($he != "") $he = sprintf("%.0f", $he + c * tshift)
-					if ($cc != "") $cc = sprintf("%.0f", $cc + c * cshift)
-				}
-				print
-			}
-	}' "$SRC" > "$BIGTT.tmp"
+	gen_tt "${BIG_TT_COPIES:-730}" "$BIGTT.tmp"
 	mv "$BIGTT.tmp" "$BIGTT"
 fi
 echo "scale: $BIGTT, $(wc -c < "$BIGTT") bytes, $(($(wc -l < "$BIGTT") - 1)) rows"
