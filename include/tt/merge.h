@@ -63,6 +63,9 @@ bool merge_ready(const struct merge *m);
 bool merge_step(struct merge *m, struct fent *e, uint64_t base, uint64_t *chosen);
 /* After the last step: how many warnings were not shown; frees m. */
 void merge_done(struct merge *m);
+/* merge_free: what merge_done frees, without its last warning (an input that ended in
+ * an error); a merge that is done or zeroed is left as it is. */
+void merge_free(struct merge *m);
 
 /* Number of distinct devices among the entries sel[0..n). */
 size_t merge_count_devices(const struct fent *e, const uint32_t *sel, size_t n);

@@ -1281,6 +1281,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o, struct
 		rc = filter_end(&f, err);
 	if (bad == &stop)
 		badrec_end(&stop);
+	merge_free(&f.tt_m);	/* an input that ended in an error while streaming */
 	spool_close(f.sp);
 	spool_close(f.fsp);
 	free(f.sps);

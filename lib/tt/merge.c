@@ -199,11 +199,17 @@ merge_step(struct merge *m, struct fent *e, uint64_t base, uint64_t *chosen)
 void
 merge_done(struct merge *m)
 {
-	size_t j;
-
 	if (m->nwarn > MERGE_WARN_MAX)
 		warning("... and %zu more warnings like these (devices that ran different ops)",
 		    m->nwarn - MERGE_WARN_MAX);
+	merge_free(m);
+}
+
+void
+merge_free(struct merge *m)
+{
+	size_t j;
+
 	for (j = 0; j < m->ndev; j++)
 		free(m->q[j].v);
 	free(m->q);
