@@ -15,6 +15,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "report/tltree.h"
+
 struct rec;
 struct tab;
 struct tl;
@@ -42,16 +44,6 @@ struct tl_opts {
 };
 
 #define TL_OPTS_INIT { 0, NAN, 1, 1, 10.0, 100, -1, 1, 0, 0, 0, 0, 0 }
-
-struct tl *tl_new(void);
-void tl_free(struct tl *tl);
-/* Take a record: 1 if it is a Kineto record (kind trace, op, gpu, signpost), else 0. */
-int tl_add(struct tl *tl, struct rec *r);
-/* Number of op and gpu records taken. */
-size_t tl_count(const struct tl *tl);
-/* Number of communication kernels (NCCL/RCCL) taken without their collective's args
- * ("comm"): coll_analysis leaves them out. */
-size_t tl_comm_kernels(const struct tl *tl);
 
 /* Build the sheets in TraceLens's order (empty ones left out, except the short-kernel
  * sheets when asked for). Returns their number; *out is an array the caller frees with

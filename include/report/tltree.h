@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tltree: TraceLens's model of a PyTorch profiler trace, built from ttp-parse's records
+ * (kind "gpu", kind "op", kind "trace"; ttp-roofline's keys when present): the GPU events
+ * with their class, the op tree (parent links, children in TraceLens's ts order, cycles
+ * cut), each op linked to the GPU events it launched, and the interval algebra over them
+ * (busy time of a set of events, gpu_timeline's times). The sheets (tlsheets.h) read it;
+ * it reads no trace file itself.
+ *
+ * Strings (names, categories, argument reprs) are interned in tl->str: read them with
+ * tl_str. Ops and their events and params are counted in 32 bits.
+ */
+#ifndef TTP_REPORT_TLTREE_H
+#define TTP_REPORT_TLTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/names.h"
+
+struct rec;
+struct incache;
+struct tl_opts;
+
+#define TL_NONE SIZE_MAX	/* no op, no event */
+
+/* A GPU event's kind (gpu) and class (cls: what gpu_timeline counts it as). */
+enum { TL_GPU_KERNEL, TL_GPU_MEMCPY, TL_GPU_MEMSET };
+enum { TL_CLS_COMP, TL_CLS_COMM, TL_CLS_MEMCPY };
+
+/* One GPU event. s and e are TraceLens's doubles: ts and ts + dur in µs. */
+struct gpuev {
+	uint32_t	name;
+	uint8_t		gpu, cls;
+	long long	stream, start_ns, ns, by;	/* by: launched_by, -1 when unlinked */
+	long long	rank;				/* of its trace (ids are per trace) */
+	long long	id;				/* its event index, -1 if none */
+	size_t		op;				/* index of the launching op, or NONE */
+	long long	via;				/* launch_via: the record right above
+							 * its launch, below op; -1 if none */
+	size_t		vop;				/* its index, or NONE */
+	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
+	double		s, e, dur;
+};
+
+/* One op record (a CPU op or an orphan launch). */
+struct top {
+	long long	id, parent, hs, he;
+	long long	rank;			/* of its trace: ids are event indices per trace */
+	long long	bwd_of;			/* ttp-roofline's: the forward op whose
+						 * backward figures it carries, or -1 */
+	double		flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
+	uint32_t	up;			/* parent index, or TL_UP_NONE (read with UP) */
+	uint32_t	name, cat, process, label, thread, spec, sheet, params;
+	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
+	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
+						 * NAME_NONE when it has no "in" */
+	uint32_t	bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
+	uint32_t	p0, np;			/* its params: tl->pkv[p0 .. p0 + np) */
+	uint32_t	ev0, nev;		/* own GPU events (all, comm included):
+						 * tl->oev[ev0 .. ev0 + nev) */
+	uint32_t	kid0, nkid;		/* children in tl->kids */
+	uint8_t		runtime, model;		/* model: ttp-roofline gave its figures */
+	uint8_t		hasmodel;		/* TraceLens has a perf model for it */
+	uint8_t		python;			/* a python function (ttp-parse -p); runtime too */
+};
+
+/* An op's parent index as a size_t: NONE at the root. (Ops and their events and
+ * params are counted in 32 bits: add_op and add_gpu stop past TL_OP_MAX.) */
+#define TL_UP_NONE		UINT32_MAX
+#define TL_UP(o)		((o).up == TL_UP_NONE ? TL_NONE : (size_t)(o).up)
+#define TL_OP_MAX		((size_t)UINT32_MAX - 1)
+
+struct tl {
+	struct gpuev	*k;
+	size_t		 nk, capk;
+	struct top	*op;
+	size_t		 nop, capop;
+	struct names	 str;
+	size_t		*oev;			/* the ops' own GPU events (tl_link) */
+	uint32_t	(*pkv)[2];		/* the ops' param names and value reprs */
+	size_t		 npkv, cappkv;
+	struct names	 argset;		/* distinct argument reprs: 8 uint32 each */
+	struct incache	*inc;			/* recent "in" texts and their argset */
+	size_t		*kids;			/* CSR children lists */
+	size_t		*byid;			/* op indices sorted by id */
+	long long	 maxid;
+	int		 linked;		/* ops linked to parents and events */
+	int		 roofline;		/* some op has a roofline time */
+	int		 capture;		/* ttp-parse merged graph-capture traces */
+	size_t		 ntraces, ngpuonly;	/* trace records; those that say gpu_only */
+	long long	 rank0;			/* the first trace record's rank (-1: none) */
+	size_t		 nrank;			/* trace records whose rank was taken */
+	struct error	 refused;		/* the first trace refused: no GPU, a 2nd rank */
+	uint32_t	 empty;
+	const struct tl_opts *o;		/* of the tl_sheets call */
+};
+
+/* gpu_timeline's times in µs (spec §2): computation, exposed communication and memcpy
+ * (not under computation; memcpy not under communication either), busy, idle (split at
+ * micro_idle_us into micro and macro), the span from the first start to the last end,
+ * and all communication and memcpy time. */
+struct tl_timeline {
+	double	comp, xcomm, xmemcpy, busy, idle, micro, macro, total, comm, memcpy;
+};
+
+/* The walks down the op tree keep their own stack: the tree is as deep as the trace
+ * nests its ops (a hostile trace: 100,000 levels), beyond what the C stack holds. */
+struct tl_walk {
+	size_t	*s;
+	size_t	 n, cap;
+};
+
+struct tl *tl_new(void);
+void tl_free(struct tl *tl);
+/* Take a record: 1 if it is a Kineto record (kind trace, op, gpu, signpost), else 0. */
+int tl_add(struct tl *tl, struct rec *r);
+/* Number of op and gpu records taken. */
+size_t tl_count(const struct tl *tl);
+/* Number of communication kernels (NCCL/RCCL) taken without their collective's args
+ * ("comm"): coll_analysis leaves them out. */
+size_t tl_comm_kernels(const struct tl *tl);
+/* Whether the stream is GPU-only (spec §1.4 item 7): only the GPU sheets. */
+bool tl_gpu_only(const struct tl *tl);
+
+/* Link the ops once all records are taken (again: nothing): parents, children, the
+ * ops' own events (oev), each event's launching op. */
+void tl_link(struct tl *tl);
+/* The op of (rank, id), or TL_NONE. */
+size_t tl_find_op(const struct tl *tl, long long rank, long long id);
+/* Op i's category: its record's, else TraceLens's guess from its name and first
+ * kernel (interned on first use). */
+uint32_t tl_op_category(struct tl *tl, size_t i);
+/* The launcher of op i: up through "execute" wrappers. */
+size_t tl_launcher_of(const struct tl *tl, size_t i);
+/* Repr j of op o's arguments: 0-3 the tuple reprs of dims, types, strides and concrete
+ * inputs (ops_unique_args), 4-7 their list reprs (roofline sheets); NAME_NONE: NaN. */
+uint32_t tl_arg_repr(const struct tl *tl, const struct top *o, int j);
+
+/* ns as TraceLens's µs (the double strtod gives for the trace's text). */
+double tl_ns_us(long long ns);
+/* v (op indices of one parent, in record order): runs of ops whose ts tie as doubles
+ * put in id order, as TraceLens's stable sort on ts leaves them. */
+void tl_tie_runs(const struct tl *tl, size_t *v, size_t n);
+/* Whether GPU event x comes before y in the trace (<0), by (rank, event index). */
+int tl_kev_trace_cmp(const struct tl *tl, size_t x, size_t y);
+/* GPU events ev sorted by start, ties in index order. */
+void tl_sort_events(struct tl *tl, size_t *ev, size_t n);
+
+/* Busy time of GPU events ev: the length of their union, in µs. */
+double tl_busy(const struct tl *tl, const size_t *ev, size_t n);
+/* gpu_timeline's times; include_unlinked counts events without a launcher; gaps under
+ * micro_idle_us are micro idle time (NAN: none). */
+void tl_timeline(const struct tl *tl, int include_unlinked, double micro_idle_us,
+    struct tl_timeline *t);
+
+/* Depth-first walks with their own stack (the tree may be 100,000 levels deep). */
+void tl_walk_push(struct tl_walk *w, size_t i);
+/* Op i's children onto the stack, the last first: they come off in their order. */
+void tl_walk_push_kids(const struct tl *tl, struct tl_walk *w, size_t i);
+/* Every GPU event of op i's subtree (its own and its descendants', in preorder),
+ * appended to *v (*n of *cap used). */
+void tl_subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap);
+
+static inline const char *
+tl_str(const struct tl *tl, uint32_t id)
+{
+	return names_str(&tl->str, id);
+}
+uint32_t tl_intern(struct tl *tl, const char *s);	/* NULL: "" */
+struct buf;
+uint32_t tl_intern_buf(struct tl *tl, struct buf *b);
+
+#endif

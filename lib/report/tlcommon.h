@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tlcommon: what the files of TraceLens's sheets share (tlsheets.c and the sheet
+ * families: tlkernels, tlops, tlphase, tlunified, tlroof, tlcoll; tlrows and tlpseudo).
+ * Private to lib/report.
+ */
+#ifndef TTP_REPORT_TLCOMMON_H
+#define TTP_REPORT_TLCOMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/tltree.h"
+
+struct buf;
+struct tab;
+struct vec;
+
+#define NONE TL_NONE
+
+/* Op o's argument reprs (tl_arg_repr): tuples, then lists. */
+#define TDIMS(o)	tl_arg_repr(tl, (o), 0)
+#define TTYPES(o)	tl_arg_repr(tl, (o), 1)
+#define TSTRIDES(o)	tl_arg_repr(tl, (o), 2)
+#define TCONC(o)	tl_arg_repr(tl, (o), 3)
+#define LDIMS(o)	tl_arg_repr(tl, (o), 4)
+#define LTYPES(o)	tl_arg_repr(tl, (o), 5)
+#define LSTRIDES(o)	tl_arg_repr(tl, (o), 6)
+#define LCONC(o)	tl_arg_repr(tl, (o), 7)
+
+/* Launchers: ops with at least one linked, non-communication GPU event, in ts order,
+ * each with those events (its direct kernels) sorted by ts. */
+struct launchers {
+	size_t	*op;		/* op index per launcher */
+	size_t	*k0, *nk;	/* direct events in ev[k0 .. k0+nk) */
+	size_t	*ev;
+	size_t	 n;
+	uint32_t *pm, *cs;	/* with by_module: parent_module, call stack (§8.1) */
+};
+
+/* --- kernel details (§7.3) ---------------------------------------------------------- */
+
+struct klist {
+	const size_t	*ev;
+	size_t		 n;
+};
+
+/* --- ops_summary_by_category, ops_summary, ops_unique_args (§7.1-§7.3) -------------- */
+
+struct lstat {
+	double	direct, subtree;
+};
+
+/* --- the workbook ------------------------------------------------------------------- */
+
+/* Where the sheets go as they are built: fn takes each (and frees it). */
+struct sink {
+	void	(*fn)(struct tab *, void *);
+	void	 *ctx;
+	size_t	  n;
+};
+
+/* --- per-op perf rows (§5) ---------------------------------------------------------- */
+
+/* One row of unified_perf_summary or of a roofline sheet before grouping. */
+struct prow {
+	size_t		 op;		/* the op the row describes (or the synthetic's parent) */
+	size_t		 as;		/* the op whose name, UID, thread and arguments it
+					 * shows: op, or the forward op of backward figures */
+	long long	 uid;
+	uint32_t	 name, cat;
+	int		 model, hasmodel, synth;
+	double		 dur_us, ktime, flops, bytes, roof_us;
+	size_t		*ev;		/* its GPU events, sorted by ts */
+	size_t		 nev;
+};
+
+/* The statistic columns shared by unified_perf_summary and the roofline sheets. */
+enum { ST_MEAN, ST_MEDIAN, ST_STD, ST_MIN, ST_MAX, ST_SUM };
+
+/* Op o's param j: its name and its value's repr; own GPU event j of op o. */
+#define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])
+#define PV(o, j)	(tl->pkv[(o)->p0 + (j)][1])
+#define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
+
+/* tlcoll.c */
+struct tab *tl_sheet_coll(struct tl *tl);
+
+/* tlkernels.c */
+struct tab *tl_sheet_timeline(const struct tl_timeline *tm, const struct tl_opts *o);
+struct tab *tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase);
+struct tab *tl_sheet_short_histogram(struct tl *tl, const struct tl_opts *o);
+struct tab *tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us);
+
+/* tlops.c */
+void tl_launchers_build(struct tl *tl, struct launchers *L);
+void tl_launchers_modules(struct tl *tl, struct launchers *L);
+void tl_launchers_free(struct launchers *L);
+void tl_launcher_times(struct tl *tl, const struct launchers *L, struct lstat *ls);
+struct tab *tl_sheet_by_category(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls);
+struct tab *tl_sheet_ops_summary(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls);
+struct tab *tl_sheet_unique_args(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls);
+
+/* tlphase.c */
+struct tab *tl_sheet_by_phase(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls);
+struct tab *tl_sheet_phase(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls, const char *phase);
+
+/* tlpseudo.c */
+const char *tl_pseudo_ops(struct tl *tl);
+
+/* tlroof.c */
+void tl_sheets_roofline(struct tl *tl, struct sink *sk);
+
+/* tlrows.c */
+void tl_kernel_details_order(const struct tl *tl, const struct klist *in, size_t n,
+    struct buf *sum, struct buf *trunc, size_t *order, const struct klist **tplp,
+    int stacks);
+void tl_kernel_details(const struct tl *tl, const struct klist *in, size_t n,
+    struct buf *sum, struct buf *trunc);
+void tl_prow_metrics(const struct prow *p, double *tflops, double *tbps);
+void tl_prow_events(struct tl *tl, struct prow *p, size_t i);
+void tl_prow_free(struct prow *p, size_t n);
+double tl_stat_of(const struct vec *v, int which);
+double tl_first_num(const double *v, size_t n);
+size_t tl_roof_cols(struct tab *t, const char *bound, const char *time, int time_first);
+void tl_roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, int time_first,
+    const struct prow *p, const size_t *m, size_t nm);
+size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
+    size_t **start, size_t **members);
+
+/* tlsheets.c */
+void tl_push(struct sink *sk, struct tab *t);
+void tl_set_name(struct tab *t, size_t r, size_t c, const struct tl *tl, uint32_t s);
+int tl_str_cmp(const void *a, const void *b);
+void tl_strip_num_runs(struct buf *b, const char *f);
+
+/* tlunified.c */
+struct tab *tl_sheet_unified(struct tl *tl);
+void tl_kernel_stack(const struct tl *tl, size_t k, struct buf *b);
+
+#endif

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: ISC */
+/* tlrows: what the op sheets share: kernel details (spec tracelens.md §7.3), per-op
+ * perf rows and their grouping, the roofline columns (§5, §6). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/names.h"
+#include "report/pyrepr.h"
+#include "report/tab.h"
+#include "report/tlsheets.h"
+#include "report/tltree.h"
+#include "tlcommon.h"
+
+struct kdent {
+	size_t		 pos;
+	double		 total;
+	const char	*name;
+};
+
+static int
+kdent_cmp(const void *a, const void *b)
+{
+	const struct kdent *x = a, *y = b;
+	int c;
+
+	if (x->total != y->total)
+		return (x->total > y->total) - (x->total < y->total);
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void
+py_key(struct buf *b, const char *k)
+{
+	py_str(b, k, strlen(k));
+	buf_adds(b, ": ");
+}
+
+/* round(x, 2) of TraceLens's mean, a numpy float64: numpy rounds as rint(x * 100) / 100
+ * (ties to even on the scaled product, so 4.325 -> 4.32), not as Python's correctly
+ * rounded round(). */
+static double
+round2(double x)
+{
+	if (!isfinite(x))
+		return x;
+	return rint(x * 100) / 100;
+}
+
+void
+tl_kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
+    struct buf *trunc)
+{
+	tl_kernel_details_order(tl, in, n, sum, trunc, NULL, NULL, 0);
+}
+
+/* The same, and the template instance's kernel positions in the summary's order; with
+ * stacks, each entry has the template kernel's call_stack after its stream. */
+void
+tl_kernel_details_order(const struct tl *tl, const struct klist *in, size_t n,
+    struct buf *sum, struct buf *trunc, size_t *order, const struct klist **tplp, int stacks)
+{
+	const struct klist *tpl = NULL;
+	struct kdent *ent;
+	struct vec d = VEC_INIT;
+	size_t i, j;
+
+	buf_reset(sum);
+	buf_reset(trunc);
+	for (i = 0; i < n && tpl == NULL; i++)
+		if (in[i].n)
+			tpl = &in[i];
+	if (tplp)
+		*tplp = tpl;
+	buf_addc(sum, '[');
+	buf_addc(trunc, '[');
+	if (tpl == NULL) {
+		buf_addc(sum, ']');
+		buf_addc(trunc, ']');
+		return;
+	}
+	ent = xreallocarray(NULL, tpl->n, sizeof(*ent));
+	for (j = 0; j < tpl->n; j++) {
+		d.n = 0;
+		for (i = 0; i < n; i++)
+			if (in[i].n == tpl->n)
+				vec_add(&d, tl->k[in[i].ev[j]].dur);
+		ent[j] = (struct kdent){ j, stat_npsum(&d), tl_str(tl, tl->k[tpl->ev[j]].name) };
+	}
+	qsort(ent, tpl->n, sizeof(*ent), kdent_cmp);
+	for (j = 0; order && j < tpl->n; j++)
+		order[j] = ent[j].pos;
+	for (j = 0; j < tpl->n; j++) {
+		const struct gpuev *k = &tl->k[tpl->ev[ent[j].pos]];
+		size_t nl = strlen(ent[j].name), cut;
+		double mean;
+
+		d.n = 0;
+		for (i = 0; i < n; i++)
+			if (in[i].n == tpl->n)
+				vec_add(&d, tl->k[in[i].ev[ent[j].pos]].dur);
+		mean = stat_npmean(&d);
+		if (j) {
+			buf_adds(sum, ", ");
+			buf_adds(trunc, ", ");
+		}
+		buf_addc(sum, '{');
+		py_key(sum, "name");
+		py_str(sum, ent[j].name, nl);
+		buf_adds(sum, ", ");
+		py_key(sum, "stream");
+		py_int(sum, k->stream);
+		buf_adds(sum, ", ");
+		if (stacks) {
+			py_key(sum, "call_stack");
+			tl_kernel_stack(tl, tpl->ev[ent[j].pos], sum);
+			buf_adds(sum, ", ");
+		}
+		py_key(sum, "count");
+		py_int(sum, (long long)d.n);
+		buf_adds(sum, ", ");
+		py_key(sum, "total_duration_us");
+		py_float(sum, ent[j].total);
+		buf_adds(sum, ", ");
+		py_key(sum, "mean_duration_us");
+		py_float(sum, mean);
+		buf_adds(sum, ", ");
+		py_key(sum, "median_duration_us");
+		py_float(sum, stat_median(&d));
+		buf_adds(sum, ", ");
+		py_key(sum, "std_dev_duration_us");
+		py_float(sum, stat_npstd(&d));
+		buf_adds(sum, ", ");
+		py_key(sum, "min_duration_us");
+		py_float(sum, stat_min(&d));
+		buf_adds(sum, ", ");
+		py_key(sum, "max_duration_us");
+		py_float(sum, stat_max(&d));
+		buf_addc(sum, '}');
+
+		/* the first 64 code points, and '...' when longer */
+		for (cut = 0, i = 0; cut < nl; cut++)
+			if (((unsigned char)ent[j].name[cut] & 0xc0) != 0x80 && i++ == 64)
+				break;
+		buf_addc(trunc, '{');
+		py_key(trunc, "name");
+		if (cut < nl) {
+			struct buf t = BUF_INIT;
+
+			buf_add(&t, ent[j].name, cut);
+			buf_adds(&t, "...");
+			py_str(trunc, t.p, t.len);
+			buf_free(&t);
+		} else
+			py_str(trunc, ent[j].name, nl);
+		buf_adds(trunc, ", ");
+		py_key(trunc, "stream");
+		py_int(trunc, k->stream);
+		buf_adds(trunc, ", ");
+		py_key(trunc, "mean_duration_us");
+		py_float(trunc, round2(mean));
+		buf_addc(trunc, '}');
+	}
+	buf_addc(sum, ']');
+	buf_addc(trunc, ']');
+	free(ent);
+	vec_free(&d);
+}
+
+void
+tl_prow_metrics(const struct prow *p, double *tflops, double *tbps)
+{
+	double t = p->ktime;
+
+	*tflops = t > 0 ? (p->flops / 1e9 / 1e3) / (t / 1e6) : NAN;
+	*tbps = t > 0 ? (p->bytes / 1e12) / (t / 1e6) : NAN;
+}
+
+void
+tl_prow_events(struct tl *tl, struct prow *p, size_t i)
+{
+	size_t cap = 0;
+
+	p->ev = NULL;
+	p->nev = 0;
+	tl_subtree_events(tl, i, &p->ev, &p->nev, &cap);
+	tl_sort_events(tl, p->ev, p->nev);
+	p->ktime = tl_busy(tl, p->ev, p->nev);
+}
+
+void
+tl_prow_free(struct prow *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(p[i].ev);
+	free(p);
+}
+
+double
+tl_stat_of(const struct vec *v, int which)
+{
+	switch (which) {
+	case ST_MEAN: return stat_mean(v);
+	case ST_MEDIAN: return stat_median(v);
+	case ST_STD: return stat_std(v, 1);
+	case ST_MIN: return stat_min(v);
+	case ST_MAX: return stat_max(v);
+	default: return stat_sum(v);
+	}
+}
+
+double
+tl_first_num(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			return v[i];
+	return NAN;
+}
+
+/* Roofline columns (§6), when ttp-roofline gave ops a roofline time: the bound and time
+ * of the group's first row that has them, Pct Roofline = roofline time / kernel time
+ * per row, aggregated. */
+static const char *const roof_stats[] = { "mean", "median", "std", "min", "max" };
+
+/* The bound and time columns (time first when time_first), then Pct Roofline_*; returns
+ * the first one's index. */
+size_t
+tl_roof_cols(struct tab *t, const char *bound, const char *time, int time_first)
+{
+	struct buf b = BUF_INIT;
+	size_t c = tab_col(t, time_first ? time : bound), j;
+
+	tab_col(t, time_first ? bound : time);
+	for (j = 0; j < 5; j++) {
+		buf_reset(&b);
+		buf_printf(&b, "Pct Roofline_%s", roof_stats[j]);
+		tab_col(t, b.p);
+	}
+	buf_free(&b);
+	return c;
+}
+
+void
+tl_roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, int time_first,
+    const struct prow *p, const size_t *m, size_t nm)
+{
+	struct vec pct = VEC_INIT;
+	size_t i, first = NONE;
+
+	for (i = 0; i < nm; i++) {
+		const struct prow *q = &p[m[i]];
+
+		if (isnan(q->roof_us)) {
+			vec_add(&pct, NAN);
+			continue;
+		}
+		if (first == NONE)
+			first = m[i];
+		vec_add(&pct, q->ktime > 0 ? q->roof_us / q->ktime * 100 : NAN);
+	}
+	if (first != NONE) {
+		tl_set_name(t, r, c + (time_first != 0), tl, tl->op[p[first].op].bound);
+		tab_set_num(t, r, c + (time_first == 0), p[first].roof_us);
+	}
+	for (i = 0; i < 5; i++)
+		tab_set_num(t, r, c + 2 + i, tl_stat_of(&pct, (int)i));
+	vec_free(&pct);
+}
+
+/* Rows grouped by the repr of their name, category, process, thread and arguments, in
+ * order of first appearance: the members of each group. */
+size_t
+tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **start,
+    size_t **members)
+{
+	struct names groups;
+	struct buf key = BUF_INIT;
+	size_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), *cnt, ng, i, j;
+
+	names_init(&groups);
+	for (i = 0; i < n; i++) {
+		const struct top *o = &tl->op[p[i].op];
+
+		buf_reset(&key);
+		if (roof) {
+			buf_printf(&key, "%u", tl->op[p[i].as].name);
+			for (j = 0; j < o->np; j++)
+				buf_printf(&key, "\x1f%u=%u", PK(o, j), PV(o, j));
+			if (tl->o->by_nkernels)
+				buf_printf(&key, "\x1fk%zu", p[i].nev);
+		} else if (p[i].synth && o->runtime)
+			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
+		else
+			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
+			    p[i].name, p[i].cat, o->process, o->label, o->thread, TDIMS(o),
+			    TTYPES(o), TSTRIDES(o), TCONC(o));
+		g[i] = tab_group(&groups, key.p, key.len);
+	}
+	ng = groups.n;
+	cnt = xcalloc(ng + 1, sizeof(*cnt));
+	*start = xcalloc(ng + 1, sizeof(**start));
+	*members = xreallocarray(NULL, n + 1, sizeof(**members));
+	for (i = 0; i < n; i++)
+		cnt[g[i]]++;
+	for (i = 0; i < ng; i++)
+		(*start)[i + 1] = (*start)[i] + cnt[i];
+	memset(cnt, 0, (ng + 1) * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		(*members)[(*start)[g[i]] + cnt[g[i]]++] = i;
+	free(cnt);
+	free(g);
+	names_free(&groups);
+	buf_free(&key);
+	return ng;
+}
