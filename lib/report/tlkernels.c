@@ -62,14 +62,59 @@ kernel_parent_cat(struct tl *tl, const struct gpuev *k)
 	return tl_op_category(tl, k->op);
 }
 
+/* kernel_summary's sources: a group's first kernel, its durations. */
+enum { KS_CAT, KS_PARENT, KS_NAME, KS_STREAM, KS_DUR };
+/* With a phase, no percent of the total time. */
+#define KS_ALL	1u
+
+static const struct tl_col ks_cols[] = {
+	{ "Parent op category", KS_CAT, TL_FIRST, TL_STR, 0, 0 },
+	{ "Parent cpu_op", KS_PARENT, TL_FIRST, TL_STR, 0, 0 },
+	{ "Kernel name", KS_NAME, TL_FIRST, TL_STR, 0, 0 },
+	{ "Kernel stream", KS_STREAM, TL_FIRST, TL_INT, 0, 0 },
+	{ "Kernel duration (\u00b5s)_sum", KS_DUR, TL_SUM, TL_NUM, 0, 0 },
+	{ "Kernel duration (\u00b5s)_count", KS_DUR, TL_COUNT, TL_INT, 0, 0 },
+	{ "Kernel duration (\u00b5s)_mean", KS_DUR, TL_MEAN, TL_NUM, 0, 0 },
+	{ "Kernel duration (\u00b5s)_min", KS_DUR, TL_MIN, TL_NUM, 0, 0 },
+	{ "Kernel duration (\u00b5s)_max", KS_DUR, TL_MAX, TL_NUM, 0, 0 },
+	{ "Percent of kernels time (%)", KS_DUR, TL_PCT, TL_NUM, 0, 0 },
+	{ "Percent of total time (%)", KS_DUR, TL_PCT, TL_NUM, KS_ALL, 1 },
+};
+#define KS_NCOLS	(sizeof(ks_cols) / sizeof(ks_cols[0]))
+
+struct kfirst {
+	struct tl		*tl;
+	const struct gpuev	*k;
+};
+
+static void
+ks_first(void *ctx, int src, struct tl_val *v)
+{
+	struct kfirst *f = ctx;
+	const struct gpuev *k = f->k;
+	uint32_t cat;
+
+	if (src == KS_CAT && (cat = kernel_parent_cat(f->tl, k)) != NAME_NONE)
+		*v = tl_val_str(tl_str(f->tl, cat));
+	else if (src == KS_PARENT && k->op != NONE)
+		*v = tl_val_str(tl_str(f->tl, f->tl->op[k->op].name));
+	else if (src == KS_NAME)
+		*v = tl_val_str(tl_str(f->tl, k->name));
+	else if (src == KS_STREAM)
+		*v = (struct tl_val){ TAB_INT, k->stream, 0, NULL };
+}
+
 struct tab *
 tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 {
 	struct tab *t;
 	struct tab_groups gr;
-	size_t i, g;
+	size_t i, g, idx[KS_NCOLS];
 	struct buf key = BUF_INIT;
-	double all = 0;
+	double den[2] = { 0, total_us };
+	struct kfirst f = { tl, NULL };
+	const struct vec *v[KS_DUR + 1];
+	struct tl_group grp = { v, ks_first, &f, den };
 
 	/* kernel_summary_<phase>: the kernels of the launchers ttp-phase tagged phase,
 	 * percentages within the phase, no percent of the total time (as the
@@ -93,45 +138,21 @@ tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		buf_reset(&key);
 		buf_printf(&key, "%u\x1f%u\x1f%u\x1f%lld", cat, par, k->name, k->stream);
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
-		all += k->dur;
+		den[0] += k->dur;
 	}
-	tab_col(t, "Parent op category");
-	tab_col(t, "Parent cpu_op");
-	tab_col(t, "Kernel name");
-	tab_col(t, "Kernel stream");
-	tab_col(t, "Kernel duration (\u00b5s)_sum");
-	tab_col(t, "Kernel duration (\u00b5s)_count");
-	tab_col(t, "Kernel duration (\u00b5s)_mean");
-	tab_col(t, "Kernel duration (\u00b5s)_min");
-	tab_col(t, "Kernel duration (\u00b5s)_max");
-	tab_col(t, "Percent of kernels time (%)");
-	if (phase == NULL)
-		tab_col(t, "Percent of total time (%)");
+	tl_cols_add(t, ks_cols, KS_NCOLS, phase == NULL ? KS_ALL : 0, idx);
 	for (g = 0; g < gr.n; g++) {
-		const struct gpuev *k = &tl->k[gr.first[g]];
-		size_t r = tab_row(t);
-		double sum = stat_sum(&gr.vals[g]);
-
-		tl_set_name(t, r, 0, tl, kernel_parent_cat(tl, k));
-		if (k->op != NONE)
-			tab_set_str(t, r, 1, tl_str(tl, tl->op[k->op].name));
-		tab_set_str(t, r, 2, tl_str(tl, k->name));
-		tab_set_int(t, r, 3, k->stream);
-		tab_set_num(t, r, 4, sum);
-		tab_set_int(t, r, 5, (long long)gr.vals[g].n);
-		tab_set_num(t, r, 6, stat_mean(&gr.vals[g]));
-		tab_set_num(t, r, 7, stat_min(&gr.vals[g]));
-		tab_set_num(t, r, 8, stat_max(&gr.vals[g]));
-		tab_set_num(t, r, 9, sum / all * 100);
-		if (phase == NULL)
-			tab_set_num(t, r, 10, sum / total_us * 100);
+		f.k = &tl->k[gr.first[g]];
+		v[KS_DUR] = &gr.vals[g];
+		tl_cols_row(t, tab_row(t), ks_cols, KS_NCOLS, idx, &grp);
 	}
 	{
 		/* groupby orders groups by key (empty last); then pandas' sort on the sum */
-		struct tab_key keys[] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 } };
+		struct tab_key keys[] = { { idx[0], 0 }, { idx[1], 0 }, { idx[2], 0 },
+		    { idx[3], 0 } };
 
 		tab_sort(t, keys, 4);
-		tab_sort_pandas(t, 4, 1);
+		tab_sort_pandas(t, idx[4], 1);
 	}
 	tab_groups_free(&gr);
 	buf_free(&key);
@@ -196,14 +217,50 @@ tl_sheet_short_histogram(struct tl *tl, const struct tl_opts *o)
 	return t;
 }
 
+/* short_kernels_summary's sources: a group's first kernel and its op, its durations. */
+enum { SK_PARENT, SK_DIMS, SK_STRIDES, SK_CONC, SK_NAME, SK_DUR };
+/* The op columns: not in a GPU-only trace. */
+#define SK_OPS	1u
+
+static const struct tl_col sk_cols[] = {
+	{ "Parent cpu_op", SK_PARENT, TL_FIRST, TL_STR, SK_OPS, 0 },
+	{ "Input dims", SK_DIMS, TL_FIRST, TL_STR, SK_OPS, 0 },
+	{ "Input strides", SK_STRIDES, TL_FIRST, TL_STR, SK_OPS, 0 },
+	{ "Concrete Inputs", SK_CONC, TL_FIRST, TL_STR, SK_OPS, 0 },
+	{ "Kernel name", SK_NAME, TL_FIRST, TL_STR, 0, 0 },
+	{ "Short Kernel duration (\u00b5s) sum", SK_DUR, TL_SUM, TL_NUM, 0, 0 },
+	{ "Short Kernel count", SK_DUR, TL_COUNT, TL_INT, 0, 0 },
+	{ "Short Kernel duration (\u00b5s) mean", SK_DUR, TL_MEAN, TL_NUM, 0, 0 },
+	{ "Short Kernel duration (\u00b5s) percent of total time", SK_DUR, TL_PCT, TL_NUM,
+	    0, 0 },
+};
+#define SK_NCOLS	(sizeof(sk_cols) / sizeof(sk_cols[0]))
+
+static void
+sk_first(void *ctx, int src, struct tl_val *v)
+{
+	struct kfirst *f = ctx;
+	const struct tl *tl = f->tl;
+	const struct top *op = f->k->op != NONE ? &tl->op[f->k->op] : NULL;
+	uint32_t s = src == SK_NAME ? f->k->name : op == NULL ? NAME_NONE :
+	    src == SK_PARENT ? op->name : src == SK_DIMS ? TDIMS(op) :
+	    src == SK_STRIDES ? TSTRIDES(op) : TCONC(op);
+
+	if (s != NAME_NONE)
+		*v = tl_val_str(tl_str(tl, s));
+}
+
 struct tab *
 tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 {
 	struct tab *t = tab_new("short_kernels_summary");
 	bool gpu = tl_gpu_only(tl);
 	struct tab_groups gr;
-	size_t i, g, c0, nshort = 0;
+	size_t i, g, nshort = 0, idx[SK_NCOLS];
 	struct buf key = BUF_INIT;
+	struct kfirst f = { tl, NULL };
+	const struct vec *v[SK_DUR + 1];
+	struct tl_group grp = { v, sk_first, &f, &total_us };
 
 	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
@@ -248,39 +305,16 @@ tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 		buf_free(&key);
 		return t;
 	}
-	if (!gpu) {
-		tab_col(t, "Parent cpu_op");
-		tab_col(t, "Input dims");
-		tab_col(t, "Input strides");
-		tab_col(t, "Concrete Inputs");
-	}
-	c0 = tab_col(t, "Kernel name");
-	tab_col(t, "Short Kernel duration (\u00b5s) sum");
-	tab_col(t, "Short Kernel count");
-	tab_col(t, "Short Kernel duration (\u00b5s) mean");
-	tab_col(t, "Short Kernel duration (\u00b5s) percent of total time");
+	tl_cols_add(t, sk_cols, SK_NCOLS, gpu ? 0 : SK_OPS, idx);
 	for (g = 0; g < gr.n; g++) {
-		const struct gpuev *k = &tl->k[gr.first[g]];
-		size_t r = tab_row(t);
-		double sum = stat_sum(&gr.vals[g]);
-
-		if (!gpu) {
-			const struct top *op = &tl->op[k->op];
-
-			tab_set_str(t, r, 0, tl_str(tl, op->name));
-			tl_set_name(t, r, 1, tl, TDIMS(op));
-			tl_set_name(t, r, 2, tl, TSTRIDES(op));
-			tl_set_name(t, r, 3, tl, TCONC(op));
-		}
-		tab_set_str(t, r, c0, tl_str(tl, k->name));
-		tab_set_num(t, r, c0 + 1, sum);
-		tab_set_int(t, r, c0 + 2, (long long)gr.vals[g].n);
-		tab_set_num(t, r, c0 + 3, stat_mean(&gr.vals[g]));
-		tab_set_num(t, r, c0 + 4, sum / total_us * 100);
+		f.k = &tl->k[gr.first[g]];
+		v[SK_DUR] = &gr.vals[g];
+		tl_cols_row(t, tab_row(t), sk_cols, SK_NCOLS, idx, &grp);
 	}
 	{
-		struct tab_key keys[] = { { c0 + 1, 1 }, { c0 + 2, 0 }, { c0 + 3, 0 },
-		    { c0 + 4, 0 } };
+		/* by the sum, descending; ties by the count, mean and percent */
+		struct tab_key keys[] = { { idx[SK_NCOLS - 4], 1 }, { idx[SK_NCOLS - 3], 0 },
+		    { idx[SK_NCOLS - 2], 0 }, { idx[SK_NCOLS - 1], 0 } };
 
 		tab_sort(t, keys, 4);
 	}

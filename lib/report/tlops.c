@@ -344,59 +344,109 @@ tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lsta
 	return t;
 }
 
-/* The six statistics pandas' agg gives, in the order of ops_unique_args. */
-static void
-set_stats(struct tab *t, size_t r, size_t c, const struct vec *v, int which)
-{
-	double s[6] = { stat_mean(v), stat_median(v), stat_std(v, 1), stat_min(v),
-	    stat_max(v), stat_sum(v) };
+/* ops_unique_args's sources: a group's first launcher, its direct and subtree times. */
+enum { UA_NAME, UA_CAT, UA_PROC, UA_LABEL, UA_THREAD, UA_DIMS, UA_TYPES, UA_STRIDES,
+	UA_CONC, UA_PM, UA_NK, UA_UID, UA_CS, UA_DIRECT, UA_SUBTREE };
+/* Its columns; the inference report adds parent_module after op category, num_kernels
+ * after Concrete Inputs and call_stack after ex_UID (§7.3, §8.1). */
+enum { UAC_NAME, UAC_CAT, UAC_PM, UAC_PROC, UAC_LABEL, UAC_THREAD, UAC_DIMS, UAC_TYPES,
+	UAC_STRIDES, UAC_CONC, UAC_NK, UAC_COUNT, UAC_DMEAN, UAC_SMEAN, UAC_DMEDIAN,
+	UAC_SMEDIAN, UAC_DSTD, UAC_SSTD, UAC_DMIN, UAC_SMIN, UAC_DMAX, UAC_SMAX, UAC_DSUM,
+	UAC_SSUM, UAC_UID, UAC_CS, UAC_KDS, UAC_TKD, UAC_N };
+#define UA_BY_MODULE	1u	/* --group_by_parent_module */
+#define UA_BY_NKERNELS	2u	/* --group_by_num_kernels */
 
-	tab_set_num(t, r, c, s[which]);
+static const struct tl_col ua_cols[UAC_N] = {
+	[UAC_NAME] = { "name", UA_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_CAT] = { "op category", UA_CAT, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_PM] = { "parent_module", UA_PM, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+	[UAC_PROC] = { "process_name", UA_PROC, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_LABEL] = { "process_label", UA_LABEL, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_THREAD] = { "thread_name", UA_THREAD, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_DIMS] = { "Input Dims", UA_DIMS, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_TYPES] = { "Input type", UA_TYPES, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_STRIDES] = { "Input Strides", UA_STRIDES, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_CONC] = { "Concrete Inputs", UA_CONC, TL_FIRST, TL_STR, 0, 0 },
+	[UAC_NK] = { "num_kernels", UA_NK, TL_FIRST, TL_INT, UA_BY_NKERNELS, 0 },
+	[UAC_COUNT] = { "operation_count", UA_DIRECT, TL_COUNT, TL_INT, 0, 0 },
+	[UAC_DMEAN] = { "total_direct_kernel_time_mean", UA_DIRECT, TL_MEAN, TL_NUM, 0, 0 },
+	[UAC_SMEAN] = { "total_subtree_kernel_time_mean", UA_SUBTREE, TL_MEAN, TL_NUM, 0, 0 },
+	[UAC_DMEDIAN] = { "total_direct_kernel_time_median", UA_DIRECT, TL_MEDIAN, TL_NUM,
+	    0, 0 },
+	[UAC_SMEDIAN] = { "total_subtree_kernel_time_median", UA_SUBTREE, TL_MEDIAN, TL_NUM,
+	    0, 0 },
+	[UAC_DSTD] = { "total_direct_kernel_time_std", UA_DIRECT, TL_STD, TL_NUM, 0, 0 },
+	[UAC_SSTD] = { "total_subtree_kernel_time_std", UA_SUBTREE, TL_STD, TL_NUM, 0, 0 },
+	[UAC_DMIN] = { "total_direct_kernel_time_min", UA_DIRECT, TL_MIN, TL_NUM, 0, 0 },
+	[UAC_SMIN] = { "total_subtree_kernel_time_min", UA_SUBTREE, TL_MIN, TL_NUM, 0, 0 },
+	[UAC_DMAX] = { "total_direct_kernel_time_max", UA_DIRECT, TL_MAX, TL_NUM, 0, 0 },
+	[UAC_SMAX] = { "total_subtree_kernel_time_max", UA_SUBTREE, TL_MAX, TL_NUM, 0, 0 },
+	[UAC_DSUM] = { "total_direct_kernel_time_sum", UA_DIRECT, TL_SUM, TL_NUM, 0, 0 },
+	[UAC_SSUM] = { "total_subtree_kernel_time_sum", UA_SUBTREE, TL_SUM, TL_NUM, 0, 0 },
+	[UAC_UID] = { "ex_UID", UA_UID, TL_FIRST, TL_INT, 0, 0 },
+	[UAC_CS] = { "call_stack", UA_CS, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+	[UAC_KDS] = { "kernel_details_summary", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[UAC_TKD] = { "trunc_kernel_details", 0, TL_CUSTOM, TL_STR, 0, 0 },
+};
+
+/* A launcher's values, for the launcher sheets' TL_FIRST columns. */
+struct lfirst {
+	struct tl		*tl;
+	const struct launchers	*L;
+	size_t			 i;	/* the launcher */
+};
+
+static void
+ua_first(void *ctx, int src, struct tl_val *v)
+{
+	struct lfirst *f = ctx;
+	struct tl *tl = f->tl;
+	size_t op = f->L->op[f->i];
+	const struct top *o = &tl->op[op];
+	uint32_t s;
+
+	switch (src) {
+	case UA_NAME: s = o->name; break;
+	case UA_CAT: s = tl_op_category(tl, op); break;
+	case UA_PROC: s = o->process; break;
+	case UA_LABEL: s = o->label; break;
+	case UA_THREAD: s = o->thread; break;
+	case UA_DIMS: s = TDIMS(o); break;
+	case UA_TYPES: s = TTYPES(o); break;
+	case UA_STRIDES: s = TSTRIDES(o); break;
+	case UA_CONC: s = TCONC(o); break;
+	case UA_PM: s = f->L->pm[f->i]; break;
+	case UA_CS: s = f->L->cs[f->i]; break;
+	case UA_NK:
+		*v = (struct tl_val){ TAB_INT, (long long)f->L->nk[f->i], 0, NULL };
+		return;
+	default:
+		*v = (struct tl_val){ TAB_INT, o->id, 0, NULL };
+		return;
+	}
+	if (s != NAME_NONE)
+		*v = tl_val_str(tl_str(tl, s));
 }
 
 struct tab *
 tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *ls)
 {
 	struct tab *t = tab_new("ops_unique_args");
-	static const char *const st[6] = { "mean", "median", "std", "min", "max", "sum" };
-	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, j, r, c, cuid, ckd, cst, csum;
-	size_t cpm = 0, cnk = 0, ccs = 0, kcol[9];
+	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, r, idx[UAC_N];
 	struct vec *dv = xcalloc(ng + 1, sizeof(*dv)), *sv = xcalloc(ng + 1, sizeof(*sv));
 	struct klist *kl = xreallocarray(NULL, L->n + 1, sizeof(*kl));
 	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
 	/* next[i]: the group's next launcher after i, NONE at its last (each group's
 	 * launchers in order without a scan of all of them per group) */
 	size_t *next = xreallocarray(NULL, L->n + 1, sizeof(*next));
-	struct buf b = BUF_INIT, name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
+	struct buf sum = BUF_INIT, trunc = BUF_INIT;
 	struct tab_key keys[2];
-	static const char *const kc[] = { "name", "op category", "process_name",
-	    "process_label", "thread_name", "Input Dims", "Input type", "Input Strides",
-	    "Concrete Inputs" };
+	struct lfirst f = { tl, L, 0 };
+	const struct vec *v[UA_SUBTREE + 1];
+	struct tl_group grp = { v, ua_first, &f, NULL };
 
-	/* the inference report adds parent_module after op category, num_kernels after
-	 * Concrete Inputs and call_stack after ex_UID (§7.3, §8.1) */
-	for (i = 0; i < 9; i++) {
-		kcol[i] = tab_col(t, kc[i]);
-		if (i == 1 && L->pm)
-			cpm = tab_col(t, "parent_module");
-	}
-	if (tl->o->by_nkernels)
-		cnk = tab_col(t, "num_kernels");
-	cst = tab_col(t, "operation_count") + 1;
-	csum = cst + 10;	/* total_direct_kernel_time_sum */
-	for (j = 0; j < 6; j++) {
-		buf_reset(&name);
-		buf_printf(&name, "total_direct_kernel_time_%s", st[j]);
-		tab_col(t, name.p);
-		buf_reset(&name);
-		buf_printf(&name, "total_subtree_kernel_time_%s", st[j]);
-		tab_col(t, name.p);
-	}
-	cuid = tab_col(t, "ex_UID");
-	if (L->pm)
-		ccs = tab_col(t, "call_stack");
-	ckd = tab_col(t, "kernel_details_summary");
-	tab_col(t, "trunc_kernel_details");
+	tl_cols_add(t, ua_cols, UAC_N, (L->pm ? UA_BY_MODULE : 0) |
+	    (tl->o->by_nkernels ? UA_BY_NKERNELS : 0), idx);
 	for (i = 0; i < ng; i++)
 		first[i] = NONE;
 	for (i = L->n; i-- > 0;) {
@@ -408,51 +458,31 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 		vec_add(&sv[g[i]], ls[i].subtree);
 	}
 	for (r = 0; r < ng; r++) {
-		const struct top *o = &tl->op[L->op[first[r]]];
 		size_t n = 0;
 
 		tab_row(t);
-		tab_set_str(t, r, kcol[0], tl_str(tl, o->name));
-		tab_set_str(t, r, kcol[1], tl_str(tl, tl_op_category(tl, L->op[first[r]])));
-		tab_set_str(t, r, kcol[2], tl_str(tl, o->process));
-		tab_set_str(t, r, kcol[3], tl_str(tl, o->label));
-		tab_set_str(t, r, kcol[4], tl_str(tl, o->thread));
-		tl_set_name(t, r, kcol[5], tl, TDIMS(o));
-		tl_set_name(t, r, kcol[6], tl, TTYPES(o));
-		tl_set_name(t, r, kcol[7], tl, TSTRIDES(o));
-		tl_set_name(t, r, kcol[8], tl, TCONC(o));
-		if (L->pm) {
-			tab_set_str(t, r, cpm, tl_str(tl, L->pm[first[r]]));
-			tab_set_str(t, r, ccs, tl_str(tl, L->cs[first[r]]));
-		}
-		if (tl->o->by_nkernels)
-			tab_set_int(t, r, cnk, (long long)L->nk[first[r]]);
-		tab_set_int(t, r, cst - 1, (long long)dv[r].n);
-		for (j = 0, c = cst; j < 6; j++, c += 2) {
-			set_stats(t, r, c, &dv[r], (int)j);
-			set_stats(t, r, c + 1, &sv[r], (int)j);
-		}
-		tab_set_int(t, r, cuid, o->id);
+		f.i = first[r];
+		v[UA_DIRECT] = &dv[r];
+		v[UA_SUBTREE] = &sv[r];
+		tl_cols_row(t, r, ua_cols, UAC_N, idx, &grp);
 		for (i = first[r]; i != NONE; i = next[i])
 			kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
 		tl_kernel_details(tl, kl, n, &sum, &trunc);
-		tab_set_str(t, r, ckd, sum.p);
-		tab_set_str(t, r, ckd + 1, trunc.p);
+		tab_set_str(t, r, idx[UAC_KDS], sum.p);
+		tab_set_str(t, r, idx[UAC_TKD], trunc.p);
 		vec_free(&dv[r]);
 		vec_free(&sv[r]);
 	}
-	keys[0] = (struct tab_key){ csum, 1 };
-	keys[1] = (struct tab_key){ cuid, 0 };
+	keys[0] = (struct tab_key){ idx[UAC_DSUM], 1 };
+	keys[1] = (struct tab_key){ idx[UAC_UID], 0 };
 	tab_sort(t, keys, 2);
-	tab_percentages(t, csum);
+	tab_percentages(t, idx[UAC_DSUM]);
 	free(g);
 	free(dv);
 	free(sv);
 	free(kl);
 	free(first);
 	free(next);
-	buf_free(&b);
-	buf_free(&name);
 	buf_free(&sum);
 	buf_free(&trunc);
 	return t;
