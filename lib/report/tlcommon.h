@@ -102,6 +102,7 @@ enum tl_fmt {
 	TL_NUM,		/* a number */
 	TL_INT,		/* an integer */
 	TL_STR,		/* a string */
+	TL_BOOL,	/* True or False */
 	TL_MS		/* a number of µs shown in ms (/ 1000 after aggregating) */
 };
 struct tl_col {
@@ -144,6 +145,25 @@ tl_val_str(const char *s)
 
 	return v;
 }
+
+/* A group of perf rows (unified_perf_summary, the roofline sheets): its members' series
+ * of each source, in member order, for the declared columns. */
+enum { PG_DUR, PG_KT, PG_TB, PG_TF, PG_GF, PG_MB, PG_FB, PG_PCT, PG_ROOF, PG_NV };
+struct pgroup {
+	struct tl		*tl;
+	const struct prow	*p;
+	const size_t		*m;		/* the members: indices in p */
+	size_t			 nm;
+	struct vec		 v[PG_NV];
+	const struct vec	*vp[PG_NV];	/* &v[j], for struct tl_group */
+};
+/* Fill g's series from members m[0 .. nm) of p; tl_pgroup_free frees them. */
+void tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const size_t *m,
+    size_t nm);
+void tl_pgroup_free(struct pgroup *g);
+/* The roofline bound of the group's first member that has a roofline time, or
+ * NAME_NONE. */
+uint32_t tl_pgroup_bound(const struct pgroup *g);
 
 /* tlcoll.c */
 struct tab *tl_sheet_coll(struct tl *tl);

@@ -323,3 +323,55 @@ tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **
 	buf_free(&key);
 	return ng;
 }
+
+void
+tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const size_t *m, size_t nm)
+{
+	size_t i, j;
+
+	g->tl = tl;
+	g->p = p;
+	g->m = m;
+	g->nm = nm;
+	for (j = 0; j < PG_NV; j++) {
+		g->v[j] = (struct vec)VEC_INIT;
+		g->vp[j] = &g->v[j];
+	}
+	for (i = 0; i < nm; i++) {
+		const struct prow *q = &p[m[i]];
+		double tflops, tbps;
+
+		tl_prow_metrics(q, &tflops, &tbps);
+		vec_add(&g->v[PG_DUR], q->dur_us);
+		vec_add(&g->v[PG_KT], q->ktime);
+		vec_add(&g->v[PG_TB], tbps);
+		vec_add(&g->v[PG_TF], tflops);
+		vec_add(&g->v[PG_GF], q->flops / 1e9);
+		vec_add(&g->v[PG_MB], q->bytes / 1048576);
+		vec_add(&g->v[PG_FB], q->bytes != 0 ? q->flops / q->bytes : NAN);
+		/* Pct Roofline: roofline time / kernel time per row */
+		vec_add(&g->v[PG_PCT], isnan(q->roof_us) ? NAN : q->ktime > 0 ?
+		    q->roof_us / q->ktime * 100 : NAN);
+		vec_add(&g->v[PG_ROOF], q->roof_us);
+	}
+}
+
+void
+tl_pgroup_free(struct pgroup *g)
+{
+	size_t j;
+
+	for (j = 0; j < PG_NV; j++)
+		vec_free(&g->v[j]);
+}
+
+uint32_t
+tl_pgroup_bound(const struct pgroup *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nm; i++)
+		if (!isnan(g->p[g->m[i]].roof_us))
+			return g->tl->op[g->p[g->m[i]].op].bound;
+	return NAME_NONE;
+}

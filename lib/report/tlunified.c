@@ -149,111 +149,148 @@ usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
 	buf_free(&b);
 }
 
-static const char *const unified_cols[] = {
-	"name", "op category", "process_name", "process_label", "thread_name", "Input Dims",
-	"Input type", "Input Strides", "Concrete Inputs", "ex_UID", "operation_count",
-	"total_duration_us", "mean_duration_us", "std_duration_us", "GFLOPS",
-	"Data Moved (MB)", "FLOPS/Byte", "Compute Spec", "TB/s_mean", "TB/s_std",
-	"TFLOPS/s_mean", "TFLOPS/s_std", "Kernel Time (\u00b5s)_mean",
-	"Kernel Time (\u00b5s)_std", "Kernel Time (\u00b5s)_sum", "duration_us_median",
-	"duration_us_min", "duration_us_max", "TB/s_median", "TB/s_min", "TB/s_max",
-	"TFLOPS/s_median", "TFLOPS/s_min", "TFLOPS/s_max", "Kernel Time (\u00b5s)_median",
-	"Kernel Time (\u00b5s)_min", "Kernel Time (\u00b5s)_max", "kernel_details_summary",
-	"trunc_kernel_details", "perf_params", "has_perf_model", NULL
+/* unified_perf_summary's first-member sources (the series are struct pgroup's). */
+enum { UF_NAME = PG_NV, UF_CAT, UF_PROC, UF_LABEL, UF_THREAD, UF_DIMS, UF_TYPES,
+	UF_STRIDES, UF_CONC, UF_UID, UF_SPEC, UF_PARAMS, UF_HASMODEL, UF_BOUND };
+/* Its columns: TraceLens's, then the roofline's (ttp-roofline gave roofline times)
+ * and the call stacks (--include_call_stack). */
+enum { UC_NAME, UC_CAT, UC_PROC, UC_LABEL, UC_THREAD, UC_DIMS, UC_TYPES, UC_STRIDES,
+	UC_CONC, UC_UID, UC_COUNT, UC_DSUM, UC_DMEAN, UC_DSTD, UC_GF, UC_MB, UC_FB, UC_SPEC,
+	UC_TBMEAN, UC_TBSTD, UC_TFMEAN, UC_TFSTD, UC_KTMEAN, UC_KTSTD, UC_KTSUM, UC_DMEDIAN,
+	UC_DMIN, UC_DMAX, UC_TBMEDIAN, UC_TBMIN, UC_TBMAX, UC_TFMEDIAN, UC_TFMIN, UC_TFMAX,
+	UC_KTMEDIAN, UC_KTMIN, UC_KTMAX, UC_KDS, UC_TKD, UC_PARAMS, UC_HASMODEL, UC_BOUND,
+	UC_ROOF, UC_PMEAN, UC_PMEDIAN, UC_PSTD, UC_PMIN, UC_PMAX, UC_ENTRY, UC_STACK, UC_N };
+#define UC_ROOFLINE	1u
+#define UC_CALLSTACK	2u
+
+static const struct tl_col ucols[UC_N] = {
+	[UC_NAME] = { "name", UF_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[UC_CAT] = { "op category", UF_CAT, TL_FIRST, TL_STR, 0, 0 },
+	[UC_PROC] = { "process_name", UF_PROC, TL_FIRST, TL_STR, 0, 0 },
+	[UC_LABEL] = { "process_label", UF_LABEL, TL_FIRST, TL_STR, 0, 0 },
+	[UC_THREAD] = { "thread_name", UF_THREAD, TL_FIRST, TL_STR, 0, 0 },
+	[UC_DIMS] = { "Input Dims", UF_DIMS, TL_FIRST, TL_STR, 0, 0 },
+	[UC_TYPES] = { "Input type", UF_TYPES, TL_FIRST, TL_STR, 0, 0 },
+	[UC_STRIDES] = { "Input Strides", UF_STRIDES, TL_FIRST, TL_STR, 0, 0 },
+	[UC_CONC] = { "Concrete Inputs", UF_CONC, TL_FIRST, TL_STR, 0, 0 },
+	[UC_UID] = { "ex_UID", UF_UID, TL_FIRST, TL_INT, 0, 0 },
+	[UC_COUNT] = { "operation_count", PG_DUR, TL_COUNT, TL_INT, 0, 0 },
+	[UC_DSUM] = { "total_duration_us", PG_DUR, TL_SUM, TL_NUM, 0, 0 },
+	[UC_DMEAN] = { "mean_duration_us", PG_DUR, TL_MEAN, TL_NUM, 0, 0 },
+	[UC_DSTD] = { "std_duration_us", PG_DUR, TL_STD, TL_NUM, 0, 0 },
+	[UC_GF] = { "GFLOPS", PG_GF, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[UC_MB] = { "Data Moved (MB)", PG_MB, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[UC_FB] = { "FLOPS/Byte", PG_FB, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[UC_SPEC] = { "Compute Spec", UF_SPEC, TL_FIRST, TL_STR, 0, 0 },
+	[UC_TBMEAN] = { "TB/s_mean", PG_TB, TL_MEAN, TL_NUM, 0, 0 },
+	[UC_TBSTD] = { "TB/s_std", PG_TB, TL_STD, TL_NUM, 0, 0 },
+	[UC_TFMEAN] = { "TFLOPS/s_mean", PG_TF, TL_MEAN, TL_NUM, 0, 0 },
+	[UC_TFSTD] = { "TFLOPS/s_std", PG_TF, TL_STD, TL_NUM, 0, 0 },
+	[UC_KTMEAN] = { "Kernel Time (\u00b5s)_mean", PG_KT, TL_MEAN, TL_NUM, 0, 0 },
+	[UC_KTSTD] = { "Kernel Time (\u00b5s)_std", PG_KT, TL_STD, TL_NUM, 0, 0 },
+	[UC_KTSUM] = { "Kernel Time (\u00b5s)_sum", PG_KT, TL_SUM, TL_NUM, 0, 0 },
+	[UC_DMEDIAN] = { "duration_us_median", PG_DUR, TL_MEDIAN, TL_NUM, 0, 0 },
+	[UC_DMIN] = { "duration_us_min", PG_DUR, TL_MIN, TL_NUM, 0, 0 },
+	[UC_DMAX] = { "duration_us_max", PG_DUR, TL_MAX, TL_NUM, 0, 0 },
+	[UC_TBMEDIAN] = { "TB/s_median", PG_TB, TL_MEDIAN, TL_NUM, 0, 0 },
+	[UC_TBMIN] = { "TB/s_min", PG_TB, TL_MIN, TL_NUM, 0, 0 },
+	[UC_TBMAX] = { "TB/s_max", PG_TB, TL_MAX, TL_NUM, 0, 0 },
+	[UC_TFMEDIAN] = { "TFLOPS/s_median", PG_TF, TL_MEDIAN, TL_NUM, 0, 0 },
+	[UC_TFMIN] = { "TFLOPS/s_min", PG_TF, TL_MIN, TL_NUM, 0, 0 },
+	[UC_TFMAX] = { "TFLOPS/s_max", PG_TF, TL_MAX, TL_NUM, 0, 0 },
+	[UC_KTMEDIAN] = { "Kernel Time (\u00b5s)_median", PG_KT, TL_MEDIAN, TL_NUM, 0, 0 },
+	[UC_KTMIN] = { "Kernel Time (\u00b5s)_min", PG_KT, TL_MIN, TL_NUM, 0, 0 },
+	[UC_KTMAX] = { "Kernel Time (\u00b5s)_max", PG_KT, TL_MAX, TL_NUM, 0, 0 },
+	[UC_KDS] = { "kernel_details_summary", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[UC_TKD] = { "trunc_kernel_details", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[UC_PARAMS] = { "perf_params", UF_PARAMS, TL_FIRST, TL_STR, 0, 0 },
+	[UC_HASMODEL] = { "has_perf_model", UF_HASMODEL, TL_FIRST, TL_BOOL, 0, 0 },
+	[UC_BOUND] = { "Roofline Bound", UF_BOUND, TL_FIRST, TL_STR, UC_ROOFLINE, 0 },
+	[UC_ROOF] = { "Roofline Time (\u00b5s)_first", PG_ROOF, TL_FIRSTNUM, TL_NUM,
+	    UC_ROOFLINE, 0 },
+	[UC_PMEAN] = { "Pct Roofline_mean", PG_PCT, TL_MEAN, TL_NUM, UC_ROOFLINE, 0 },
+	[UC_PMEDIAN] = { "Pct Roofline_median", PG_PCT, TL_MEDIAN, TL_NUM, UC_ROOFLINE, 0 },
+	[UC_PSTD] = { "Pct Roofline_std", PG_PCT, TL_STD, TL_NUM, UC_ROOFLINE, 0 },
+	[UC_PMIN] = { "Pct Roofline_min", PG_PCT, TL_MIN, TL_NUM, UC_ROOFLINE, 0 },
+	[UC_PMAX] = { "Pct Roofline_max", PG_PCT, TL_MAX, TL_NUM, UC_ROOFLINE, 0 },
+	[UC_ENTRY] = { "entry_point", 0, TL_CUSTOM, TL_STR, UC_CALLSTACK, 0 },
+	[UC_STACK] = { "call_stack_full", 0, TL_CUSTOM, TL_STR, UC_CALLSTACK, 0 },
 };
 
+/* The first member's values; Compute Spec and perf_params are the first modelled
+ * member's. */
 static void
-unified_row(struct tl *tl, struct tab *t, size_t r, const struct prow *p, const size_t *m,
-    size_t nm)
+ufirst(void *ctx, int src, struct tl_val *v)
 {
-	const struct top *o = &tl->op[p[m[0]].op];
-	struct vec dur = VEC_INIT, kt = VEC_INIT, tb = VEC_INIT, tf = VEC_INIT;
+	const struct pgroup *g = ctx;
+	struct tl *tl = g->tl;
+	const struct prow *p0 = &g->p[g->m[0]];
+	const struct top *o = &tl->op[p0->op];
+	uint32_t s = NAME_NONE;
+	size_t i;
+
+	switch (src) {
+	case UF_NAME: s = p0->name; break;
+	case UF_CAT: s = p0->cat; break;
+	case UF_PROC: s = o->process; break;
+	case UF_LABEL: s = o->label; break;
+	case UF_THREAD: s = o->thread; break;
+	case UF_BOUND: s = tl_pgroup_bound(g); break;
+	case UF_UID:
+		*v = (struct tl_val){ TAB_INT, p0->uid, 0, NULL };
+		return;
+	case UF_DIMS: case UF_TYPES: case UF_STRIDES: case UF_CONC:
+		if (!(p0->synth && o->runtime))
+			s = tl_arg_repr(tl, o, src - UF_DIMS);
+		break;
+	case UF_SPEC: case UF_PARAMS: case UF_HASMODEL:
+		for (i = 0; i < g->nm; i++) {
+			const struct prow *q = &g->p[g->m[i]];
+
+			if (src == UF_SPEC && q->model && tl->op[q->op].spec != NAME_NONE) {
+				s = tl->op[q->op].spec;
+				break;
+			}
+			if (src != UF_SPEC && q->model) {
+				s = tl->op[q->op].params;
+				break;
+			}
+		}
+		/* has_perf_model: a model whose figures failed (an InferenceAttention
+		 * op without its step annotation, a model_error) leaves the row with no
+		 * perf_params */
+		if (src == UF_HASMODEL) {
+			*v = (struct tl_val){ TAB_BOOL, i < g->nm || p0->hasmodel, 0, NULL };
+			return;
+		}
+		break;
+	}
+	if (s != NAME_NONE)
+		*v = tl_val_str(tl_str(tl, s));
+}
+
+static void
+unified_row(struct tl *tl, struct tab *t, size_t r, const size_t *idx, const struct prow *p,
+    const size_t *m, size_t nm)
+{
 	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
-	double *gf = xreallocarray(NULL, nm, sizeof(double));
-	double *mb = xreallocarray(NULL, nm, sizeof(double));
-	double *fb = xreallocarray(NULL, nm, sizeof(double));
 	struct buf sum = BUF_INIT, trunc = BUF_INIT;
-	long long uid = p[m[0]].uid;
-	size_t i, spec = NONE, model = NONE;
-	int synth = p[m[0]].synth;
+	struct pgroup g;
+	struct tl_group grp = { g.vp, ufirst, &g, NULL };
+	size_t i;
 
-	for (i = 0; i < nm; i++) {
-		const struct prow *q = &p[m[i]];
-		double tflops, tbps;
-
-		tl_prow_metrics(q, &tflops, &tbps);
-		vec_add(&dur, q->dur_us);
-		vec_add(&kt, q->ktime);
-		vec_add(&tb, tbps);
-		vec_add(&tf, tflops);
-		gf[i] = q->flops / 1e9;
-		mb[i] = q->bytes / 1048576;
-		fb[i] = q->bytes != 0 ? q->flops / q->bytes : NAN;
-		kl[i] = (struct klist){ q->ev, q->nev };
-		if (spec == NONE && q->model && tl->op[q->op].spec != NAME_NONE)
-			spec = q->op;
-		if (model == NONE && q->model)
-			model = q->op;
-	}
-	tab_set_str(t, r, 0, tl_str(tl, p[m[0]].name));
-	tab_set_str(t, r, 1, tl_str(tl, p[m[0]].cat));
-	tab_set_str(t, r, 2, tl_str(tl, o->process));
-	tab_set_str(t, r, 3, tl_str(tl, o->label));
-	tab_set_str(t, r, 4, tl_str(tl, o->thread));
-	if (!(synth && o->runtime)) {
-		tl_set_name(t, r, 5, tl, TDIMS(o));
-		tl_set_name(t, r, 6, tl, TTYPES(o));
-		tl_set_name(t, r, 7, tl, TSTRIDES(o));
-		tl_set_name(t, r, 8, tl, TCONC(o));
-	}
-	tab_set_int(t, r, 9, uid);
-	tab_set_int(t, r, 10, (long long)nm);
-	tab_set_num(t, r, 11, stat_sum(&dur));
-	tab_set_num(t, r, 12, stat_mean(&dur));
-	tab_set_num(t, r, 13, stat_std(&dur, 1));
-	tab_set_num(t, r, 14, tl_first_num(gf, nm));
-	tab_set_num(t, r, 15, tl_first_num(mb, nm));
-	tab_set_num(t, r, 16, tl_first_num(fb, nm));
-	if (spec != NONE)
-		tab_set_str(t, r, 17, tl_str(tl, tl->op[spec].spec));
-	tab_set_num(t, r, 18, stat_mean(&tb));
-	tab_set_num(t, r, 19, stat_std(&tb, 1));
-	tab_set_num(t, r, 20, stat_mean(&tf));
-	tab_set_num(t, r, 21, stat_std(&tf, 1));
-	tab_set_num(t, r, 22, stat_mean(&kt));
-	tab_set_num(t, r, 23, stat_std(&kt, 1));
-	tab_set_num(t, r, 24, stat_sum(&kt));
-	tab_set_num(t, r, 25, stat_median(&dur));
-	tab_set_num(t, r, 26, stat_min(&dur));
-	tab_set_num(t, r, 27, stat_max(&dur));
-	tab_set_num(t, r, 28, stat_median(&tb));
-	tab_set_num(t, r, 29, stat_min(&tb));
-	tab_set_num(t, r, 30, stat_max(&tb));
-	tab_set_num(t, r, 31, stat_median(&tf));
-	tab_set_num(t, r, 32, stat_min(&tf));
-	tab_set_num(t, r, 33, stat_max(&tf));
-	tab_set_num(t, r, 34, stat_median(&kt));
-	tab_set_num(t, r, 35, stat_min(&kt));
-	tab_set_num(t, r, 36, stat_max(&kt));
+	tl_pgroup(&g, tl, p, m, nm);
+	tl_cols_row(t, r, ucols, UC_N, idx, &grp);
+	for (i = 0; i < nm; i++)
+		kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
 	/* TraceLens's python frames (add_python_func) put each kernel's call stack in
 	 * the summary; --include_call_stack moves them to call_stack_full */
-	tl_kernel_details_order(tl, kl, nm, &sum, &trunc, NULL, NULL, !synth &&
+	tl_kernel_details_order(tl, kl, nm, &sum, &trunc, NULL, NULL, !p[m[0]].synth &&
 	    (tl->o->by_module || tl->capture) && !tl->o->call_stack);
-	tab_set_str(t, r, 37, sum.p);
-	tab_set_str(t, r, 38, trunc.p);
-	if (model != NONE && tl->op[model].params != NAME_NONE)
-		tab_set_str(t, r, 39, tl_str(tl, tl->op[model].params));
-	/* has_perf_model: a model whose figures failed (an InferenceAttention op without its
-	 * step annotation, a model_error) leaves the row with no perf_params */
-	tab_set_bool(t, r, 40, model != NONE || p[m[0]].hasmodel);
-	vec_free(&dur);
-	vec_free(&kt);
-	vec_free(&tb);
-	vec_free(&tf);
+	tab_set_str(t, r, idx[UC_KDS], sum.p);
+	tab_set_str(t, r, idx[UC_TKD], trunc.p);
+	tl_pgroup_free(&g);
 	free(kl);
-	free(gf);
-	free(mb);
-	free(fb);
 	buf_free(&sum);
 	buf_free(&trunc);
 }
@@ -560,9 +597,9 @@ tl_sheet_unified(struct tl *tl)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, ng, *start, *mem, rc, cs = 0, *roots, nroots = 0, ri;
+	size_t i, ng, *start, *mem, *roots, nroots = 0, ri, idx[UC_N];
 	long long uid = tl->maxid + 1;
-	struct tab_key keys[] = { { 24, 1 }, { 9, 0 } };
+	struct tab_key keys[2];
 
 	memset(&u, 0, sizeof(u));
 	u.covered = xcalloc(tl->nk + 1, 1);
@@ -612,25 +649,21 @@ tl_sheet_unified(struct tl *tl)
 		free(c);
 		free(first);
 	}
-	for (i = 0; unified_cols[i]; i++)
-		tab_col(t, unified_cols[i]);
-	rc = tl->roofline ? tl_roof_cols(t, "Roofline Bound", "Roofline Time (\u00b5s)_first", 0) : 0;
-	if (tl->o->call_stack) {
-		cs = tab_col(t, "entry_point");
-		tab_col(t, "call_stack_full");
-	}
+	tl_cols_add(t, ucols, UC_N, (tl->roofline ? UC_ROOFLINE : 0) |
+	    (tl->o->call_stack ? UC_CALLSTACK : 0), idx);
 	ng = tl_group_rows(tl, u.r, u.n, 0, &start, &mem);
 	for (i = 0; i < ng; i++) {
 		size_t r = tab_row(t);
 
-		unified_row(tl, t, r, u.r, mem + start[i], start[i + 1] - start[i]);
-		if (tl->roofline)
-			tl_roof_row(tl, t, r, rc, 0, u.r, mem + start[i], start[i + 1] - start[i]);
+		unified_row(tl, t, r, idx, u.r, mem + start[i], start[i + 1] - start[i]);
 		if (tl->o->call_stack)
-			unified_stack(tl, t, r, cs, u.r, mem + start[i], start[i + 1] - start[i]);
+			unified_stack(tl, t, r, idx[UC_ENTRY], u.r, mem + start[i],
+			    start[i + 1] - start[i]);
 	}
+	keys[0] = (struct tab_key){ idx[UC_KTSUM], 1 };
+	keys[1] = (struct tab_key){ idx[UC_UID], 0 };
 	tab_sort(t, keys, 2);
-	tab_percentages(t, 24);
+	tab_percentages(t, idx[UC_KTSUM]);
 	free(start);
 	free(mem);
 	tl_prow_free(u.r, u.n);
