@@ -74,8 +74,6 @@ struct prow {
 	size_t		 nev;
 };
 
-/* The statistic columns shared by unified_perf_summary and the roofline sheets. */
-enum { ST_MEAN, ST_MEDIAN, ST_STD, ST_MIN, ST_MAX, ST_SUM };
 
 /* Op o's param j: its name and its value's repr; own GPU event j of op o. */
 #define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])
@@ -207,11 +205,6 @@ void tl_kernel_details(const struct tl *tl, const struct klist *in, size_t n,
 void tl_prow_metrics(const struct prow *p, double *tflops, double *tbps);
 void tl_prow_events(struct tl *tl, struct prow *p, size_t i);
 void tl_prow_free(struct prow *p, size_t n);
-double tl_stat_of(const struct vec *v, int which);
-double tl_first_num(const double *v, size_t n);
-size_t tl_roof_cols(struct tab *t, const char *bound, const char *time, int time_first);
-void tl_roof_row(const struct tl *tl, struct tab *t, size_t r, size_t c, int time_first,
-    const struct prow *p, const size_t *m, size_t nm);
 size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
     size_t **start, size_t **members);
 

@@ -189,18 +189,107 @@ param_cell(const struct tl *tl, struct tab *t, size_t r, size_t col, const struc
 	buf_free(&b);
 }
 
-static struct tab *
-sheet_family(struct tl *tl, uint32_t fam)
-{
-	struct tab *t = tab_new(tl_str(tl, fam));
-	struct prow *p = NULL;
-	uint32_t *pk = NULL;
-	bool *pfloat;
-	size_t n = 0, pcap = 0, npk = 0, i, j, r, ng, *start, *mem, c0, c, rc, k, cnk = 0, nbwd = 0;
-	static const char *const st[] = { "mean", "median", "std", "min", "max" };
-	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
+/* A roofline sheet's first-member sources (the series are struct pgroup's). */
+enum { FF_NAME = PG_NV, FF_NK, FF_PROC, FF_LABEL, FF_THREAD, FF_SPEC, FF_BOUND, FF_LDIMS,
+	FF_LTYPES, FF_LSTRIDES, FF_LCONC, FF_UID };
+/* Its columns after name and the param columns. */
+enum { FC_NK, FC_GF, FC_MB, FC_FB, FC_TBMEAN, FC_TBMEDIAN, FC_TBSTD, FC_TBMIN, FC_TBMAX,
+	FC_TFMEAN, FC_TFMEDIAN, FC_TFSTD, FC_TFMIN, FC_TFMAX, FC_PROC, FC_LABEL, FC_THREAD,
+	FC_SPEC, FC_ROOF, FC_BOUND, FC_PMEAN, FC_PMEDIAN, FC_PSTD, FC_PMIN, FC_PMAX, FC_KDS,
+	FC_TKD, FC_DIMS, FC_TYPES, FC_STRIDES, FC_CONC, FC_KTMEAN, FC_KTMEDIAN, FC_KTSTD,
+	FC_KTMIN, FC_KTMAX, FC_KTSUM, FC_COUNT, FC_UID, FC_N };
+#define FC_NKERNELS	1u	/* --group_by_num_kernels: the op's kernels, its subtree's */
+#define FC_ROOFLINE	2u
 
-	/* every modelled op of the family, in id order (TraceLens's event order) */
+static const struct tl_col fcols[FC_N] = {
+	[FC_NK] = { "num_kernels", FF_NK, TL_FIRST, TL_INT, FC_NKERNELS, 0 },
+	[FC_GF] = { "GFLOPS_first", PG_GF, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[FC_MB] = { "Data Moved (MB)_first", PG_MB, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[FC_FB] = { "FLOPS/Byte_first", PG_FB, TL_FIRSTNUM, TL_NUM, 0, 0 },
+	[FC_TBMEAN] = { "TB/s_mean", PG_TB, TL_MEAN, TL_NUM, 0, 0 },
+	[FC_TBMEDIAN] = { "TB/s_median", PG_TB, TL_MEDIAN, TL_NUM, 0, 0 },
+	[FC_TBSTD] = { "TB/s_std", PG_TB, TL_STD, TL_NUM, 0, 0 },
+	[FC_TBMIN] = { "TB/s_min", PG_TB, TL_MIN, TL_NUM, 0, 0 },
+	[FC_TBMAX] = { "TB/s_max", PG_TB, TL_MAX, TL_NUM, 0, 0 },
+	[FC_TFMEAN] = { "TFLOPS/s_mean", PG_TF, TL_MEAN, TL_NUM, 0, 0 },
+	[FC_TFMEDIAN] = { "TFLOPS/s_median", PG_TF, TL_MEDIAN, TL_NUM, 0, 0 },
+	[FC_TFSTD] = { "TFLOPS/s_std", PG_TF, TL_STD, TL_NUM, 0, 0 },
+	[FC_TFMIN] = { "TFLOPS/s_min", PG_TF, TL_MIN, TL_NUM, 0, 0 },
+	[FC_TFMAX] = { "TFLOPS/s_max", PG_TF, TL_MAX, TL_NUM, 0, 0 },
+	[FC_PROC] = { "process_name_first", FF_PROC, TL_FIRST, TL_STR, 0, 0 },
+	[FC_LABEL] = { "process_label_first", FF_LABEL, TL_FIRST, TL_STR, 0, 0 },
+	[FC_THREAD] = { "thread_name_first", FF_THREAD, TL_FIRST, TL_STR, 0, 0 },
+	[FC_SPEC] = { "Compute Spec", FF_SPEC, TL_FIRST, TL_STR, 0, 0 },
+	[FC_ROOF] = { "Roofline Time (\u00b5s)_first", PG_ROOF, TL_FIRSTNUM, TL_NUM,
+	    FC_ROOFLINE, 0 },
+	[FC_BOUND] = { "Roofline Bound_first", FF_BOUND, TL_FIRST, TL_STR, FC_ROOFLINE, 0 },
+	[FC_PMEAN] = { "Pct Roofline_mean", PG_PCT, TL_MEAN, TL_NUM, FC_ROOFLINE, 0 },
+	[FC_PMEDIAN] = { "Pct Roofline_median", PG_PCT, TL_MEDIAN, TL_NUM, FC_ROOFLINE, 0 },
+	[FC_PSTD] = { "Pct Roofline_std", PG_PCT, TL_STD, TL_NUM, FC_ROOFLINE, 0 },
+	[FC_PMIN] = { "Pct Roofline_min", PG_PCT, TL_MIN, TL_NUM, FC_ROOFLINE, 0 },
+	[FC_PMAX] = { "Pct Roofline_max", PG_PCT, TL_MAX, TL_NUM, FC_ROOFLINE, 0 },
+	[FC_KDS] = { "kernel_details__summarize_kernel_stats", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[FC_TKD] = { "trunc_kernel_details", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[FC_DIMS] = { "Input Dims_first", FF_LDIMS, TL_FIRST, TL_STR, 0, 0 },
+	[FC_TYPES] = { "Input type_first", FF_LTYPES, TL_FIRST, TL_STR, 0, 0 },
+	[FC_STRIDES] = { "Input Strides_first", FF_LSTRIDES, TL_FIRST, TL_STR, 0, 0 },
+	[FC_CONC] = { "Concrete Inputs_first", FF_LCONC, TL_FIRST, TL_STR, 0, 0 },
+	[FC_KTMEAN] = { "Kernel Time (\u00b5s)_mean", PG_KT, TL_MEAN, TL_NUM, 0, 0 },
+	[FC_KTMEDIAN] = { "Kernel Time (\u00b5s)_median", PG_KT, TL_MEDIAN, TL_NUM, 0, 0 },
+	[FC_KTSTD] = { "Kernel Time (\u00b5s)_std", PG_KT, TL_STD, TL_NUM, 0, 0 },
+	[FC_KTMIN] = { "Kernel Time (\u00b5s)_min", PG_KT, TL_MIN, TL_NUM, 0, 0 },
+	[FC_KTMAX] = { "Kernel Time (\u00b5s)_max", PG_KT, TL_MAX, TL_NUM, 0, 0 },
+	[FC_KTSUM] = { "Kernel Time (\u00b5s)_sum", PG_KT, TL_SUM, TL_NUM, 0, 0 },
+	[FC_COUNT] = { "name_count", PG_KT, TL_COUNT, TL_INT, 0, 0 },
+	[FC_UID] = { "UID_first", FF_UID, TL_FIRST, TL_INT, 0, 0 },
+};
+
+/* The first member's values (its forward op's, for backward figures); Compute Spec is
+ * the first that has one. */
+static void
+ffirst(void *ctx, int src, struct tl_val *v)
+{
+	const struct pgroup *g = ctx;
+	struct tl *tl = g->tl;
+	const struct prow *p0 = &g->p[g->m[0]];
+	const struct top *as = &tl->op[p0->as];
+	uint32_t s = NAME_NONE;
+	size_t i;
+
+	switch (src) {
+	case FF_NAME: s = as->name; break;
+	case FF_PROC: s = as->process; break;
+	case FF_LABEL: s = as->label; break;
+	case FF_THREAD: s = as->thread; break;
+	case FF_BOUND: s = tl_pgroup_bound(g); break;
+	case FF_LDIMS: case FF_LTYPES: case FF_LSTRIDES: case FF_LCONC:
+		s = tl_arg_repr(tl, as, 4 + src - FF_LDIMS);
+		break;
+	case FF_SPEC:
+		for (i = 0; i < g->nm && s == NAME_NONE; i++)
+			s = tl->op[g->p[g->m[i]].op].spec;
+		break;
+	case FF_NK:
+		*v = (struct tl_val){ TAB_INT, (long long)p0->nev, 0, NULL };
+		return;
+	case FF_UID:
+		*v = (struct tl_val){ TAB_INT, p0->uid, 0, NULL };
+		return;
+	}
+	if (s != NAME_NONE)
+		*v = tl_val_str(tl_str(tl, s));
+}
+
+/* The rows of family fam's sheet: every modelled op of the family, in id order
+ * (TraceLens's event order); *pk (*npk) the param names in order of appearance. */
+static struct prow *
+family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
+{
+	struct prow *p = NULL;
+	size_t n = 0, pcap = 0, i, j, c, nbwd = 0;
+
+	*pk = NULL;
+	*npk = 0;
 	for (i = 0; i < tl->nop; i++) {
 		size_t x = tl->byid[i];
 		const struct top *o = &tl->op[x];
@@ -222,130 +311,70 @@ sheet_family(struct tl *tl, uint32_t fam)
 		p[n].roof_us = o->roof_us;
 		tl_prow_events(tl, &p[n], x);
 		for (j = 0; j < o->np; j++) {
-			for (c = 0; c < npk && pk[c] != PK(o, j); c++)
+			for (c = 0; c < *npk && (*pk)[c] != PK(o, j); c++)
 				;
-			if (c == npk) {
-				pk = xreallocarray(pk, npk + 1, sizeof(*pk));
-				pk[npk++] = PK(o, j);
+			if (c == *npk) {
+				*pk = xreallocarray(*pk, *npk + 1, sizeof(**pk));
+				(*pk)[(*npk)++] = PK(o, j);
 			}
 		}
 		n++;
 	}
 	if (nbwd > 0)	/* in the forward ops' order, as TraceLens's rows */
 		sort_as(tl, p, n);
+	*np = n;
+	return p;
+}
+
+static struct tab *
+sheet_family(struct tl *tl, uint32_t fam)
+{
+	struct tab *t = tab_new(tl_str(tl, fam));
+	struct prow *p;
+	uint32_t *pk;
+	bool *pfloat;
+	size_t n, npk, i, j, r, ng, *start, *mem, idx[FC_N];
+	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
+	struct pgroup g;
+	struct tl_group grp = { g.vp, ffirst, &g, NULL };
+	struct tab_key keys[2];
+
+	p = family_rows(tl, fam, &n, &pk, &npk);
 	tab_col(t, "name");
 	for (j = 0; j < npk; j++) {
 		buf_reset(&name);
 		buf_printf(&name, "param: %s", tl_str(tl, pk[j]));
 		tab_col(t, name.p);
 	}
-	/* --group_by_num_kernels: the op's kernels, its whole subtree's */
-	if (tl->o->by_nkernels)
-		cnk = tab_col(t, "num_kernels");
-	c0 = tab_col(t, "GFLOPS_first");
-	tab_col(t, "Data Moved (MB)_first");
-	tab_col(t, "FLOPS/Byte_first");
-	for (j = 0; j < 5; j++) {
-		buf_reset(&name);
-		buf_printf(&name, "TB/s_%s", st[j]);
-		tab_col(t, name.p);
-	}
-	for (j = 0; j < 5; j++) {
-		buf_reset(&name);
-		buf_printf(&name, "TFLOPS/s_%s", st[j]);
-		tab_col(t, name.p);
-	}
-	tab_col(t, "process_name_first");
-	tab_col(t, "process_label_first");
-	tab_col(t, "thread_name_first");
-	tab_col(t, "Compute Spec");
-	rc = tl->roofline ? tl_roof_cols(t, "Roofline Bound_first", "Roofline Time (\u00b5s)_first", 1) : 0;
-	k = tab_col(t, "kernel_details__summarize_kernel_stats");
-	tab_col(t, "trunc_kernel_details");
-	tab_col(t, "Input Dims_first");
-	tab_col(t, "Input type_first");
-	tab_col(t, "Input Strides_first");
-	tab_col(t, "Concrete Inputs_first");
-	for (j = 0; j < 6; j++) {
-		buf_reset(&name);
-		buf_printf(&name, "Kernel Time (\u00b5s)_%s", j < 5 ? st[j] : "sum");
-		tab_col(t, name.p);
-	}
-	tab_col(t, "name_count");
-	tab_col(t, "UID_first");
+	tl_cols_add(t, fcols, FC_N, (tl->o->by_nkernels ? FC_NKERNELS : 0) |
+	    (tl->roofline ? FC_ROOFLINE : 0), idx);
 	pfloat = param_columns(tl, p, n, pk, npk);
 	ng = tl_group_rows(tl, p, n, 1, &start, &mem);
-	c = c0 + 13;
 	for (r = 0; r < ng; r++) {
 		size_t nm = start[r + 1] - start[r], *m = mem + start[r];
-		const struct top *o = &tl->op[p[m[0]].op], *as = &tl->op[p[m[0]].as];
-		struct vec tb = VEC_INIT, tf = VEC_INIT, kt = VEC_INIT;
 		struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
-		double gf = NAN, mb = NAN, fb = NAN;
-		uint32_t spec = NAME_NONE;
 
 		tab_row(t);
-		for (i = 0; i < nm; i++) {
-			const struct prow *q = &p[m[i]];
-			double tflops, tbps;
-
-			tl_prow_metrics(q, &tflops, &tbps);
-			vec_add(&tb, tbps);
-			vec_add(&tf, tflops);
-			vec_add(&kt, q->ktime);
-			kl[i] = (struct klist){ q->ev, q->nev };
-			if (isnan(gf))
-				gf = q->flops / 1e9;
-			if (isnan(mb))
-				mb = q->bytes / 1048576;
-			if (isnan(fb) && q->bytes != 0)
-				fb = q->flops / q->bytes;
-			if (spec == NAME_NONE)
-				spec = tl->op[q->op].spec;
-		}
-		tab_set_str(t, r, 0, tl_str(tl, as->name));
+		tl_pgroup(&g, tl, p, m, nm);
+		tab_set_str(t, r, 0, tl_str(tl, tl->op[p[m[0]].as].name));
 		for (j = 0; j < npk; j++)
-			param_cell(tl, t, r, 1 + j, o, pk[j], pfloat[j]);
-		if (tl->o->by_nkernels)
-			tab_set_int(t, r, cnk, (long long)p[m[0]].nev);
-		tab_set_num(t, r, c0, gf);
-		tab_set_num(t, r, c0 + 1, mb);
-		tab_set_num(t, r, c0 + 2, fb);
-		for (j = 0; j < 5; j++) {
-			tab_set_num(t, r, c0 + 3 + j, tl_stat_of(&tb, (int)j));
-			tab_set_num(t, r, c0 + 8 + j, tl_stat_of(&tf, (int)j));
-		}
-		tab_set_str(t, r, c, tl_str(tl, as->process));
-		tab_set_str(t, r, c + 1, tl_str(tl, as->label));
-		tab_set_str(t, r, c + 2, tl_str(tl, as->thread));
-		tl_set_name(t, r, c + 3, tl, spec);
+			param_cell(tl, t, r, 1 + j, &tl->op[p[m[0]].op], pk[j], pfloat[j]);
+		tl_cols_row(t, r, fcols, FC_N, idx, &grp);
+		for (i = 0; i < nm; i++)
+			kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
 		tl_kernel_details(tl, kl, nm, &sum, &trunc);
 		/* every event carries a kernel_details list, [] for an op with no kernels
 		 * (CPU-only instances), and _summarize_kernel_stats gives [] for a group
 		 * of empty lists; trunc_kernel_details is None there */
-		tab_set_str(t, r, k, sum.p);
+		tab_set_str(t, r, idx[FC_KDS], sum.p);
 		if (sum.len > 2)
-			tab_set_str(t, r, k + 1, trunc.p);
-		tl_set_name(t, r, k + 2, tl, LDIMS(as));
-		tl_set_name(t, r, k + 3, tl, LTYPES(as));
-		tl_set_name(t, r, k + 4, tl, LSTRIDES(as));
-		tl_set_name(t, r, k + 5, tl, LCONC(as));
-		for (j = 0; j < 6; j++)
-			tab_set_num(t, r, k + 6 + j, tl_stat_of(&kt, (int)j));
-		tab_set_int(t, r, k + 12, (long long)nm);
-		tab_set_int(t, r, k + 13, p[m[0]].uid);
-		if (tl->roofline)
-			tl_roof_row(tl, t, r, rc, 1, p, m, nm);
-		vec_free(&tb);
-		vec_free(&tf);
-		vec_free(&kt);
+			tab_set_str(t, r, idx[FC_TKD], trunc.p);
+		tl_pgroup_free(&g);
 		free(kl);
 	}
-	{
-		struct tab_key keys[] = { { k + 11, 1 }, { k + 13, 0 } };
-
-		tab_sort(t, keys, 2);
-	}
+	keys[0] = (struct tab_key){ idx[FC_KTSUM], 1 };
+	keys[1] = (struct tab_key){ idx[FC_UID], 0 };
+	tab_sort(t, keys, 2);
 	free(start);
 	free(mem);
 	free(pk);
