@@ -108,7 +108,7 @@ coll_text(const struct collv *c, size_t j)
 /* Member j as a cell: integers and reals as numbers, strings as text, true, false, arrays
  * and objects as their JSON text (compact; no collective arg of a real trace is one). */
 static void
-coll_cell(struct tab *t, size_t r, size_t col, const struct collv *c, size_t j)
+coll_val(const struct collv *c, size_t j, struct tl_val *out)
 {
 	const char *x = coll_text(c, j);
 	long long v;
@@ -116,11 +116,11 @@ coll_cell(struct tab *t, size_t r, size_t col, const struct collv *c, size_t j)
 	if (x == NULL)
 		return;
 	if (c->t[j] == JS_NUMBER && js_number_int(x, strlen(x), &v))
-		tab_set_int(t, r, col, v);
+		*out = (struct tl_val){ TAB_INT, v, 0, NULL };
 	else if (c->t[j] == JS_NUMBER)
-		tab_set_num(t, r, col, strtod(x, NULL));
+		*out = (struct tl_val){ TAB_NUM, 0, strtod(x, NULL), NULL };
 	else
-		tab_set_str(t, r, col, x);
+		*out = tl_val_str(x);
 }
 
 /* A communication kernel's collective args: each group key but the process group's
@@ -172,6 +172,66 @@ coll_unnamed_group(const struct tl *tl)
 	return name;
 }
 
+/* coll_analysis's sources: a group's first kernel and its collective's args (CO_ARG + j:
+ * coll_keys[j]), its durations. */
+enum { CO_DUR, CO_RANK, CO_STREAM, CO_IN_MB, CO_OUT_MB, CO_ARG };
+enum { CC_RANK, CC_ARG, CC_STREAM = CC_ARG + NCOLL, CC_IN_MB, CC_OUT_MB, CC_SUM, CC_MEAN,
+	CC_STD, CC_MIN, CC_MAX, CC_COUNT, CC_N };
+
+/* The args' columns are named by coll_keys (tl_sheet_coll). */
+#define CC_KEY(j)	[CC_ARG + (j)] = { NULL, CO_ARG + (j), TL_FIRST, TL_STR, 0, 0 }
+static const struct tl_col cc_cols[CC_N] = {
+	[CC_RANK] = { "rank", CO_RANK, TL_FIRST, TL_INT, 0, 0 },
+	CC_KEY(0), CC_KEY(1), CC_KEY(2), CC_KEY(3), CC_KEY(4), CC_KEY(5), CC_KEY(6),
+	CC_KEY(7), CC_KEY(8),
+	[CC_STREAM] = { "stream", CO_STREAM, TL_FIRST, TL_INT, 0, 0 },
+	[CC_IN_MB] = { "In msg size (MB)_first", CO_IN_MB, TL_FIRST, TL_NUM, 0, 0 },
+	[CC_OUT_MB] = { "Out msg size (MB)_first", CO_OUT_MB, TL_FIRST, TL_NUM, 0, 0 },
+	[CC_SUM] = { "dur_sum", CO_DUR, TL_SUM, TL_NUM, 0, 0 },
+	[CC_MEAN] = { "dur_mean", CO_DUR, TL_MEAN, TL_NUM, 0, 0 },
+	[CC_STD] = { "dur_std", CO_DUR, TL_STD, TL_NUM, 0, 0 },
+	[CC_MIN] = { "dur_min", CO_DUR, TL_MIN, TL_NUM, 0, 0 },
+	[CC_MAX] = { "dur_max", CO_DUR, TL_MAX, TL_NUM, 0, 0 },
+	[CC_COUNT] = { "operation_count", CO_DUR, TL_COUNT, TL_INT, 0, 0 },
+};
+#undef CC_KEY
+
+struct cfirst {
+	struct tl		*tl;
+	const struct gpuev	*k;
+	struct collv		 c;		/* k's collective args */
+	const char		*unnamed;	/* coll_unnamed_group's, once asked for */
+};
+
+static void
+cfirst(void *ctx, int src, struct tl_val *v)
+{
+	struct cfirst *f = ctx;
+	const struct collv *c = &f->c;
+	size_t j = src == CO_OUT_MB ? 6 : 5;	/* Out or In msg nelems */
+	const char *x;
+	int b;
+
+	if (src == CO_RANK)
+		*v = (struct tl_val){ TAB_INT, f->k->rank, 0, NULL };
+	else if (src == CO_STREAM && f->k->stream >= 0)
+		*v = (struct tl_val){ TAB_INT, f->k->stream, 0, NULL };
+	else if (src == CO_IN_MB || src == CO_OUT_MB) {
+		/* the message's elements times the dtype's size */
+		b = coll_dtype_bytes(c->t[4] == JS_STRING ? coll_text(c, 4) : NULL);
+		if (b > 0 && c->t[j] == JS_NUMBER && (x = coll_text(c, j)) != NULL)
+			*v = (struct tl_val){ TAB_NUM, 0,
+			    strtod(x, NULL) * b / (1024.0 * 1024.0), NULL };
+	} else if (src >= CO_ARG) {
+		coll_val(c, (size_t)(src - CO_ARG), v);
+		if (src == CO_ARG && v->kind == TAB_NONE) {
+			if (f->unnamed == NULL)
+				f->unnamed = coll_unnamed_group(f->tl);
+			*v = tl_val_str(f->unnamed);
+		}
+	}
+}
+
 /* One row per (rank, process group, collective, sizes, dtype, stream) over the
  * communication kernels that carry their collective's args, in pandas' order: the
  * groups by key, then sorted on dur_sum descending. */
@@ -180,71 +240,42 @@ tl_sheet_coll(struct tl *tl)
 {
 	struct tab *t = tab_new("coll_analysis");
 	struct tab_groups gr;
-	size_t i, g, j;
+	size_t i, g, j, idx[CC_N];
 	struct buf key = BUF_INIT;
-	struct tab_key sk[11];
-	const char *unnamed = NULL, *v;
-	struct collv c = { BUF_INIT, { 0 }, { 0 } };
+	struct tab_key sk[CC_STREAM + 1];
+	struct tl_col cols[CC_N];
+	struct cfirst f = { tl, NULL, { BUF_INIT, { 0 }, { 0 } }, NULL };
+	const struct vec *v[CO_DUR + 1];
+	struct tl_group grp = { v, cfirst, &f, NULL };
 
 	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
 		const struct gpuev *k = &tl->k[i];
 
 		if (k->gpu != TL_GPU_KERNEL || k->cls != TL_CLS_COMM || k->comm == NAME_NONE ||
-		    !coll_complete(tl, k, &c))
+		    !coll_complete(tl, k, &f.c))
 			continue;
 		buf_reset(&key);
 		buf_printf(&key, "%lld\x1f%u\x1f%lld", k->rank, k->comm, k->stream);
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
-	tab_col(t, "rank");
-	for (j = 0; coll_keys[j]; j++)
-		tab_col(t, coll_keys[j]);
-	tab_col(t, "stream");
-	tab_col(t, "In msg size (MB)_first");
-	tab_col(t, "Out msg size (MB)_first");
-	tab_col(t, "dur_sum");
-	tab_col(t, "dur_mean");
-	tab_col(t, "dur_std");
-	tab_col(t, "dur_min");
-	tab_col(t, "dur_max");
-	tab_col(t, "operation_count");
+	memcpy(cols, cc_cols, sizeof(cols));
+	for (j = 0; j < NCOLL; j++)
+		cols[CC_ARG + j].name = coll_keys[j];
+	tl_cols_add(t, cols, CC_N, 0, idx);
 	for (g = 0; g < gr.n; g++) {
-		const struct gpuev *k = &tl->k[gr.first[g]];
-		size_t r = tab_row(t), c0 = 1 + j;
-		int b;
-
-		tab_set_int(t, r, 0, k->rank);
-		coll_read(tl_str(tl, k->comm), &c);	/* complete, so read */
-		for (j = 0; coll_keys[j]; j++)
-			coll_cell(t, r, 1 + j, &c, j);
-		if (tab_cell(t, r, 1)->kind == TAB_NONE) {
-			if (unnamed == NULL)
-				unnamed = coll_unnamed_group(tl);
-			tab_set_str(t, r, 1, unnamed);
-		}
-		c0 = 1 + j;
-		if (k->stream >= 0)
-			tab_set_int(t, r, c0, k->stream);
-		b = coll_dtype_bytes(c.t[4] == JS_STRING ? coll_text(&c, 4) : NULL);
-		for (j = 0; j < 2; j++)		/* In and Out msg nelems */
-			if (b > 0 && c.t[5 + j] == JS_NUMBER &&
-			    (v = coll_text(&c, 5 + j)) != NULL)
-				tab_set_num(t, r, c0 + 1 + j,
-				    strtod(v, NULL) * b / (1024.0 * 1024.0));
-		tab_set_num(t, r, c0 + 3, stat_sum(&gr.vals[g]));
-		tab_set_num(t, r, c0 + 4, stat_mean(&gr.vals[g]));
-		tab_set_num(t, r, c0 + 5, stat_std(&gr.vals[g], 1));
-		tab_set_num(t, r, c0 + 6, stat_min(&gr.vals[g]));
-		tab_set_num(t, r, c0 + 7, stat_max(&gr.vals[g]));
-		tab_set_int(t, r, c0 + 8, (long long)gr.vals[g].n);
+		f.k = &tl->k[gr.first[g]];
+		coll_read(tl_str(tl, f.k->comm), &f.c);	/* complete, so read */
+		v[CO_DUR] = &gr.vals[g];
+		tl_cols_row(t, tab_row(t), cols, CC_N, idx, &grp);
 	}
-	for (j = 0; j < 11; j++)
-		sk[j] = (struct tab_key){ j, 0 };
-	tab_sort(t, sk, 11);
-	tab_sort_pandas(t, tab_find(t, "dur_sum"), 1);
+	/* the group key: rank, the args, the stream */
+	for (j = 0; j <= CC_STREAM; j++)
+		sk[j] = (struct tab_key){ idx[j], 0 };
+	tab_sort(t, sk, CC_STREAM + 1);
+	tab_sort_pandas(t, idx[CC_SUM], 1);
 	buf_free(&key);
-	buf_free(&c.txt);
+	buf_free(&f.c.txt);
 	tab_groups_free(&gr);
 	return t;
 }
