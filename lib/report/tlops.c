@@ -193,157 +193,6 @@ group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *n
 	return g;
 }
 
-struct tab *
-tl_sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *ls)
-{
-	struct tab *t = tab_new("ops_summary_by_category");
-	size_t ng, *g = group_launchers(tl, L, 0, &ng), i, r, cn, cms, cpm = 0, ccs = 0;
-	struct tab_key keys[] = { { 0, 0 }, { 0, 0 } };
-	struct vec *d;
-
-	/* the inference report with parent modules: op category, parent_module, Count,
-	 * call_stack_first (of the group's first launcher), ms */
-	tab_col(t, "op category");
-	if (L->pm)
-		cpm = tab_col(t, "parent_module");
-	cn = tab_col(t, "Count");
-	if (L->pm)
-		ccs = tab_col(t, "call_stack_first");
-	cms = tab_col(t, "total_direct_kernel_time_ms");
-	keys[1].col = cpm;
-	d = xreallocarray(NULL, ng ? ng : 1, sizeof(*d));
-	for (i = 0; i < ng; i++) {
-		tab_row(t);
-		d[i] = (struct vec)VEC_INIT;
-	}
-	for (i = 0; i < L->n; i++) {
-		r = g[i];
-		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
-			tab_set_str(t, r, 0, tl_str(tl, tl_op_category(tl, L->op[i])));
-			tab_set_int(t, r, cn, 0);
-			if (L->pm) {
-				tab_set_str(t, r, cpm, tl_str(tl, L->pm[i]));
-				tab_set_str(t, r, ccs, tl_str(tl, L->cs[i]));
-			}
-		}
-		tab_cell(t, r, cn)->v.i++;
-		vec_add(&d[r], ls[i].direct);
-	}
-	/* the sum in µs, then ms; the groups in key order, sorted by pandas */
-	for (r = 0; r < ng; r++) {
-		tab_set_num(t, r, cms, stat_sum(&d[r]) / 1000);
-		vec_free(&d[r]);
-	}
-	free(d);
-	tab_sort(t, keys, L->pm ? 2 : 1);
-	tab_sort_pandas(t, cms, 1);
-	tab_percentages(t, cms);
-	free(g);
-	return t;
-}
-
-struct tab *
-tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *ls)
-{
-	struct tab *t = tab_new("ops_summary");
-	size_t ng, *g = group_launchers(tl, L, 1, &ng), i, j, r;
-	size_t cds, css, csc = 0, cdm, csm = 0, cn, ccat, cpm = 0, ccs = 0;
-	struct tab_key keys[] = { { 0, 0 }, { 0, 0 } };
-	struct buf b = BUF_INIT;
-	struct vec *dv, *sv;
-	int inf = tl->o->inference;
-
-	/* the inference report's layout (get_df_kernel_launchers_summary_module): the
-	 * subtree count, no subtree ms; with parent modules, parent_module and
-	 * call_stack_first */
-	tab_col(t, "name");
-	if (L->pm)
-		cpm = tab_col(t, "parent_module");
-	cds = tab_col(t, "total_direct_kernel_time_sum");
-	css = tab_col(t, "total_subtree_kernel_time_sum");
-	if (inf)
-		csc = tab_col(t, "total_subtree_kernel_time_count");
-	cdm = tab_col(t, "total_direct_kernel_time_ms");
-	if (!inf)
-		csm = tab_col(t, "total_subtree_kernel_time_ms");
-	cn = tab_col(t, "Count");
-	ccat = tab_col(t, "Categories");
-	if (L->pm)
-		ccs = tab_col(t, "call_stack_first");
-	keys[1].col = cpm;
-	dv = xreallocarray(NULL, ng ? ng : 1, sizeof(*dv));
-	sv = xreallocarray(NULL, ng ? ng : 1, sizeof(*sv));
-	for (i = 0; i < ng; i++) {
-		tab_row(t);
-		dv[i] = sv[i] = (struct vec)VEC_INIT;
-	}
-	for (i = 0; i < L->n; i++) {
-		r = g[i];
-		if (tab_cell(t, r, 0)->kind == TAB_NONE) {
-			tab_set_str(t, r, 0, tl_str(tl, tl->op[L->op[i]].name));
-			tab_set_int(t, r, cn, 0);
-			if (inf)
-				tab_set_int(t, r, csc, 0);
-			if (L->pm) {
-				tab_set_str(t, r, cpm, tl_str(tl, L->pm[i]));
-				tab_set_str(t, r, ccs, tl_str(tl, L->cs[i]));
-			}
-		}
-		vec_add(&dv[r], ls[i].direct);
-		vec_add(&sv[r], ls[i].subtree);
-		tab_cell(t, r, cn)->v.i++;
-		if (inf)
-			tab_cell(t, r, csc)->v.i++;
-	}
-	/* Categories: the sorted distinct categories of each name */
-	for (r = 0; r < ng; r++) {
-		const char **c = NULL;
-		size_t nc = 0;
-
-		for (i = 0; i < L->n; i++) {
-			const char *s;
-
-			if (g[i] != r)
-				continue;
-			s = tl_str(tl, tl_op_category(tl, L->op[i]));
-			for (j = 0; j < nc && strcmp(c[j], s) != 0; j++)
-				;
-			if (j == nc) {
-				c = xreallocarray(c, nc + 1, sizeof(*c));
-				c[nc++] = s;
-			}
-		}
-		if (nc > 1)
-			qsort(c, nc, sizeof(*c), tl_str_cmp);
-		buf_reset(&b);
-		buf_addc(&b, '[');
-		for (j = 0; j < nc; j++) {
-			if (j)
-				buf_adds(&b, ", ");
-			py_str(&b, c[j], strlen(c[j]));
-		}
-		buf_addc(&b, ']');
-		tab_set_str(t, r, ccat, b.p);
-		tab_set_num(t, r, cds, stat_sum(&dv[r]));
-		tab_set_num(t, r, css, stat_sum(&sv[r]));
-		tab_set_num(t, r, cdm, tab_num(t, r, cds) / 1000);
-		if (!inf)
-			tab_set_num(t, r, csm, tab_num(t, r, css) / 1000);
-		free(c);
-		vec_free(&dv[r]);
-		vec_free(&sv[r]);
-	}
-	free(dv);
-	free(sv);
-	/* groupby orders the groups by key; then pandas' sort on the direct sum */
-	tab_sort(t, keys, L->pm ? 2 : 1);
-	tab_sort_pandas(t, cds, 1);
-	tab_percentages(t, cdm);
-	free(g);
-	buf_free(&b);
-	return t;
-}
-
 /* ops_unique_args's sources: a group's first launcher, its direct and subtree times. */
 enum { UA_NAME, UA_CAT, UA_PROC, UA_LABEL, UA_THREAD, UA_DIMS, UA_TYPES, UA_STRIDES,
 	UA_CONC, UA_PM, UA_NK, UA_UID, UA_CS, UA_DIRECT, UA_SUBTREE };
@@ -426,6 +275,179 @@ ua_first(void *ctx, int src, struct tl_val *v)
 	}
 	if (s != NAME_NONE)
 		*v = tl_val_str(tl_str(tl, s));
+}
+
+/* The first launcher of each of ng groups (g: each launcher's group). */
+static size_t *
+group_firsts(const size_t *g, size_t n, size_t ng)
+{
+	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first)), i;
+
+	for (i = 0; i < ng; i++)
+		first[i] = NONE;
+	for (i = 0; i < n; i++)
+		if (first[g[i]] == NONE)
+			first[g[i]] = i;
+	return first;
+}
+
+/* The launchers' direct (and subtree) times by group. */
+static struct vec *
+group_times(const struct lstat *ls, const size_t *g, size_t n, size_t ng, int subtree)
+{
+	struct vec *v = xcalloc(ng + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		vec_add(&v[g[i]], subtree ? ls[i].subtree : ls[i].direct);
+	return v;
+}
+
+static void
+group_times_free(struct vec *v, size_t ng)
+{
+	size_t i;
+
+	for (i = 0; i < ng; i++)
+		vec_free(&v[i]);
+	free(v);
+}
+
+/* ops_summary_by_category's columns; the inference report with parent modules adds
+ * parent_module and call_stack_first (of the group's first launcher). */
+enum { BC_CAT, BC_PM, BC_COUNT, BC_CS, BC_MS, BC_N };
+static const struct tl_col bc_cols[BC_N] = {
+	[BC_CAT] = { "op category", UA_CAT, TL_FIRST, TL_STR, 0, 0 },
+	[BC_PM] = { "parent_module", UA_PM, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+	[BC_COUNT] = { "Count", UA_DIRECT, TL_COUNT, TL_INT, 0, 0 },
+	[BC_CS] = { "call_stack_first", UA_CS, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+	[BC_MS] = { "total_direct_kernel_time_ms", UA_DIRECT, TL_SUM, TL_MS, 0, 0 },
+};
+
+struct tab *
+tl_sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *ls)
+{
+	struct tab *t = tab_new("ops_summary_by_category");
+	size_t ng, *g = group_launchers(tl, L, 0, &ng), *first = group_firsts(g, L->n, ng);
+	size_t r, idx[BC_N];
+	struct vec *d = group_times(ls, g, L->n, ng, 0);
+	struct lfirst f = { tl, L, 0 };
+	const struct vec *v[UA_SUBTREE + 1];
+	struct tl_group grp = { v, ua_first, &f, NULL };
+	struct tab_key keys[2];
+
+	tl_cols_add(t, bc_cols, BC_N, L->pm ? UA_BY_MODULE : 0, idx);
+	for (r = 0; r < ng; r++) {
+		f.i = first[r];
+		v[UA_DIRECT] = &d[r];
+		tl_cols_row(t, tab_row(t), bc_cols, BC_N, idx, &grp);
+	}
+	/* the groups in key order, sorted by pandas */
+	keys[0] = (struct tab_key){ idx[BC_CAT], 0 };
+	keys[1] = (struct tab_key){ idx[BC_PM], 0 };
+	tab_sort(t, keys, L->pm ? 2 : 1);
+	tab_sort_pandas(t, idx[BC_MS], 1);
+	tab_percentages(t, idx[BC_MS]);
+	group_times_free(d, ng);
+	free(first);
+	free(g);
+	return t;
+}
+
+/* ops_summary's columns; the inference report's layout
+ * (get_df_kernel_launchers_summary_module) has the subtree count and no subtree ms;
+ * with parent modules, parent_module and call_stack_first. */
+enum { OS_NAME, OS_PM, OS_DSUM, OS_SSUM, OS_SCOUNT, OS_DMS, OS_SMS, OS_COUNT, OS_CATS,
+	OS_CS, OS_N };
+#define OS_INFERENCE	4u
+#define OS_TRAINING	8u
+static const struct tl_col os_cols[OS_N] = {
+	[OS_NAME] = { "name", UA_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[OS_PM] = { "parent_module", UA_PM, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+	[OS_DSUM] = { "total_direct_kernel_time_sum", UA_DIRECT, TL_SUM, TL_NUM, 0, 0 },
+	[OS_SSUM] = { "total_subtree_kernel_time_sum", UA_SUBTREE, TL_SUM, TL_NUM, 0, 0 },
+	[OS_SCOUNT] = { "total_subtree_kernel_time_count", UA_SUBTREE, TL_COUNT, TL_INT,
+	    OS_INFERENCE, 0 },
+	[OS_DMS] = { "total_direct_kernel_time_ms", UA_DIRECT, TL_SUM, TL_MS, 0, 0 },
+	[OS_SMS] = { "total_subtree_kernel_time_ms", UA_SUBTREE, TL_SUM, TL_MS, OS_TRAINING,
+	    0 },
+	[OS_COUNT] = { "Count", UA_DIRECT, TL_COUNT, TL_INT, 0, 0 },
+	[OS_CATS] = { "Categories", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[OS_CS] = { "call_stack_first", UA_CS, TL_FIRST, TL_STR, UA_BY_MODULE, 0 },
+};
+
+/* Categories: the sorted distinct categories of the launchers of group r, as a Python
+ * list, into b. */
+static void
+group_categories(struct tl *tl, const struct launchers *L, const size_t *g, size_t r,
+    struct buf *b)
+{
+	const char **c = NULL;
+	size_t nc = 0, i, j;
+
+	for (i = 0; i < L->n; i++) {
+		const char *s;
+
+		if (g[i] != r)
+			continue;
+		s = tl_str(tl, tl_op_category(tl, L->op[i]));
+		for (j = 0; j < nc && strcmp(c[j], s) != 0; j++)
+			;
+		if (j == nc) {
+			c = xreallocarray(c, nc + 1, sizeof(*c));
+			c[nc++] = s;
+		}
+	}
+	if (nc > 1)
+		qsort(c, nc, sizeof(*c), tl_str_cmp);
+	buf_reset(b);
+	buf_addc(b, '[');
+	for (j = 0; j < nc; j++) {
+		if (j)
+			buf_adds(b, ", ");
+		py_str(b, c[j], strlen(c[j]));
+	}
+	buf_addc(b, ']');
+	free(c);
+}
+
+struct tab *
+tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *ls)
+{
+	struct tab *t = tab_new("ops_summary");
+	size_t ng, *g = group_launchers(tl, L, 1, &ng), *first = group_firsts(g, L->n, ng);
+	size_t r, idx[OS_N];
+	struct vec *dv = group_times(ls, g, L->n, ng, 0), *sv = group_times(ls, g, L->n, ng, 1);
+	struct lfirst f = { tl, L, 0 };
+	const struct vec *v[UA_SUBTREE + 1];
+	struct tl_group grp = { v, ua_first, &f, NULL };
+	struct tab_key keys[2];
+	struct buf b = BUF_INIT;
+
+	tl_cols_add(t, os_cols, OS_N, (L->pm ? UA_BY_MODULE : 0) |
+	    (tl->o->inference ? OS_INFERENCE : OS_TRAINING), idx);
+	for (r = 0; r < ng; r++) {
+		size_t row = tab_row(t);
+
+		f.i = first[r];
+		v[UA_DIRECT] = &dv[r];
+		v[UA_SUBTREE] = &sv[r];
+		tl_cols_row(t, row, os_cols, OS_N, idx, &grp);
+		group_categories(tl, L, g, r, &b);
+		tab_set_str(t, row, idx[OS_CATS], b.p);
+	}
+	/* groupby orders the groups by key; then pandas' sort on the direct sum */
+	keys[0] = (struct tab_key){ idx[OS_NAME], 0 };
+	keys[1] = (struct tab_key){ idx[OS_PM], 0 };
+	tab_sort(t, keys, L->pm ? 2 : 1);
+	tab_sort_pandas(t, idx[OS_DSUM], 1);
+	tab_percentages(t, idx[OS_DMS]);
+	group_times_free(dv, ng);
+	group_times_free(sv, ng);
+	free(first);
+	free(g);
+	buf_free(&b);
+	return t;
 }
 
 struct tab *
