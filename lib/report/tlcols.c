@@ -18,6 +18,7 @@ tl_cols_add(struct tab *t, const struct tl_col *c, size_t n, unsigned have, size
 static double
 agg_num(const struct tl_col *c, const struct vec *v, const struct tl_group *g)
 {
+	double s;
 	size_t i;
 
 	switch (c->agg) {
@@ -27,6 +28,10 @@ agg_num(const struct tl_col *c, const struct vec *v, const struct tl_group *g)
 				return v->v[i];
 		return NAN;
 	case TL_SUM: return stat_sum(v);
+	case TL_PSUM:
+		for (s = 0, i = 0; i < v->n; i++)
+			s += v->v[i];
+		return s;
 	case TL_COUNT: return (double)v->n;
 	case TL_MEAN: return stat_mean(v);
 	case TL_MEDIAN: return stat_median(v);

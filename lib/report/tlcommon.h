@@ -90,7 +90,9 @@ struct prow {
 enum tl_agg {
 	TL_FIRST,	/* the group's first member's value (any kind) */
 	TL_FIRSTNUM,	/* the first value that is not NaN */
-	TL_SUM, TL_COUNT, TL_MEAN, TL_MEDIAN,
+	TL_SUM,		/* pandas' sum (compensated) */
+	TL_PSUM,	/* the values added in order, plainly */
+	TL_COUNT, TL_MEAN, TL_MEDIAN,
 	TL_STD,		/* ddof 1, as pandas */
 	TL_MIN, TL_MAX,
 	TL_PCT,		/* the sum, percent of the denominator arg */

@@ -45,6 +45,77 @@ kernel_categories(struct tl *tl, const struct launchers *L, size_t i, struct buf
 	free(c);
 }
 
+/* The phase sheets' sources: a group's first launcher's phase and name, its direct
+ * times in µs and in ms. */
+enum { PH_DIRECT, PH_DIRECT_MS, PH_PHASE, PH_NAME };
+
+struct phfirst {
+	struct tl		*tl;
+	const struct launchers	*L;
+	size_t			 i;	/* the group's first launcher */
+};
+
+static void
+phfirst(void *ctx, int src, struct tl_val *v)
+{
+	struct phfirst *f = ctx;
+	const struct top *o = &f->tl->op[f->L->op[f->i]];
+
+	*v = tl_val_str(tl_str(f->tl, src == PH_PHASE ? o->phase : o->name));
+}
+
+/* The launchers (those tagged ph, or all when ph is NAME_NONE) grouped by phase (by) or
+ * by name; per group its first launcher in first[] and its direct times in v[] (in µs
+ * and in ms); the number of groups. */
+static size_t
+phase_groups(struct tl *tl, const struct launchers *L, const struct lstat *ls, uint32_t ph,
+    int by, size_t **first, struct vec **v)
+{
+	struct names groups;
+	size_t i, r, ng = 0, cap = 0;
+
+	*first = NULL;
+	*v = NULL;
+	names_init(&groups);
+	for (i = 0; i < L->n; i++) {
+		const struct top *o = &tl->op[L->op[i]];
+		const char *key = tl_str(tl, by ? o->phase : o->name);
+
+		if (ph != NAME_NONE && o->phase != ph)
+			continue;
+		r = tab_group(&groups, key, strlen(key));
+		if (r == ng) {
+			*first = xgrow(*first, &cap, ng + 1, sizeof(**first));
+			*v = xreallocarray(*v, 2 * (ng + 1), sizeof(**v));
+			(*first)[ng++] = i;
+			(*v)[2 * r] = (*v)[2 * r + 1] = (struct vec)VEC_INIT;
+		}
+		vec_add(&(*v)[2 * r], ls[i].direct);
+		vec_add(&(*v)[2 * r + 1], ls[i].direct / 1000);
+	}
+	names_free(&groups);
+	return ng;
+}
+
+static void
+phase_groups_free(size_t *first, struct vec *v, size_t ng)
+{
+	size_t i;
+
+	for (i = 0; i < 2 * ng; i++)
+		vec_free(&v[i]);
+	free(v);
+	free(first);
+}
+
+/* ops_summary_by_phase's columns: the ms are summed in order as ms, not µs / 1000. */
+enum { BP_PHASE, BP_COUNT, BP_MS, BP_N };
+static const struct tl_col bp_cols[BP_N] = {
+	[BP_PHASE] = { "phase", PH_PHASE, TL_FIRST, TL_STR, 0, 0 },
+	[BP_COUNT] = { "Count", PH_DIRECT, TL_COUNT, TL_INT, 0, 0 },
+	[BP_MS] = { "total_direct_kernel_time_ms", PH_DIRECT_MS, TL_PSUM, TL_NUM, 0, 0 },
+};
+
 /* ttp's grouped summary by phase (ttp-table --group-by phase for PyTorch records): the
  * kernel launchers per ttp-phase tag, as ops_summary_by_category groups them by
  * category; launchers without a tag are the phase "None". Empty (so left out) when no
@@ -53,35 +124,42 @@ struct tab *
 tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls)
 {
 	struct tab *t = tab_new("ops_summary_by_phase");
-	struct names groups;
-	struct tab_key keys[] = { { 2, 1 }, { 0, 0 } };
-	size_t i, r;
+	struct tab_key keys[2];
+	size_t i, r, ng = 0, *first = NULL, idx[BP_N];
+	struct vec *v = NULL;
+	const struct vec *vp[2];
+	struct phfirst f = { tl, L, 0 };
+	struct tl_group grp = { vp, phfirst, &f, NULL };
 	int any = 0;
 
-	tab_col(t, "phase");
-	tab_col(t, "Count");
-	tab_col(t, "total_direct_kernel_time_ms");
+	tl_cols_add(t, bp_cols, BP_N, 0, idx);
 	for (i = 0; i < L->n && !any; i++)
 		any = tl->op[L->op[i]].phase != NAME_NONE;
-	names_init(&groups);
-	for (i = 0; i < L->n && any; i++) {
-		const char *ph = tl_str(tl, tl->op[L->op[i]].phase);
-
-		r = tab_group(&groups, ph, strlen(ph));
-		if (r == t->nrows) {
-			tab_row(t);
-			tab_set_str(t, r, 0, ph);
-			tab_set_int(t, r, 1, 0);
-			tab_set_num(t, r, 2, 0);
-		}
-		tab_cell(t, r, 1)->v.i++;
-		tab_cell(t, r, 2)->v.d += ls[i].direct / 1000;
+	if (any)
+		ng = phase_groups(tl, L, ls, NAME_NONE, 1, &first, &v);
+	for (r = 0; r < ng; r++) {
+		f.i = first[r];
+		vp[PH_DIRECT] = &v[2 * r];
+		vp[PH_DIRECT_MS] = &v[2 * r + 1];
+		tl_cols_row(t, tab_row(t), bp_cols, BP_N, idx, &grp);
 	}
+	keys[0] = (struct tab_key){ idx[BP_MS], 1 };
+	keys[1] = (struct tab_key){ idx[BP_PHASE], 0 };
 	tab_sort(t, keys, 2);
-	tab_percentages(t, 2);
-	names_free(&groups);
+	tab_percentages(t, idx[BP_MS]);
+	phase_groups_free(first, v, ng);
 	return t;
 }
+
+/* ops_summary_<phase>'s columns: the µs summed in order, then in ms. */
+enum { SP_CATS, SP_NAME, SP_SUM, SP_COUNT, SP_MS, SP_N };
+static const struct tl_col sp_cols[SP_N] = {
+	[SP_CATS] = { "Kernel categories", 0, TL_CUSTOM, TL_STR, 0, 0 },
+	[SP_NAME] = { "name", PH_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[SP_SUM] = { "total_direct_kernel_time_sum", PH_DIRECT, TL_PSUM, TL_NUM, 0, 0 },
+	[SP_COUNT] = { "Count", PH_DIRECT, TL_COUNT, TL_INT, 0, 0 },
+	[SP_MS] = { "total_direct_kernel_time_ms", PH_DIRECT, TL_PSUM, TL_MS, 0, 0 },
+};
 
 /* The launchers ttp-phase tagged phase, grouped by name, as the branch's
  * get_df_kernel_launchers_summary_by_inference_phase: percentages within the phase;
@@ -92,54 +170,42 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
     const char *phase)
 {
 	struct tab *t;
-	struct names groups;
 	struct buf b = BUF_INIT;
-	struct tab_key byname = { 1, 0 };
+	struct tab_key byname;
 	uint32_t ph = names_lookup(&tl->str, phase, strlen(phase));
-	long long *first = NULL;
-	size_t i, r;
+	size_t i, r, ng = 0, *first = NULL, idx[SP_N], k;
+	struct vec *v = NULL;
+	const struct vec *vp[1];
+	struct phfirst f = { tl, L, 0 };
+	struct tl_group grp = { vp, phfirst, &f, NULL };
 
 	buf_printf(&b, "ops_summary_%s", phase);
 	t = tab_new(b.p);
-	tab_col(t, "Kernel categories");
-	tab_col(t, "name");
-	tab_col(t, "total_direct_kernel_time_sum");
-	tab_col(t, "Count");
-	tab_col(t, "total_direct_kernel_time_ms");
-	names_init(&groups);
-	for (i = 0; i < L->n && ph != NAME_NONE; i++) {
-		const struct top *o = &tl->op[L->op[i]];
-		const char *name = tl_str(tl, o->name);
+	tl_cols_add(t, sp_cols, SP_N, 0, idx);
+	if (ph != NAME_NONE)
+		ng = phase_groups(tl, L, ls, ph, 0, &first, &v);
+	for (r = 0; r < ng; r++) {
+		size_t row = tab_row(t);
 
-		if (o->phase != ph)
-			continue;
-		r = tab_group(&groups, name, strlen(name));
-		if (r == t->nrows) {
-			tab_row(t);
-			tab_set_str(t, r, 1, name);
-			tab_set_num(t, r, 2, 0);
-			tab_set_int(t, r, 3, 0);
-			first = xreallocarray(first, r + 1, sizeof(*first));
-			first[r] = -1;
-		}
-		tab_cell(t, r, 2)->v.d += ls[i].direct;
-		tab_cell(t, r, 3)->v.i++;
-		if (first[r] < 0 || o->id < first[r]) {
-			first[r] = o->id;
-			kernel_categories(tl, L, i, &b);
-			if (b.len > 0)
-				tab_set_str(t, r, 0, b.p);
-		}
+		f.i = first[r];
+		vp[PH_DIRECT] = &v[2 * r];
+		tl_cols_row(t, row, sp_cols, SP_N, idx, &grp);
+		/* the launcher of the name with the least id */
+		for (k = i = first[r]; i < L->n; i++)
+			if (tl->op[L->op[i]].phase == ph && tl->op[L->op[i]].name ==
+			    tl->op[L->op[k]].name && tl->op[L->op[i]].id < tl->op[L->op[k]].id)
+				k = i;
+		kernel_categories(tl, L, k, &b);
+		if (b.len > 0)
+			tab_set_str(t, row, idx[SP_CATS], b.p);
 	}
-	for (r = 0; r < t->nrows; r++)
-		tab_set_num(t, r, 4, tab_num(t, r, 2) / 1000);
 	/* groupby's order (by name), then sort_values on the sum, whose ties pandas
 	 * leaves in numpy's quicksort order */
+	byname = (struct tab_key){ idx[SP_NAME], 0 };
 	tab_sort(t, &byname, 1);
-	tab_sort_pandas(t, 2, 1);
-	tab_percentages(t, 4);
-	names_free(&groups);
+	tab_sort_pandas(t, idx[SP_SUM], 1);
+	tab_percentages(t, idx[SP_MS]);
+	phase_groups_free(first, v, ng);
 	buf_free(&b);
-	free(first);
 	return t;
 }
