@@ -52,6 +52,58 @@ round2(double x)
 	return rint(x * 100) / 100;
 }
 
+/* A kernel's statistics in kernel_details_summary, from "count" on: d its durations,
+ * total their numpy sum, mean their numpy mean. */
+static void
+kd_stats(struct buf *sum, const struct vec *d, double total, double mean)
+{
+	const struct { const char *key; double v; } st[] = {
+		{ "total_duration_us", total }, { "mean_duration_us", mean },
+		{ "median_duration_us", stat_median(d) },
+		{ "std_dev_duration_us", stat_npstd(d) },
+		{ "min_duration_us", stat_min(d) }, { "max_duration_us", stat_max(d) } };
+	size_t i;
+
+	py_key(sum, "count");
+	py_int(sum, (long long)d->n);
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		buf_adds(sum, ", ");
+		py_key(sum, st[i].key);
+		py_float(sum, st[i].v);
+	}
+	buf_addc(sum, '}');
+}
+
+/* A kernel's entry in trunc_kernel_details: its name's first 64 code points (and '...'
+ * when longer), its stream, its mean rounded to 2 places. */
+static void
+kd_trunc(struct buf *trunc, const char *name, size_t nl, long long stream, double mean)
+{
+	size_t cut, i;
+
+	for (cut = 0, i = 0; cut < nl; cut++)
+		if (((unsigned char)name[cut] & 0xc0) != 0x80 && i++ == 64)
+			break;
+	buf_addc(trunc, '{');
+	py_key(trunc, "name");
+	if (cut < nl) {
+		struct buf t = BUF_INIT;
+
+		buf_add(&t, name, cut);
+		buf_adds(&t, "...");
+		py_str(trunc, t.p, t.len);
+		buf_free(&t);
+	} else
+		py_str(trunc, name, nl);
+	buf_adds(trunc, ", ");
+	py_key(trunc, "stream");
+	py_int(trunc, stream);
+	buf_adds(trunc, ", ");
+	py_key(trunc, "mean_duration_us");
+	py_float(trunc, round2(mean));
+	buf_addc(trunc, '}');
+}
+
 void
 tl_kernel_details(const struct tl *tl, const struct klist *in, size_t n, struct buf *sum,
     struct buf *trunc)
@@ -97,7 +149,7 @@ tl_kernel_details_order(const struct tl *tl, const struct klist *in, size_t n,
 		order[j] = ent[j].pos;
 	for (j = 0; j < tpl->n; j++) {
 		const struct gpuev *k = &tl->k[tpl->ev[ent[j].pos]];
-		size_t nl = strlen(ent[j].name), cut;
+		size_t nl = strlen(ent[j].name);
 		double mean;
 
 		d.n = 0;
@@ -121,50 +173,8 @@ tl_kernel_details_order(const struct tl *tl, const struct klist *in, size_t n,
 			tl_kernel_stack(tl, tpl->ev[ent[j].pos], sum);
 			buf_adds(sum, ", ");
 		}
-		py_key(sum, "count");
-		py_int(sum, (long long)d.n);
-		buf_adds(sum, ", ");
-		py_key(sum, "total_duration_us");
-		py_float(sum, ent[j].total);
-		buf_adds(sum, ", ");
-		py_key(sum, "mean_duration_us");
-		py_float(sum, mean);
-		buf_adds(sum, ", ");
-		py_key(sum, "median_duration_us");
-		py_float(sum, stat_median(&d));
-		buf_adds(sum, ", ");
-		py_key(sum, "std_dev_duration_us");
-		py_float(sum, stat_npstd(&d));
-		buf_adds(sum, ", ");
-		py_key(sum, "min_duration_us");
-		py_float(sum, stat_min(&d));
-		buf_adds(sum, ", ");
-		py_key(sum, "max_duration_us");
-		py_float(sum, stat_max(&d));
-		buf_addc(sum, '}');
-
-		/* the first 64 code points, and '...' when longer */
-		for (cut = 0, i = 0; cut < nl; cut++)
-			if (((unsigned char)ent[j].name[cut] & 0xc0) != 0x80 && i++ == 64)
-				break;
-		buf_addc(trunc, '{');
-		py_key(trunc, "name");
-		if (cut < nl) {
-			struct buf t = BUF_INIT;
-
-			buf_add(&t, ent[j].name, cut);
-			buf_adds(&t, "...");
-			py_str(trunc, t.p, t.len);
-			buf_free(&t);
-		} else
-			py_str(trunc, ent[j].name, nl);
-		buf_adds(trunc, ", ");
-		py_key(trunc, "stream");
-		py_int(trunc, k->stream);
-		buf_adds(trunc, ", ");
-		py_key(trunc, "mean_duration_us");
-		py_float(trunc, round2(mean));
-		buf_addc(trunc, '}');
+		kd_stats(sum, &d, ent[j].total, mean);
+		kd_trunc(trunc, ent[j].name, nl, k->stream, mean);
 	}
 	buf_addc(sum, ']');
 	buf_addc(trunc, ']');
