@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * tlcommon: what the files of TraceLens's sheets share (tlsheets.c and the sheet
- * families: tlkernels, tlops, tlphase, tlunified, tlroof, tlcoll; tlrows and tlpseudo).
+ * families: tlkernels, tlops, tlphase, tlunified, tlroof, tlcoll; tlrows, tlcols and
+ * tlpseudo).
  * Private to lib/report.
  */
 #ifndef TTP_REPORT_TLCOMMON_H
@@ -46,6 +47,7 @@ struct klist {
 
 /* --- ops_summary_by_category, ops_summary, ops_unique_args (§7.1-§7.3) -------------- */
 
+/* A launcher's busy time: of its own kernels, of its subtree's. */
 struct lstat {
 	double	direct, subtree;
 };
@@ -73,7 +75,6 @@ struct prow {
 	size_t		*ev;		/* its GPU events, sorted by ts */
 	size_t		 nev;
 };
-
 
 /* Op o's param j: its name and its value's repr; own GPU event j of op o. */
 #define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])

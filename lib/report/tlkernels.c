@@ -67,20 +67,21 @@ enum { KS_CAT, KS_PARENT, KS_NAME, KS_STREAM, KS_DUR };
 /* With a phase, no percent of the total time. */
 #define KS_ALL	1u
 
-static const struct tl_col ks_cols[] = {
-	{ "Parent op category", KS_CAT, TL_FIRST, TL_STR, 0, 0 },
-	{ "Parent cpu_op", KS_PARENT, TL_FIRST, TL_STR, 0, 0 },
-	{ "Kernel name", KS_NAME, TL_FIRST, TL_STR, 0, 0 },
-	{ "Kernel stream", KS_STREAM, TL_FIRST, TL_INT, 0, 0 },
-	{ "Kernel duration (\u00b5s)_sum", KS_DUR, TL_SUM, TL_NUM, 0, 0 },
-	{ "Kernel duration (\u00b5s)_count", KS_DUR, TL_COUNT, TL_INT, 0, 0 },
-	{ "Kernel duration (\u00b5s)_mean", KS_DUR, TL_MEAN, TL_NUM, 0, 0 },
-	{ "Kernel duration (\u00b5s)_min", KS_DUR, TL_MIN, TL_NUM, 0, 0 },
-	{ "Kernel duration (\u00b5s)_max", KS_DUR, TL_MAX, TL_NUM, 0, 0 },
-	{ "Percent of kernels time (%)", KS_DUR, TL_PCT, TL_NUM, 0, 0 },
-	{ "Percent of total time (%)", KS_DUR, TL_PCT, TL_NUM, KS_ALL, 1 },
+enum { KSC_CAT, KSC_PARENT, KSC_NAME, KSC_STREAM, KSC_SUM, KSC_COUNT, KSC_MEAN, KSC_MIN,
+	KSC_MAX, KSC_PCT, KSC_PCT_ALL, KS_NCOLS };
+static const struct tl_col ks_cols[KS_NCOLS] = {
+	[KSC_CAT] = { "Parent op category", KS_CAT, TL_FIRST, TL_STR, 0, 0 },
+	[KSC_PARENT] = { "Parent cpu_op", KS_PARENT, TL_FIRST, TL_STR, 0, 0 },
+	[KSC_NAME] = { "Kernel name", KS_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[KSC_STREAM] = { "Kernel stream", KS_STREAM, TL_FIRST, TL_INT, 0, 0 },
+	[KSC_SUM] = { "Kernel duration (\u00b5s)_sum", KS_DUR, TL_SUM, TL_NUM, 0, 0 },
+	[KSC_COUNT] = { "Kernel duration (\u00b5s)_count", KS_DUR, TL_COUNT, TL_INT, 0, 0 },
+	[KSC_MEAN] = { "Kernel duration (\u00b5s)_mean", KS_DUR, TL_MEAN, TL_NUM, 0, 0 },
+	[KSC_MIN] = { "Kernel duration (\u00b5s)_min", KS_DUR, TL_MIN, TL_NUM, 0, 0 },
+	[KSC_MAX] = { "Kernel duration (\u00b5s)_max", KS_DUR, TL_MAX, TL_NUM, 0, 0 },
+	[KSC_PCT] = { "Percent of kernels time (%)", KS_DUR, TL_PCT, TL_NUM, 0, 0 },
+	[KSC_PCT_ALL] = { "Percent of total time (%)", KS_DUR, TL_PCT, TL_NUM, KS_ALL, 1 },
 };
-#define KS_NCOLS	(sizeof(ks_cols) / sizeof(ks_cols[0]))
 
 struct kfirst {
 	struct tl		*tl;
@@ -148,11 +149,11 @@ tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 	}
 	{
 		/* groupby orders groups by key (empty last); then pandas' sort on the sum */
-		struct tab_key keys[] = { { idx[0], 0 }, { idx[1], 0 }, { idx[2], 0 },
-		    { idx[3], 0 } };
+		struct tab_key keys[] = { { idx[KSC_CAT], 0 }, { idx[KSC_PARENT], 0 },
+		    { idx[KSC_NAME], 0 }, { idx[KSC_STREAM], 0 } };
 
 		tab_sort(t, keys, 4);
-		tab_sort_pandas(t, idx[4], 1);
+		tab_sort_pandas(t, idx[KSC_SUM], 1);
 	}
 	tab_groups_free(&gr);
 	buf_free(&key);
@@ -222,19 +223,21 @@ enum { SK_PARENT, SK_DIMS, SK_STRIDES, SK_CONC, SK_NAME, SK_DUR };
 /* The op columns: not in a GPU-only trace. */
 #define SK_OPS	1u
 
-static const struct tl_col sk_cols[] = {
-	{ "Parent cpu_op", SK_PARENT, TL_FIRST, TL_STR, SK_OPS, 0 },
-	{ "Input dims", SK_DIMS, TL_FIRST, TL_STR, SK_OPS, 0 },
-	{ "Input strides", SK_STRIDES, TL_FIRST, TL_STR, SK_OPS, 0 },
-	{ "Concrete Inputs", SK_CONC, TL_FIRST, TL_STR, SK_OPS, 0 },
-	{ "Kernel name", SK_NAME, TL_FIRST, TL_STR, 0, 0 },
-	{ "Short Kernel duration (\u00b5s) sum", SK_DUR, TL_SUM, TL_NUM, 0, 0 },
-	{ "Short Kernel count", SK_DUR, TL_COUNT, TL_INT, 0, 0 },
-	{ "Short Kernel duration (\u00b5s) mean", SK_DUR, TL_MEAN, TL_NUM, 0, 0 },
-	{ "Short Kernel duration (\u00b5s) percent of total time", SK_DUR, TL_PCT, TL_NUM,
-	    0, 0 },
+enum { SKC_PARENT, SKC_DIMS, SKC_STRIDES, SKC_CONC, SKC_NAME, SKC_SUM, SKC_COUNT, SKC_MEAN,
+	SKC_PCT, SK_NCOLS };
+static const struct tl_col sk_cols[SK_NCOLS] = {
+	[SKC_PARENT] = { "Parent cpu_op", SK_PARENT, TL_FIRST, TL_STR, SK_OPS, 0 },
+	[SKC_DIMS] = { "Input dims", SK_DIMS, TL_FIRST, TL_STR, SK_OPS, 0 },
+	[SKC_STRIDES] = { "Input strides", SK_STRIDES, TL_FIRST, TL_STR, SK_OPS, 0 },
+	[SKC_CONC] = { "Concrete Inputs", SK_CONC, TL_FIRST, TL_STR, SK_OPS, 0 },
+	[SKC_NAME] = { "Kernel name", SK_NAME, TL_FIRST, TL_STR, 0, 0 },
+	[SKC_SUM] = { "Short Kernel duration (\u00b5s) sum", SK_DUR, TL_SUM, TL_NUM, 0, 0 },
+	[SKC_COUNT] = { "Short Kernel count", SK_DUR, TL_COUNT, TL_INT, 0, 0 },
+	[SKC_MEAN] = { "Short Kernel duration (\u00b5s) mean", SK_DUR, TL_MEAN, TL_NUM, 0,
+	    0 },
+	[SKC_PCT] = { "Short Kernel duration (\u00b5s) percent of total time", SK_DUR,
+	    TL_PCT, TL_NUM, 0, 0 },
 };
-#define SK_NCOLS	(sizeof(sk_cols) / sizeof(sk_cols[0]))
 
 static void
 sk_first(void *ctx, int src, struct tl_val *v)
@@ -313,8 +316,8 @@ tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
 	}
 	{
 		/* by the sum, descending; ties by the count, mean and percent */
-		struct tab_key keys[] = { { idx[SK_NCOLS - 4], 1 }, { idx[SK_NCOLS - 3], 0 },
-		    { idx[SK_NCOLS - 2], 0 }, { idx[SK_NCOLS - 1], 0 } };
+		struct tab_key keys[] = { { idx[SKC_SUM], 1 }, { idx[SKC_COUNT], 0 },
+		    { idx[SKC_MEAN], 0 }, { idx[SKC_PCT], 0 } };
 
 		tab_sort(t, keys, 4);
 	}
