@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
-/* tlcols: the declared columns of the aggregating sheets (see tlcommon.h). */
+/* tlcols: the declared columns of the aggregating sheets (see report/tlcols.h). */
 #include <math.h>
 #include <stdint.h>
 
 #include "report/tab.h"
-#include "tlcommon.h"
+#include "report/tlcols.h"
 
 void
 tl_cols_add(struct tab *t, const struct tl_col *c, size_t n, unsigned have, size_t *idx)
@@ -12,7 +12,7 @@ tl_cols_add(struct tab *t, const struct tl_col *c, size_t n, unsigned have, size
 	size_t j;
 
 	for (j = 0; j < n; j++)
-		idx[j] = (c[j].when & ~have) == 0 ? tab_col(t, c[j].name) : NONE;
+		idx[j] = (c[j].when & ~have) == 0 ? tab_col(t, c[j].name) : TL_COL_NONE;
 }
 
 static double
@@ -65,7 +65,7 @@ tl_cols_row(struct tab *t, size_t r, const struct tl_col *c, size_t n, const siz
 	size_t j;
 
 	for (j = 0; j < n; j++) {
-		if (idx[j] == NONE || c[j].agg == TL_CUSTOM)
+		if (idx[j] == TL_COL_NONE || c[j].agg == TL_CUSTOM)
 			continue;
 		if (c[j].agg == TL_FIRST) {
 			v = (struct tl_val){ TAB_NONE, 0, 0, NULL };
