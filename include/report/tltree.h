@@ -151,8 +151,8 @@ void tl_sort_events(struct tl *tl, size_t *ev, size_t n);
 
 /* Busy time of GPU events ev: the length of their union, in µs. */
 double tl_busy(const struct tl *tl, const size_t *ev, size_t n);
-/* gpu_timeline's times; include_unlinked counts events without a launcher; gaps under
- * micro_idle_us are micro idle time (NAN: none). */
+/* gpu_timeline's times (after tl_link); include_unlinked counts events without a
+ * launcher; gaps under micro_idle_us are micro idle time (NAN: none). */
 void tl_timeline(const struct tl *tl, int include_unlinked, double micro_idle_us,
     struct tl_timeline *t);
 
