@@ -21,8 +21,9 @@ struct period {
 /* The maximal periodic stretch of sym[0..n) with period p and length >= 2p that covers
  * the most symbols; ties: the smaller period, then the earlier start. False (out
  * untouched) if there is none.
- * O(n log n) time, deterministic; memory about 8 (log2 n + 3) bytes per symbol when the
- * sequence holds a repeat of 16 or more symbols, O(n) otherwise; n < 2^32 - 1. */
+ * O(n log n) time on op traces (O(n log^2 n) at worst), deterministic; memory beside
+ * sym: about 10 bytes per symbol when the sequence holds a repeat of 16 or more symbols
+ * (12 while the tables are built), none otherwise; n < 2^32 - 1. */
 bool period_find(const uint32_t *sym, size_t n, struct period *out);
 
 #endif

@@ -6,8 +6,8 @@
  * Method. Every maximal periodic stretch ("run") of length >= 2p with period p holds a
  * position i that is a multiple of p with sym[i] == sym[i+p]. For p = 1, 2, ... we visit
  * the multiples of p; at a match we extend it right (the longest common extension, LCE,
- * of the suffixes at i and i+p) and left (the LCE of the reversed prefixes ending at i and
- * i+p), which gives the whole run [a, b); then we skip to the first multiple of p past
+ * of the suffixes at i and i+p) and left (the longest common part of the prefixes ending
+ * at i and i+p), which gives the whole run [a, b); then we skip to the first multiple of p past
  * the run's last matching position, so each run is seen once, in order of its start.
  * The run that covers the most symbols wins; among equal lengths the first one seen,
  * i.e. the smaller period, then the earlier start. (An earlier version answered the
@@ -16,21 +16,27 @@
  *
  * The LCE: the suffix array of the sequence (symbols first compressed to dense ranks by
  * two 16-bit counting-sort passes, O(n); then SA-IS induced sorting, O(n)), its LCP
- * array (Kasai et al., O(n)), and for range minimum a sparse table over the minima of
- * its blocks of 32 entries (O(n) to build; a query scans at most two
+ * array (by the PLCP array and Phi, O(n)), and for range minimum a sparse table over
+ * the minima of its blocks of 32 entries (O(n) to build; a query scans at most two
  * partial blocks in place and takes the whole ones between from the table): the LCE of
- * suffixes i and j is the minimum LCP between their ranks. The same on the reversed
- * sequence answers the leftward extensions.
+ * suffixes i and j is the minimum LCP between their ranks. The leftward extension needs
+ * no second oracle over the reversed sequence: the run's start is the smallest a with
+ * sym[a .. i) == sym[a+p .. i+p), a property that holds from a up to i, so a galloping
+ * and then binary search over a, each step a forward LCE query, finds it (the visits
+ * leave l < p: about log2 p queries, made only when the extension passes SCAN).
  * Most extensions are short, so the first SCAN symbols are compared in place, and the
  * tables are only built when an extension reaches SCAN (never, on sequences without
  * long repeats).
  *
  * Complexity: O(n) to build, sum over p of n/p = O(n log n) visits with O(1) work each
- * (at most SCAN comparisons and two queries of at most 2 BLOCK comparisons): O(n log n)
- * time in all, with no hashing. Memory, when the tables are built: per direction a rank
- * and an LCP array and the blocks' table, (floor(log2 (n/32)) + 1) n/32 uint32 entries:
- * about 21 bytes per symbol for n around a million (it was 8 (log2 n + 3) with a sparse
- * table over every LCP entry: 184 bytes per symbol at 1.37M).
+ * (at most SCAN comparisons and a forward query of at most 2 BLOCK comparisons), and
+ * O(log p) queries per long leftward extension (one per run seen): O(n log^2 n) at
+ * worst, O(n log n) on op traces, with no hashing. Memory, when the tables are built: a
+ * rank and an LCP array and the blocks' table, (floor(log2 (n/32)) + 1) n/32 uint32
+ * entries: about 10 bytes per symbol for n around a million, and three n-entry uint32
+ * arrays while building them (a 1.37M-symbol trace: 16 MB at the peak, beside the
+ * caller's symbols). It was twice that with an oracle per direction, and 184 bytes per
+ * symbol with a sparse table over every LCP entry.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -199,58 +205,107 @@ sais(const uint32_t *T, uint32_t *SA, size_t n, size_t K)
 	free(bkt);
 }
 
-/* Build the LCE oracle of c[0..n), n >= 1, symbols in [0, m). */
-static void
-lce_init(struct lce *q, const uint32_t *c, size_t n, size_t m)
+/* Dense ranks of the symbols: c[i] = number of distinct symbols smaller than sym[i].
+ * Two stable counting-sort passes on 16-bit halves order the positions by symbol; the
+ * first pass's order goes to c itself (read before it is overwritten), the second's
+ * to tmp, an n-entry scratch array the caller owns. */
+static size_t
+compress(const uint32_t *sym, size_t n, uint32_t *c, uint32_t *tmp)
 {
-	uint32_t *T, *SA, *sa, *lcp;
-	size_t i, h, lev, levels, half, nb = (n + BLOCK - 1) / BLOCK;
+	uint32_t *cnt = xcalloc(65536, sizeof(*cnt));
+	size_t i, m, sum;
+
+	for (i = 0; i < n; i++)
+		cnt[sym[i] & 0xffff]++;
+	for (i = 0, sum = 0; i < 65536; i++) {
+		sum += cnt[i];
+		cnt[i] = (uint32_t)(sum - cnt[i]);
+	}
+	for (i = 0; i < n; i++)
+		c[cnt[sym[i] & 0xffff]++] = (uint32_t)i;
+	memset(cnt, 0, 65536 * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		cnt[sym[i] >> 16]++;
+	for (i = 0, sum = 0; i < 65536; i++) {
+		sum += cnt[i];
+		cnt[i] = (uint32_t)(sum - cnt[i]);
+	}
+	for (i = 0; i < n; i++)
+		tmp[cnt[sym[c[i]] >> 16]++] = c[i];
+	m = 0;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && sym[tmp[i]] != sym[tmp[i - 1]])
+			m++;
+		c[tmp[i]] = (uint32_t)m;
+	}
+	free(cnt);
+	return m + 1;
+}
+
+/* Build the LCE oracle of sym[0..n), n >= 1: the suffix array of the dense ranks, the
+ * PLCP array by Phi (Kaerkkaeinen, Manzini and Puglisi: the same O(n) argument as
+ * Kasai's, but in text order over one array), then the rank and LCP arrays. At most
+ * three n-entry uint32 arrays are alive at once. */
+static void
+lce_init(struct lce *q, const uint32_t *sym, size_t n)
+{
+	uint32_t *T, *SA, *sa, *phi;
+	size_t i, r, h, m, lev, levels, half, nb = (n + BLOCK - 1) / BLOCK;
 
 	q->n = n;
 	q->nb = nb;
-	q->rank = xreallocarray(NULL, n, sizeof(*q->rank));
-	q->lcp = xreallocarray(NULL, n, sizeof(*q->lcp));
-	levels = flog2(nb) + 1;
-	q->tab = xreallocarray(NULL, levels * nb, sizeof(*q->tab));
-	/* The suffix array of c with a sentinel 0 appended (symbols shifted up by one);
-	 * the sentinel's suffix sorts first. */
+	/* The suffix array of the dense ranks with a sentinel 0 appended (ranks shifted
+	 * up by one); the sentinel's suffix sorts first. compress leaves its spare array
+	 * behind for SA. */
 	T = xreallocarray(NULL, n + 1, sizeof(*T));
 	SA = xreallocarray(NULL, n + 1, sizeof(*SA));
+	m = compress(sym, n, T, SA);
 	for (i = 0; i < n; i++)
-		T[i] = c[i] + 1;
+		T[i]++;
 	T[n] = 0;
 	sais(T, SA, n + 1, m + 1);
 	free(T);
 	sa = SA + 1;
-	for (i = 0; i < n; i++)
-		q->rank[sa[i]] = (uint32_t)i;
 
-	/* Kasai: lcp[r] = LCE of suffixes sa[r-1] and sa[r]; lcp[0] = 0. */
-	lcp = q->lcp;
-	lcp[0] = 0;
+	/* phi[i]: the suffix before suffix i in sorted order; then, in place, the PLCP:
+	 * the LCE of suffix i and that one (the LCE of suffix i+1 and its own is at least
+	 * one less). The sorted-first suffix has none: 0. */
+	phi = xreallocarray(NULL, n, sizeof(*phi));
+	phi[sa[0]] = EMPTY;
+	for (r = 1; r < n; r++)
+		phi[sa[r]] = sa[r - 1];
 	h = 0;
 	for (i = 0; i < n; i++) {
-		size_t r = q->rank[i], j;
+		size_t j = phi[i];
 
-		if (r == 0) {
+		if (j == EMPTY) {
+			phi[i] = 0;
 			h = 0;
 			continue;
 		}
-		j = sa[r - 1];
-		while (i + h < n && j + h < n && c[i + h] == c[j + h])
+		while (i + h < n && j + h < n && sym[i + h] == sym[j + h])
 			h++;
-		lcp[r] = (uint32_t)h;
+		phi[i] = (uint32_t)h;
 		if (h > 0)
 			h--;
 	}
-	free(SA);
+	/* rank[i]: the sorted place of suffix i; lcp[r] = plcp[sa[r]], over sa in place */
+	q->rank = xreallocarray(NULL, n, sizeof(*q->rank));
+	for (r = 0; r < n; r++)
+		q->rank[sa[r]] = (uint32_t)r;
+	for (r = 0; r < n; r++)
+		SA[r] = phi[sa[r]];
+	free(phi);
+	q->lcp = xreallocarray(SA, n, sizeof(*q->lcp));
 
 	/* Sparse table over the blocks' minima. */
+	levels = flog2(nb) + 1;
+	q->tab = xreallocarray(NULL, levels * nb, sizeof(*q->tab));
 	for (i = 0; i < nb; i++)
 		q->tab[i] = UINT32_MAX;
 	for (i = 0; i < n; i++)
-		if (lcp[i] < q->tab[i / BLOCK])
-			q->tab[i / BLOCK] = lcp[i];
+		if (q->lcp[i] < q->tab[i / BLOCK])
+			q->tab[i / BLOCK] = q->lcp[i];
 	for (lev = 1, half = 1; lev < levels; lev++, half *= 2) {
 		const uint32_t *prev = q->tab + (lev - 1) * nb;
 		uint32_t *cur = q->tab + lev * nb;
@@ -274,7 +329,7 @@ lce(const struct lce *q, size_t i, size_t j)
 {
 	size_t lo = q->rank[i], hi = q->rank[j], t, bl, bh;
 	unsigned k;
-	uint32_t m = UINT32_MAX, x, y;
+	uint32_t mn = UINT32_MAX, x, y;
 
 	if (lo > hi) {
 		t = lo;
@@ -286,84 +341,72 @@ lce(const struct lce *q, size_t i, size_t j)
 	bh = hi / BLOCK;
 	if (bl >= bh) {
 		for (t = lo; t <= hi; t++)
-			if (q->lcp[t] < m)
-				m = q->lcp[t];
-		return m;
+			if (q->lcp[t] < mn)
+				mn = q->lcp[t];
+		return mn;
 	}
 	for (t = lo; t < bl * BLOCK; t++)
-		if (q->lcp[t] < m)
-			m = q->lcp[t];
+		if (q->lcp[t] < mn)
+			mn = q->lcp[t];
 	for (t = bh * BLOCK; t <= hi; t++)
-		if (q->lcp[t] < m)
-			m = q->lcp[t];
+		if (q->lcp[t] < mn)
+			mn = q->lcp[t];
 	k = flog2(bh - bl);
 	x = q->tab[k * q->nb + bl];
 	y = q->tab[k * q->nb + bh - ((size_t)1 << k)];
-	if (x < m)
-		m = x;
-	return y < m ? y : m;
+	if (x < mn)
+		mn = x;
+	return y < mn ? y : mn;
 }
 
-/* Dense ranks of the symbols: c[i] = number of distinct symbols smaller than sym[i].
- * Two stable counting-sort passes on 16-bit halves order the positions by symbol. */
+/* Whether sym[a .. i) == sym[a+p .. i+p), a <= i, by the forward oracle. */
+static bool
+same_before(const struct lce *q, size_t a, size_t i, size_t p)
+{
+	return a == i || lce(q, a, a + p) >= i - a;
+}
+
+/*
+ * The leftward extension of a match at i with period p that is at least SCAN long: the
+ * largest l <= i with sym[i-l .. i) == sym[i+p-l .. i+p). Its start a = i - l is the
+ * smallest a for which that holds, and it holds for every a' between a and i: a
+ * galloping search down from i - SCAN, then a binary one, each step one forward LCE
+ * query. (The search's visits make l < p, so it takes about log2 p steps; it does not
+ * rely on that.)
+ */
 static size_t
-compress(const uint32_t *sym, size_t n, uint32_t *c)
+extend_left(const struct lce *q, size_t i, size_t p)
 {
-	uint32_t *cnt = xcalloc(65536, sizeof(*cnt));
-	uint32_t *x = xreallocarray(NULL, n, sizeof(*x)), *y = xreallocarray(NULL, n,
-	    sizeof(*y));
-	size_t i, m, half, sum;
+	size_t good = i - SCAN, lo, d;
 
-	for (i = 0; i < n; i++)
-		x[i] = (uint32_t)i;
-	for (half = 0; half < 2; half++) {
-		unsigned sh = half ? 16 : 0;
-
-		memset(cnt, 0, 65536 * sizeof(*cnt));
-		for (i = 0; i < n; i++)
-			cnt[sym[i] >> sh & 0xffff]++;
-		for (i = 0, sum = 0; i < 65536; i++) {
-			sum += cnt[i];
-			cnt[i] = (uint32_t)(sum - cnt[i]);
+	for (d = 2 * SCAN;; d *= 2) {
+		if (d >= i) {
+			if (same_before(q, 0, i, p))
+				return i;
+			lo = 1;
+			break;
 		}
-		for (i = 0; i < n; i++)
-			y[cnt[sym[x[i]] >> sh & 0xffff]++] = x[i];
-		memcpy(x, y, n * sizeof(*x));
+		if (!same_before(q, i - d, i, p)) {
+			lo = i - d + 1;
+			break;
+		}
+		good = i - d;
 	}
-	m = 0;
-	for (i = 0; i < n; i++) {
-		if (i > 0 && sym[x[i]] != sym[x[i - 1]])
-			m++;
-		c[x[i]] = (uint32_t)m;
+	while (lo < good) {
+		size_t mid = lo + (good - lo) / 2;
+
+		if (same_before(q, mid, i, p))
+			good = mid;
+		else
+			lo = mid + 1;
 	}
-	free(cnt);
-	free(x);
-	free(y);
-	return m + 1;
-}
-
-/* Build both oracles (forward on sym, backward on its reversal). */
-static void
-build(const uint32_t *sym, size_t n, struct lce *fw, struct lce *bw)
-{
-	uint32_t *c, *r;
-	size_t i, m;
-
-	c = xreallocarray(NULL, n, sizeof(*c));
-	m = compress(sym, n, c);
-	lce_init(fw, c, n, m);
-	r = xreallocarray(NULL, n, sizeof(*r));
-	for (i = 0; i < n; i++)
-		r[i] = c[n - 1 - i];
-	free(c);
-	lce_init(bw, r, n, m);
-	free(r);
+	return i - good;
 }
 
 bool
 period_find(const uint32_t *sym, size_t n, struct period *out)
 {
-	struct lce fw, bw;
+	struct lce fw;
 	struct period best = { 0, 0, 0 };
 	bool built = false;	/* the tables are built on the first long extension */
 	size_t i, p;
@@ -388,19 +431,18 @@ period_find(const uint32_t *sym, size_t n, struct period *out)
 				e++;
 			if (e == SCAN && i + p + e < n) {
 				if (!built)
-					build(sym, n, &fw, &bw);
+					lce_init(&fw, sym, n);
 				built = true;
 				e = lce(&fw, i, i + p);
 			}
-			/* sym[i-l .. i) == sym[i+p-l .. i+p), maximal: in the reversed
-			 * sequence, the suffixes at n-i and n-i-p */
+			/* sym[i-l .. i) == sym[i+p-l .. i+p), maximal */
 			for (l = 0; l < SCAN && l < i && sym[i - l - 1] == sym[i + p - l - 1];)
 				l++;
 			if (l == SCAN && l < i) {
 				if (!built)
-					build(sym, n, &fw, &bw);
+					lce_init(&fw, sym, n);
 				built = true;
-				l = lce(&bw, n - i, n - i - p);
+				l = extend_left(&fw, i, p);
 			}
 			a = i - l;
 			b = i + p + e;
@@ -415,10 +457,8 @@ period_find(const uint32_t *sym, size_t n, struct period *out)
 			i = next > i ? next : i + p;
 		}
 	}
-	if (built) {
+	if (built)
 		lce_free(&fw);
-		lce_free(&bw);
-	}
 	if (best.len == 0)
 		return false;
 	*out = best;

@@ -210,6 +210,23 @@ test_random(void)
 	}
 	ok(bad == 0, "6000 planted repetitions with prefix and tail (%zu differ)", bad);
 
+	/* Periods past the in-place scan (16) whose runs start well before the first
+	 * multiple of the period that matches: the leftward extension comes from the
+	 * tables' search, not from comparing in place. */
+	bad = 0;
+	for (t = 0; t < 400; t++) {
+		size_t p = 17 + rnd(60), pre = rnd((uint32_t)(2 * p)), reps = 2 + rnd(3),
+		    tail = rnd(20);
+
+		n = pre + reps * p + tail;
+		for (i = 0; i < n; i++)
+			s[i] = rnd(2 + t % 3);
+		for (i = pre + p; i < pre + reps * p; i++)
+			s[i] = s[i - p];
+		check(s, n, true, "long left", &bad);
+	}
+	ok(bad == 0, "400 runs of periods 17..76 starting anywhere (%zu differ)", bad);
+
 	bad = 0;
 	for (n = 0; n <= 200; n++) {
 		for (i = 0; i < n; i++)
