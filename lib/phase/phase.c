@@ -28,6 +28,7 @@
 #include "core/json.h"
 #include "core/names.h"
 #include "phase/guess.h"
+#include "phase/intcol.h"
 #include "phase/period.h"
 #include "phase/phase.h"
 #include "torch/step.h"
@@ -208,6 +209,8 @@ static const char *const ourkeys[] = {
 
 enum { F_LAUNCHER = 1, F_KINETO = 2, F_OTHERDEV = 4 };
 
+/* An op's facts as pass 1 reads them; kept as its symbol (sym, a uint32) and one byte
+ * (mm | guess << 2 | flags << 4; own is sym % 3). */
 struct opfacts {
 	uint32_t	sym;	/* op name and own M class as a small int */
 	uint8_t		mm;	/* PM_* if a matmul with known M */
@@ -248,9 +251,11 @@ struct state {
 	/* spool (look-ahead methods) */
 	struct spool	*spool;
 	struct buf	 line, text;
-	struct opfacts	*ops;
-	struct hostfacts *host;
-	long long	*ids;
+	/* per op: the facts the methods need, about 11 bytes (see op_at); the ids,
+	 * host facts and device times in columns of close values (intcol.h) */
+	uint32_t	*sym;		/* the op's symbol (struct opfacts) */
+	uint8_t		*fl;		/* the rest of its struct opfacts, packed */
+	struct intcol	 id, start, rank, devns;
 	size_t		 nops, capops, nkineto;
 	struct names	 names;		/* op names: their index is the op's symbol / 3 */
 	/* step annotations */
@@ -274,6 +279,47 @@ struct state {
 	bool		 have_dev0;
 	bool		 disorder;
 };
+
+/* Op i's facts. */
+static struct opfacts
+op_at(const struct state *st, size_t i)
+{
+	struct opfacts f;
+	uint8_t b = st->fl[i];
+
+	f.sym = st->sym[i];
+	f.own = (uint8_t)(f.sym % 3);
+	f.mm = b & 3;
+	f.guess = (uint8_t)(b >> 2 & 3);
+	f.flags = (uint8_t)(b >> 4);
+	return f;
+}
+
+static struct hostfacts
+host_at(const struct state *st, size_t i)
+{
+	struct hostfacts h;
+
+	h.start = intcol_get(&st->start, i);
+	h.rank = intcol_get(&st->rank, i);
+	h.dev_ns = intcol_get(&st->devns, i);
+	return h;
+}
+
+/* Forget the ops (after a replay). */
+static void
+ops_free(struct state *st)
+{
+	free(st->sym);
+	free(st->fl);
+	st->sym = NULL;
+	st->fl = NULL;
+	st->nops = st->capops = 0;
+	intcol_free(&st->id);
+	intcol_free(&st->start);
+	intcol_free(&st->rank);
+	intcol_free(&st->devns);
+}
 
 /* The kinds of record this stage tells apart. */
 enum { K_OTHER, K_OP, K_SIGNPOST, K_GPU };
@@ -651,15 +697,19 @@ spool_keep(struct state *st, struct rec *r, struct spoolfacts *sf)
 		if (k > UINT32_MAX / 3 - 1)
 			die(EXIT_DATA, "too many distinct op names");
 		f.sym = k * 3 + f.own;
+		if (st->nops == UINT32_MAX)
+			die(EXIT_DATA, "too many ops (%zu)", st->nops);
 		if (st->nops == st->capops) {
 			st->capops = grow_cap(st->capops, st->nops + 1);
-			st->ops = xreallocarray(st->ops, st->capops, sizeof(*st->ops));
-			st->host = xreallocarray(st->host, st->capops, sizeof(*st->host));
-			st->ids = xreallocarray(st->ids, st->capops, sizeof(*st->ids));
+			st->sym = xreallocarray(st->sym, st->capops, sizeof(*st->sym));
+			st->fl = xreallocarray(st->fl, st->capops, sizeof(*st->fl));
 		}
-		st->ops[st->nops] = f;
-		st->host[st->nops] = sf->h;
-		st->ids[st->nops] = sf->id;
+		st->sym[st->nops] = f.sym;
+		st->fl[st->nops] = (uint8_t)(f.mm | f.guess << 2 | f.flags << 4);
+		intcol_add(&st->id, sf->id);
+		intcol_add(&st->start, sf->h.start);
+		intcol_add(&st->rank, sf->h.rank);
+		intcol_add(&st->devns, sf->h.dev_ns);
 		st->nops++;
 	} else if (sf->step) {
 		st->steps = xgrow(st->steps, &st->capsteps, st->nsteps + 1, sizeof(*st->steps));
@@ -710,12 +760,13 @@ static int
 cmpopid(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	long long rx = sortst->host[x].rank, ry = sortst->host[y].rank;
+	long long rx = intcol_get(&sortst->rank, x), ry = intcol_get(&sortst->rank, y);
+	long long ix = intcol_get(&sortst->id, x), iy = intcol_get(&sortst->id, y);
 
 	if (rx != ry)
 		return rx < ry ? -1 : 1;
-	if (sortst->ids[x] != sortst->ids[y])
-		return sortst->ids[x] < sortst->ids[y] ? -1 : 1;
+	if (ix != iy)
+		return ix < iy ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -727,13 +778,15 @@ find_op(const struct state *st, const size_t *byid, long long rank, long long id
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2, k = byid[mid];
+		long long r = intcol_get(&st->rank, k);
 
-		if (st->host[k].rank < rank || (st->host[k].rank == rank && st->ids[k] < id))
+		if (r < rank || (r == rank && intcol_get(&st->id, k) < id))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < st->nops && st->host[byid[lo]].rank == rank && st->ids[byid[lo]] == id)
+	if (lo < st->nops && intcol_get(&st->rank, byid[lo]) == rank &&
+	    intcol_get(&st->id, byid[lo]) == id)
 		return byid[lo];
 	return (size_t)-1;
 }
@@ -786,7 +839,7 @@ replay(struct state *st, tagfn *fn, const void *ctx)
 	free(byid);
 	spool_close(st->spool);
 	st->spool = NULL;
-	st->nops = 0;
+	ops_free(st);
 	st->ngpus = 0;
 }
 
@@ -799,39 +852,58 @@ plural(size_t n)
 /* The shortest stretch a period of one op must cover to count as a repetition. */
 #define REPEAT_MIN_RUN1 8
 
-/* Repetition: tags from the best periodic stretch; false if none fits. On a trace of
- * several devices each op appears once per device, one copy after the other: the period
- * is looked for in the ops of one device (the first seen), and the other devices' ops
- * take the tags of the op of that device before them. */
+/* The tag and iter arrays of the ops, allocated once the method knows it can tag. */
+static void
+tags_alloc(const struct state *st, uint8_t **tag, uint32_t **iter)
+{
+	size_t n = st->nops ? st->nops : 1;
+
+	*tag = xmalloc(n);
+	*iter = xreallocarray(NULL, n, sizeof(**iter));
+}
+
+/* Repetition: tags from the best periodic stretch (tag and iter allocated here); false
+ * (nothing allocated) if none fits. On a trace of several devices each op appears once
+ * per device, one copy after the other: the period is looked for in the ops of one
+ * device (the first seen), and the other devices' ops take the tags of the op of that
+ * device before them.
+ * Memory: the search's (period.h: about 12 bytes an op at its peak) beside the symbols
+ * the state keeps; no per-op index of the first device's ops (sequential scans find
+ * them), and the tags only after the search. */
 static bool
-by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_it)
+by_repeat(struct state *st, uint8_t **tagp, uint32_t **iterp, bool strict, bool say_it)
 {
 	struct period pp, best = { 0, 0, 0 };
-	uint32_t *sym;
-	size_t *sel, i, k, n = 0, full;
+	uint32_t *sym, *iter;
+	uint8_t *tag;
+	size_t i, k, n = 0, full, seen, first = 0, last = 0;
 	bool found, worthy, prefill = false, llm = false;
 
 	/* only when the devices' ops are interleaved: files of one device each, given
 	 * one after the other, are one sequence */
 	bool interleaved = false, other = false;
 
+#define SELECTED(i)	(!interleaved || !(st->fl[(i)] >> 4 & F_OTHERDEV))
 	for (i = 0; i < st->nops; i++) {
-		if (st->ops[i].flags & F_OTHERDEV)
+		if (st->fl[i] >> 4 & F_OTHERDEV)
 			other = true;
 		else if (other) {
 			interleaved = true;
 			break;
 		}
 	}
-	sel = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*sel));
-	for (i = 0; i < st->nops; i++)
-		if (!interleaved || !(st->ops[i].flags & F_OTHERDEV))
-			sel[n++] = i;
-	sym = xreallocarray(NULL, n ? n : 1, sizeof(*sym));
-	for (i = 0; i < n; i++)
-		sym[i] = st->ops[sel[i]].sym;
+	/* the symbols of the selected ops: the state's own array when that is all ops */
+	sym = st->sym;
+	if (interleaved) {
+		sym = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*sym));
+		for (i = 0; i < st->nops; i++)
+			if (SELECTED(i))
+				sym[n++] = st->sym[i];
+	} else
+		n = st->nops;
 	found = period_find(sym, n, &pp);
-	free(sym);
+	if (sym != st->sym)
+		free(sym);
 	/* A repetition worth the name: a real share of the ops (a quarter), and a period of
 	 * more than one op unless that op repeats many times; two copies of one op in a
 	 * trace that does not repeat are no period. */
@@ -841,44 +913,57 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 		best = pp;
 		found = false;
 	}
-	if (strict && (!found || 2 * pp.len < n)) {
-		free(sel);
+	if (strict && (!found || 2 * pp.len < n))
 		return false;
-	}
 	if (!found)
 		pp.start = n, pp.len = 0, pp.period = 1;
-	for (i = 0; i < pp.start; i++)
-		if (st->ops[sel[i]].mm == PM_PREFILL)
-			prefill = true;
 	/* LLM names only on evidence: decode-sized matmuls in the repeating stretch, and
 	 * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
 	 * over a short padded sequence has small M too). Encoders' repeated blocks are
 	 * neither prefill nor decode. PyTorch traces: decode when every GEMM in the
 	 * stretch is decode-sized (M is the batch's tokens, so the layers of a prefill
-	 * pass repeat too, with a large M). */
+	 * pass repeat too, with a large M). One scan of the selected ops, k their count. */
 	{
 		bool small = false, large = false, cache = false, kineto = false;
 
-		for (i = pp.start; i < pp.start + pp.len; i++) {
-			const struct opfacts *f = &st->ops[sel[i]];
-			const char *nm = names_str(&st->names, f->sym / 3);
+		for (i = 0, k = 0; i < st->nops && k < pp.start + pp.len; i++) {
+			struct opfacts f;
 
-			if (f->flags & F_KINETO)
-				kineto = true;
-			if (f->mm == PM_DECODE)
-				small = true;
-			else if (f->mm == PM_PREFILL)
-				large = true;
-			if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
-				cache = true;
+			if (!SELECTED(i))
+				continue;
+			f = op_at(st, i);
+			if (k == pp.start)
+				first = i;
+			last = i;
+			if (k < pp.start) {
+				if (f.mm == PM_PREFILL)
+					prefill = true;
+			} else {
+				const char *nm = names_str(&st->names, f.sym / 3);
+
+				if (f.flags & F_KINETO)
+					kineto = true;
+				if (f.mm == PM_DECODE)
+					small = true;
+				else if (f.mm == PM_PREFILL)
+					large = true;
+				if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
+					cache = true;
+			}
+			k++;
 		}
 		if (kineto ? small && !large : small && (prefill || cache))
 			llm = true;
 	}
-	/* k: the position among the first device's ops of the last one at or before op i */
-	for (i = 0, k = 0; i < st->nops; i++) {
-		if (k + 1 < n && sel[k + 1] <= i)
-			k++;
+	tags_alloc(st, tagp, iterp);
+	tag = *tagp;
+	iter = *iterp;
+	/* k: the position among the first device's ops of the last one at or before op i
+	 * (0 before the first one) */
+	for (i = 0, seen = 0; i < st->nops; i++) {
+		if (SELECTED(i))
+			seen++;
+		k = seen > 0 ? seen - 1 : 0;
 		if (k < pp.start) {
 			tag[i] = !llm ? T_BEFORE : prefill ? T_PREFILL : T_WARMUP;
 			iter[i] = 0;
@@ -890,23 +975,20 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 			iter[i] = 0;
 		}
 	}
-	if (!say_it) {
-		free(sel);
+#undef SELECTED
+	if (!say_it)
 		return true;
-	}
 	if (!found && best.len > 0) {
 		note("phases by repeat: no repetition found (the longest, %zu op%s%s with a "
 		    "period of %zu op%s, is too short); all %zu op%s are %s",
 		    best.len, plural(best.len), n < st->nops ? " of the first device" : "",
 		    best.period, plural(best.period),
 		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
-		free(sel);
 		return true;
 	}
 	if (!found) {
 		note("phases by repeat: no op sequence repeats; all %zu op%s are %s",
 		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
-		free(sel);
 		return true;
 	}
 	full = pp.len / pp.period;
@@ -915,9 +997,8 @@ by_repeat(struct state *st, uint8_t *tag, uint32_t *iter, bool strict, bool say_
 	    pp.len, n < st->nops ? " of the first device" : "", pp.period,
 	    plural(pp.period), full, plural(full),
 	    pp.len % pp.period ? " and a partial one" : "",
-	    st->ids[sel[pp.start]], st->ids[sel[pp.start + pp.len - 1]],
+	    intcol_get(&st->id, first), intcol_get(&st->id, last),
 	    pp.start, plural(pp.start), n - pp.start - pp.len);
-	free(sel);
 	return true;
 }
 
@@ -930,8 +1011,8 @@ by_matmul(struct state *st, uint8_t *tag, uint32_t *iter, bool say_it, const cha
 	mm = xmalloc(n ? n : 1);
 	own = xmalloc(n ? n : 1);
 	for (i = 0; i < n; i++) {
-		mm[i] = st->ops[i].mm;
-		own[i] = st->ops[i].own;
+		mm[i] = st->fl[i] & 3;
+		own[i] = (uint8_t)(st->sym[i] % 3);
 		iter[i] = 0;
 	}
 	if (!phase_split_matmul(mm, own, n, tag)) {
@@ -976,17 +1057,19 @@ by_guess(struct state *st, uint8_t *tag, uint32_t *iter, bool say_it, const char
 	for (i = 0; i < n; i++) {
 		tag[i] = T_NONE;
 		iter[i] = 0;
-		if (st->ops[i].flags & F_LAUNCHER) {
+		struct opfacts f = op_at(st, i);
+
+		if (f.flags & F_LAUNCHER) {
 			row[nl] = i;
-			sym[nl] = st->ops[i].sym / 3;
-			label[nl++] = st->ops[i].guess;
+			sym[nl] = f.sym / 3;
+			label[nl++] = f.guess;
 		}
 	}
 	guess_finish(st->gm, sym, nl, st->names.n, label);
 	for (k = 0; k < nl; k++) {
 		tag[row[k]] = totag[label[k]];
 		count[label[k]]++;
-		ns[label[k]] += st->host[row[k]].dev_ns;
+		ns[label[k]] += intcol_get(&st->devns, row[k]);
 	}
 	if (say_it) {
 		char m[48] = "";
@@ -1105,11 +1188,12 @@ by_steps(struct state *st, bool say_it)
 	}
 	st->opstep = xreallocarray(NULL, n ? n : 1, sizeof(*st->opstep));
 	for (i = 0; i < n; i++) {
+		struct hostfacts h = host_at(st, i);
 		long k = -1;
 
-		if (st->host[i].start != LLONG_MIN)
+		if (h.start != LLONG_MIN)
 			for (tier = 1; tier <= 4 && k < 0; tier++)
-				k = find_step(st, st->host[i].rank, tier, st->host[i].start);
+				k = find_step(st, h.rank, tier, h.start);
 		st->opstep[i] = (int32_t)k;
 		if (k < 0)
 			outside++;
@@ -1138,8 +1222,8 @@ static void
 finish(struct state *st)
 {
 	size_t n = st->nops;
-	uint8_t *tag;
-	uint32_t *iter;
+	uint8_t *tag = NULL;
+	uint32_t *iter = NULL;
 	struct basic_tags bt;
 	/* Nothing to say about an input without ops. */
 	bool loud = n > 0 &&
@@ -1149,18 +1233,23 @@ finish(struct state *st)
 		by_steps(st, loud);
 		return;
 	}
-	tag = xmalloc(n ? n : 1);
-	iter = xreallocarray(NULL, n ? n : 1, sizeof(*iter));
 	if (st->mode == PHASE_REPEAT)
-		by_repeat(st, tag, iter, false, loud);
-	else if (st->mode == PHASE_MATMUL_M)
-		by_matmul(st, tag, iter, loud, "");
-	else if (is_guess(st->mode))
-		by_guess(st, tag, iter, loud, "");
-	else if (st->nkineto > 0)
-		by_guess(st, tag, iter, loud, "no step annotations; ");
-	else if (!by_repeat(st, tag, iter, true, loud))
-		by_matmul(st, tag, iter, loud, "no signposts and no repeating op sequence; ");
+		by_repeat(st, &tag, &iter, false, loud);
+	else if (st->mode != PHASE_MATMUL_M && !is_guess(st->mode) && st->nkineto == 0 &&
+	    by_repeat(st, &tag, &iter, true, loud))
+		;
+	else {
+		tags_alloc(st, &tag, &iter);
+		if (st->mode == PHASE_MATMUL_M)
+			by_matmul(st, tag, iter, loud, "");
+		else if (is_guess(st->mode))
+			by_guess(st, tag, iter, loud, "");
+		else if (st->nkineto > 0)
+			by_guess(st, tag, iter, loud, "no step annotations; ");
+		else
+			by_matmul(st, tag, iter, loud,
+			    "no signposts and no repeating op sequence; ");
+	}
 	bt.tag = tag;
 	bt.iter = iter;
 	replay(st, basic_tag, &bt);
@@ -1234,9 +1323,7 @@ phase_tag(struct rec_reader *rd, FILE *out, const struct phase_opts *o)
 	free(st.spiter);
 	buf_free(&st.line);
 	buf_free(&st.text);
-	free(st.ops);
-	free(st.host);
-	free(st.ids);
+	ops_free(&st);
 	free(st.steps);
 	free(st.gpus);
 }
