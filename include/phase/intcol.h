@@ -5,8 +5,9 @@
  *
  * The values go in chunks of INTCOL_CHUNK; a full chunk is kept as the offsets of its
  * values from its smallest one, each in the fewest bytes that hold every offset of the
- * chunk (0, 1, 2, 4 or 8). Neighbouring ops have close ids and host times and mostly
- * one rank: 2, 4 and 0 bytes a value instead of 8, and no growth slack. Any value fits
+ * chunk (0 to 8). Neighbouring ops have close ids and host times and mostly one rank:
+ * 2, 5 and 0 bytes a value instead of 8 (the host times of 4096 ops of a TT trace span
+ * up to minutes), and no growth slack. Any value fits
  * (a chunk with LLONG_MIN and LLONG_MAX takes 8 bytes a value). A zeroed struct is an
  * empty column.
  */

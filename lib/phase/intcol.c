@@ -3,7 +3,6 @@
  * intcol: a column of integers in chunks of offsets from the chunk's minimum, each in
  * the fewest bytes that hold them (see intcol.h).
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +11,15 @@
 
 #define MASK	(INTCOL_CHUNK - 1)
 
-/* Pack the open chunk, full, into a new chunk. */
+/* Pack the open chunk, full, into a new chunk: each offset in its low width bytes,
+ * little-endian, one after the other. */
 static void
 seal(struct intcol *c)
 {
 	struct intcol_chunk *k;
-	unsigned long long lo = 0, range = 0, o;
+	unsigned long long lo, range = 0, o;
 	size_t i;
+	unsigned b;
 	long long mn = c->open[0];
 
 	for (i = 1; i < INTCOL_CHUNK; i++)
@@ -31,28 +32,16 @@ seal(struct intcol *c)
 	c->chunk = xgrow(c->chunk, &c->capchunk, c->nchunk + 1, sizeof(*c->chunk));
 	k = &c->chunk[c->nchunk++];
 	k->base = mn;
-	k->width = range == 0 ? 0 : range <= UINT8_MAX ? 1 : range <= UINT16_MAX ? 2 :
-	    range <= UINT32_MAX ? 4 : 8;
+	for (k->width = 0; k->width < 8 && range >> (8 * k->width) != 0; k->width++)
+		;
 	k->off = NULL;
 	if (k->width == 0)
 		return;
 	k->off = xmalloc(INTCOL_CHUNK * k->width);
 	for (i = 0; i < INTCOL_CHUNK; i++) {
 		o = (unsigned long long)c->open[i] - lo;
-		switch (k->width) {
-		case 1:
-			k->off[i] = (unsigned char)o;
-			break;
-		case 2:
-			((uint16_t *)(void *)k->off)[i] = (uint16_t)o;
-			break;
-		case 4:
-			((uint32_t *)(void *)k->off)[i] = (uint32_t)o;
-			break;
-		default:
-			((uint64_t *)(void *)k->off)[i] = o;
-			break;
-		}
+		for (b = 0; b < k->width; b++)
+			k->off[i * k->width + b] = (unsigned char)(o >> (8 * b));
 	}
 }
 
@@ -70,28 +59,19 @@ long long
 intcol_get(const struct intcol *c, size_t i)
 {
 	const struct intcol_chunk *k;
+	const unsigned char *p;
 	size_t j = i & MASK;
-	unsigned long long o;
+	unsigned long long o = 0;
+	unsigned b;
 
 	if ((i >> INTCOL_SHIFT) >= c->nchunk)
 		return c->open[j];
 	k = &c->chunk[i >> INTCOL_SHIFT];
-	switch (k->width) {
-	case 0:
+	if (k->width == 0)
 		return k->base;
-	case 1:
-		o = k->off[j];
-		break;
-	case 2:
-		o = ((const uint16_t *)(const void *)k->off)[j];
-		break;
-	case 4:
-		o = ((const uint32_t *)(const void *)k->off)[j];
-		break;
-	default:
-		o = ((const uint64_t *)(const void *)k->off)[j];
-		break;
-	}
+	p = k->off + j * k->width;
+	for (b = k->width; b-- > 0;)
+		o = o << 8 | p[b];
 	/* base + o in unsigned arithmetic: the offset of LLONG_MAX from LLONG_MIN wraps
 	 * back into range */
 	return (long long)((unsigned long long)k->base + o);

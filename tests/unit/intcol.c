@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for lib/phase/intcol.c: every value read back as appended, whatever the
- * spread of a chunk (none, bytes, 16, 32 and 64 bits, LLONG_MIN and LLONG_MAX
+ * spread of a chunk (none, 1, 2, 3, 4 and 8 bytes, LLONG_MIN and LLONG_MAX
  * together), in the open chunk and the sealed ones; the bytes held by close values. */
 #include <limits.h>
 #include <stdint.h>
@@ -75,9 +75,17 @@ main(void)
 	ok(c.n == n && c.nchunk == 8, "8 sealed chunks and an open one");
 	ok(c.chunk[0].width == 0 && c.chunk[1].width == 2 && c.chunk[2].width == 1 &&
 	    c.chunk[3].width == 4 && c.chunk[4].width == 8 && c.chunk[5].width == 8 &&
-	    c.chunk[7].width == 4, "each chunk in the fewest bytes");
+	    c.chunk[7].width == 3, "each chunk in the fewest bytes");
 	intcol_free(&c);
 	ok(c.n == 0 && c.chunk == NULL, "freed column is empty");
+
+	/* host times a few seconds apart: 5 bytes */
+	for (i = 0; i < INTCOL_CHUNK; i++)
+		intcol_add(&c, 11684348586LL + (long long)i * 17000000LL);
+	ok(c.nchunk == 1 && c.chunk[0].width == 5 &&
+	    intcol_get(&c, INTCOL_CHUNK - 1) == 11684348586LL + 4095LL * 17000000LL,
+	    "70 s of host times in 5 bytes each");
+	intcol_free(&c);
 
 	/* a million consecutive ids: about 2 bytes each */
 	for (i = 0; i < 1000000; i++)
