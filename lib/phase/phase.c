@@ -3,11 +3,13 @@
  * phase: tags op records with a phase and an iteration (ttp-phase; see phase.h).
  *
  * This module owns the phase methods, the choice among them (auto), and the spool
- * that lets the look-ahead methods tag a stream of any size in bounded memory: pass 1
- * keeps about 40 bytes of facts per op (a symbol for its name, its matmul class, its
- * own M class, its id, rank and host start, a heuristic label) and the step annotations,
- * and appends each record line to a spool; pass 2 reads the lines back and appends
- * the tags.
+ * that lets the look-ahead methods tag a stream of any size in little memory: pass 1
+ * keeps about 12 bytes of facts per op on a TT trace (a 4-byte symbol for its name and
+ * own M class; one byte for its matmul class, heuristic label and flags; its id, host
+ * start, rank and device time in packed columns, intcol.h: 2, 5, 0 and 0 bytes) and the
+ * step annotations, and appends each record line to a spool; pass 2 reads the lines
+ * back and appends the tags. The repeat method's search (period.h) adds about 12 bytes
+ * an op at its peak, the tags 5 after it.
  *
  * Finding the repetition is lib/phase/period.c: the periodic stretch that covers the most
  * ops, in O(n log n) time. The step grammar is lib/torch/step.c, the heuristics lib/phase/guess.c.
