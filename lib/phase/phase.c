@@ -949,7 +949,7 @@ by_repeat(struct state *st, uint8_t **tagp, uint32_t **iterp, bool strict, bool 
 					small = true;
 				else if (f.mm == PM_PREFILL)
 					large = true;
-				if (strstr(nm, "Decode") != NULL || strstr(nm, "Cache") != NULL)
+				if (opkind_flags(nm, OPK_CSTR, OPC_DECODE) != 0)
 					cache = true;
 			}
 			k++;

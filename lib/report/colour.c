@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "report/colour.h"
+#include "tt/opclass.h"
 
 int
 colour_parse_mode(const char *s)
@@ -60,33 +61,18 @@ colour_add(struct buf *b, int on, int c, const char *s, size_t n)
 	buf_add(b, "\033[0m", 4);
 }
 
-static const struct {
-	const char	*pat;
-	int		 col;
-} opcolours[] = {
-	{ "(torch)", COL_RED },
-	{ "Matmul", COL_MAGENTA },
-	{ "OptimizedConvNew", COL_ORANGE },
-	{ "Conv2d", COL_ORANGE },
-	{ "LayerNorm", COL_CYAN },
-	{ "AllGather", COL_CYAN },
-	{ "AllReduce", COL_CYAN },
-	{ "ScaledDotProductAttentionDecode", COL_BLUE },
-	{ "ScaledDotProductAttentionGQADecode", COL_BLUE },
-	{ "NlpCreateHeadsDeviceOperation", COL_BLUE },
-	{ "NLPConcatHeadsDecodeDeviceOperation", COL_BLUE },
-	{ "UpdateCache", COL_BLUE },
-};
+/* The colours of op names are the op-kind table's (tt/opclass.h), in its palette. */
+_Static_assert((int)OPCOL_RED == (int)COL_RED && (int)OPCOL_BLUE == (int)COL_BLUE &&
+    (int)OPCOL_MAGENTA == (int)COL_MAGENTA && (int)OPCOL_CYAN == (int)COL_CYAN &&
+    (int)OPCOL_ORANGE == (int)COL_ORANGE,
+    "tt/opclass.h's colours are report/colour.h's palette indexes");
 
 int
 colour_for_op(const char *label)
 {
-	size_t i;
+	int c = opkind_colour(label);
 
-	for (i = 0; i < sizeof(opcolours) / sizeof(opcolours[0]); i++)
-		if (strstr(label, opcolours[i].pat) != NULL)
-			return opcolours[i].col;
-	return COL_WHITE;
+	return c != 0 ? c : COL_WHITE;
 }
 
 size_t

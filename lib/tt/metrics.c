@@ -250,58 +250,14 @@ metrics_bound(bool has_dram, double dram_pct, bool has_flops, double flops_pct)
 
 /* --- categories (spec 21) --------------------------------------------------------- */
 
-static const char *const cat_compute[] = {
-	"AllGatherMatmul", "ScaledDotProductAttentionDecode", "RotaryEmbeddingLlama",
-	"SDPAOperation", "OptimizedConvNew", "Conv2d", "Matmul", "BinaryNg", "Binary", "Unary",
-	"Pool2D", "UpSample", "UpsampleOperation", "GroupNorm", "GridSample", "Accumulation",
-	"LayerNorm", "ScaledDotProductAttention", "Reduce", "Softmax", "Embeddings",
-	"MinimalMatmulOp", "IntImg", "GridSampleOperation", NULL
-};
-static const char *const cat_dm[] = {
-	"PagedUpdateCacheDeviceOperation", "Move", "Copy", "InterleavedToSharded",
-	"ShardedToInterleaved", "InterleavedToShardedPartial", "ShardedToInterleavedPartial",
-	"Halo", "Where", "CloneOperation", "Reshard", "PaddedSlice", "SliceWrite",
-	"ReduceScatter", NULL
-};
-static const char *const cat_tm[] = {
-	"NLPCreateHeadsDecodeDeviceOperation", "NLPConcatHeadsDecodeDeviceOperation", "Fold",
-	"CreateQKVHeadsDeviceOperation", "ConcatenateHeads", "Reshape", "Transpose", "Permute",
-	"Slice", "Concat", "Split", "TilizeWithValPadding", "Tilize", "UntilizeWithUnpadding",
-	"Untilize", "Typecast", "NLPConcatHeads", "NlpCreateHeads", "Ternary", "FillPad",
-	"PadDeviceOperation", NULL
-};
-static const char *const cat_host[] = { "(torch)", NULL };
-
-static const struct {
-	const char		 *name;
-	const char *const	 *ops;
-} categories[] = {
-	{ "Compute", cat_compute }, { "DM", cat_dm }, { "TM", cat_tm }, { "Host", cat_host },
-};
-
-static int
-in_set(const char *w, size_t n, const char *const *set)
-{
-	static const char suffix[] = "DeviceOperation";
-	size_t k;
-
-	for (; *set != NULL; set++) {
-		k = strlen(*set);
-		if (n == k && memcmp(w, *set, k) == 0)
-			return 1;
-		if (n == k + sizeof(suffix) - 1 && memcmp(w, *set, k) == 0 &&
-		    memcmp(w + k, suffix, sizeof(suffix) - 1) == 0)
-			return 1;
-	}
-	return 0;
-}
+/* The categories are the op-kind table's (tt/opclass.h): a label's first word names one. */
 
 const char *
 metrics_category(const char *label)
 {
-	const char *w;
+	const char *w, *cat;
 	char key[200];
-	size_t n, i;
+	size_t n;
 
 	if (label == NULL)
 		return "Other";
@@ -312,9 +268,8 @@ metrics_category(const char *label)
 		continue;
 	if (n == 0)
 		return "Other";
-	for (i = 0; i < sizeof(categories) / sizeof(categories[0]); i++)
-		if (in_set(w, n, categories[i].ops))
-			return categories[i].name;
+	if ((cat = opkind_category(w, n)) != NULL)
+		return cat;
 	snprintf(key, sizeof(key), "category:%.*s", (int)(n < 180 ? n : 180), w);
 	note_once(key, "'%.*s' is in none of tt-perf-report's op categories; counted as Other",
 	    (int)n, w);
@@ -815,7 +770,7 @@ analyse_conv(const struct mop *op, struct mresult *m)
 	int rh = 0, rw = 0;
 
 	math_mm(op, m);
-	if (strstr(op->op, "OptimizedConvNew") != NULL)
+	if (opkind_flags(op->op, OPK_CSTR, OPC_CONV_NEW) != 0)
 		m->verdict = metrics_fidelity_verdict(op->in0.dtype, op->in1.dtype,
 		    op->out0.dtype, op->fidelity, &m->verdict_msg);
 	/* window_hw: text after it up to "; ", minus its first 2 and last character. */
@@ -897,6 +852,7 @@ void
 metrics_analyse(const struct mop *op, struct mresult *m)
 {
 	const char *name = op->op != NULL ? op->op : "";
+	unsigned kind = opkind_flags(name, OPK_CSTR, OPC_MATMUL | OPC_CONV | OPC_HALO);
 
 	reset(m);
 	if (op->attrs != NULL && strstr(op->attrs, "program_config") != NULL) {
@@ -904,13 +860,13 @@ metrics_analyse(const struct mop *op, struct mresult *m)
 		m->has_sub_h = regex_int(op->attrs, "out_subblock_h=", &m->sub_h);
 		m->has_sub_w = regex_int(op->attrs, "out_subblock_w=", &m->sub_w);
 	}
-	if (opclass_matmul(name, strlen(name))) {
+	if (kind & OPC_MATMUL) {
 		m->is_matmul = true;
 		analyse_matmul(op, m);
-	} else if (opclass_conv(name)) {
+	} else if (kind & OPC_CONV) {
 		m->is_conv = true;
 		analyse_conv(op, m);
-	} else if (opclass_halo(name)) {
+	} else if (kind & OPC_HALO) {
 		m->is_halo = true;
 		analyse_halo(op, m);
 	} else {

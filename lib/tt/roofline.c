@@ -31,8 +31,9 @@ elements(const struct mtensor *t)
 }
 
 /*
- * How an op touches its tensors. Most read and write every element of each; these do
- * not, and counting whole tensors made them claim many times the DRAM bandwidth:
+ * How an op touches its tensors (the op-kind table's access column, tt/opclass.c). Most
+ * read and write every element of each; these do not, and counting whole tensors made
+ * them claim many times the DRAM bandwidth:
  *   gather       embeddings: the indices, then one table row per output row; the
  *                table is read only as much as the output holds
  *   slice        slices and interleaved-to-sharded-partial: the output-sized part of
@@ -41,22 +42,13 @@ elements(const struct mtensor *t)
  *                into part of an output that is also an input (updated in place), so
  *                the output moves only as many elements as the first input has
  */
-enum access { ACC_TENSORS, ACC_GATHER, ACC_SLICE, ACC_SLICE_WRITE };
-
 static const char *const access_names[] = { "tensors", "gather", "slice", "slice-write" };
 
-static enum access
+/* The access model of an op (tt/opclass.h's table: OPA_*) */
+static int
 op_access(const char *op)
 {
-	if (op == NULL)
-		return ACC_TENSORS;
-	if (strstr(op, "Embedding") != NULL && strstr(op, "Backward") == NULL)
-		return ACC_GATHER;
-	if (strstr(op, "SliceWrite") != NULL || strstr(op, "ShardedToInterleavedPartial") != NULL)
-		return ACC_SLICE_WRITE;
-	if (strstr(op, "Slice") != NULL || strstr(op, "InterleavedToShardedPartial") != NULL)
-		return ACC_SLICE;
-	return ACC_TENSORS;
+	return op == NULL ? OPA_TENSORS : opkind_access(op);
 }
 
 static void
@@ -81,13 +73,13 @@ static void
 count_bytes(const struct rop *r, struct rextra *x)
 {
 	const struct mop *op = r->mop;
-	enum access acc = op_access(op->op);
+	int acc = op_access(op->op);
 	const struct mtensor *in0 = &op->in0, *in1 = &op->in1, *out = &op->out0;
 	size_t i;
 
-	x->bytes_model = access_names[ACC_TENSORS];
+	x->bytes_model = access_names[OPA_TENSORS];
 	switch (acc) {
-	case ACC_GATHER:	/* indices, rows of the table, output */
+	case OPA_GATHER:	/* indices, rows of the table, output */
 		if (!usable(in0) || !usable(in1) || !usable(out))
 			break;
 		add_bytes(x, in0, elements(in0));
@@ -95,21 +87,21 @@ count_bytes(const struct rop *r, struct rextra *x)
 		add_bytes(x, out, elements(out));
 		x->bytes_model = access_names[acc];
 		return;
-	case ACC_SLICE:		/* the output-sized part of the input, the output */
+	case OPA_SLICE:		/* the output-sized part of the input, the output */
 		if (!usable(in0) || !usable(out))
 			break;
 		add_bytes(x, in0, elements(out) < elements(in0) ? elements(out) : elements(in0));
 		add_bytes(x, out, elements(out));
 		x->bytes_model = access_names[acc];
 		return;
-	case ACC_SLICE_WRITE:	/* the input, and as much of the output */
+	case OPA_SLICE_WRITE:	/* the input, and as much of the output */
 		if (!usable(in0) || !usable(out))
 			break;
 		add_bytes(x, in0, elements(in0));
 		add_bytes(x, out, elements(in0) < elements(out) ? elements(in0) : elements(out));
 		x->bytes_model = access_names[acc];
 		return;
-	case ACC_TENSORS:
+	default:
 		break;
 	}
 	for (i = 0; i < r->ntensors; i++)
@@ -133,7 +125,7 @@ count_flops(const struct rop *r, const struct mresult *m, struct rextra *x)
 		}
 		return;
 	}
-	if (strstr(label, "ScaledDotProductAttention") != NULL || strstr(label, "SDPA") != NULL) {
+	if (opkind_flop(label) == OPF_SDPA) {
 		/* Q [B, H, Sq, D] x K^T and P x V: 4 * B * H * Sq * Sk * D. */
 		const struct mtensor *q = &op->in0, *k = &op->in1;
 
@@ -147,7 +139,7 @@ count_flops(const struct rop *r, const struct mresult *m, struct rextra *x)
 	}
 	/* gathers and slices move data and compute nothing, whatever their category */
 	if (strcmp(m->category, "DM") == 0 || strcmp(m->category, "TM") == 0 ||
-	    op_access(op->op) != ACC_TENSORS) {
+	    op_access(op->op) != OPA_TENSORS) {
 		x->flops = 0;
 		x->has_flops = true;
 		x->flops_model = "none";
