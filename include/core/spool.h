@@ -28,8 +28,33 @@ const char *spool_get(struct spool *sp, uint64_t off, size_t len);
 /* The line at *off (through its '\n', or to the end), its length in *len, *off moved
  * past it; NULL at the end. Valid until the next spool call. */
 const char *spool_line(struct spool *sp, uint64_t *off, size_t *len);
+/* Copy the len bytes at off into dst (any length; the window is left alone). */
+void spool_pread(struct spool *sp, uint64_t off, void *dst, size_t len);
 /* Empty the spool, for reuse. */
 void spool_reset(struct spool *sp);
 void spool_close(struct spool *sp);
+
+/*
+ * spsort: an external sort of fixed-size binary records. Records are added in any order;
+ * every SPSORT_RUN bytes of them are sorted in memory and written to a spool as a run;
+ * spsort_next then merges the runs (or walks the one run still in memory). Memory: one
+ * run plus a read buffer per run, whatever the count. cmp must be a total order (ties
+ * broken by a unique field): the runs are not merged stably. The environment variable
+ * TTP_SPSORT_RUN=N (N records per run) forces small runs, for tests.
+ */
+#define SPSORT_RUN	((size_t)4 << 20)
+
+struct spsort;
+
+struct spsort *spsort_new(size_t recsz, int (*cmp)(const void *, const void *));
+void spsort_add(struct spsort *s, const void *rec);
+/* The records added so far. */
+uint64_t spsort_count(const struct spsort *s);
+/* After the last add: the next record in order, NULL after the last one. Valid until the
+ * next call. */
+const void *spsort_next(struct spsort *s);
+/* The runs written so far (0 when everything fits in memory). */
+size_t spsort_runs(const struct spsort *s);
+void spsort_free(struct spsort *s);
 
 #endif

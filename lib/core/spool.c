@@ -4,10 +4,12 @@
  * a window buffer (see spool.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "core/diag.h"
@@ -197,6 +199,16 @@ spool_line(struct spool *sp, uint64_t *off, size_t *len)
 }
 
 void
+spool_pread(struct spool *sp, uint64_t off, void *dst, size_t len)
+{
+	if (off > sp->size || len > sp->size - off)
+		die(EXIT_DATA, "temporary file: read beyond its end");
+	if (sp->wlen > 0 && off + len > sp->flushed)
+		flush(sp);
+	readat(sp, dst, len, off);
+}
+
+void
 spool_reset(struct spool *sp)
 {
 	if (ftruncate(sp->fd, 0) != 0)
@@ -215,4 +227,234 @@ spool_close(struct spool *sp)
 	free(sp->wbuf);
 	free(sp->rbuf);
 	free(sp);
+}
+
+/* --- spsort ------------------------------------------------------------------------------ */
+
+#define MERGEBUF	((size_t)64 << 10)	/* largest read buffer of a run */
+
+struct run {
+	uint64_t off;		/* the next unread record in the spool */
+	uint64_t left;		/* records not yet read into buf */
+	char	*buf;		/* records [pos, len) read, not yet returned */
+	size_t	 pos, len;
+};
+
+struct spsort {
+	size_t	 recsz;
+	int	(*cmp)(const void *, const void *);
+	char	*mem;			/* the run being filled */
+	size_t	 n, cap, runcap;	/* records in mem, its room, a run's records */
+	uint64_t count;
+	struct spool *sp;
+	uint64_t *roff, *rn;		/* each run written: offset, records */
+	size_t	 nruns, caprun;
+	/* merging */
+	bool	 merging;
+	struct run *run;
+	size_t	*heap, nheap;
+	size_t	 memnext;		/* the one run in memory: the next record */
+	ssize_t	 last;			/* the run of the record returned last, -1: none */
+};
+
+struct spsort *
+spsort_new(size_t recsz, int (*cmp)(const void *, const void *))
+{
+	struct spsort *s = xcalloc(1, sizeof(*s));
+	const char *e = getenv("TTP_SPSORT_RUN");
+
+	s->recsz = recsz;
+	s->cmp = cmp;
+	s->runcap = SPSORT_RUN / recsz;
+	if (e != NULL && *e != '\0' && atol(e) > 0)
+		s->runcap = (size_t)atol(e);
+	if (s->runcap == 0)
+		s->runcap = 1;
+	s->last = -1;
+	return s;
+}
+
+uint64_t
+spsort_count(const struct spsort *s)
+{
+	return s->count;
+}
+
+size_t
+spsort_runs(const struct spsort *s)
+{
+	return s->nruns;
+}
+
+static void
+spill(struct spsort *s)
+{
+	if (s->n == 0)
+		return;
+	qsort(s->mem, s->n, s->recsz, s->cmp);
+	if (s->sp == NULL)
+		s->sp = spool_open();
+	if (s->nruns == s->caprun) {
+		s->caprun = grow_cap(s->caprun, s->nruns + 1);
+		s->roff = xreallocarray(s->roff, s->caprun, sizeof(*s->roff));
+		s->rn = xreallocarray(s->rn, s->caprun, sizeof(*s->rn));
+	}
+	s->roff[s->nruns] = spool_add(s->sp, s->mem, s->n * s->recsz);
+	s->rn[s->nruns++] = s->n;
+	s->n = 0;
+}
+
+void
+spsort_add(struct spsort *s, const void *rec)
+{
+	if (s->merging)
+		die(EXIT_DATA, "spsort: record added after the merge began");
+	if (s->n == s->runcap)
+		spill(s);
+	if (s->n == s->cap) {
+		s->cap = grow_cap(s->cap, s->n + 1);
+		if (s->cap > s->runcap)
+			s->cap = s->runcap;
+		s->mem = xreallocarray(s->mem, s->cap, s->recsz);
+	}
+	memcpy(s->mem + s->n * s->recsz, rec, s->recsz);
+	s->n++;
+	s->count++;
+}
+
+/* Run r's buffer refilled from the spool; false when the run is done. */
+static bool
+refill(struct spsort *s, struct run *r, size_t bufrecs)
+{
+	size_t n;
+
+	if (r->pos < r->len)
+		return true;
+	if (r->left == 0)
+		return false;
+	n = r->left < bufrecs ? (size_t)r->left : bufrecs;
+	spool_pread(s->sp, r->off, r->buf, n * s->recsz);
+	r->off += (uint64_t)n * s->recsz;
+	r->left -= n;
+	r->pos = 0;
+	r->len = n;
+	return true;
+}
+
+static const void *
+head(const struct spsort *s, size_t r)
+{
+	return s->run[r].buf + s->run[r].pos * s->recsz;
+}
+
+static bool
+before(const struct spsort *s, size_t a, size_t b)
+{
+	int c = s->cmp(head(s, a), head(s, b));
+
+	return c < 0 || (c == 0 && a < b);
+}
+
+static void
+sift_down(struct spsort *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+
+		if (l < s->nheap && before(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (l + 1 < s->nheap && before(s, s->heap[l + 1], s->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = t;
+		i = m;
+	}
+}
+
+static size_t
+bufrecs(const struct spsort *s)
+{
+	size_t b = SPSORT_RUN / s->nruns;
+
+	if (b > MERGEBUF)
+		b = MERGEBUF;
+	b /= s->recsz;
+	return b == 0 ? 1 : b;
+}
+
+static void
+start_merge(struct spsort *s)
+{
+	size_t i, nb;
+
+	s->merging = true;
+	if (s->nruns == 0) {	/* everything in memory */
+		if (s->n > 1)
+			qsort(s->mem, s->n, s->recsz, s->cmp);
+		s->memnext = 0;
+		return;
+	}
+	spill(s);
+	free(s->mem);
+	s->mem = NULL;
+	s->cap = 0;
+	nb = bufrecs(s);
+	s->run = xcalloc(s->nruns, sizeof(*s->run));
+	s->heap = xreallocarray(NULL, s->nruns, sizeof(*s->heap));
+	for (i = 0; i < s->nruns; i++) {
+		struct run *r = &s->run[i];
+
+		r->off = s->roff[i];
+		r->left = s->rn[i];
+		r->buf = xreallocarray(NULL, nb, s->recsz);
+		if (refill(s, r, nb))
+			s->heap[s->nheap++] = i;
+	}
+	for (i = s->nheap / 2; i-- > 0;)
+		sift_down(s, i);
+}
+
+const void *
+spsort_next(struct spsort *s)
+{
+	if (!s->merging)
+		start_merge(s);
+	if (s->nruns == 0)
+		return s->memnext < s->n ? s->mem + s->recsz * s->memnext++ : NULL;
+	if (s->last >= 0) {	/* the record returned last: its run moves on */
+		struct run *r = &s->run[s->last];
+
+		r->pos++;
+		if (!refill(s, r, bufrecs(s)))
+			s->heap[0] = s->heap[--s->nheap];
+		if (s->nheap > 0)
+			sift_down(s, 0);
+		s->last = -1;
+	}
+	if (s->nheap == 0)
+		return NULL;
+	s->last = (ssize_t)s->heap[0];
+	return head(s, s->heap[0]);
+}
+
+void
+spsort_free(struct spsort *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	if (s->run != NULL)
+		for (i = 0; i < s->nruns; i++)
+			free(s->run[i].buf);
+	free(s->run);
+	free(s->heap);
+	free(s->mem);
+	free(s->roff);
+	free(s->rn);
+	spool_close(s->sp);
+	free(s);
 }
