@@ -498,7 +498,7 @@ reset_tmp(struct etmp *e)
 
 /* The "in" array of a CPU op: one object per argument, zipped from the four lists. */
 static void
-spool_in(struct kin *k, struct kev *v)
+spool_in(struct kin *k, uint64_t *in_off, uint32_t *in_len)
 {
 	struct etmp *e = &k->t;
 	struct js_writer w;
@@ -526,8 +526,8 @@ spool_in(struct kin *k, struct kev *v)
 		js_w_end_object(&w);
 	}
 	js_w_end_array(&w);
-	v->in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
-	v->in_len = (uint32_t)k->tmp.len;
+	*in_off = spool_add(k->sp, k->tmp.p, k->tmp.len);
+	*in_len = (uint32_t)k->tmp.len;
 }
 
 static bool
@@ -565,9 +565,96 @@ keep_meta(struct kin *k)
 		    names_intern(&k->names, e->labels.p, e->labels.len));
 }
 
+/* --- streaming: the records the sorts carry --------------------------------------------- */
+
+static void check_event(struct kin *k, uint32_t idx);
+static void spool_comm(struct kin *k, uint64_t *in_off, uint32_t *in_len);
+
+/*
+ * Without a capture folder the events are not held: each kept event is written to a
+ * spool (k->fsp) as a struct xev, in trace order (its place there, its kept number kn),
+ * and the host tree, the GPU links and the output order are computed by external sorts
+ * (core/spool.h's spsort) of small fixed records, each pass joined to the next by a sort
+ * key; see stream_records. Memory: the sorts' runs, the open stacks and the tables of
+ * names and threads, whatever the trace's length.
+ */
+struct xev {
+	int64_t		 ts, dur;		/* ns */
+	int64_t		 corr, ext, seq, stream, device;	/* NOVAL: absent */
+	uint64_t	 in_off;		/* "in" (or a collective's args) in k->sp */
+	uint32_t	 in_len, idx, name, thr;
+	uint8_t		 cat, flags;
+};
+
+/* By linking id (or, in the fallback, correlation): events and ac2g flows. */
+enum { LK_EV, LK_S, LK_F };
+
+struct lk {
+	int64_t		 lv;
+	int64_t		 ts, dur;
+	int64_t		 pid, tid;		/* a flow finish's thread */
+	uint32_t	 idx, kn, thr, name;
+	uint8_t		 kind, cat, graph, pidok;
+};
+
+static int
+by_lk(const void *a, const void *b)
+{
+	const struct lk *x = a, *y = b;
+
+	if (x->lv != y->lv)
+		return x->lv < y->lv ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+stream_flow(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct lk r;
+
+	memset(&r, 0, sizeof(r));
+	r.lv = e->id;
+	r.idx = idx;
+	r.kind = e->ph == 's' ? LK_S : LK_F;
+	r.pid = e->pid;
+	r.tid = e->tid;
+	spsort_add(k->lk, &r);
+}
+
+static void
+keep_xev(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct xev x;
+
+	check_event(k, idx);
+	memset(&x, 0, sizeof(x));
+	x.ts = e->ts;
+	x.dur = e->dur;
+	x.thr = kin_thread(k, e->pid, e->tid);
+	x.corr = e->corr;
+	x.ext = e->ext;
+	x.seq = e->seq;
+	x.stream = e->stream;
+	x.device = e->device;
+	x.idx = idx;
+	x.name = names_intern(&k->names, e->has_name ? e->name.p : "", e->has_name ?
+	    e->name.len : 0);
+	x.cat = (uint8_t)e->cat;
+	if (e->corr != NOVAL)
+		x.flags |= F_HASCORR;
+	if (e->cat == C_CPU_OP)
+		spool_in(k, &x.in_off, &x.in_len);
+	else if (IS_GPU(e->cat) && e->comm.len > 0)
+		spool_comm(k, &x.in_off, &x.in_len);
+	spool_add(k->fsp, (const char *)&x, sizeof(x));
+	k->nev++;
+}
+
 /* An ac2g flow event: its start by id, or its finish's (pid, tid) beside the map. */
 static void
-keep_flow(struct kin *k)
+keep_flow(struct kin *k, uint32_t idx)
 {
 	struct etmp *e = &k->t;
 	int64_t key[1];
@@ -575,6 +662,10 @@ keep_flow(struct kin *k)
 
 	if (e->id == NOVAL || (e->ph != 's' && e->ph != 'f')) {
 		ignore_cat(k, catname[C_AC2G], strlen(catname[C_AC2G]));
+		return;
+	}
+	if (k->stream) {
+		stream_flow(k, idx);
 		return;
 	}
 	key[0] = e->id;
@@ -591,11 +682,10 @@ keep_flow(struct kin *k)
 
 /* The event just read (index idx) appended to k->ev as a summary, unlinked. Bad input
  * (no ts or dur, a negative dur, too many events): kfail. */
-static struct kev *
-new_kev(struct kin *k, uint32_t idx)
+static void
+check_event(struct kin *k, uint32_t idx)
 {
 	struct etmp *e = &k->t;
-	struct kev *v;
 	long long end;
 
 	if (!e->has_ts)
@@ -612,6 +702,15 @@ new_kev(struct kin *k, uint32_t idx)
 		    (long long)e->ts, (long long)e->dur);
 	if (k->nev >= INT32_MAX / 2)
 		kfail(k, "more than %d events to keep", INT32_MAX / 2);
+}
+
+static struct kev *
+new_kev(struct kin *k, uint32_t idx)
+{
+	struct etmp *e = &k->t;
+	struct kev *v;
+
+	check_event(k, idx);
 	v = KEV(k, kin_add_event(k));
 	v->ts = e->ts;
 	v->dur = kv_put(k, e->dur);
@@ -635,12 +734,12 @@ new_kev(struct kin *k, uint32_t idx)
 
 /* A GPU event has no "in": the same slot keeps its collective's args. */
 static void
-spool_comm(struct kin *k, struct kev *v)
+spool_comm(struct kin *k, uint64_t *in_off, uint32_t *in_len)
 {
 	struct etmp *e = &k->t;
 
-	v->in_off = spool_add(k->sp, e->comm.p, e->comm.len);
-	v->in_len = (uint32_t)e->comm.len;
+	*in_off = spool_add(k->sp, e->comm.p, e->comm.len);
+	*in_len = (uint32_t)e->comm.len;
 }
 
 /* The event just read: keep what the records need. */
@@ -655,7 +754,7 @@ keep_event(struct kin *k, uint32_t idx)
 		return;
 	}
 	if (e->cat == C_AC2G) {
-		keep_flow(k);
+		keep_flow(k, idx);
 		return;
 	}
 	if (e->cat == C_OTHER || (e->cat == C_PYTHON && !k->o->python)) {
@@ -663,12 +762,17 @@ keep_event(struct kin *k, uint32_t idx)
 		ignore_cat(k, "", 0);
 		return;
 	}
-	v = new_kev(k, idx);
-	if (e->cat == C_CPU_OP) {
+	if (k->stream)
+		keep_xev(k, idx);
+	else {
+		v = new_kev(k, idx);
+		if (e->cat == C_CPU_OP)
+			spool_in(k, &v->in_off, &v->in_len);
+		else if (IS_GPU(e->cat) && e->comm.len > 0)
+			spool_comm(k, &v->in_off, &v->in_len);
+	}
+	if (e->cat == C_CPU_OP)
 		k->has_cpu_op = true;
-		spool_in(k, v);
-	} else if (IS_GPU(e->cat) && e->comm.len > 0)
-		spool_comm(k, v);
 	/* the linking key: the first launch's (spec §1.4.1) */
 	if (IS_LAUNCH(e->cat) && !k->key_decided && e->has_name &&
 	    has_launch(e->name.p, e->name.len)) {
@@ -1312,17 +1416,24 @@ set_id(struct kin *k, struct rec *r, const char *key, int64_t v)
 		rec_set_int(r, key, v);
 }
 
+/* A new record of kind for the event at traceEvents[idx]. */
 static struct rec *
-new_rec(struct kin *k, const char *kind, const struct kev *v)
+new_rec_idx(struct kin *k, const char *kind, uint32_t idx)
 {
 	struct rec *r = rec_new();
 
 	rec_set_str(r, "kind", kind);
 	rec_set_str(r, "trace", "kineto");
-	rec_set_int(r, "id", v->idx);
+	rec_set_int(r, "id", idx);
 	if (k->rank >= 0)
 		rec_set_int(r, "rank", k->rank);
 	return r;
+}
+
+static struct rec *
+new_rec(struct kin *k, const char *kind, const struct kev *v)
+{
+	return new_rec_idx(k, kind, v->idx);
 }
 
 static void
@@ -1331,10 +1442,11 @@ set_name(struct kin *k, struct rec *r, const char *key, uint32_t name)
 	rec_set_strn(r, key, k->names.str[name], k->names.len[name]);
 }
 
+/* pid, tid and the names of the thread, the process and its labels, for thread thr. */
 static void
-set_thread(struct kin *k, struct rec *r, const struct kev *v)
+set_thread_thr(struct kin *k, struct rec *r, uint32_t thr)
 {
-	int64_t key[2] = { KEV_PID(k, v), KEV_TID(k, v) }, x;
+	int64_t key[2] = { k->thr_pid[thr], k->thr_tid[thr] }, x;
 
 	set_id(k, r, "pid", key[0]);
 	set_id(k, r, "tid", key[1]);
@@ -1346,15 +1458,22 @@ set_thread(struct kin *k, struct rec *r, const struct kev *v)
 		set_name(k, r, "process_label", (uint32_t)x);
 }
 
-static const char *
-gpu_class(const struct kin *k, const struct kev *g)
+static void
+set_thread(struct kin *k, struct rec *r, const struct kev *v)
 {
-	const char *s = names_str(&k->names, g->name);
+	set_thread_thr(k, r, v->thr);
+}
+
+/* A GPU event's class, from its name, category and flags (F_COMM). */
+static const char *
+gpu_class_of(const struct kin *k, uint32_t name, int cat, int flags)
+{
+	const char *s = names_str(&k->names, name);
 	size_t n = strlen(s);
 
-	if (g->cat == C_MEMCPY)
+	if (cat == C_MEMCPY)
 		return "memcpy";
-	if (g->cat == C_KERNEL) {
+	if (cat == C_KERNEL) {
 		/* ROCm's legacy copy and fill kernels (spec §2) */
 		if (n > 3 && strcmp(s + n - 3, ".kd") == 0)
 			n -= 3;
@@ -1377,7 +1496,13 @@ gpu_class(const struct kin *k, const struct kev *g)
 		    (n == 23 || (n == 30 && strncmp(s + 23, "Aligned", 7) == 0)))
 			return "comp";
 	}
-	return (g->flags & F_COMM) ? "comm" : "comp";
+	return (flags & F_COMM) ? "comm" : "comp";
+}
+
+static const char *
+gpu_class(const struct kin *k, const struct kev *g)
+{
+	return gpu_class_of(k, g->name, g->cat, g->flags);
 }
 
 static const char *
@@ -1641,12 +1766,11 @@ set_ignored_cats(struct kin *k, struct rec *r)
 	free(v);
 }
 
+/* The trace record; sig: its "signposts", a JSON array. */
 static void
-write_trace_rec(struct kin *k, const int32_t *o, size_t n)
+write_trace_rec(struct kin *k, const struct buf *sig)
 {
 	struct rec *r = rec_new();
-	struct js_writer w;
-	size_t i;
 
 	rec_set_str(r, "kind", "trace");
 	rec_set_str(r, "trace", "kineto");
@@ -1656,15 +1780,7 @@ write_trace_rec(struct kin *k, const int32_t *o, size_t n)
 	rec_set_str(r, "format", "kineto");
 	if (k->devices.len > 0)
 		rec_set_raw(r, "devices", k->devices.p, k->devices.len);
-	buf_reset(&k->tmp);
-	js_w_init(&w, &k->tmp);
-	js_w_array(&w);
-	for (i = 0; i < n; i++)
-		if (KEV(k, o[i])->cat == C_ANNOT)
-			js_w_str(&w, k->names.str[KEV(k, o[i])->name],
-			    k->names.len[KEV(k, o[i])->name]);
-	js_w_end_array(&w);
-	rec_set_raw(r, "signposts", k->tmp.p, k->tmp.len);
+	rec_set_raw(r, "signposts", sig->p, sig->len);
 	if (k->has_dist)
 		rec_set_raw(r, "distributed", k->dist.p, k->dist.len);
 	rec_set_int(r, "events", k->nevents);
@@ -1707,7 +1823,20 @@ write_records(struct kin *k)
 	}
 	cmp_k = k;
 	qsort(o, n, sizeof(*o), by_out);
-	write_trace_rec(k, o, n);
+	{
+		struct buf sig = BUF_INIT;
+		struct js_writer w;
+
+		js_w_init(&w, &sig);
+		js_w_array(&w);
+		for (i = 0; i < n; i++)
+			if (KEV(k, o[i])->cat == C_ANNOT)
+				js_w_str(&w, k->names.str[KEV(k, o[i])->name],
+				    k->names.len[KEV(k, o[i])->name]);
+		js_w_end_array(&w);
+		write_trace_rec(k, &sig);
+		buf_free(&sig);
+	}
 	for (i = 0; i < n; i++) {
 		struct kev *v = KEV(k, o[i]);
 
@@ -1722,6 +1851,978 @@ write_records(struct kin *k)
 	free(k->own_tmp);
 	free_lists(&L);
 	free(o);
+}
+
+/* --- streaming: the passes ----------------------------------------------------------------- */
+
+/* Tree order, per thread: a host event (sub 0), then the GPU events it launched (sub 1,
+ * by trace index), attached to it by the links. */
+struct tn {
+	int64_t		 ts;			/* the host event's */
+	int64_t		 dur;			/* host: its; attached GPU event: its */
+	int64_t		 gts;			/* attached GPU event: its start */
+	uint32_t	 thr, idx;		/* the host event's */
+	uint32_t	 gidx;			/* attached GPU event: its trace index */
+	uint32_t	 kn;			/* the event's (host or GPU) kept number */
+	uint32_t	 name;			/* the event's */
+	uint8_t		 sub, cat, comm;
+};
+
+static int
+by_tn(const void *a, const void *b)
+{
+	const struct tn *x = a, *y = b;
+
+	if (x->thr != y->thr)
+		return x->thr < y->thr ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	return x->gidx < y->gidx ? -1 : x->gidx > y->gidx;
+}
+
+/* A GPU event's link to the launch r: prio 0 through flows or a graph launch, 1 through
+ * the correlation fallback (which has the last word). */
+struct lr {
+	int64_t		 r_ts, g_ts, g_dur;
+	uint32_t	 g_kn, prio, r_kn, r_idx, r_thr, g_idx, g_name;
+	uint8_t		 g_comm;
+};
+
+static int
+by_lr(const void *a, const void *b)
+{
+	const struct lr *x = a, *y = b;
+
+	if (x->g_kn != y->g_kn)
+		return x->g_kn < y->g_kn ? -1 : 1;
+	return x->prio < y->prio ? -1 : x->prio > y->prio;
+}
+
+/* What the tree pass learnt of an event: a host event written as an op (frec), its
+ * record parent; a linked GPU event, the op it is charged to and the launch's record. */
+struct tr {
+	int64_t		 parent, launcher, lts, via;	/* trace indexes; -1: none */
+	uint32_t	 kn;
+	uint8_t		 frec;
+};
+
+static int
+by_kn(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+by_tr(const void *a, const void *b)
+{
+	const struct tr *x = a, *y = b;
+
+	return x->kn < y->kn ? -1 : x->kn > y->kn;
+}
+
+/* A GPU event below op p (by kept number): subtree_ns and subtree_kernels. */
+struct sub {
+	int64_t		 g_ts, g_end;
+	uint32_t	 p_kn, p_name, g_idx, g_name;
+};
+
+static int
+by_sub(const void *a, const void *b)
+{
+	const struct sub *x = a, *y = b;
+
+	if (x->p_kn != y->p_kn)
+		return x->p_kn < y->p_kn ? -1 : 1;
+	if (x->g_ts != y->g_ts)
+		return x->g_ts < y->g_ts ? -1 : 1;
+	return x->g_idx < y->g_idx ? -1 : x->g_idx > y->g_idx;
+}
+
+/* An op's subtree: its kept number first (sorted by it). */
+struct subres {
+	uint32_t	 kn, ns;		/* ns: GPU events below it */
+	int64_t		 busy;
+	uint64_t	 off;			/* subtree_kernels in the text spool ... */
+	uint32_t	 len;			/* ... (0: none) */
+};
+
+/* By Sequence number (spec §1.4.6). */
+struct sq {
+	int64_t		 seq, ts;
+	uint32_t	 idx, kn, thr;
+	uint8_t		 bwd;
+};
+
+static int
+by_sq(const void *a, const void *b)
+{
+	const struct sq *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct fw {
+	uint32_t	 kn;			/* the backward op's */
+	uint32_t	 fwd;			/* its forward op's trace index */
+};
+
+/* An output record, in the order of by_out: (t, grp, sub, t2, idx). */
+struct oi {
+	int64_t		 t, t2;
+	struct xev	 e;
+	int64_t		 parent, fwd, launcher, via;	/* trace indexes; -1: none */
+	int64_t		 busy;				/* subtree_ns */
+	uint64_t	 soff;				/* subtree_kernels */
+	uint32_t	 slen, ns;
+	uint32_t	 grp;
+	uint8_t		 sub;
+};
+
+static int
+by_oi(const void *a, const void *b)
+{
+	const struct oi *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->grp != y->grp)
+		return x->grp < y->grp ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	if (x->t2 != y->t2)
+		return x->t2 < y->t2 ? -1 : 1;
+	return x->e.idx < y->e.idx ? -1 : x->e.idx > y->e.idx;
+}
+
+struct an {
+	int64_t		 ts;
+	uint32_t	 idx, name;
+};
+
+static int
+by_an(const void *a, const void *b)
+{
+	const struct an *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The kept event kn, from the spool. */
+static void
+xev_get(struct kin *k, uint64_t kn, struct xev *x)
+{
+	memcpy(x, spool_get(k->fsp, kn * sizeof(*x), sizeof(*x)), sizeof(*x));
+}
+
+static bool
+name_is(const struct kin *k, uint32_t name, const char *s)
+{
+	return strcmp(names_str(&k->names, name), s) == 0;
+}
+
+static bool
+is_host(int cat)
+{
+	return cat == C_CPU_OP || IS_LAUNCH(cat) || cat == C_PYTHON;
+}
+
+/* A group of records with one key (linking id, correlation, Sequence number): the
+ * records that share it, held while it is read. */
+struct group {
+	void	*v;
+	size_t	 n, cap, sz;
+};
+
+static void
+group_add(struct group *g, const void *r)
+{
+	g->v = xgrow(g->v, &g->cap, g->n + 1, g->sz);
+	memcpy((char *)g->v + g->n * g->sz, r, g->sz);
+	g->n++;
+}
+
+/* One linking id's events and flows (spec §1.4.4): each GPU event linked to the last
+ * launch (in trace order) that links it, through its flow or as a graph launch, as
+ * link_gpu does. Returns how many GPU events it linked. */
+static size_t
+link_group(struct kin *k, const struct lk *g, size_t n, struct spsort *lr, int32_t **lnk,
+    size_t *lcap)
+{
+	const struct lk *f = NULL, *last = NULL;
+	bool has_s = false;
+	int64_t tf = -1, t;
+	size_t i, j, nl = 0;
+
+	*lnk = xgrow(*lnk, lcap, n, sizeof(**lnk));
+	for (i = 0; i < n; i++) {
+		(*lnk)[i] = -1;
+		if (g[i].kind == LK_S)
+			has_s = true;
+		else if (g[i].kind == LK_F)
+			f = &g[i];
+	}
+	if (f != NULL) {
+		int64_t key[2] = { f->pid, f->tid };
+
+		if (imap_get(&k->thr, key, 2, &t))
+			tf = t;
+	}
+	for (i = 0; i < n && tf >= 0; i++)
+		if (g[i].kind == LK_EV && g[i].thr == (uint32_t)tf && g[i].pidok)
+			last = &g[i];
+	for (i = 0; i < n; i++) {
+		if (g[i].kind != LK_EV || !IS_LAUNCH(g[i].cat))
+			continue;
+		if (!g[i].graph) {
+			if (!has_s)
+				continue;
+			if (f == NULL) {
+				k->n_flow_unpaired++;
+				continue;
+			}
+			if (last != NULL && IS_GPU(last->cat)) {
+				(*lnk)[last - g] = (int32_t)i;
+				k->n_flow_links++;
+			}
+		} else
+			for (j = 0; j < n; j++)
+				if (g[j].kind == LK_EV && IS_GPU(g[j].cat))
+					(*lnk)[j] = (int32_t)i;
+	}
+	for (j = 0; j < n; j++) {
+		const struct lk *r, *x = &g[j];
+		struct lr o;
+
+		if ((*lnk)[j] < 0)
+			continue;
+		r = &g[(*lnk)[j]];
+		memset(&o, 0, sizeof(o));
+		o.g_kn = x->kn;
+		o.g_ts = x->ts;
+		o.g_dur = x->dur;
+		o.g_idx = x->idx;
+		o.g_name = x->name;
+		o.g_comm = is_comm(names_str(&k->names, x->name));
+		o.r_kn = r->kn;
+		o.r_idx = r->idx;
+		o.r_thr = r->thr;
+		o.r_ts = r->ts;
+		spsort_add(lr, &o);
+		nl++;
+	}
+	return nl;
+}
+
+static void
+lk_of(struct kin *k, const struct xev *x, uint32_t kn, int64_t lv, struct lk *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lv = lv;
+	o->ts = x->ts;
+	o->dur = x->dur;
+	o->idx = x->idx;
+	o->kn = kn;
+	o->thr = x->thr;
+	o->name = x->name;
+	o->kind = LK_EV;
+	o->cat = x->cat;
+	o->graph = IS_LAUNCH(x->cat) && is_graph_launch(names_str(&k->names, x->name));
+	o->pidok = k->thr_pid[x->thr] != NOVAL && k->thr_tid[x->thr] != NOVAL;
+}
+
+/* No flow linked anything: the correlation fallback (link_by_corr), per correlation id
+ * the last GPU event linked to the last launch. */
+static void
+link_corr_stream(struct kin *k, struct spsort *lr)
+{
+	struct spsort *cr = spsort_new(sizeof(struct lk), by_lk);
+	const struct lk *p;
+	struct lk o, g, r;
+	struct xev x;
+	uint64_t kn;
+	bool hg = false, hr = false, any = false;
+	int64_t cur = NOVAL;
+
+	memset(&g, 0, sizeof(g));
+	memset(&r, 0, sizeof(r));
+	for (kn = 0; kn < k->nev; kn++) {
+		xev_get(k, kn, &x);
+		if (x.corr == NOVAL)
+			continue;
+		lk_of(k, &x, (uint32_t)kn, x.corr, &o);
+		if (IS_GPU(x.cat) || (IS_LAUNCH(x.cat) && !o.graph))
+			spsort_add(cr, &o);
+	}
+	for (;;) {
+		p = spsort_next(cr);
+		if ((p == NULL || !any || p->lv != cur) && hg && hr) {
+			struct lr l;
+
+			memset(&l, 0, sizeof(l));
+			l.prio = 1;
+			l.g_kn = g.kn;
+			l.g_ts = g.ts;
+			l.g_dur = g.dur;
+			l.g_idx = g.idx;
+			l.g_name = g.name;
+			l.g_comm = is_comm(names_str(&k->names, g.name));
+			l.r_kn = r.kn;
+			l.r_idx = r.idx;
+			l.r_thr = r.thr;
+			l.r_ts = r.ts;
+			spsort_add(lr, &l);
+			k->linked_by_corr = true;
+		}
+		if (p == NULL)
+			break;
+		if (!any || p->lv != cur)
+			hg = hr = false;
+		any = true;
+		cur = p->lv;
+		if (IS_GPU(p->cat)) {
+			g = *p;
+			hg = true;
+		} else {
+			r = *p;
+			hr = true;
+		}
+	}
+	spsort_free(cr);
+}
+
+/* An entry of the per-thread stack of open host events. */
+struct sent {
+	int64_t		 ts;
+	double		 t1;
+	int64_t		 near;		/* the nearest op record at or below it (-1: none) */
+	uint32_t	 idx, kn, name;
+	uint8_t		 cat, frec;
+};
+
+/* The host event the tree pass read last, while its attached GPU events are read. */
+struct cur {
+	bool		 on;
+	bool		 pushed;	/* it is the stack's top */
+	bool		 charged;	/* its launcher is known */
+	uint32_t	 kn, idx, name;
+	int64_t		 ts;
+	uint8_t		 cat, frec;
+	int64_t		 rp;		/* its record parent */
+	int64_t		 l, lts, via;
+};
+
+static void
+cur_done(struct cur *c, struct spsort *trs)
+{
+	struct tr t;
+
+	if (c->on && c->frec) {
+		memset(&t, 0, sizeof(t));
+		t.kn = c->kn;
+		t.frec = 1;
+		t.parent = c->rp;
+		t.launcher = t.lts = t.via = -1;
+		spsort_add(trs, &t);
+	}
+	c->on = false;
+}
+
+/* The host tree (build_tree's rules), per thread, and what find_launchers and
+ * build_lists derive from it: each GPU event's op and launch, each op's subtree. */
+static void
+tree_stream(struct kin *k, struct spsort *tree, struct spsort *trs, struct spsort *subs)
+{
+	struct sent *st = NULL;
+	size_t n = 0, cap = 0;
+	struct cur c;
+	const struct tn *p;
+	uint32_t thr = UINT32_MAX;
+
+	memset(&c, 0, sizeof(c));
+	while ((p = spsort_next(tree)) != NULL) {
+		if (p->thr != thr) {
+			cur_done(&c, trs);
+			n = 0;
+			thr = p->thr;
+		}
+		if (p->sub == 0) {
+			double ts = us_of(p->ts), te = us_of(p->ts) + us_of(p->dur);
+			bool push = true;
+
+			cur_done(&c, trs);
+			while (n > 0 && ts >= st[n - 1].t1)
+				n--;
+			if (n > 0 && te > st[n - 1].t1) {
+				if (st[n - 1].t1 - ts < 1.0 && n >= 2)
+					n--;
+				else
+					push = false;
+			}
+			memset(&c, 0, sizeof(c));
+			c.on = true;
+			c.kn = p->kn;
+			c.idx = p->idx;
+			c.name = p->name;
+			c.ts = p->ts;
+			c.cat = p->cat;
+			c.frec = p->cat == C_CPU_OP || p->cat == C_PYTHON;
+			c.rp = push && n > 0 ? st[n - 1].near : -1;
+			c.pushed = push;
+			if (push) {
+				struct sent *e;
+
+				st = xgrow(st, &cap, n + 1, sizeof(*st));
+				e = &st[n++];
+				e->ts = p->ts;
+				e->t1 = te;
+				e->idx = p->idx;
+				e->kn = p->kn;
+				e->name = p->name;
+				e->cat = p->cat;
+				e->frec = c.frec;
+				e->near = c.frec ? (int64_t)p->idx : c.rp;
+			}
+			continue;
+		}
+		/* a GPU event launched by c */
+		if (!c.on || p->idx != c.idx || p->ts != c.ts)
+			die(EXIT_DATA, "%s: internal error: a GPU event's launch out of order",
+			    k->file);
+		if (!c.charged) {
+			size_t base = c.pushed ? n - 1 : 0, i;
+
+			c.l = -1;
+			for (i = base; i-- > 0;) {
+				if (st[i].cat == C_PYTHON)
+					continue;
+				if (st[i].cat != C_CPU_OP)
+					break;
+				if (name_is(k, st[i].name, "execute"))
+					continue;
+				c.l = st[i].idx;
+				c.lts = st[i].ts;
+				break;
+			}
+			if (c.l < 0) {
+				c.l = c.idx;
+				c.lts = c.ts;
+				c.frec = 1;
+				if (c.pushed) {
+					st[n - 1].frec = 1;
+					st[n - 1].near = c.idx;
+				}
+			}
+			c.via = c.frec ? (int64_t)c.idx : c.rp;
+			if (c.via == c.l)
+				c.via = -1;
+			c.charged = true;
+		}
+		{
+			struct tr t;
+			struct sub s;
+			size_t i;
+
+			memset(&t, 0, sizeof(t));
+			t.kn = p->kn;
+			t.parent = -1;
+			t.launcher = c.l;
+			t.lts = c.lts;
+			t.via = c.via;
+			spsort_add(trs, &t);
+			memset(&s, 0, sizeof(s));
+			s.g_ts = p->gts;
+			s.g_end = p->gts + p->dur;
+			s.g_idx = p->gidx;
+			s.g_name = p->name;
+			if (c.frec) {
+				s.p_kn = c.kn;
+				s.p_name = c.name;
+				spsort_add(subs, &s);
+			}
+			for (i = c.pushed ? n - 1 : 0; i-- > 0;)
+				if (st[i].frec) {
+					s.p_kn = st[i].kn;
+					s.p_name = st[i].name;
+					spsort_add(subs, &s);
+				}
+		}
+	}
+	cur_done(&c, trs);
+	free(st);
+}
+
+/* Each op's subtree: the busy time of the GPU events below it and, for a GEMM-family op,
+ * their names in time order (subtree_kernels). */
+static void
+sub_stream(struct kin *k, struct spsort *subs, struct spsort *res, struct spool *txt)
+{
+	const struct sub *p;
+	struct subres r;
+	struct js_writer w;
+	int64_t a = 0, b = 0;
+	bool on = false, gemm = false;
+
+	memset(&r, 0, sizeof(r));
+	for (;;) {
+		p = spsort_next(subs);
+		if (on && (p == NULL || p->p_kn != r.kn)) {
+			r.busy += b - a;
+			if (gemm) {
+				js_w_end_array(&w);
+				r.off = spool_add(txt, k->tmp.p, k->tmp.len);
+				r.len = (uint32_t)k->tmp.len;
+			}
+			spsort_add(res, &r);
+			on = false;
+		}
+		if (p == NULL)
+			break;
+		if (!on) {
+			const struct opclass *oc = opclass_find(names_str(&k->names, p->p_name));
+
+			memset(&r, 0, sizeof(r));
+			r.kn = p->p_kn;
+			a = p->g_ts;
+			b = p->g_end;
+			on = true;
+			gemm = oc != NULL && oc->family != NULL && strcmp(oc->family, "GEMM") == 0;
+			if (gemm) {
+				buf_reset(&k->tmp);
+				js_w_init(&w, &k->tmp);
+				js_w_array(&w);
+			}
+		} else if (p->g_ts <= b) {
+			if (p->g_end > b)
+				b = p->g_end;
+		} else {
+			r.busy += b - a;
+			a = p->g_ts;
+			b = p->g_end;
+		}
+		r.ns++;
+		if (gemm)
+			js_w_str(&w, k->names.str[p->g_name], k->names.len[p->g_name]);
+	}
+}
+
+/* spec §1.4.6, as link_fwd_bwd: per Sequence number, the backward op and its forward. */
+static void
+fwd_stream(struct kin *k, struct spsort *sqs, struct spsort *fws)
+{
+	struct group g = { NULL, 0, 0, sizeof(struct sq) };
+	const struct sq *p;
+	size_t i;
+
+	for (;;) {
+		p = spsort_next(sqs);
+		if (g.n > 0 && (p == NULL || p->seq != ((struct sq *)g.v)[0].seq)) {
+			const struct sq *v = g.v, *bwd = NULL, *fwd = NULL;
+
+			for (i = 0; i < g.n && bwd == NULL; i++)
+				if (v[i].bwd)
+					bwd = &v[i];
+			for (i = 0; bwd != NULL && i < g.n; i++) {
+				if (v[i].thr == bwd->thr)
+					continue;
+				if (fwd == NULL || v[i].ts > fwd->ts)
+					fwd = &v[i];
+			}
+			if (fwd != NULL) {
+				struct fw f = { bwd->kn, fwd->idx };
+
+				spsort_add(fws, &f);
+			}
+			g.n = 0;
+		}
+		if (p == NULL)
+			break;
+		group_add(&g, p);
+	}
+	free(g.v);
+}
+
+/* "kernels" of an op: its GPU events g[0..n), in time order. */
+static void
+x_set_kernels(struct kin *k, struct rec *r, const struct oi *g, size_t n)
+{
+	struct js_writer w;
+	size_t i;
+
+	buf_reset(&k->tmp);
+	js_w_init(&w, &k->tmp);
+	js_w_array(&w);
+	for (i = 0; i < n; i++) {
+		const struct xev *e = &g[i].e;
+
+		js_w_object(&w);
+		js_w_key(&w, "id");
+		js_w_int(&w, e->idx);
+		js_w_key(&w, "name");
+		js_w_str(&w, k->names.str[e->name], k->names.len[e->name]);
+		if (e->stream != NOVAL) {
+			js_w_key(&w, "stream");
+			js_w_int(&w, e->stream);
+		}
+		js_w_key(&w, "start_ns");
+		js_w_int(&w, e->ts);
+		js_w_key(&w, "ns");
+		js_w_int(&w, e->dur);
+		js_w_key(&w, "class");
+		js_w_strz(&w, gpu_class_of(k, e->name, e->cat, e->flags));
+		js_w_end_object(&w);
+	}
+	js_w_end_array(&w);
+	rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
+}
+
+/* write_op's record from an output item and its GPU events g[0..n) (time order). */
+static void
+x_write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
+    struct spool *txt)
+{
+	const struct xev *v = &o->e;
+	struct rec *r = new_rec_idx(k, "op", v->idx);
+	int64_t a = 0, b = 0, busy = 0;
+	size_t i, nc = 0;
+
+	set_name(k, r, "op", v->name);
+	rec_set_str(r, "cat", catname[v->cat]);
+	if (o->parent >= 0)
+		rec_set_int(r, "parent", o->parent);
+	for (i = 0; i < n; i++) {	/* busy time of the non-communication ones */
+		const struct xev *e = &g[i].e;
+
+		if (e->flags & F_COMM)
+			continue;
+		if (nc++ == 0) {
+			a = e->ts;
+			b = e->ts + e->dur;
+		} else if (e->ts <= b) {
+			if (e->ts + e->dur > b)
+				b = e->ts + e->dur;
+		} else {
+			busy += b - a;
+			a = e->ts;
+			b = e->ts + e->dur;
+		}
+	}
+	rec_set_bool(r, "launcher", nc > 0);
+	rec_set_int(r, "host_start_ns", v->ts);
+	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	if (nc > 0)
+		rec_set_int(r, "device_ns", busy + (b - a));
+	if (o->ns > 0)
+		rec_set_int(r, "subtree_ns", o->busy);
+	if (n > 0)
+		x_set_kernels(k, r, g, n);
+	if (o->ns > n && o->slen > 0)
+		rec_set_raw(r, "subtree_kernels", spool_get(txt, o->soff, o->slen), o->slen);
+	if (v->in_len > 0)
+		rec_set_raw(r, "in", spool_get(k->sp, v->in_off, v->in_len), v->in_len);
+	set_thread_thr(k, r, v->thr);
+	if (v->seq != NOVAL)
+		rec_set_int(r, "seq", v->seq);
+	if (o->fwd >= 0)
+		rec_set_int(r, "fwd", o->fwd);
+	set_id(k, r, "ext", v->ext);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+static void
+x_write_gpu(struct kin *k, const struct oi *o)
+{
+	const struct xev *g = &o->e;
+	struct rec *r = new_rec_idx(k, "gpu", g->idx);
+
+	set_name(k, r, "name", g->name);
+	rec_set_str(r, "gpu", gpu_kind(g->cat));
+	rec_set_str(r, "class", gpu_class_of(k, g->name, g->cat, g->flags));
+	if (g->stream != NOVAL)
+		rec_set_int(r, "stream", g->stream);
+	if (g->device != NOVAL)
+		rec_set_int(r, "device", g->device);
+	rec_set_int(r, "start_ns", g->ts);
+	rec_set_int(r, "ns", g->dur);
+	if (o->launcher >= 0) {
+		rec_set_int(r, "launched_by", o->launcher);
+		if (o->via >= 0)
+			rec_set_int(r, "launch_via", o->via);
+	}
+	set_id(k, r, "correlation", g->corr);
+	if (g->in_len > 0)
+		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+static void
+x_write_signpost(struct kin *k, const struct oi *o)
+{
+	const struct xev *v = &o->e;
+	struct rec *r = new_rec_idx(k, "signpost", v->idx);
+
+	set_name(k, r, "name", v->name);
+	rec_set_int(r, "host_start_ns", v->ts);
+	rec_set_int(r, "host_end_ns", v->ts + v->dur);
+	set_thread_thr(k, r, v->thr);
+	rec_write(r, stdout);
+	rec_free(r);
+}
+
+/* The events joined with what the passes learnt of them (all sorted by kept number),
+ * each record to write as an output item; the signposts apart. */
+static void
+join_stream(struct kin *k, struct spsort *trs, struct spsort *fws, struct spsort *res,
+    struct spsort *out, struct spsort *ans)
+{
+	const struct tr *t = spsort_next(trs);
+	const struct fw *f = spsort_next(fws);
+	const struct subres *s = spsort_next(res);
+	uint64_t kn;
+	struct oi o;
+
+	for (kn = 0; kn < k->nev; kn++) {
+		bool frec = false;
+
+		memset(&o, 0, sizeof(o));
+		xev_get(k, kn, &o.e);
+		o.parent = o.fwd = o.launcher = o.via = -1;
+		while (t != NULL && t->kn < kn)
+			t = spsort_next(trs);
+		while (f != NULL && f->kn < kn)
+			f = spsort_next(fws);
+		while (s != NULL && s->kn < kn)
+			s = spsort_next(res);
+		if (t != NULL && t->kn == kn) {
+			frec = t->frec;
+			o.parent = t->parent;
+			o.launcher = t->launcher;
+			o.via = t->via;
+			if (t->launcher >= 0) {
+				o.t = t->lts;
+				o.grp = (uint32_t)t->launcher;
+				o.sub = 1;
+				o.t2 = o.e.ts;
+			}
+		}
+		if (IS_GPU(o.e.cat)) {
+			if (is_comm(names_str(&k->names, o.e.name)))
+				o.e.flags |= F_COMM;
+			if (o.launcher < 0) {
+				o.t = o.e.ts;
+				o.grp = o.e.idx;
+			}
+			spsort_add(out, &o);
+			continue;
+		}
+		if (o.e.cat == C_ANNOT) {
+			struct an a = { o.e.ts, o.e.idx, o.e.name };
+
+			o.t = o.e.ts;
+			o.grp = o.e.idx;
+			spsort_add(out, &o);
+			spsort_add(ans, &a);
+			continue;
+		}
+		if (!frec)
+			continue;
+		o.t = o.e.ts;
+		o.grp = o.e.idx;
+		if (f != NULL && f->kn == kn)
+			o.fwd = f->fwd;
+		if (s != NULL && s->kn == kn) {
+			o.ns = s->ns;
+			o.busy = s->busy;
+			o.soff = s->off;
+			o.slen = s->len;
+		}
+		spsort_add(out, &o);
+	}
+}
+
+static void
+write_stream(struct kin *k, struct spsort *out, struct spsort *ans, struct spool *txt)
+{
+	struct buf sig = BUF_INIT;
+	struct js_writer w;
+	const struct an *a;
+	const struct oi *p;
+	struct oi *g = NULL, cur;
+	size_t ng, cap = 0, i;
+
+	js_w_init(&w, &sig);
+	js_w_array(&w);
+	while ((a = spsort_next(ans)) != NULL)
+		js_w_str(&w, k->names.str[a->name], k->names.len[a->name]);
+	js_w_end_array(&w);
+	write_trace_rec(k, &sig);
+	buf_free(&sig);
+	p = spsort_next(out);
+	while (p != NULL) {
+		cur = *p;
+		if (IS_GPU(cur.e.cat)) {
+			x_write_gpu(k, &cur);
+			p = spsort_next(out);
+			continue;
+		}
+		if (cur.e.cat == C_ANNOT) {
+			x_write_signpost(k, &cur);
+			p = spsort_next(out);
+			continue;
+		}
+		/* an op: its own GPU events follow it */
+		ng = 0;
+		while ((p = spsort_next(out)) != NULL && p->sub == 1 && p->grp == cur.e.idx) {
+			g = xgrow(g, &cap, ng + 1, sizeof(*g));
+			g[ng++] = *p;
+		}
+		x_write_op(k, &cur, g, ng, txt);
+		for (i = 0; i < ng; i++)
+			x_write_gpu(k, &g[i]);
+	}
+	free(g);
+}
+
+/*
+ * The records of a trace read into k->fsp and k->lk (no capture folder), by external
+ * sorts: the links by linking id (and correlation), the tree per thread with each
+ * launch's GPU events attached, the subtrees by op, the Sequence numbers, then every
+ * output record by by_out's order. The same records as write_records, in the same order.
+ */
+static void
+stream_records(struct kin *k)
+{
+	struct spsort *tree = spsort_new(sizeof(struct tn), by_tn);
+	struct spsort *sqs = spsort_new(sizeof(struct sq), by_sq);
+	struct spsort *lr, *trs, *subs, *res, *fws, *out, *ans;
+	struct spool *txt;
+	struct group grp = { NULL, 0, 0, sizeof(struct lk) };
+	int32_t *lnk = NULL;
+	size_t lcap = 0, nlinked = 0;
+	const struct lk *q;
+	const struct lr *l;
+	struct xev x;
+	uint64_t kn;
+
+	/* the events by linking id, by thread and time, by Sequence number */
+	k->n_gpu = 0;
+	for (kn = 0; kn < k->nev; kn++) {
+		int64_t lv;
+
+		xev_get(k, kn, &x);
+		lv = k->key_corr ? x.corr : x.ext;
+		if (IS_GPU(x.cat))
+			k->n_gpu++;
+		if (lv != NOVAL) {
+			struct lk o;
+
+			lk_of(k, &x, (uint32_t)kn, lv, &o);
+			spsort_add(k->lk, &o);
+		}
+		if (is_host(x.cat)) {
+			struct tn t;
+
+			memset(&t, 0, sizeof(t));
+			t.thr = x.thr;
+			t.ts = x.ts;
+			t.idx = x.idx;
+			t.kn = (uint32_t)kn;
+			t.dur = x.dur;
+			t.name = x.name;
+			t.cat = x.cat;
+			spsort_add(tree, &t);
+		}
+		if (x.seq != NOVAL) {
+			static const char pre[] = "autograd::engine::evaluate_function:";
+			struct sq o;
+
+			memset(&o, 0, sizeof(o));
+			o.seq = x.seq;
+			o.ts = x.ts;
+			o.idx = x.idx;
+			o.kn = (uint32_t)kn;
+			o.thr = x.thr;
+			o.bwd = strncmp(names_str(&k->names, x.name), pre, sizeof(pre) - 1) == 0;
+			spsort_add(sqs, &o);
+		}
+	}
+	/* the links, per linking id */
+	lr = spsort_new(sizeof(struct lr), by_lr);
+	for (;;) {
+		q = spsort_next(k->lk);
+		if (grp.n > 0 && (q == NULL || q->lv != ((struct lk *)grp.v)[0].lv)) {
+			nlinked += link_group(k, grp.v, grp.n, lr, &lnk, &lcap);
+			grp.n = 0;
+		}
+		if (q == NULL)
+			break;
+		group_add(&grp, q);
+	}
+	free(grp.v);
+	free(lnk);
+	spsort_free(k->lk);
+	k->lk = NULL;
+	if (k->n_flow_links == 0 && k->n_gpu > nlinked)
+		link_corr_stream(k, lr);
+	/* each GPU event's final link, attached to its launch in the tree order */
+	nlinked = 0;
+	l = spsort_next(lr);
+	while (l != NULL) {
+		struct lr keep = *l;
+		struct tn t;
+
+		while ((l = spsort_next(lr)) != NULL && l->g_kn == keep.g_kn)
+			keep = *l;
+		memset(&t, 0, sizeof(t));
+		t.thr = keep.r_thr;
+		t.ts = keep.r_ts;
+		t.idx = keep.r_idx;
+		t.sub = 1;
+		t.gidx = keep.g_idx;
+		t.kn = keep.g_kn;
+		t.dur = keep.g_dur;
+		t.gts = keep.g_ts;
+		t.name = keep.g_name;
+		t.comm = keep.g_comm;
+		spsort_add(tree, &t);
+		nlinked++;
+	}
+	spsort_free(lr);
+	k->n_unlinked = k->n_gpu - nlinked;
+	/* the tree */
+	trs = spsort_new(sizeof(struct tr), by_tr);
+	subs = spsort_new(sizeof(struct sub), by_sub);
+	tree_stream(k, tree, trs, subs);
+	spsort_free(tree);
+	res = spsort_new(sizeof(struct subres), by_kn);
+	txt = spool_open();
+	sub_stream(k, subs, res, txt);
+	spsort_free(subs);
+	fws = spsort_new(sizeof(struct fw), by_kn);
+	fwd_stream(k, sqs, fws);
+	spsort_free(sqs);
+	/* the records, in output order */
+	out = spsort_new(sizeof(struct oi), by_oi);
+	ans = spsort_new(sizeof(struct an), by_an);
+	join_stream(k, trs, fws, res, out, ans);
+	spsort_free(trs);
+	spsort_free(fws);
+	spsort_free(res);
+	write_stream(k, out, ans, txt);
+	spsort_free(out);
+	spsort_free(ans);
+	spool_close(txt);
 }
 
 /* --- the whole job ------------------------------------------------------------------------- */
@@ -1753,6 +2854,8 @@ kin_free(struct kin *k)
 	imap_free(&k->process_name);
 	imap_free(&k->process_label);
 	spool_close(k->sp);
+	spool_close(k->fsp);
+	spsort_free(k->lk);
 	buf_free(&k->devices);
 	buf_free(&k->dist);
 	buf_free(&k->tmp);
@@ -1832,10 +2935,21 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	names_init(&k.names);
 	names_init(&k.strs);
 	names_init(&k.ign_cats);
+	if (o->capture == NULL) {
+		k.stream = true;
+		k.fsp = spool_open();
+		k.lk = spsort_new(sizeof(struct lk), by_lk);
+	}
 	if (!read_guarded(&k)) {
 		error_move(err, &k.err);
 		kin_free(&k);
 		return -1;
+	}
+	if (k.stream) {
+		js_close(k.rd);
+		k.rd = NULL;
+		stream_records(&k);
+		goto done;
 	}
 	build_tree(&k);
 	link_gpu(&k);
@@ -1847,6 +2961,7 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	}
 	find_launchers(&k);
 	write_records(&k);
+done:
 	if (o->verbose)
 		note("%s: %u events; %zu GPU events, %zu unlinked (linked by %s); %zu events "
 		    "of other kinds ignored; %zu flows without their finish", name, k.nevents,

@@ -108,6 +108,7 @@ struct etmp {
 struct kineto_opts;
 struct js_reader;
 struct spool;
+struct spsort;
 
 struct kin {
 	const struct kineto_opts *o;
@@ -141,6 +142,10 @@ struct kin {
 	int32_t		*own_tmp;		/* an op's non-communication GPU events */
 	struct error	 err;			/* bad input, and where read_trace ... */
 	jmp_buf		 fail;			/* ... returns it (kfail) */
+	bool		 stream;		/* no capture folder: the events go to fsp and
+						 * the sorts (kineto.c's stream_records), not evc */
+	struct spool	*fsp;			/* the kept events (struct xev), in trace order */
+	struct spsort	*lk;			/* events and flows by linking id */
 	const char	*cap_folder;		/* captures merged from this folder */
 	bool		 cap_classified;	/* ... which had no execution_details.json */
 	size_t		 cap_events, cap_merged;
