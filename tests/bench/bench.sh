@@ -219,6 +219,20 @@ if [ -f "$OWL" ]; then
 		mv "$BIGPT.tmp" "$BIGPT"
 	fi
 	echo "scale: $BIGPT, $(wc -c < "$BIGPT") bytes"
+	# ttp-parse alone on a quarter of the copies, then on all of them: its CPU time
+	# about 4 times, its memory flat (its events are sorted out of memory: SCALE.md)
+	Q=$((${BIG_PT_COPIES:-32} / 4))
+	[ "$Q" -ge 1 ] || Q=1
+	$PY "$TOP/tests/bench/gen-kineto.py" "$OWL" "$Q" > "$OUT/bigq.json"
+	stages "PyTorch ${Q} copies, ttp-parse alone" "true" "ttp-parse -q '$OUT/bigq.json'"
+	rm -f "$OUT/bigq.json"
+	stages "PyTorch 1 GB, ttp-parse alone" "true" "ttp-parse -q '$BIGPT'"
+	awk -F '\t' -v q="PyTorch ${Q} copies, ttp-parse alone: ttp-parse" \
+	    -v b="PyTorch 1 GB, ttp-parse alone: ttp-parse" '
+	    $1 == q { cq = $3; mq = $4 } $1 == b { cb = $3; mb = $4 }
+	    END { if (cq > 0 && mq > 0)
+		printf "  ttp-parse, 1 GB against a quarter: %.2fx the CPU time, %.2fx the memory\n",
+		    cb / cq, mb / mq }' "$FIG"
 	stages "PyTorch 1 GB, sheets CSV" "true" "ttp-parse -q '$BIGPT'" "ttp-filter -q" \
 	    "ttp-roofline -q" "ttp-phase -q" "ttp-table --csv-dir big1g-csv"
 	stages "PyTorch 1 GB, sheets xlsx" "true" "ttp-parse -q '$BIGPT'" "ttp-roofline -q" \
