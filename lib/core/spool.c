@@ -245,6 +245,7 @@ struct spsort {
 	int	(*cmp)(const void *, const void *);
 	char	*mem;			/* the run being filled */
 	size_t	 n, cap, runcap;	/* records in mem, its room, a run's records */
+	uint32_t *ord;			/* mem's records in order (sort_mem) */
 	uint64_t count;
 	struct spool *sp;
 	uint64_t *roff, *rn;		/* each run written: offset, records */
@@ -270,6 +271,8 @@ spsort_new(size_t recsz, int (*cmp)(const void *, const void *))
 		s->runcap = (size_t)atol(e);
 	if (s->runcap == 0)
 		s->runcap = 1;
+	if (s->runcap > UINT32_MAX)
+		s->runcap = UINT32_MAX;
 	s->last = -1;
 	return s;
 }
@@ -286,12 +289,37 @@ spsort_runs(const struct spsort *s)
 	return s->nruns;
 }
 
+static int
+by_ord(const void *a, const void *b, void *ctx)
+{
+	const struct spsort *s = ctx;
+
+	return s->cmp(s->mem + (size_t)*(const uint32_t *)a * s->recsz,
+	    s->mem + (size_t)*(const uint32_t *)b * s->recsz);
+}
+
+/* s->ord: the records in mem in order. An index is sorted, not the records: glibc's
+ * qsort would copy a run of records into a buffer of its own. */
+static void
+sort_mem(struct spsort *s)
+{
+	size_t i;
+
+	free(s->ord);
+	s->ord = xreallocarray(NULL, s->n + 1, sizeof(*s->ord));
+	for (i = 0; i < s->n; i++)
+		s->ord[i] = (uint32_t)i;
+	qsort_r(s->ord, s->n, sizeof(*s->ord), by_ord, s);
+}
+
 static void
 spill(struct spsort *s)
 {
+	size_t i;
+
 	if (s->n == 0)
 		return;
-	qsort(s->mem, s->n, s->recsz, s->cmp);
+	sort_mem(s);
 	if (s->sp == NULL)
 		s->sp = spool_open();
 	if (s->nruns == s->caprun) {
@@ -299,9 +327,13 @@ spill(struct spsort *s)
 		s->roff = xreallocarray(s->roff, s->caprun, sizeof(*s->roff));
 		s->rn = xreallocarray(s->rn, s->caprun, sizeof(*s->rn));
 	}
-	s->roff[s->nruns] = spool_add(s->sp, s->mem, s->n * s->recsz);
+	s->roff[s->nruns] = spool_size(s->sp);
+	for (i = 0; i < s->n; i++)
+		spool_add(s->sp, s->mem + (size_t)s->ord[i] * s->recsz, s->recsz);
 	s->rn[s->nruns++] = s->n;
 	s->n = 0;
+	free(s->ord);
+	s->ord = NULL;
 }
 
 void
@@ -392,8 +424,7 @@ start_merge(struct spsort *s)
 
 	s->merging = true;
 	if (s->nruns == 0) {	/* everything in memory */
-		if (s->n > 1)
-			qsort(s->mem, s->n, s->recsz, s->cmp);
+		sort_mem(s);
 		s->memnext = 0;
 		return;
 	}
@@ -423,7 +454,7 @@ spsort_next(struct spsort *s)
 	if (!s->merging)
 		start_merge(s);
 	if (s->nruns == 0)
-		return s->memnext < s->n ? s->mem + s->recsz * s->memnext++ : NULL;
+		return s->memnext < s->n ? s->mem + s->recsz * s->ord[s->memnext++] : NULL;
 	if (s->last >= 0) {	/* the record returned last: its run moves on */
 		struct run *r = &s->run[s->last];
 
@@ -453,6 +484,7 @@ spsort_free(struct spsort *s)
 	free(s->run);
 	free(s->heap);
 	free(s->mem);
+	free(s->ord);
 	free(s->roff);
 	free(s->rn);
 	spool_close(s->sp);
