@@ -5,7 +5,10 @@
  * (build_tree, link_gpu, find_launchers, link_fwd_bwd), write the records in time order
  * (write_records). The rules are TraceLens's (spec/tracelens.md §1.4-1.5). With a capture
  * folder, capture.c grafts the capture traces in between the links and the records
- * (merge_captures); torch/kinpriv.h holds the state the two files share.
+ * (merge_captures); torch/kinpriv.h holds the state the two files share. Without one
+ * (the usual case) the summaries are not held: they go to a temporary file and the same
+ * steps are made by external sorts (stream_records), in memory bounded whatever the
+ * trace's length; the records are the same, byte for byte.
  *
  * Bad input is found only while reading: kfail keeps the error in the state and unwinds
  * to kineto_parse with longjmp; everything the read allocated hangs off the state, which

@@ -40,7 +40,9 @@ enum {
 };
 
 /*
- * One kept event (80 bytes; a trace keeps a few million). Integers that are nearly
+ * One kept event of the in-memory path (with a capture folder; without one, kineto.c
+ * streams struct xev records through sorts instead) (80 bytes; a trace keeps a few
+ * million). Integers that are nearly
  * always small (a length, trace ids, a stream, a device) are kept as a kv code: the
  * value itself when it lies in [0, 2^31), KV_NONE for NOVAL, else KV_WIDE + its index in
  * kin.wide (kv_get reads any of them back). Codes of wide values are not shared: compare
