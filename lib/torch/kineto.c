@@ -1433,12 +1433,6 @@ new_rec_idx(struct kin *k, const char *kind, uint32_t idx)
 	return r;
 }
 
-static struct rec *
-new_rec(struct kin *k, const char *kind, const struct kev *v)
-{
-	return new_rec_idx(k, kind, v->idx);
-}
-
 static void
 set_name(struct kin *k, struct rec *r, const char *key, uint32_t name)
 {
@@ -1459,12 +1453,6 @@ set_thread_thr(struct kin *k, struct rec *r, uint32_t thr)
 		set_name(k, r, "process", (uint32_t)x);
 	if (imap_get(&k->process_label, key, 1, &x))
 		set_name(k, r, "process_label", (uint32_t)x);
-}
-
-static void
-set_thread(struct kin *k, struct rec *r, const struct kev *v)
-{
-	set_thread_thr(k, r, v->thr);
 }
 
 /* A GPU event's class, from its name, category and flags (F_COMM). */
@@ -1503,12 +1491,6 @@ gpu_class_of(const struct kin *k, uint32_t name, int cat, int flags)
 }
 
 static const char *
-gpu_class(const struct kin *k, const struct kev *g)
-{
-	return gpu_class_of(k, g->name, g->cat, g->flags);
-}
-
-static const char *
 gpu_kind(int cat)
 {
 	return cat == C_KERNEL ? "kernel" : cat == C_MEMCPY ? "memcpy" : "memset";
@@ -1524,207 +1506,6 @@ rec_parent(const struct kin *k, const struct kev *v)
 		if (KEV(k, p)->flags & F_REC)
 			return p;
 	return -1;
-}
-
-/*
- * TraceLens's GEMM models read the transpose flags from the first kernel name that
- * parses among the op's whole subtree's GPU events by start time (compute_perf_metrics
- * sets kernel_details before the model reads it): for a GEMM-family op whose children
- * launch its kernels (aiter::gemm_a16w16 over aten::mm), "subtree_kernels" names them.
- */
-static void
-subtree_kernels(struct kin *k, size_t vi, const struct lists *L, struct rec *r)
-{
-	const struct kev *v = KEV(k, vi);
-	size_t ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
-	const struct opclass *oc = opclass_find(k->names.str[v->name]);
-	struct js_writer w;
-
-	if (oc == NULL || oc->family == NULL || strcmp(oc->family, "GEMM") != 0)
-		return;
-	memcpy(k->own_tmp, L->sub + L->sub_at[vi], ns * sizeof(*k->own_tmp));
-	kin_sort_by_ts(k, k->own_tmp, ns);
-	buf_reset(&k->tmp);
-	js_w_init(&w, &k->tmp);
-	js_w_array(&w);
-	for (i = 0; i < ns; i++) {
-		const struct kev *g = KEV(k, k->own_tmp[i]);
-
-		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
-	}
-	js_w_end_array(&w);
-	rec_set_raw(r, "subtree_kernels", k->tmp.p, k->tmp.len);
-}
-
-/* "kernels": GPU events own[0..n) of an op, each its id, name, stream, start, length
- * and class. */
-static void
-set_kernels(struct kin *k, struct rec *r, const int32_t *own, size_t n)
-{
-	struct js_writer w;
-	size_t i;
-
-	buf_reset(&k->tmp);
-	js_w_init(&w, &k->tmp);
-	js_w_array(&w);
-	for (i = 0; i < n; i++) {
-		const struct kev *g = KEV(k, own[i]);
-
-		js_w_object(&w);
-		js_w_key(&w, "id");
-		js_w_int(&w, g->idx);
-		js_w_key(&w, "name");
-		js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
-		if (g->stream != KV_NONE) {
-			js_w_key(&w, "stream");
-			js_w_int(&w, kv_get(k, g->stream));
-		}
-		js_w_key(&w, "start_ns");
-		js_w_int(&w, g->ts);
-		js_w_key(&w, "ns");
-		js_w_int(&w, KEV_DUR(k, g));
-		js_w_key(&w, "class");
-		js_w_strz(&w, gpu_class(k, g));
-		js_w_end_object(&w);
-	}
-	js_w_end_array(&w);
-	rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
-}
-
-static void
-write_op(struct kin *k, size_t vi, const struct lists *L, struct span **tmp, size_t *cap)
-{
-	const struct kev *v = KEV(k, vi);
-	size_t no = L->own_at[vi + 1] - L->own_at[vi];
-	size_t ns = L->sub_at[vi + 1] - L->sub_at[vi], i;
-	struct rec *r = new_rec(k, "op", v);
-	int32_t p = rec_parent(k, v);
-
-	set_name(k, r, "op", v->name);
-	rec_set_str(r, "cat", catname[v->cat]);
-	if (p >= 0)
-		rec_set_int(r, "parent", KEV(k, p)->idx);
-	rec_set_bool(r, "launcher", (v->flags & F_LAUNCHER) != 0);
-	rec_set_int(r, "host_start_ns", v->ts);
-	rec_set_int(r, "host_end_ns", v->ts + KEV_DUR(k, v));
-	if (no > 0) {
-		/* TraceLens's direct kernel time: communication kernels are not counted */
-		size_t nc = 0;
-
-		for (i = 0; i < no; i++)
-			if (!(KEV(k, L->own[L->own_at[vi] + i])->flags & F_COMM))
-				k->own_tmp[nc++] = L->own[L->own_at[vi] + i];
-		if (nc > 0)
-			rec_set_int(r, "device_ns", busy_ns(k, k->own_tmp, nc, tmp, cap));
-	}
-	if (ns > 0)
-		rec_set_int(r, "subtree_ns", busy_ns(k, L->sub + L->sub_at[vi], ns, tmp, cap));
-	if (no > 1) {	/* in GPU time order (spec §1.5: kernel_details sorted by ts) */
-		kin_sort_by_ts(k, L->own + L->own_at[vi], no);
-	}
-	if (no > 0)
-		set_kernels(k, r, L->own + L->own_at[vi], no);
-	if (ns > no)
-		subtree_kernels(k, vi, L, r);
-	if (v->in_len > 0)
-		rec_set_raw(r, "in", spool_get(k->sp, v->in_off, v->in_len), v->in_len);
-	set_thread(k, r, v);
-	if (v->seq != KV_NONE)
-		rec_set_int(r, "seq", kv_get(k, v->seq));
-	if (v->fwd >= 0)
-		rec_set_int(r, "fwd", KEV(k, v->fwd)->idx);
-	set_id(k, r, "ext", kv_get(k, v->ext));
-	rec_write(r, stdout);
-	rec_free(r);
-}
-
-static void
-write_gpu(struct kin *k, const struct kev *g)
-{
-	struct rec *r = new_rec(k, "gpu", g);
-
-	set_name(k, r, "name", g->name);
-	rec_set_str(r, "gpu", gpu_kind(g->cat));
-	rec_set_str(r, "class", gpu_class(k, g));
-	if (g->stream != KV_NONE)
-		rec_set_int(r, "stream", kv_get(k, g->stream));
-	if (g->device != KV_NONE)
-		rec_set_int(r, "device", kv_get(k, g->device));
-	rec_set_int(r, "start_ns", g->ts);
-	rec_set_int(r, "ns", KEV_DUR(k, g));
-	if (g->launcher >= 0) {
-		int32_t via = g->linker;
-
-		rec_set_int(r, "launched_by", KEV(k, g->launcher)->idx);
-		/* python frames between the launching op and the launch */
-		if (!(KEV(k, via)->flags & F_REC))
-			via = rec_parent(k, KEV(k, via));
-		if (via >= 0 && via != g->launcher)
-			rec_set_int(r, "launch_via", KEV(k, via)->idx);
-	}
-	set_id(k, r, "correlation", kv_get(k, g->corr));
-	if (g->in_len > 0)
-		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
-	rec_write(r, stdout);
-	rec_free(r);
-}
-
-static void
-write_signpost(struct kin *k, const struct kev *v)
-{
-	struct rec *r = new_rec(k, "signpost", v);
-
-	set_name(k, r, "name", v->name);
-	rec_set_int(r, "host_start_ns", v->ts);
-	rec_set_int(r, "host_end_ns", v->ts + KEV_DUR(k, v));
-	set_thread(k, r, v);
-	rec_write(r, stdout);
-	rec_free(r);
-}
-
-/* Output order: by time; a linked GPU event right after the op it is charged to (its
- * launcher's start and index, then its own start), ties by trace index. */
-struct okey {
-	int64_t		t, t2;
-	uint32_t	grp, sub;
-};
-
-static void
-out_key(const struct kin *k, const struct kev *v, struct okey *o)
-{
-	if (IS_GPU(v->cat) && v->launcher >= 0) {
-		const struct kev *l = KEV(k, v->launcher);
-
-		o->t = l->ts;
-		o->grp = l->idx;
-		o->sub = 1;
-		o->t2 = v->ts;
-	} else {
-		o->t = v->ts;
-		o->grp = v->idx;
-		o->sub = 0;
-		o->t2 = 0;
-	}
-}
-
-static int
-by_out(const void *a, const void *b)
-{
-	const struct kev *v = KEV(cmp_k, *(const int32_t *)a);
-	const struct kev *u = KEV(cmp_k, *(const int32_t *)b);
-	struct okey x, y;
-
-	out_key(cmp_k, v, &x);
-	out_key(cmp_k, u, &y);
-	if (x.t != y.t)
-		return x.t < y.t ? -1 : 1;
-	if (x.grp != y.grp)
-		return x.grp < y.grp ? -1 : 1;
-	if (x.sub != y.sub)
-		return x.sub < y.sub ? -1 : 1;
-	if (x.t2 != y.t2)
-		return x.t2 < y.t2 ? -1 : 1;
-	return v->idx < u->idx ? -1 : v->idx > u->idx;
 }
 
 static const struct kin *cmp_ign;
@@ -1806,54 +1587,6 @@ write_trace_rec(struct kin *k, const struct buf *sig)
 	}
 	rec_write(r, stdout);
 	rec_free(r);
-}
-
-static void
-write_records(struct kin *k)
-{
-	int32_t *o = xreallocarray(NULL, k->nev + 1, sizeof(*o));
-	struct lists L;
-	struct span *tmp = NULL;
-	size_t n = 0, i, cap = 0;
-
-	build_lists(k, &L);
-	k->own_tmp = xreallocarray(NULL, k->nev + 1, sizeof(*k->own_tmp));
-	for (i = 0; i < k->nev; i++) {
-		struct kev *v = KEV(k, i);
-
-		if ((v->flags & F_REC) || IS_GPU(v->cat) || v->cat == C_ANNOT)
-			o[n++] = (int32_t)i;
-	}
-	cmp_k = k;
-	qsort(o, n, sizeof(*o), by_out);
-	{
-		struct buf sig = BUF_INIT;
-		struct js_writer w;
-
-		js_w_init(&w, &sig);
-		js_w_array(&w);
-		for (i = 0; i < n; i++)
-			if (KEV(k, o[i])->cat == C_ANNOT)
-				js_w_str(&w, k->names.str[KEV(k, o[i])->name],
-				    k->names.len[KEV(k, o[i])->name]);
-		js_w_end_array(&w);
-		write_trace_rec(k, &sig);
-		buf_free(&sig);
-	}
-	for (i = 0; i < n; i++) {
-		struct kev *v = KEV(k, o[i]);
-
-		if (IS_GPU(v->cat))
-			write_gpu(k, v);
-		else if (v->cat == C_ANNOT)
-			write_signpost(k, v);
-		else
-			write_op(k, (size_t)o[i], &L, &tmp, &cap);
-	}
-	free(tmp);
-	free(k->own_tmp);
-	free_lists(&L);
-	free(o);
 }
 
 /* --- streaming: the passes ----------------------------------------------------------------- */
@@ -2031,6 +1764,18 @@ static bool
 name_is(const struct kin *k, uint32_t name, const char *s)
 {
 	return strcmp(names_str(&k->names, name), s) == 0;
+}
+
+/* TraceLens's GEMM models read the transpose flags from the first kernel name that
+ * parses among the op's whole subtree's GPU events by start time (compute_perf_metrics
+ * sets kernel_details before the model reads it): for a GEMM-family op whose children
+ * launch its kernels (aiter::gemm_a16w16 over aten::mm), "subtree_kernels" names them. */
+static bool
+is_gemm(const struct kin *k, uint32_t name)
+{
+	const struct opclass *oc = opclass_find(names_str(&k->names, name));
+
+	return oc != NULL && oc->family != NULL && strcmp(oc->family, "GEMM") == 0;
 }
 
 static bool
@@ -2391,14 +2136,12 @@ sub_stream(struct kin *k, struct spsort *subs, struct spsort *res, struct spool 
 		if (p == NULL)
 			break;
 		if (!on) {
-			const struct opclass *oc = opclass_find(names_str(&k->names, p->p_name));
-
 			memset(&r, 0, sizeof(r));
 			r.kn = p->p_kn;
 			a = p->g_ts;
 			b = p->g_end;
 			on = true;
-			gemm = oc != NULL && oc->family != NULL && strcmp(oc->family, "GEMM") == 0;
+			gemm = is_gemm(k, p->p_name);
 			if (gemm) {
 				buf_reset(&k->tmp);
 				js_w_init(&w, &k->tmp);
@@ -2695,6 +2438,113 @@ write_stream(struct kin *k, struct spsort *out, struct spsort *ans, struct spool
 			x_write_gpu(k, &g[i]);
 	}
 	free(g);
+}
+
+/*
+ * The in-memory path's records (with a capture folder): each op, GPU event and
+ * annotation an output item with what the tree and the lists say of it, written by
+ * write_stream as the streaming path's are.
+ */
+static void
+write_records(struct kin *k)
+{
+	struct spsort *out = spsort_new(sizeof(struct oi), by_oi);
+	struct spsort *ans = spsort_new(sizeof(struct an), by_an);
+	struct spool *txt = spool_open();
+	struct span *tmp = NULL;
+	struct lists L;
+	size_t i, cap = 0;
+
+	build_lists(k, &L);
+	k->own_tmp = xreallocarray(NULL, k->nev + 1, sizeof(*k->own_tmp));
+	for (i = 0; i < k->nev; i++) {
+		const struct kev *v = KEV(k, i);
+		struct oi o;
+
+		if (!(v->flags & F_REC) && !IS_GPU(v->cat) && v->cat != C_ANNOT)
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.e.ts = v->ts;
+		o.e.dur = KEV_DUR(k, v);
+		o.e.corr = kv_get(k, v->corr);
+		o.e.ext = kv_get(k, v->ext);
+		o.e.seq = kv_get(k, v->seq);
+		o.e.stream = kv_get(k, v->stream);
+		o.e.device = kv_get(k, v->device);
+		o.e.in_off = v->in_off;
+		o.e.in_len = v->in_len;
+		o.e.idx = v->idx;
+		o.e.name = v->name;
+		o.e.thr = v->thr;
+		o.e.cat = v->cat;
+		o.e.flags = v->flags;
+		o.parent = o.fwd = o.launcher = o.via = -1;
+		o.t = v->ts;
+		o.grp = v->idx;
+		if (IS_GPU(v->cat)) {
+			if (v->launcher >= 0) {
+				const struct kev *l = KEV(k, v->launcher);
+				int32_t via = v->linker;
+
+				o.t = l->ts;
+				o.grp = l->idx;
+				o.sub = 1;
+				o.t2 = v->ts;
+				o.launcher = l->idx;
+				/* python frames between the launching op and the launch */
+				if (!(KEV(k, via)->flags & F_REC))
+					via = rec_parent(k, KEV(k, via));
+				if (via >= 0 && via != v->launcher)
+					o.via = KEV(k, via)->idx;
+			}
+		} else if (v->cat == C_ANNOT) {
+			struct an a;
+
+			memset(&a, 0, sizeof(a));
+			a.ts = v->ts;
+			a.idx = v->idx;
+			a.name = v->name;
+			spsort_add(ans, &a);
+		} else {
+			int32_t p = rec_parent(k, v);
+			size_t ns = L.sub_at[i + 1] - L.sub_at[i];
+
+			if (p >= 0)
+				o.parent = KEV(k, p)->idx;
+			if (v->fwd >= 0)
+				o.fwd = KEV(k, v->fwd)->idx;
+			o.ns = (uint32_t)ns;
+			if (ns > 0)
+				o.busy = busy_ns(k, L.sub + L.sub_at[i], ns, &tmp, &cap);
+			if (ns > 0 && is_gemm(k, v->name)) {
+				struct js_writer w;
+				size_t j;
+
+				memcpy(k->own_tmp, L.sub + L.sub_at[i], ns * sizeof(*k->own_tmp));
+				kin_sort_by_ts(k, k->own_tmp, ns);
+				buf_reset(&k->tmp);
+				js_w_init(&w, &k->tmp);
+				js_w_array(&w);
+				for (j = 0; j < ns; j++) {
+					const struct kev *g = KEV(k, k->own_tmp[j]);
+
+					js_w_str(&w, k->names.str[g->name], k->names.len[g->name]);
+				}
+				js_w_end_array(&w);
+				o.soff = spool_add(txt, k->tmp.p, k->tmp.len);
+				o.slen = (uint32_t)k->tmp.len;
+			}
+		}
+		spsort_add(out, &o);
+	}
+	free(tmp);
+	free(k->own_tmp);
+	k->own_tmp = NULL;
+	free_lists(&L);
+	write_stream(k, out, ans, txt);
+	spsort_free(out);
+	spsort_free(ans);
+	spool_close(txt);
 }
 
 /*
