@@ -2199,7 +2199,7 @@ fwd_stream(struct kin *k, struct spsort *sqs, struct spsort *fws)
 
 /* "kernels" of an op: its GPU events g[0..n), in time order. */
 static void
-x_set_kernels(struct kin *k, struct rec *r, const struct oi *g, size_t n)
+set_kernels(struct kin *k, struct rec *r, const struct oi *g, size_t n)
 {
 	struct js_writer w;
 	size_t i;
@@ -2233,7 +2233,7 @@ x_set_kernels(struct kin *k, struct rec *r, const struct oi *g, size_t n)
 
 /* write_op's record from an output item and its GPU events g[0..n) (time order). */
 static void
-x_write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
+write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
     struct spool *txt)
 {
 	const struct xev *v = &o->e;
@@ -2270,7 +2270,7 @@ x_write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
 	if (o->ns > 0)
 		rec_set_int(r, "subtree_ns", o->busy);
 	if (n > 0)
-		x_set_kernels(k, r, g, n);
+		set_kernels(k, r, g, n);
 	if (o->ns > n && o->slen > 0)
 		rec_set_raw(r, "subtree_kernels", spool_get(txt, o->soff, o->slen), o->slen);
 	if (v->in_len > 0)
@@ -2286,7 +2286,7 @@ x_write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
 }
 
 static void
-x_write_gpu(struct kin *k, const struct oi *o)
+write_gpu(struct kin *k, const struct oi *o)
 {
 	const struct xev *g = &o->e;
 	struct rec *r = new_rec_idx(k, "gpu", g->idx);
@@ -2313,7 +2313,7 @@ x_write_gpu(struct kin *k, const struct oi *o)
 }
 
 static void
-x_write_signpost(struct kin *k, const struct oi *o)
+write_signpost(struct kin *k, const struct oi *o)
 {
 	const struct xev *v = &o->e;
 	struct rec *r = new_rec_idx(k, "signpost", v->idx);
@@ -2418,12 +2418,12 @@ write_stream(struct kin *k, struct spsort *out, struct spsort *ans, struct spool
 	while (p != NULL) {
 		cur = *p;
 		if (IS_GPU(cur.e.cat)) {
-			x_write_gpu(k, &cur);
+			write_gpu(k, &cur);
 			p = spsort_next(out);
 			continue;
 		}
 		if (cur.e.cat == C_ANNOT) {
-			x_write_signpost(k, &cur);
+			write_signpost(k, &cur);
 			p = spsort_next(out);
 			continue;
 		}
@@ -2433,9 +2433,9 @@ write_stream(struct kin *k, struct spsort *out, struct spsort *ans, struct spool
 			g = xgrow(g, &cap, ng + 1, sizeof(*g));
 			g[ng++] = *p;
 		}
-		x_write_op(k, &cur, g, ng, txt);
+		write_op(k, &cur, g, ng, txt);
 		for (i = 0; i < ng; i++)
-			x_write_gpu(k, &g[i]);
+			write_gpu(k, &g[i]);
 	}
 	free(g);
 }
