@@ -2231,7 +2231,8 @@ set_kernels(struct kin *k, struct rec *r, const struct oi *g, size_t n)
 	rec_set_raw(r, "kernels", k->tmp.p, k->tmp.len);
 }
 
-/* write_op's record from an output item and its GPU events g[0..n) (time order). */
+/* An op's record from its output item and its GPU events g[0..n) (time order): own
+ * kernels, device_ns and the launcher flag from them, the rest from the item. */
 static void
 write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
     struct spool *txt)
