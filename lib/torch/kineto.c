@@ -1710,7 +1710,9 @@ struct fw {
 	uint32_t	 fwd;			/* its forward op's trace index */
 };
 
-/* An output record, in the order of by_out: (t, grp, sub, t2, idx). */
+/* An output record. Output order: by time; a linked GPU event right after the op it is
+ * charged to (its launcher's start and index, then its own start), ties by trace index:
+ * (t, grp, sub, t2, idx). */
 struct oi {
 	int64_t		 t, t2;
 	struct xev	 e;
@@ -2552,7 +2554,8 @@ write_records(struct kin *k)
  * The records of a trace read into k->fsp and k->lk (no capture folder), by external
  * sorts: the links by linking id (and correlation), the tree per thread with each
  * launch's GPU events attached, the subtrees by op, the Sequence numbers, then every
- * output record by by_out's order. The same records as write_records, in the same order.
+ * output record in by_oi's order. The same records as the in-memory path's
+ * (write_records), in the same order.
  */
 static void
 stream_records(struct kin *k)
