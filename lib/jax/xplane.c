@@ -18,7 +18,9 @@
 enum pkind { P_OTHER, P_HOST, P_GPU, P_TPU, P_CUSTOM, P_META };
 
 /* A stat value: a number or a string (interned in the plane's table). */
-enum skind { S_NONE, S_DOUBLE, S_UINT, S_INT, S_STR, S_BYTES, S_REF };
+enum skind { S_NONE, S_DOUBLE, S_UINT, S_INT, S_STR, S_BYTES, S_REF, S_ESTR };
+/* S_ESTR: an event's own string, copied into xp.estr (offset in u) for as long as the
+ * event is being written; interning them would grow the plane's table per event. */
 
 struct xstat {
 	int64_t		md;	/* XStatMetadata id */
@@ -33,7 +35,27 @@ struct evmd {
 	uint32_t	name, dname;
 	uint32_t	st, nst;	/* its stats in plane.stats */
 	bool		internal;
+	uint8_t		gpu, cls;	/* as a device event: gpu_kinds[], classes[] */
 };
+
+static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset" };
+static const char *const classes[] = { "comp", "comm", "memcpy" };
+
+/* An event's name, its gpu category and class (spec jax.md 1.5, 2). */
+static void
+classify(const char *name, uint8_t *gpu, uint8_t *cls)
+{
+	char lower[8];
+	size_t i;
+
+	for (i = 0; i < sizeof(lower) - 1 && name[i] != '\0'; i++)
+		lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+	lower[i] = '\0';
+	*gpu = strncmp(lower, "copy", 4) == 0 || strncmp(lower, "memcpy", 6) == 0 ? 1 :
+	    strncmp(lower, "memset", 6) == 0 ? 2 : 0;
+	*cls = *gpu != 0 ? 2 : strcasestr(name, "rccl") != NULL ||
+	    strcasestr(name, "nccl") != NULL || strcasestr(name, "cross_device_reduce") != NULL;
+}
 
 struct stmd {
 	int64_t		id;
@@ -61,6 +83,8 @@ struct plane {
 	struct names	 strs;
 	struct evmd	*evmd;
 	size_t		 nevmd, capevmd;
+	uint32_t	*evmd_at;	/* ids 0..nevmd_at-1 -> index + 1 (0: none), when dense */
+	size_t		 nevmd_at;
 	struct stmd	*stmd;
 	size_t		 nstmd, capstmd;
 	struct xstat	*stats;
@@ -86,10 +110,10 @@ struct ev {
 
 struct link {
 	uint64_t	corr;
-	uint32_t	tid;
 	int64_t		start_ns;
-	uint32_t	rem_ps;
 	uint64_t	dur_ps;
+	uint32_t	tid;
+	uint16_t	rem_ps;
 	bool		used;
 };
 
@@ -100,6 +124,9 @@ struct module {
 	uint64_t	 off, len;	/* the HloProto's bytes in the file */
 	bool		 loaded, failed;
 	struct hlo_module m;
+	uint32_t	*hcache;	/* per instruction: offset + 1 of its members in
+					 * xp.hcache, 0 when not built yet */
+	uint32_t	*hcache_len;
 };
 
 struct xp {
@@ -117,7 +144,13 @@ struct xp {
 	size_t		 nmods, capmods;
 	uint64_t	 gpu_events, unlinked;
 	struct buf	 out, tmp;
+	struct buf	 hcache;	/* the HLO members of the instructions seen */
+	struct buf	 estr;		/* the strings of the event being written */
 };
+
+/* The HLO members of a kernel record repeat for every run of its instruction (every
+ * step): built once per instruction and copied, up to this many bytes in all. */
+#define HCACHE_MAX	(16u << 20)
 
 static const char *const internal_names[] = {
 	"MemoryAllocation", "MemoryDeallocation", "PrefetchProduce", "PrefetchConsume",
@@ -264,6 +297,10 @@ read_evmd(struct xp *x, struct plane *pl, const struct pb_field *ef)
 			if (strcmp(s, internal_names[i]) == 0)
 				md.internal = true;
 	}
+	/* the name a device event shows: the display name when set */
+	classify(md.dname != NAME_NONE && *names_str(&pl->strs, md.dname) ?
+	    names_str(&pl->strs, md.dname) : md.name != NAME_NONE ?
+	    names_str(&pl->strs, md.name) : "", &md.gpu, &md.cls);
 	pl->evmd = xgrow(pl->evmd, &pl->capevmd, pl->nevmd + 1, sizeof(*pl->evmd));
 	pl->evmd[pl->nevmd++] = md;
 	return 0;
@@ -354,6 +391,11 @@ find_evmd(const struct plane *pl, int64_t id)
 
 	if (pl->nevmd == 0)
 		return NULL;
+	if (pl->evmd_at != NULL) {
+		if (id < 0 || (uint64_t)id >= pl->nevmd_at || pl->evmd_at[id] == 0)
+			return NULL;
+		return &pl->evmd[pl->evmd_at[id] - 1];
+	}
 	key.id = id;
 	return bsearch(&key, pl->evmd, pl->nevmd, sizeof(key), cmp_evmd);
 }
@@ -450,8 +492,23 @@ read_plane(struct xp *x, struct plane *pl)
 	}
 	if (rc == PB_ERR)
 		return -1;
-	if (pl->nevmd > 0)
+	if (pl->nevmd > 0) {
+		size_t i, j;
+
 		qsort(pl->evmd, pl->nevmd, sizeof(*pl->evmd), cmp_evmd);
+		/* event metadata ids are small and dense in every profile seen: a direct
+		 * table when it costs at most four slots per entry (bsearch's branches
+		 * cost a third of the reading time); of equal ids (a malformed map), one */
+		if (pl->evmd[0].id >= 0 && (uint64_t)pl->evmd[pl->nevmd - 1].id <
+		    4 * (uint64_t)pl->nevmd + 1024) {
+			pl->nevmd_at = (size_t)pl->evmd[pl->nevmd - 1].id + 1;
+			pl->evmd_at = xcalloc(pl->nevmd_at, sizeof(*pl->evmd_at));
+			for (i = pl->nevmd; i-- > 0;) {
+				j = (size_t)pl->evmd[i].id;
+				pl->evmd_at[j] = (uint32_t)i + 1;
+			}
+		}
+	}
 	if (pl->nstmd > 0)
 		qsort(pl->stmd, pl->nstmd, sizeof(*pl->stmd), cmp_stmd);
 	pl->kind = plane_kind(pl->name, &pl->ordinal);
@@ -476,6 +533,52 @@ struct event {
 	uint32_t	 st, nst;	/* its own stats, decoded into the scratch list */
 };
 
+/* pb_next, with the fields of events (a one-byte tag, a varint or a length of at most
+ * nine bytes) decoded inline; anything else, errors included, goes to pb_next. Returns
+ * the field's tag (number << 3 | wire type, from registers: reading f's members back
+ * right after they are stored stalls), PB_END or PB_ERR. */
+static inline long
+fast_next(struct pb_iter *it, struct pb_field *f)
+{
+	const unsigned char *p = it->p, *end = it->end;
+	uint64_t v = 0;
+	unsigned t, i;
+	int rc;
+
+	if (it->err != NULL || end - p < 2)
+		goto slow;
+	t = p[0];
+	if (t >= 0x80 || t < 8 || ((t & 7) != PB_VARINT && (t & 7) != PB_LEN))
+		goto slow;
+	for (i = 1;; i++) {
+		if (i > 9 || p + i >= end)
+			goto slow;
+		v |= (uint64_t)(p[i] & 0x7f) << (7 * (i - 1));
+		if ((p[i] & 0x80) == 0)
+			break;
+	}
+	i++;
+	if ((t & 7) == PB_LEN && v > (uint64_t)(end - p - i))
+		goto slow;
+	f->num = t >> 3;
+	f->wt = (enum pb_wt)(t & 7);
+	f->v = v;
+	f->off = it->off + (uint64_t)(p - it->start);
+	f->at = f->off + i;
+	f->data = NULL;
+	p += i;
+	if ((t & 7) == PB_LEN) {
+		f->data = p;
+		p += v;
+	}
+	it->p = p;
+	return (long)t;
+slow:
+	if ((rc = pb_next(it, f)) != PB_OK)
+		return rc;
+	return (long)f->num << 3 | (long)f->wt;
+}
+
 /* Decode the XEvent at [p, p+n) (file offset off); its stats into st. String values are
  * interned only when strings is set (the emitting pass), never while counting. */
 static int
@@ -485,43 +588,47 @@ decode_event(struct xp *x, struct plane *pl, const unsigned char *p, uint64_t n,
 {
 	struct pb_iter it, si;
 	struct pb_field f, g;
+	long t, u;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
 	*nst = 0;
+	if (strings)
+		buf_reset(&x->estr);
 	pb_init(&it, p, (size_t)n, off);
-	while ((rc = pb_next(&it, &f)) == PB_OK) {
-		if (f.num == 1 && f.wt == PB_VARINT)
+	while ((t = fast_next(&it, &f)) > 0) {
+		if (t == (1 << 3 | PB_VARINT))
 			e->md = (int64_t)f.v;
-		else if (f.num == 2 && f.wt == PB_VARINT)
+		else if (t == (2 << 3 | PB_VARINT))
 			e->off_ps = (int64_t)f.v;
-		else if (f.num == 3 && f.wt == PB_VARINT)
+		else if (t == (3 << 3 | PB_VARINT))
 			e->dur_ps = f.v;
-		else if (f.num == 4 && f.wt == PB_LEN && *nst < maxst) {
+		else if (t == (4 << 3 | PB_LEN) && *nst < maxst) {
 			struct xstat *s = &st[*nst];
 
 			memset(s, 0, sizeof(*s));
 			s->s = NAME_NONE;
 			pb_init(&si, f.data, (size_t)f.v, f.at);
-			while ((rc = pb_next(&si, &g)) == PB_OK) {
-				switch (g.num) {
+			while ((u = fast_next(&si, &g)) > 0) {
+				switch (u >> 3) {
 				case 1: s->md = (int64_t)g.v; break;
 				case 2: s->kind = S_DOUBLE; s->u = g.v; break;
 				case 3: s->kind = S_UINT; s->u = g.v; break;
 				case 4: s->kind = S_INT; s->u = g.v; break;
 				case 5:
-					if (g.wt != PB_LEN || !strings)
-						break;	/* not kept: the table would grow per event */
-					s->kind = S_STR;
-					s->s = names_intern(&pl->strs, (const char *)g.data,
-					    (size_t)g.v);
+					if ((u & 7) != PB_LEN || !strings)
+						break;
+					s->kind = S_ESTR;
+					s->u = x->estr.len;
+					buf_add(&x->estr, (const char *)g.data, (size_t)g.v);
+					buf_addc(&x->estr, '\0');
 					break;
 				case 6: s->kind = S_BYTES; s->u = g.at; s->len = g.v; break;
 				case 7: s->kind = S_REF; s->u = g.v; break;
 				default: break;
 				}
 			}
-			if (rc == PB_ERR) {
+			if (u == PB_ERR) {
 				error_set(x->err, x->name, 0, (long long)si.err_off, "XStat: %s",
 				    si.err);
 				return -1;
@@ -529,6 +636,7 @@ decode_event(struct xp *x, struct plane *pl, const unsigned char *p, uint64_t n,
 			(*nst)++;
 		}
 	}
+	rc = (int)t;
 	if (rc == PB_ERR) {
 		error_set(x->err, x->name, 0, (long long)it.err_off, "XEvent: %s", it.err);
 		return -1;
@@ -556,7 +664,7 @@ typedef int (*event_fn)(struct xp *, struct plane *, size_t, const struct event 
     const struct xstat *, size_t, uint64_t, uint64_t, void *);
 
 static int
-walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg)
+walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, size_t maxst)
 {
 	struct line *ln = &pl->lines[li];
 	struct xstat st[MAXSTATS];
@@ -575,7 +683,7 @@ walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg)
 			return fail(x, f.off, "XLine", "an event of more than 16 MiB");
 		if ((p = load(x, &f)) == NULL)
 			return -1;
-		if (decode_event(x, pl, p, f.v, f.at, &e, st, &nst, MAXSTATS, false) != 0)
+		if (decode_event(x, pl, p, f.v, f.at, &e, st, &nst, maxst, false) != 0)
 			return -1;
 		if (fn(x, pl, li, &e, st, nst, f.at, f.v, arg) != 0)
 			return -1;
@@ -621,10 +729,12 @@ stat_u64(const struct xstat *s, uint64_t *v)
 }
 
 static const char *
-stat_text(const struct plane *pl, const struct xstat *s)
+stat_text(const struct xp *x, const struct plane *pl, const struct xstat *s)
 {
 	if (s == NULL)
 		return NULL;
+	if (s->kind == S_ESTR)
+		return x->estr.p + s->u;
 	if (s->kind == S_STR)
 		return names_str(&pl->strs, s->s);
 	if (s->kind == S_REF)
@@ -650,7 +760,9 @@ link_slot(struct xp *x, uint64_t corr)
 
 	if (x->caplinks == 0)
 		return NULL;
-	for (i = hash64(corr) & (x->caplinks - 1); x->links[i].used;
+	/* runs of 64 consecutive ids (launches are numbered in order) stay together,
+	 * the runs scattered: lookups in kernel order walk the table, not jump */
+	for (i = ((hash64(corr >> 6) << 6) | (corr & 63)) & (x->caplinks - 1); x->links[i].used;
 	    i = (i + 1) & (x->caplinks - 1))
 		if (x->links[i].corr == corr)
 			return &x->links[i];
@@ -699,6 +811,7 @@ count_event(struct xp *x, struct plane *pl, size_t li, const struct event *e,
 	struct link l;
 	uint64_t corr;
 	const struct link *hit;
+	uint32_t rem;
 
 	if (e->meta != NULL && e->meta->internal)
 		return 0;
@@ -709,7 +822,8 @@ count_event(struct xp *x, struct plane *pl, size_t li, const struct event *e,
 		memset(&l, 0, sizeof(l));
 		l.corr = corr;
 		l.tid = ln->tid;
-		event_start(ln, e, &l.start_ns, &l.rem_ps);
+		event_start(ln, e, &l.start_ns, &rem);
+		l.rem_ps = (uint16_t)rem;
 		l.dur_ps = e->dur_ps;
 		link_add(x, &l);
 	}
@@ -829,13 +943,19 @@ static void
 build_u64(struct rec_build *rb, uint64_t v)
 {
 	char t[32];
-	int n = snprintf(t, sizeof(t), "%" PRIu64, v);
+	int n;
 
+	if (v <= INT64_MAX) {
+		rec_build_int(rb, (long long)v);
+		return;
+	}
+	n = snprintf(t, sizeof(t), "%" PRIu64, v);
 	rec_build_num(rb, t, (size_t)n);
 }
 
 static void
-build_stat(struct rec_build *rb, const struct plane *pl, const struct xstat *s)
+build_stat(struct rec_build *rb, const struct xp *x, const struct plane *pl,
+    const struct xstat *s)
 {
 	const char *t;
 	char num[40];
@@ -857,7 +977,7 @@ build_stat(struct rec_build *rb, const struct plane *pl, const struct xstat *s)
 			rec_build_null(rb);
 		break;
 	default:
-		if ((t = stat_text(pl, s)) != NULL)
+		if ((t = stat_text(x, pl, s)) != NULL)
 			rec_build_strz(rb, t);
 		else
 			rec_build_null(rb);
@@ -921,7 +1041,7 @@ write_trace(struct xp *x)
 				if (sn == NULL || strcmp(sn, caps[k].stat) != 0)
 					continue;
 				rec_build_key(&rb, caps[k].key);
-				build_stat(&rb, pl, &pl->stats[j]);
+				build_stat(&rb, x, pl, &pl->stats[j]);
 				break;
 			}
 		rec_build_key(&rb, "lines");
@@ -1142,22 +1262,50 @@ build_hlo(struct rec_build *rb, struct xp *x, const struct hlo_module *m,
 	}
 }
 
+/* The members of build_hlo, with "listed" first, from the cache when built before. */
+static void
+hlo_members(struct rec_build *rb, struct xp *x, struct module *mm,
+    const struct hlo_instr *ins)
+{
+	const struct hlo_module *hm = &mm->m;
+	size_t k = (size_t)(ins - hm->ins), start;
+
+	if (mm->hcache == NULL && hm->nins > 0) {
+		mm->hcache = xcalloc(hm->nins, sizeof(*mm->hcache));
+		mm->hcache_len = xcalloc(hm->nins, sizeof(*mm->hcache_len));
+	}
+	if (mm->hcache != NULL && mm->hcache[k] != 0) {
+		/* a member follows the module's name: the comma is due, and stays due */
+		buf_add(&x->out, x->hcache.p + mm->hcache[k] - 1, mm->hcache_len[k]);
+		return;
+	}
+	start = x->out.len;
+	rec_build_key(rb, "listed");
+	rec_build_bool(rb, hlo_tl_listed(hm, ins));
+	build_hlo(rb, x, hm, ins);
+	if (mm->hcache != NULL && x->hcache.len + (x->out.len - start) <= HCACHE_MAX) {
+		mm->hcache[k] = (uint32_t)x->hcache.len + 1;
+		mm->hcache_len[k] = (uint32_t)(x->out.len - start);
+		buf_add(&x->hcache, x->out.p + start, x->out.len - start);
+	}
+}
+
 /* "regs:38 grid:160,1,1 block:1024,1,1 ..." → grid, block arrays; shared bytes. */
 static void
 build_kdetails(struct rec_build *rb, const char *s)
 {
 	static const char *const keys[] = { "grid", "block" };
+	static const char *const pats[] = { "grid:", "block:" };
 	const char *p;
 	size_t i;
 	long long shared = 0;
 	bool any = false;
 
 	for (i = 0; i < 2; i++) {
-		char pat[16];
+		const char *pat = pats[i];
 		long long v[3];
 		int n = 0;
 
-		snprintf(pat, sizeof(pat), "%s:", keys[i]);
 		for (p = s; (p = strstr(p, pat)) != NULL; p++)
 			if (p == s || p[-1] == ' ')
 				break;
@@ -1213,8 +1361,7 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 	uint32_t rem;
 	long long pidv;
 	bool has_pid;
-	char lower[8];
-	size_t i;
+	uint8_t gk, cl;
 	struct module *mm;
 	const struct hlo_module *hm;
 	const struct hlo_instr *ins;
@@ -1225,9 +1372,11 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 		    names_str(&pl->strs, e->meta->name) : NULL;
 	if (name == NULL)
 		name = "";
-	for (i = 0; i < sizeof(lower) - 1 && name[i] != '\0'; i++)
-		lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-	lower[i] = '\0';
+	if (e->meta != NULL) {
+		gk = e->meta->gpu;
+		cl = e->meta->cls;
+	} else
+		classify(name, &gk, &cl);
 	event_start(ln, e, &start_ns, &rem);
 	rec_build_begin(&rb, &x->out);
 	rec_build_key(&rb, "kind");
@@ -1241,17 +1390,9 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 	rec_build_key(&rb, "name");
 	rec_build_strz(&rb, name);
 	rec_build_key(&rb, "gpu");
-	rec_build_word(&rb, strncmp(lower, "copy", 4) == 0 || strncmp(lower, "memcpy", 6) == 0 ?
-	    "memcpy" : strncmp(lower, "memset", 6) == 0 ? "memset" : "kernel");
+	rec_build_word(&rb, gpu_kinds[gk]);
 	rec_build_key(&rb, "class");
-	if (strncmp(lower, "copy", 4) == 0 || strncmp(lower, "memcpy", 6) == 0 ||
-	    strncmp(lower, "memset", 6) == 0)
-		rec_build_word(&rb, "memcpy");
-	else if (strcasestr(name, "rccl") != NULL || strcasestr(name, "nccl") != NULL ||
-	    strcasestr(name, "cross_device_reduce") != NULL)
-		rec_build_word(&rb, "comm");
-	else
-		rec_build_word(&rb, "comp");
+	rec_build_word(&rb, classes[cl]);
 	rec_build_key(&rb, "device");
 	rec_build_int(&rb, pl->ordinal);
 	rec_build_key(&rb, "pid");
@@ -1293,8 +1434,8 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 			}
 		}
 	}
-	mod = stat_text(pl, find_stat(pl, e, st, nst, pl->s_hlo_module));
-	op = stat_text(pl, find_stat(pl, e, st, nst, pl->s_hlo_op));
+	mod = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_hlo_module));
+	op = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_hlo_op));
 	has_pid = stat_u64(find_stat(pl, e, st, nst, pl->s_program_id), &v);
 	pidv = has_pid ? (long long)v : -1;
 	if (mod != NULL) {
@@ -1309,15 +1450,15 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 		rec_build_key(&rb, "hlo_op");
 		rec_build_strz(&rb, op);
 	}
-	if ((t = stat_text(pl, find_stat(pl, e, st, nst, pl->s_tf_op))) != NULL) {
+	if ((t = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_tf_op))) != NULL) {
 		rec_build_key(&rb, "tf_op");
 		rec_build_strz(&rb, t);
 	}
-	if ((t = stat_text(pl, find_stat(pl, e, st, nst, pl->s_name))) != NULL) {
+	if ((t = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_name))) != NULL) {
 		rec_build_key(&rb, "scope");
 		rec_build_strz(&rb, t);
 	}
-	if ((t = stat_text(pl, find_stat(pl, e, st, nst, pl->s_kdetails))) != NULL) {
+	if ((t = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_kdetails))) != NULL) {
 		rec_build_key(&rb, "kernel_details");
 		rec_build_strz(&rb, t);
 		build_kdetails(&rb, t);
@@ -1327,11 +1468,8 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 		rec_build_key(&rb, "module");
 		rec_build_strz(&rb, mm->key);
 		if ((hm = module_hlo(x, mm)) != NULL &&
-		    (ins = hlo_find(hm, op, strlen(op))) != NULL) {
-			rec_build_key(&rb, "listed");
-			rec_build_bool(&rb, hlo_tl_listed(hm, ins));
-			build_hlo(&rb, x, hm, ins);
-		}
+		    (ins = hlo_find(hm, op, strlen(op))) != NULL)
+			hlo_members(&rb, x, mm, ins);
 	}
 	rec_build_end(&rb);
 	flush_out(x);
@@ -1425,7 +1563,7 @@ emit_plane(struct xp *x, struct plane *pl)
 		for (k = i; k < j && rc == 0; k++)
 			if (order[k]->kept)
 				rc = walk_line(x, pl, (size_t)(order[k] - pl->lines), gather_event,
-				    &g);
+				    &g, 0);
 		if (rc != 0)
 			break;
 		if (g.n > 0)
@@ -1474,6 +1612,7 @@ free_all(struct xp *x)
 		free(pl->name);
 		free(pl->lines);
 		free(pl->evmd);
+		free(pl->evmd_at);
 		free(pl->stmd);
 		free(pl->stats);
 		names_free(&pl->strs);
@@ -1487,11 +1626,15 @@ free_all(struct xp *x)
 		free(x->mods[i].name);
 		if (x->mods[i].loaded)
 			hlo_free(&x->mods[i].m);
+		free(x->mods[i].hcache);
+		free(x->mods[i].hcache_len);
 	}
 	free(x->mods);
 	free(x->links);
 	buf_free(&x->out);
 	buf_free(&x->tmp);
+	buf_free(&x->hcache);
+	buf_free(&x->estr);
 	xsrc_close(&x->src);
 }
 
@@ -1570,7 +1713,7 @@ run(struct xp *x)
 				continue;
 			for (li = 0; li < pl->nlines; li++)
 				if (pl->lines[li].kept &&
-				    walk_line(x, pl, li, count_event, NULL) != 0)
+				    walk_line(x, pl, li, count_event, NULL, MAXSTATS) != 0)
 					return -1;
 			for (li = 0; li < pl->nlines; li++) {
 				if (pl->lines[li].nev == 0)

@@ -154,9 +154,21 @@ xsrc_next(struct xsrc_it *it, struct pb_field *f, struct error *e)
 	n = it->end - it->pos;
 	if (n > 32)
 		n = 32;
-	if ((p = xsrc_get(it->s, it->pos, n, e)) == NULL)
+	if (it->pos >= it->s->boff && it->pos + n <= it->s->boff + it->s->blen)
+		p = it->s->buf + (it->pos - it->s->boff);	/* xsrc_get's hit, inline */
+	else if ((p = xsrc_get(it->s, it->pos, n, e)) == NULL)
 		return PB_ERR;
-	if ((k = pb_head(p, (size_t)n, it->pos, f, &msg)) <= 0) {
+	/* the usual head: a one-byte tag and a length or value of one or two bytes */
+	if (n >= 3 && p[0] >= 8 && p[0] < 0x80 && ((p[0] & 7) == PB_VARINT ||
+	    (p[0] & 7) == PB_LEN) && (p[1] < 0x80 || p[2] < 0x80)) {
+		k = p[1] < 0x80 ? 2 : 3;
+		f->num = p[0] >> 3;
+		f->wt = (enum pb_wt)(p[0] & 7);
+		f->v = k == 2 ? p[1] : (uint64_t)(p[1] & 0x7f) | (uint64_t)p[2] << 7;
+		f->data = NULL;
+		f->off = it->pos;
+		f->at = it->pos + (uint64_t)k;
+	} else if ((k = pb_head(p, (size_t)n, it->pos, f, &msg)) <= 0) {
 		error_set(e, it->s->name, 0, (long long)it->pos, "%s: %s", it->what,
 		    k == 0 ? "field cut short by the end of its message" : msg);
 		it->pos = it->end;
