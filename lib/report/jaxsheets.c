@@ -499,16 +499,36 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* qsort's comparison of kernel indexes by sort_names, then index (stable) */
+static char **sort_names;
+
+static int
+idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_names[x], sort_names[y]);
+
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* The number of distinct pids (a few, in runs: checked against the last one first). */
 static size_t
 npids(struct jev **k, size_t n)
 {
-	size_t i, j, c = 0;
+	long long *seen = NULL;
+	size_t i, j, c = 0, cap = 0;
 
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && k[j]->pid != k[i]->pid; j++)
+		if (c > 0 && seen[c - 1] == k[i]->pid)
+			continue;
+		for (j = 0; j < c && seen[j] != k[i]->pid; j++)
 			;
-		c += j == i;
+		if (j == c) {
+			seen = xgrow(seen, &cap, c + 1, sizeof(*seen));
+			seen[c++] = k[i]->pid;
+		}
 	}
+	free(seen);
 	return c;
 }
 
@@ -540,20 +560,22 @@ sheet_summary(const struct jx *jx, struct jev **k, size_t n, const char *sname,
 	tab_col(t, "Count");
 	tab_col(t, "Categories");
 	{
-		char **u = xreallocarray(NULL, n + 1, sizeof(*u));
+		/* the kernels by name, each name's in their order: one pass per name */
+		size_t *u = xreallocarray(NULL, n + 1, sizeof(*u)), e, x;
 
-		memcpy(u, names, n * sizeof(*u));
-		qsort(u, n, sizeof(*u), str_cmp);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
+			u[i] = i;
+		sort_names = names;
+		qsort(u, n, sizeof(*u), idx_cmp);
+		for (i = 0; i < n; i = e) {
 			struct vec v = VEC_INIT;
 			const char *cs[8];
 			size_t nc = 0, c;
 
-			if (i > 0 && strcmp(u[i], u[i - 1]) == 0)
-				continue;
-			for (j = 0; j < n; j++) {
-				if (strcmp(names[j], u[i]) != 0)
-					continue;
+			for (e = i + 1; e < n && strcmp(names[u[e]], names[u[i]]) == 0; e++)
+				;
+			for (x = i; x < e; x++) {
+				j = u[x];
 				vec_add(&v, k[j]->dur);
 				for (c = 0; c < nc && strcmp(cs[c], S(jx, k[j]->cat)) != 0; c++)
 					;
@@ -570,7 +592,7 @@ sheet_summary(const struct jx *jx, struct jev **k, size_t n, const char *sname,
 			}
 			buf_addc(&b, ']');
 			r = tab_row(t);
-			tab_set_str(t, r, 0, u[i]);
+			tab_set_str(t, r, 0, names[u[i]]);
 			tab_set_num(t, r, 1, stat_sum(&v));
 			tab_set_num(t, r, 2, stat_sum(&v));
 			tab_set_num(t, r, 3, stat_sum(&v) / 1000);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Benchmark of ttp-parse and the pipeline on a 201 MB trace, and of ttp-parse on a
-# 55.6 MB PyTorch trace (make bench).
+# Benchmark of ttp-parse and the pipeline on a 201 MB trace, of ttp-parse on a
+# 55.6 MB PyTorch trace and on a 100 MB synthetic JAX profile (make bench).
 # Usage: tests/bench/bench.sh SHARED
 # Builds once, cached under build/bench/: big.csv = the data rows of
 # SHARED/data/ttmetal/wh_clip_encoder_2.csv repeated 73 times, copy c with HOST START/END
@@ -156,6 +156,30 @@ if [ -f "$OWL" ]; then
 	fi
 fi
 
+# JAX: a synthetic profile of about 100 MB (tests/bench/gen-xplane.py: 8 GPUs, 192,000
+# kernels with their launches and HLO modules, 3.2 million python tracer events; built
+# once into build/bench). Issue 26's target: ttp-parse under 0.5 s, and every stage of
+# the JAX report under 64 MB.
+XP=$OUT/big.xplane.pb
+GENXP=$TOP/tests/bench/gen-xplane.py
+if [ ! -s "$XP" ] || [ "$XP" -ot "$GENXP" ]; then
+	PY=python3
+	[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+	echo "bench: building $XP (tests/bench/gen-xplane.py, about a minute)" >&2
+	$PY "$GENXP" "$XP.tmp" && mv "$XP.tmp" "$XP"
+fi
+echo "JAX: $XP ($(wc -c < "$XP") bytes)"
+SCAN=
+run "cat big.xplane.pb (the floor)" "cat '$XP'"
+run "ttp-parse big.xplane.pb" "ttp-parse '$XP'"
+run "ttp-parse big.xplane.pb | ttp-roofline" "ttp-parse '$XP' | ttp-roofline"
+ttp-parse -q "$XP" | ttp-roofline -q >"$OUT/xp.ndjson" 2>/dev/null
+run "  ttp-roofline alone (JAX)" "ttp-roofline -q < '$OUT/xp.ndjson' 2>/dev/null"
+run "  ttp-table --csv-dir alone (JAX sheets)" "ttp-table --csv-dir '$OUT/xpcsv' < '$OUT/xp.ndjson'"
+run "ttp-tracelens --jax (all sheets, CSV)" "ttp-tracelens -q --jax --profile_path '$XP' \
+    --output_csvs_dir '$OUT/xpcsv'"
+rm -rf "$OUT/xp.ndjson" "$OUT/xpcsv"
+
 # Scale (BIG=0 skips it): a 2 GB TT-Metal CSV and a 1 GB PyTorch trace through every
 # program, each stage's time and peak RSS measured inside the pipeline (no intermediate
 # file), checked against DESIGN.md's 64 MB per stage. The inputs are generated into
@@ -241,6 +265,9 @@ if [ -f "$OWL" ]; then
 	    '$BIGPT' --output_csvs_dir big1g-tl --enable_kernel_summary --short_kernel_study"
 	rm -rf "$BIGPT" "$OUT/big1g-csv" "$OUT/big1g.xlsx" "$OUT/big1g-tl"
 fi
+stages "JAX 100 MB, sheets CSV" "true" "ttp-parse -q '$XP'" "ttp-roofline -q" \
+    "ttp-table --csv-dir big-xp-csv"
+rm -rf "$OUT/big-xp-csv"
 if [ -n "$OVER" ]; then
 	echo "over the 64 MB target:$OVER"
 else
