@@ -69,6 +69,7 @@ struct line {
 	uint32_t	tid;
 	uint64_t	nev;		/* converted events */
 	bool		kept, stream;
+	bool		ops;		/* a TPU plane's XLA Ops or XLA Modules line */
 };
 
 struct plane {
@@ -95,7 +96,7 @@ struct plane {
 	bool		 subns;		/* some time is not whole ns */
 	/* stat metadata ids of the stats read (-1: none) */
 	int64_t		 s_corr, s_hlo_op, s_hlo_module, s_program_id, s_kdetails, s_tf_op,
-			 s_name, s_hlo_proto;
+			 s_name, s_hlo_proto, s_flops, s_bytes, s_category;
 };
 
 /* An event's sort key and place. */
@@ -520,6 +521,9 @@ read_plane(struct xp *x, struct plane *pl)
 	pl->s_tf_op = stat_id(pl, "tf_op");
 	pl->s_name = stat_id(pl, "name");
 	pl->s_hlo_proto = stat_id(pl, "Hlo Proto");
+	pl->s_flops = stat_id(pl, "flops");
+	pl->s_bytes = stat_id(pl, "bytes_accessed");
+	pl->s_category = stat_id(pl, "hlo_category");
 	return 0;
 }
 
@@ -1476,6 +1480,151 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 	return 0;
 }
 
+/* A time in ps as a JSON integer (ns * 1000 + rem, without 64-bit overflow). */
+static void
+build_ps(struct rec_build *rb, int64_t ns, uint32_t rem)
+{
+	char t[64];
+	int n;
+
+	if (ns == 0)
+		n = snprintf(t, sizeof(t), "%u", rem);
+	else
+		n = snprintf(t, sizeof(t), "%lld%03u", (long long)ns, rem);
+	rec_build_num(rb, t, (size_t)n);
+}
+
+/* Stats that op records leave out: xprof's internal ones, and long or binary ones. */
+static bool
+op_stat_skipped(const char *sn)
+{
+	static const char *const skip[] = { "_pt", "_ct", "_p", "_c", "_r", "symbol_id",
+	    "source_stack", "memory_access_breakdown", "program_id", "flops",
+	    "bytes_accessed", "hlo_category" };
+	size_t i;
+
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (strcmp(sn, skip[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The stats st[0..nst) but those of an id that comes again later or in over[0..nover)
+ * (the event's own stats override its metadata's): each key once. */
+static void
+build_op_stats(struct rec_build *rb, struct xp *x, const struct plane *pl,
+    const struct xstat *st, size_t nst, const struct xstat *over, size_t nover)
+{
+	const struct xstat *s;
+	const char *sn;
+	size_t i, j;
+
+	for (i = 0; i < nst; i++) {
+		s = &st[i];
+		for (j = i + 1; j < nst && st[j].md != s->md; j++)
+			;
+		if (j < nst)
+			continue;
+		for (j = 0; j < nover && over[j].md != s->md; j++)
+			;
+		if (j < nover)
+			continue;
+		if (s->kind == S_BYTES || s->kind == S_NONE ||
+		    (sn = stat_name(pl, s->md)) == NULL || op_stat_skipped(sn))
+			continue;
+		rec_build_keyn(rb, sn, strlen(sn));
+		build_stat(rb, x, pl, s);
+	}
+}
+
+/* One event of a TPU plane's XLA Ops or XLA Modules line as an op record (spec jax.md
+ * 10, 11): its name, line, times in ps, and its metadata's cost stats. */
+static int
+write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct event *e,
+    const struct xstat *st, size_t nst, uint64_t uid)
+{
+	struct rec_build rb;
+	const char *name = "", *lname, *t;
+	const struct xstat *s;
+	int64_t start_ns;
+	uint32_t rem;
+	uint64_t v;
+
+	if (e->meta != NULL && e->meta->dname != NAME_NONE &&
+	    *names_str(&pl->strs, e->meta->dname))
+		name = names_str(&pl->strs, e->meta->dname);
+	else if (e->meta != NULL && e->meta->name != NAME_NONE)
+		name = names_str(&pl->strs, e->meta->name);
+	lname = ln->dname != NAME_NONE && *names_str(&pl->strs, ln->dname) ?
+	    names_str(&pl->strs, ln->dname) : names_str(&pl->strs, ln->name);
+	event_start(ln, e, &start_ns, &rem);
+	rec_build_begin(&rb, &x->out);
+	rec_build_key(&rb, "kind");
+	rec_build_word(&rb, "op");
+	rec_build_key(&rb, "trace");
+	rec_build_word(&rb, "xplane");
+	rec_build_key(&rb, "id");
+	build_u64(&rb, uid);
+	rec_build_key(&rb, "uid");
+	build_u64(&rb, uid);
+	rec_build_key(&rb, "name");
+	rec_build_strz(&rb, name);
+	rec_build_key(&rb, "line");
+	rec_build_strz(&rb, lname);
+	rec_build_key(&rb, "device");
+	rec_build_int(&rb, pl->ordinal);
+	rec_build_key(&rb, "pid");
+	rec_build_int(&rb, pl->pid);
+	rec_build_key(&rb, "tid");
+	rec_build_int(&rb, ln->tid);
+	rec_build_key(&rb, "start_ns");
+	rec_build_int(&rb, start_ns);
+	rec_build_key(&rb, "ns");
+	build_u64(&rb, e->dur_ps / 1000);
+	rec_build_key(&rb, "start_ps");
+	build_ps(&rb, start_ns, rem);
+	rec_build_key(&rb, "ps");
+	build_u64(&rb, e->dur_ps);
+	if ((t = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_category))) != NULL) {
+		rec_build_key(&rb, "hlo_category");
+		rec_build_strz(&rb, t);
+	}
+	if (strcmp(lname, "XLA Modules") == 0 && (t = strrchr(name, '(')) != NULL &&
+	    t != name && name[strlen(name) - 1] == ')') {
+		/* "module(program_id)" */
+		rec_build_key(&rb, "module");
+		rec_build_str(&rb, name, (size_t)(t - name));
+	}
+	if (e->meta != NULL && e->meta->name != NAME_NONE && e->meta->dname != NAME_NONE &&
+	    *names_str(&pl->strs, e->meta->dname)) {
+		/* the metadata's name: the HLO instruction's text, or "module(program)" */
+		rec_build_key(&rb, "long_name");
+		rec_build_strz(&rb, names_str(&pl->strs, e->meta->name));
+	}
+	if (stat_u64(s = find_stat(pl, e, st, nst, pl->s_program_id), &v)) {
+		rec_build_key(&rb, "program_id");
+		build_u64(&rb, v);
+	}
+	if (stat_u64(find_stat(pl, e, st, nst, pl->s_flops), &v)) {
+		rec_build_key(&rb, "flops");
+		build_u64(&rb, v);
+	}
+	if (stat_u64(find_stat(pl, e, st, nst, pl->s_bytes), &v)) {
+		rec_build_key(&rb, "bytes");
+		build_u64(&rb, v);
+	}
+	/* the other stats under their own names: the metadata's, then the event's */
+	rec_build_key(&rb, "stats");
+	rec_build_object(&rb);
+	if (e->meta != NULL)
+		build_op_stats(&rb, x, pl, pl->stats + e->meta->st, e->meta->nst, st, nst);
+	build_op_stats(&rb, x, pl, st, nst, NULL, 0);
+	rec_build_end_object(&rb);
+	rec_build_end(&rb);
+	flush_out(x);
+	return 0;
+}
+
 /* --- the second pass: events in xprof's order ----------------------------------------- */
 
 struct gather {
@@ -1553,9 +1702,10 @@ emit_plane(struct xp *x, struct plane *pl)
 		for (j = i; j < pl->nlines && order[j]->tid == order[i]->tid; j++)
 			if (order[j]->kept) {
 				n += order[j]->nev;
-				stream = stream || order[j]->stream;
+				stream = stream || (pl->kind == P_GPU && order[j]->stream) ||
+				    order[j]->ops;
 			}
-		if (!stream || pl->kind != P_GPU) {
+		if (!stream) {
 			base += n;
 			continue;
 		}
@@ -1573,12 +1723,14 @@ emit_plane(struct xp *x, struct plane *pl)
 			const struct line *ln = &pl->lines[v->line];
 			const unsigned char *p;
 
-			if (!ln->stream)
+			if (!(pl->kind == P_GPU && ln->stream) && !ln->ops)
 				continue;
 			if ((p = xsrc_get(&x->src, v->off, v->len, x->err)) == NULL ||
 			    decode_event(x, pl, p, v->len, v->off, &e, st, &nst, MAXSTATS,
 			    true) != 0)
 				rc = -1;
+			else if (ln->ops)
+				rc = write_op(x, pl, ln, &e, st, nst, base + k);
 			else
 				rc = write_gpu(x, pl, ln, &e, st, nst, base + k);
 		}
@@ -1697,9 +1849,12 @@ run(struct xp *x)
 			    names_str(&pl->strs, ln->name) : "";
 
 			ln->tid = (uint32_t)(ln->display_id != 0 ? ln->display_id : ln->id);
-			ln->kept = pl->pid >= 0 && ln->nev > 0 && strcmp(dn, "Async XLA Ops") != 0;
+			/* the line's display name: its display_name, else its name */
+			ln->kept = pl->pid >= 0 && ln->nev > 0 && strcmp(nm, "Async XLA Ops") != 0;
 			ln->stream = ln->kept && strncmp(nm, "Stream", 6) == 0 &&
 			    (pl->kind == P_GPU || pl->kind == P_TPU);
+			ln->ops = ln->kept && pl->kind == P_TPU && (strcmp(nm, "XLA Ops") == 0 ||
+			    strcmp(nm, "XLA Modules") == 0);
 			ln->nev = 0;
 		}
 	}
@@ -1736,7 +1891,8 @@ run(struct xp *x)
 	}
 	write_trace(x);
 	for (i = 0; i < x->nplanes; i++)
-		if (byp[i]->pid >= 0 && byp[i]->kind == P_GPU && emit_plane(x, byp[i]) != 0) {
+		if (byp[i]->pid >= 0 && (byp[i]->kind == P_GPU || byp[i]->kind == P_TPU) &&
+		    emit_plane(x, byp[i]) != 0) {
 			free(byp);
 			return -1;
 		}

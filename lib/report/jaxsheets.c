@@ -1037,7 +1037,7 @@ jx_sheets(struct jx *jx, struct tab ***out, struct error *err)
 	if (jx->n == 0) {
 		error_set(err, NULL, 0, 0, jx->tpu ?
 		    "no GPU in this profile: it is a TPU profile; TraceLens's JAX report "
-		    "covers GPU kernels only" :
+		    "covers GPU kernels only (the TPU's XLA ops are ttp-parse's op records)" :
 		    "no GPU kernels in this profile (no /device:GPU stream events)");
 		return 0;
 	}
