@@ -28,6 +28,7 @@ struct hlo_span {
 struct hlo_instr {
 	struct hlo_span	 name, opcode, shape, metadata, target, config, fusion_kind;
 	struct hlo_span	 dot, conv, window;
+	struct hlo_span	 self;		/* the instruction's own bytes */
 	int64_t		 id;
 	uint32_t	 comp;		/* index of its computation */
 	uint32_t	 ops, nops;	/* its operand ids: hlo_module.opids[ops..ops+nops) */
@@ -94,6 +95,19 @@ long long hlo_metadata_line(const struct hlo_module *m, const struct hlo_instr *
  * opcode, operand names, custom-call target, metadata, backend config).
  */
 bool hlo_tl_listed(const struct hlo_module *m, const struct hlo_instr *ins);
+/*
+ * A matrix multiplication's sizes by HLO's meaning (spec jax.md 12.5): B the product of
+ * the batch dimensions, M of the lhs's other free dimensions, N of the rhs's, K of the
+ * contracting ones. For a dot, from its dimension numbers; for a cuBLAS / hipBLASLt
+ * custom call (target with "matmul", "gemm" or "cublas"), from its dimension numbers or
+ * else its backend config's; for a fusion (a Triton GEMM fusion), from the first dot of
+ * the computation it calls. *dot is the instruction whose operands were read (for their
+ * dtypes), in its own computation. false when ins is none of these or the shapes do not
+ * agree with the dimension numbers.
+ */
+bool hlo_gemm(const struct hlo_module *m, const struct hlo_instr *ins, int64_t bmnk[4],
+    const struct hlo_instr **dot);
+
 /* The packed or repeated int64 values of field num inside a message span, at most max. */
 int hlo_ints(const struct hlo_module *m, struct hlo_span msg, unsigned num, int64_t *v,
     int max);

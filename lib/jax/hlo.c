@@ -75,6 +75,7 @@ parse_instr(struct hlo_module *m, const struct pb_field *in, uint32_t comp, size
 	int rc;
 
 	memset(ins, 0, sizeof(*ins));
+	ins->self = span_of(m, in);
 	ins->comp = comp;
 	ins->ops = (uint32_t)m->nopids;
 	pb_init(&it, in->data, (size_t)in->v, in->at);
@@ -525,4 +526,158 @@ hlo_tl_listed(const struct hlo_module *m, const struct hlo_instr *ins)
 			listed = true;
 	buf_free(&line);
 	return listed;
+}
+
+/* The ints of "key":[...] in a backend config's JSON (quoted or not), at most max. */
+static int
+config_ints(const char *s, size_t len, const char *key, int64_t *v, int max)
+{
+	const char *p = memmem(s, len, key, strlen(key)), *end = s + len;
+	int n = 0;
+
+	if (p == NULL)
+		return -1;
+	p += strlen(key);
+	while (p < end && (*p == '"' || *p == ':' || *p == ' '))
+		p++;
+	if (p >= end || *p != '[')
+		return -1;
+	for (p++; p < end && *p != ']'; p++) {
+		if (*p >= '0' && *p <= '9') {
+			int64_t x = 0;
+
+			while (p < end && *p >= '0' && *p <= '9')
+				x = x * 10 + (*p++ - '0');
+			if (n < max)
+				v[n] = x;
+			n++;
+			p--;
+		}
+	}
+	return p < end ? n : -1;
+}
+
+/* The product of the dims of s (nd of them) not listed in a or b. */
+static int64_t
+free_prod(const int64_t *d, int nd, const int64_t *a, int na, const int64_t *b, int nb)
+{
+	int64_t p = 1;
+	int i, k;
+
+	for (i = 0; i < nd; i++) {
+		for (k = 0; k < na && a[k] != i; k++)
+			;
+		if (k < na)
+			continue;
+		for (k = 0; k < nb && b[k] != i; k++)
+			;
+		if (k < nb)
+			continue;
+		p *= d[i];
+	}
+	return p;
+}
+
+static bool
+dims_prod(const int64_t *d, int nd, const int64_t *idx, int n, int64_t *p)
+{
+	int i;
+
+	*p = 1;
+	for (i = 0; i < n; i++) {
+		if (idx[i] < 0 || idx[i] >= nd)
+			return false;
+		*p *= d[idx[i]];
+	}
+	return true;
+}
+
+/* The first dot among the instructions of the computations ins calls. */
+static const struct hlo_instr *
+inner_dot(const struct hlo_module *m, const struct hlo_instr *ins)
+{
+	struct pb_iter it, pk;
+	struct pb_field f;
+	uint64_t id;
+	long c;
+	size_t i;
+
+	pb_init(&it, m->bytes + ins->self.off, ins->self.len, 0);
+	while (pb_next(&it, &f) == PB_OK) {
+		if (f.num != 38)
+			continue;
+		if (f.wt == PB_VARINT)
+			id = f.v;
+		else if (f.wt == PB_LEN) {
+			pb_init(&pk, f.data, (size_t)f.v, 0);
+			if (pb_next_varint(&pk, &id) != PB_OK)
+				continue;
+		} else
+			continue;
+		if ((c = hlo_comp(m, (int64_t)id)) < 0)
+			continue;
+		for (i = 0; i < m->nins; i++)
+			if (m->ins[i].comp == (uint32_t)c && m->ins[i].opcode.len == 3 &&
+			    memcmp(hlo_str(m, m->ins[i].opcode), "dot", 3) == 0)
+				return &m->ins[i];
+	}
+	return NULL;
+}
+
+static bool
+span_is(const struct hlo_module *m, struct hlo_span s, const char *t)
+{
+	return s.len == strlen(t) && memcmp(hlo_str(m, s), t, s.len) == 0;
+}
+
+bool
+hlo_gemm(const struct hlo_module *m, const struct hlo_instr *ins, int64_t bmnk[4],
+    const struct hlo_instr **dot)
+{
+	int64_t lc[8], rc[8], lb[8], rb[8], ld[64], rd[64], k2;
+	int nlc, nrc, nlb, nrb, nld, nrd, et;
+	const struct hlo_instr *l, *r;
+	const char *t;
+
+	if (span_is(m, ins->opcode, "fusion")) {
+		if ((ins = inner_dot(m, ins)) == NULL)
+			return false;
+	} else if (span_is(m, ins->opcode, "custom-call")) {
+		t = hlo_str(m, ins->target);
+		if (ins->target.len == 0 || (memmem(t, ins->target.len, "matmul", 6) == NULL &&
+		    memmem(t, ins->target.len, "gemm", 4) == NULL &&
+		    memmem(t, ins->target.len, "cublas", 6) == NULL))
+			return false;
+	} else if (!span_is(m, ins->opcode, "dot"))
+		return false;
+	if (ins->dot.len > 0) {
+		nlc = hlo_ints(m, ins->dot, 1, lc, 8);
+		nrc = hlo_ints(m, ins->dot, 2, rc, 8);
+		nlb = hlo_ints(m, ins->dot, 3, lb, 8);
+		nrb = hlo_ints(m, ins->dot, 4, rb, 8);
+	} else if (ins->config.len > 0) {
+		t = hlo_str(m, ins->config);
+		nlc = config_ints(t, ins->config.len, "\"lhs_contracting_dimensions\"", lc, 8);
+		nrc = config_ints(t, ins->config.len, "\"rhs_contracting_dimensions\"", rc, 8);
+		nlb = config_ints(t, ins->config.len, "\"lhs_batch_dimensions\"", lb, 8);
+		nrb = config_ints(t, ins->config.len, "\"rhs_batch_dimensions\"", rb, 8);
+		if (nlb < 0)
+			nlb = 0;
+		if (nrb < 0)
+			nrb = 0;
+	} else
+		return false;
+	if (nlc < 1 || nrc != nlc || nlb != nrb || nlc > 8 || nlb > 8 || ins->nops < 2 ||
+	    (l = hlo_operand(m, ins, 0)) == NULL || (r = hlo_operand(m, ins, 1)) == NULL)
+		return false;
+	nld = hlo_shape_dims(m, l->shape, &et, ld, 64, NULL, NULL);
+	nrd = hlo_shape_dims(m, r->shape, &et, rd, 64, NULL, NULL);
+	if (nld < 0 || nrd < 0 || !dims_prod(ld, nld, lb, nlb, &bmnk[0]) ||
+	    !dims_prod(ld, nld, lc, nlc, &bmnk[3]) || !dims_prod(rd, nrd, rc, nrc, &k2) ||
+	    k2 != bmnk[3])
+		return false;
+	bmnk[1] = free_prod(ld, nld, lb, nlb, lc, nlc);
+	bmnk[2] = free_prod(rd, nrd, rb, nrb, rc, nrc);
+	*dot = ins;
+	return true;
 }

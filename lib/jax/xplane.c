@@ -1225,6 +1225,42 @@ build_hlo(struct rec_build *rb, struct xp *x, const struct hlo_module *m,
 		build_ints(rb, m, ins->dot, 4, "rhs_batch");
 		rec_build_end_object(rb);
 	}
+	{
+		/* a matrix multiplication's sizes by HLO's meaning */
+		static const char *const keys[4] = { "B", "M", "N", "K" };
+		const struct hlo_instr *dot;
+		int64_t bmnk[4];
+
+		if (hlo_gemm(m, ins, bmnk, &dot)) {
+			for (k = 0; k < 4; k++) {
+				rec_build_key(rb, keys[k]);
+				rec_build_int(rb, bmnk[k]);
+			}
+			if (dot != ins) {
+				/* the fusion's dot: its operands' dtypes */
+				int et;
+				int64_t d[1];
+
+				rec_build_key(rb, "gemm_dtypes");
+				rec_build_array(rb);
+				for (k = 0; k < 2; k++) {
+					const struct hlo_instr *o = hlo_operand(m, dot, k);
+					const char *tn = NULL;
+
+					if (o != NULL) {
+						(void)hlo_shape_dims(m, o->shape, &et, d, 0, NULL,
+						    NULL);
+						tn = hlo_type_name(et);
+					}
+					if (tn != NULL)
+						rec_build_strz(rb, tn);
+					else
+						rec_build_null(rb);
+				}
+				rec_build_end_array(rb);
+			}
+		}
+	}
 	if (ins->conv.len > 0) {
 		rec_build_key(rb, "conv");
 		rec_build_object(rb);
@@ -1234,6 +1270,35 @@ build_hlo(struct rec_build *rb, struct xp *x, const struct hlo_module *m,
 		if (ins->feature_groups > 0) {
 			rec_build_key(rb, "feature_group_count");
 			rec_build_int(rb, ins->feature_groups);
+		}
+		{
+			/* the kernel's input features (C_in / groups) and spatial extents,
+			 * by the dimension numbers: what each output element sums over */
+			int64_t kif[2], ks[16], kd[16];
+			const struct hlo_instr *kop = hlo_operand(m, ins, 1);
+			int nkif = hlo_ints(m, ins->conv, 3, kif, 2);
+			int nks = hlo_ints(m, ins->conv, 6, ks, 16), nkd = -1, et, j;
+			bool ok;
+
+			if (kop != NULL)
+				nkd = hlo_shape_dims(m, kop->shape, &et, kd, 16, NULL, NULL);
+			if (nkif == 0) {
+				/* a proto3 int64 left out is 0 */
+				kif[0] = 0;
+				nkif = 1;
+			}
+			ok = nkif == 1 && nks >= 0 && nks <= 16 && nkd > 0 && kif[0] >= 0 &&
+			    kif[0] < nkd;
+			for (j = 0; ok && j < nks; j++)
+				ok = ks[j] >= 0 && ks[j] < nkd;
+			if (ok) {
+				rec_build_key(rb, "conv_kernel");
+				rec_build_array(rb);
+				rec_build_int(rb, kd[kif[0]]);
+				for (j = 0; j < nks; j++)
+					rec_build_int(rb, kd[ks[j]]);
+				rec_build_end_array(rb);
+			}
 		}
 	}
 	if (ins->window.len > 0) {
