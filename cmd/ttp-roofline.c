@@ -30,6 +30,7 @@ static struct roofline_opts opt;
  * params; a model TraceLens fails on drops the kernel's row, counted in one warning. */
 static size_t jax_failed;
 static char *jax_failed_msg;
+static struct jax_devs jax_devs;	/* the devices of the profile's trace record */
 
 static void
 jax_record(struct rec *r)
@@ -40,7 +41,16 @@ jax_record(struct rec *r)
 	struct buf err = BUF_INIT;
 	int rc;
 
-	if (kind == NULL || strcmp(kind, "gpu") != 0 || rec_bad(r) != NULL)
+	if (kind == NULL || rec_bad(r) != NULL)
+		return;
+	if (strcmp(kind, "trace") == 0) {
+		jax_devs_free(&jax_devs);
+		jax_devs_read(&jax_devs, r);
+		return;
+	}
+	if (opt.extras)
+		jax_hlo_add(&jax_devs, r);	/* beyond TraceLens: HLO figures, roofline */
+	if (strcmp(kind, "gpu") != 0)
 		return;
 	if ((kind = rec_str(r, "gpu", NULL)) == NULL || strcmp(kind, "kernel") != 0)
 		return;
@@ -234,6 +244,7 @@ main(int argc, char *argv[])
 		warning("warning: %zu JAX kernel%s left out of the op_* sheets: %s (TraceLens "
 		    "fails there)", jax_failed, jax_failed == 1 ? "" : "s", jax_failed_msg);
 	free(jax_failed_msg);
+	jax_devs_free(&jax_devs);
 	rec_close(rd);
 	troof_free(torch);
 	metrics_free(&m);

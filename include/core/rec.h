@@ -159,6 +159,7 @@ enum rec_type rec_elem_type(struct rec_elems *e, const char *member);
 const char *rec_elem_str(struct rec_elems *e, const char *member, size_t *len);
 bool rec_elem_int(struct rec_elems *e, const char *member, long long *v);
 bool rec_elem_bool(struct rec_elems *e, const char *member, bool *v);
+bool rec_elem_num(struct rec_elems *e, const char *member, double *v);	/* int or real */
 /* As rec_dims: the integers of an array of at most max of them into d; count or -1. */
 int rec_elem_dims(struct rec_elems *e, const char *member, long long *d, int max);
 /*

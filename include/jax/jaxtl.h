@@ -65,4 +65,32 @@ struct jax_perf {
 int jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p,
     struct buf *err);
 
+/*
+ * Beyond TraceLens (spec jax.md 11): the figures by HLO's meaning and a roofline from
+ * the device planes' own capability stats, no arch file. jax_devs_read takes the trace
+ * record's devices (per pid: a GPU's peak TFLOP/s per dtype from its clock, core count
+ * and compute capability, its memory bandwidth; a TPU's own peak figures); jax_hlo_add
+ * adds to a gpu record whose instruction is a matrix multiplication (B, M, N, K from
+ * ttp-parse: cuBLAS/hipBLASLt custom calls, XLA dots, Triton GEMM fusions) or a
+ * convolution its true cost (hlo_model, hlo_flops, hlo_bytes, hlo_intensity), and to
+ * those and to TPU op records (flops, bytes from XLA's cost model) the roofline
+ * (compute_spec, peak_tflops, peak_tbps, hlo_tflops, hlo_tbps, roof, roof_tflops,
+ * roof_pct). Keys: ttp-record(5).
+ */
+struct jax_dev {
+	long long	pid;
+	double		tflops[4];	/* peak: f32, f16, bf16, fp8; 0 unknown */
+	double		tbps;		/* memory bandwidth, TB/s; 0 unknown */
+	bool		tpu;
+};
+
+struct jax_devs {
+	struct jax_dev	*d;
+	size_t		 n;
+};
+
+void jax_devs_read(struct jax_devs *d, struct rec *trace);
+void jax_devs_free(struct jax_devs *d);
+void jax_hlo_add(const struct jax_devs *d, struct rec *r);
+
 #endif

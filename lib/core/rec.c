@@ -1307,6 +1307,18 @@ rec_elem_int(struct rec_elems *e, const char *member, long long *v)
 }
 
 bool
+rec_elem_num(struct rec_elems *e, const char *member, double *v)
+{
+	struct js_span s;
+	enum rec_type t;
+
+	if (!elem_value(e, member, &s) || ((t = type_at(&s)) != REC_INT && t != REC_REAL))
+		return false;
+	*v = parse_double(s.p + s.i, js_number_len(s.p + s.i, s.len - s.i));
+	return true;
+}
+
+bool
 rec_elem_bool(struct rec_elems *e, const char *member, bool *v)
 {
 	struct js_span s;

@@ -536,3 +536,266 @@ jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p, stru
 	}
 	return 1;
 }
+
+/* --- beyond TraceLens: HLO figures and the device's roofline ----------------------- */
+
+/* Dense matrix FLOPs per clock per compute unit (CU, SM), by vendor and compute
+ * capability: f32, f16, bf16, fp8 (0: none). The vendors' peak figures divided by their
+ * clock and unit count (MI300X 1307.4 TFLOP/s bf16 = 2100 MHz x 304 CUs x 2048). */
+static const struct {
+	bool	amd;
+	int	major, minor;
+	double	per[4];
+} rates[] = {
+	{ true, 9, 0, { 256, 1024, 1024, 0 } },		/* MI200 (gfx90a) */
+	{ true, 9, 4, { 256, 2048, 2048, 4096 } },	/* MI300X, MI325X (gfx942) */
+	{ true, 9, 5, { 256, 4096, 4096, 8192 } },	/* MI350X, MI355X (gfx950) */
+	{ false, 7, 0, { 128, 1024, 0, 0 } },		/* V100 */
+	{ false, 8, 0, { 128, 2048, 2048, 0 } },	/* A100 */
+	{ false, 9, 0, { 256, 4096, 4096, 8192 } },	/* H100, H200 */
+};
+
+void
+jax_devs_read(struct jax_devs *d, struct rec *r)
+{
+	struct rec_elems e;
+	long long pid, major, minor;
+	double clock, cores, bw, v;
+	const char *vendor, *type;
+	size_t i;
+	int k;
+
+	if (!rec_elems(r, "devices", &e))
+		return;
+	while (rec_elem_next(&e)) {
+		struct jax_dev dv;
+
+		memset(&dv, 0, sizeof(dv));
+		if (!rec_elem_int(&e, "pid", &pid))
+			continue;
+		dv.pid = pid;
+		type = rec_elem_str(&e, "type", NULL);
+		dv.tpu = type != NULL && strcmp(type, "TPU") == 0;
+		if (dv.tpu) {
+			/* its own peaks, whatever the dtype */
+			if (rec_elem_num(&e, "peak_tflops", &v) && v > 0)
+				for (k = 0; k < 4; k++)
+					dv.tflops[k] = v;
+			if (rec_elem_num(&e, "peak_hbm_gbps", &v) && v > 0)
+				dv.tbps = v / 1e3;
+		} else {
+			vendor = rec_elem_str(&e, "vendor", NULL);
+			if (rec_elem_num(&e, "bandwidth", &bw) && bw > 0)
+				dv.tbps = bw / 1e12;
+			if (rec_elem_num(&e, "clock_khz", &clock) && rec_elem_num(&e, "cores",
+			    &cores) && rec_elem_int(&e, "compute_cap_major", &major) &&
+			    rec_elem_int(&e, "compute_cap_minor", &minor))
+				for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+					if (rates[i].amd == (vendor != NULL &&
+					    strcasecmp(vendor, "AMD") == 0) &&
+					    rates[i].major == major && rates[i].minor == minor)
+						for (k = 0; k < 4; k++)
+							dv.tflops[k] = clock * 1e3 * cores *
+							    rates[i].per[k] / 1e12;
+		}
+		d->d = xreallocarray(d->d, d->n + 1, sizeof(*d->d));
+		d->d[d->n++] = dv;
+	}
+}
+
+void
+jax_devs_free(struct jax_devs *d)
+{
+	free(d->d);
+	d->d = NULL;
+	d->n = 0;
+}
+
+/* The rate index of an HLO dtype (f32 0, f16 1, bf16 2, fp8 3), -1 for others. */
+static int
+rate_of(const char *dt)
+{
+	if (dt == NULL)
+		return -1;
+	if (strcmp(dt, "f32") == 0)
+		return 0;
+	if (strcmp(dt, "f16") == 0)
+		return 1;
+	if (strcmp(dt, "bf16") == 0)
+		return 2;
+	if (strncmp(dt, "f8", 2) == 0)
+		return 3;
+	return -1;
+}
+
+static int
+hlo_bpe(const char *dt)
+{
+	static const struct { const char *t; int n; } w[] = {
+		{ "pred", 1 }, { "s8", 1 }, { "u8", 1 }, { "s16", 2 }, { "u16", 2 },
+		{ "f16", 2 }, { "bf16", 2 }, { "s32", 4 }, { "u32", 4 }, { "f32", 4 },
+		{ "s64", 8 }, { "u64", 8 }, { "f64", 8 }
+	};
+	size_t i;
+
+	if (dt == NULL)
+		return 0;
+	if (strncmp(dt, "f8", 2) == 0)
+		return 1;
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (strcmp(dt, w[i].t) == 0)
+			return w[i].n;
+	return 0;
+}
+
+static const char *const spec_names[4] = { "matrix_fp32", "matrix_fp16", "matrix_bf16",
+	"matrix_fp8" };
+
+/* The roofline of flops and bytes over ps picoseconds on device dv, rate index ri. */
+static void
+roof_keys(struct rec *r, const struct jax_dev *dv, int ri, double flops, double bytes,
+    double ps)
+{
+	double peak = dv != NULL && ri >= 0 ? dv->tflops[ri] : 0, bw = dv ? dv->tbps : 0;
+	double ai, roof;
+
+	if (ri >= 0 && !dv->tpu)
+		rec_set_str(r, "compute_spec", spec_names[ri]);
+	if (peak > 0)
+		rec_set_num(r, "peak_tflops", peak);
+	if (bw > 0)
+		rec_set_num(r, "peak_tbps", bw);
+	if (ps > 0) {
+		if (flops > 0)
+			rec_set_num(r, "hlo_tflops", flops / ps);
+		if (bytes > 0)
+			rec_set_num(r, "hlo_tbps", bytes / ps);
+	}
+	if (peak <= 0 || bw <= 0 || !(bytes > 0) || !(flops > 0))
+		return;
+	ai = flops / bytes;
+	roof = ai * bw < peak ? ai * bw : peak;
+	rec_set_str(r, "roof", ai * bw < peak ? "memory" : "compute");
+	rec_set_num(r, "roof_tflops", roof);
+	if (ps > 0) {
+		rec_set_num(r, "roof_pct", flops / ps / roof * 100);
+		if (flops / ps > roof)
+			rec_set_str(r, "model_unsure", "above the roofline: an instruction run as "
+			    "several kernels gives each of them its whole cost");
+	}
+}
+
+static const struct jax_dev *
+dev_of(const struct jax_devs *d, struct rec *r)
+{
+	long long pid;
+	size_t i;
+
+	if (!rec_int(r, "pid", &pid))
+		return NULL;
+	for (i = 0; i < d->n; i++)
+		if (d->d[i].pid == pid)
+			return &d->d[i];
+	return NULL;
+}
+
+static double
+prodl(const long long *d, int n)
+{
+	double p = 1;
+	int i;
+
+	for (i = 0; i < n; i++)
+		p *= (double)d[i];
+	return p;
+}
+
+/* The duration in ps: ps when given, else ns * 1000. */
+static double
+dur_ps(struct rec *r)
+{
+	long long v;
+
+	if (rec_int(r, "ps", &v))
+		return (double)v;
+	if (rec_int(r, "ns", &v))
+		return (double)v * 1000;
+	return 0;
+}
+
+void
+jax_hlo_add(const struct jax_devs *d, struct rec *r)
+{
+	const char *kind = rec_str(r, "kind", NULL), *op, *dt0 = NULL, *dt1 = NULL, *dto;
+	const struct jax_dev *dv = dev_of(d, r);
+	long long b, m, n, k, in[JAX_MAXDIMS], w[JAX_MAXDIMS], out[JAX_MAXDIMS];
+	double flops, bytes;
+	struct rec_elems e;
+	int ni, nw, no, i;
+
+	if (kind != NULL && strcmp(kind, "op") == 0) {
+		/* a TPU op: XLA's cost model figures */
+		if (rec_num(r, "flops", &flops) && rec_num(r, "bytes", &bytes) && dv != NULL)
+			roof_keys(r, dv, 2, flops, bytes, dur_ps(r));
+		return;
+	}
+	if (kind == NULL || strcmp(kind, "gpu") != 0 || (op = rec_str(r, "opcode", NULL)) == NULL)
+		return;
+	/* the operands' and the result's dtypes */
+	if (rec_elems(r, "in", &e)) {
+		for (i = 0; rec_elem_next(&e) && i < 2; i++) {
+			if (i == 0)
+				dt0 = rec_elem_str(&e, "dtype", NULL);
+			else
+				dt1 = rec_elem_str(&e, "dtype", NULL);
+		}
+	}
+	dto = NULL;
+	if (rec_elems(r, "out", &e) && rec_elem_next(&e))
+		dto = rec_elem_str(&e, "dtype", NULL);
+	if (rec_int(r, "B", &b) && rec_int(r, "M", &m) && rec_int(r, "N", &n) &&
+	    rec_int(r, "K", &k)) {
+		struct rec_strv gd;
+
+		if (rec_strv(r, "gemm_dtypes", &gd) && gd.n == 2) {
+			/* a fusion's dot: its own operands' dtypes */
+			dt0 = gd.s[0];
+			dt1 = gd.s[1];
+		}
+		flops = 2.0 * (double)b * (double)m * (double)n * (double)k;
+		bytes = (double)b * ((double)m * (double)k * hlo_bpe(dt0) + (double)k *
+		    (double)n * hlo_bpe(dt1) + (double)m * (double)n * hlo_bpe(dto));
+		rec_set_str(r, "hlo_model", strcmp(op, "dot") == 0 ? "dot" :
+		    strcmp(op, "fusion") == 0 ? "gemm_fusion" : "gemm");
+	} else if (rec_has(r, "conv_kernel") && (ni = rec_dims(r, "in", 0, "shape", in,
+	    JAX_MAXDIMS)) > 2 && (nw = rec_dims(r, "in", 1, "shape", w, JAX_MAXDIMS)) > 2 &&
+	    (no = rec_dims(r, "out", 0, "shape", out, JAX_MAXDIMS)) > 2) {
+		/* 2 x the output's elements x the kernel's input features and spatial
+		 * extent (the kernel holds C_in / groups input features) */
+		struct rec_elems c;
+		long long v;
+		int nk = 0;
+
+		flops = 2.0 * prodl(out, no);
+		if (!rec_elems(r, "conv_kernel", &c))
+			return;
+		while (rec_elem_next(&c)) {
+			if (!rec_elem_int(&c, NULL, &v) || v <= 0)
+				return;
+			flops *= (double)v;
+			nk++;
+		}
+		if (nk == 0)
+			return;
+		bytes = prodl(in, ni) * hlo_bpe(dt0) + prodl(w, nw) * hlo_bpe(dt1) +
+		    prodl(out, no) * hlo_bpe(dto);
+		rec_set_str(r, "hlo_model", "conv");
+	} else
+		return;
+	rec_set_ifig(r, "hlo_flops", flops);
+	if (bytes > 0) {
+		rec_set_ifig(r, "hlo_bytes", bytes);
+		rec_set_num(r, "hlo_intensity", flops / bytes);
+	}
+	roof_keys(r, dv, rate_of(dt0), flops, bytes, dur_ps(r));
+}
