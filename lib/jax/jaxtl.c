@@ -507,6 +507,96 @@ gemm_model(const struct jax_tl *v, struct jax_perf *p, struct buf *err)
 	return 0;
 }
 
+/* TraceLens's torch name of a JAX dtype (dtype_jax2torch), or NULL. */
+static const char *
+torch_dtype(const char *t)
+{
+	static const char *const map[][2] = { { "f32", "float" }, { "f64", "double" },
+	    { "f16", "c10::half" }, { "bf16", "c10::bfloat16" },
+	    { "f8", "c10::float8_e4m3fnuz" }, { "fp8", "fp8" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcasecmp(t, map[i][0]) == 0)
+			return map[i][1];
+	return NULL;
+}
+
+/*
+ * jax_te_fused_attn (spec jax.md 6.4): q, k, v the first three operand shapes in BSHD,
+ * TraceLens's SDPA figures (T4.4) with causal False and flash_impl True; a backward
+ * custom call (te_fused_attn_backward_ffi) takes the backward figures with the same
+ * class. TE's packed BS3HD qkv (one [B,S,3,H,D] operand, then empty ones) fails as in
+ * TraceLens.
+ */
+static int
+te_model(const struct jax_tl *v, bool bwd, struct jax_perf *p, struct buf *err)
+{
+	const struct jax_shape *q, *k, *w;
+	double B, NQ, HQ, NKV, HKV, dqk, dv, f, e;
+	const char *t0, *t1;
+	int i, bpe;
+
+	for (i = 0; i < 3; i++)
+		if ((size_t)i >= v->nin || v->in[i].nd < 4) {
+			buf_printf(err, "%s: operand %d is not a BSHD tensor (TE's packed qkv "
+			    "layout)", v->model, i);
+			return -1;
+		}
+	q = &v->in[0];
+	k = &v->in[1];
+	w = &v->in[2];
+	if (q->d[0] != k->d[0] || q->d[0] != w->d[0] || k->d[2] != w->d[2] ||
+	    k->d[1] != w->d[1] || q->d[3] != k->d[3]) {
+		buf_printf(err, "%s: q, k and v do not agree on batch, heads, length or head "
+		    "size", v->model);
+		return -1;
+	}
+	if ((bpe = bpe_of(q->dtype)) == 0) {
+		buf_printf(err, "%s: no bytes per element for %s", v->model, q->dtype);
+		return -1;
+	}
+	B = (double)q->d[0];
+	NQ = (double)q->d[1];
+	HQ = (double)q->d[2];
+	dqk = (double)q->d[3];
+	NKV = (double)k->d[1];
+	HKV = (double)k->d[2];
+	dv = (double)w->d[3];
+	if (!bwd) {
+		f = B * HQ * (2 * NQ * NKV * dqk) + B * HQ * (2 * NQ * dv * NKV);
+		e = B * NQ * HQ * dqk + B * NKV * HKV * dqk + B * NKV * HKV * dv +
+		    B * NQ * HQ * dv;
+	} else {
+		/* H_Q // H_KV as Python's floor division of positive ints */
+		double g = HKV > 0 ? (double)(q->d[2] / k->d[2]) : 0;
+
+		f = B * HQ * (2 * NQ * NKV * dqk) +
+		    B * HQ * (2 * NKV * NQ * dv) + B * NKV * dv * (g - 1) +
+		    B * HQ * (2 * NQ * NKV * dv) +
+		    B * HQ * (2 * NQ * NKV * dqk) +
+		    B * HQ * (2 * NKV * NQ * dqk) + B * NKV * dqk * (g - 1);
+		e = B * NQ * HQ * dqk + B * NKV * HKV * dqk + B * NKV * HKV * dv +
+		    B * NQ * HQ * dv + B * NQ * HQ * dqk + B * NKV * HKV * dqk +
+		    B * NKV * HKV * dv;
+	}
+	p->flops = f;
+	p->bytes = e * bpe;
+	t0 = torch_dtype(q->dtype);
+	t1 = torch_dtype(k->dtype);
+	buf_printf(&p->params, "{\"B\":%lld,\"N_Q\":%lld,\"H_Q\":%lld,\"N_KV\":%lld,"
+	    "\"H_KV\":%lld,\"d_h_qk\":%lld,\"d_h_v\":%lld,\"bias\":[", q->d[0], q->d[1],
+	    q->d[2], k->d[1], k->d[2], q->d[3], w->d[3]);
+	if (v->nin > 3)
+		dims_json(&p->params, v->in[3].d, v->in[3].nd);
+	buf_adds(&p->params, "],\"dtype_A_B\":[");
+	buf_printf(&p->params, t0 ? "\"%s\"," : "null,", t0);
+	buf_printf(&p->params, t1 ? "\"%s\"" : "null", t1);
+	buf_printf(&p->params, "],\"causal\":false,\"flash_impl\":true,\"fused\":true,"
+	    "\"bytes_per_element\":%d}", bpe);
+	return 0;
+}
+
 int
 jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct buf *err)
 {
@@ -517,19 +607,8 @@ jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p, stru
 		return conv_model(v, p, err);
 	if (strcmp(v->model, "jax_gemm") == 0)
 		return gemm_model(v, p, err);
-	if (strncmp(v->model, "jax_te_fused_attn", 17) == 0) {
-		int i;
-
-		/* q, k, v in BSHD; TE's packed BS3HD qkv leaves k and v empty */
-		for (i = 0; i < 3; i++)
-			if ((size_t)i >= v->nin || v->in[i].nd != 4) {
-				buf_printf(err, "%s: operand %d is not a BSHD tensor (TE's packed "
-				    "qkv layout)", v->model, i);
-				return -1;
-			}
-		buf_printf(err, "%s: not built in ttp yet", v->model);
-		return -1;
-	}
+	if (strncmp(v->model, "jax_te_fused_attn", 17) == 0)
+		return te_model(v, strcmp(v->model, "jax_te_fused_attn_bwd") == 0, p, err);
 	if (strcmp(v->model, "jax_conv_bwd") == 0) {
 		buf_adds(err, "jax_conv_bwd: not built in ttp yet");
 		return -1;

@@ -5,6 +5,9 @@
 #   mkxspace.py small OUT   two GPUs (plane ids 0 and 3), a non-Stream line, a host
 #                           plane with launches, two programs of one module name, a
 #                           64-bit HLO id, a ROOT kernel, an unlinked kernel
+#   mkxspace.py te OUT      Transformer Engine's fused attention in the BSHD layout
+#                           (grouped-query: 8 query heads, 4 kv heads), its backward,
+#                           and one call in the packed BS3HD layout (spec jax.md 6.4)
 import struct
 import sys
 
@@ -208,7 +211,69 @@ def small():
     return (fb(1, meta) + fb(1, host) + fb(1, gpu3) + fb(1, gpu0) + fb(4, "testhost"))
 
 
+def te():
+    q, kv = [2, 128, 8, 64], [2, 256, 4, 64]
+    ids = iter(range(1, 100))
+    ins = []
+
+    def add(name, opcode, shp, ops=(), **kw):
+        iid = next(ids)
+        ins.append(instr(name, opcode, shp, iid, ops, **kw))
+        return iid
+    pq = add("q", "parameter", shape(BF16, q))
+    pk = add("k", "parameter", shape(BF16, kv))
+    pv = add("v", "parameter", shape(BF16, kv))
+    pb = add("bias", "parameter", shape(BF16, [0]))
+    ps = add("seqlens", "parameter", shape(S32, [3]))
+    pqkv = add("qkv", "parameter", shape(BF16, [2, 128, 3, 8, 64]))
+    aux = shape(F32, [2, 8, 128, 1])
+    cfg = "{attn_heads = 8 : i64, is_training = true, qkv_layout = 2 : i64}"
+    meta = {"op_type": "te_fused_attn", "op_name": "jit(attn)/te_fused_attn"}
+    fwd = add("te_fused_attn_forward_ffi.1", "custom-call",
+              tuple_shape(shape(BF16, q), aux, shape(U8, [1])), [pq, pk, pv, pb, ps],
+              meta=meta, target="te_fused_attn_forward_ffi", config=cfg)
+    paux = add("softmax_aux", "parameter", aux)
+    pdo = add("dout", "parameter", shape(BF16, q))
+    add("te_fused_attn_backward_ffi.2", "custom-call",
+        tuple_shape(shape(BF16, q), shape(BF16, kv), shape(BF16, kv), shape(U8, [1])),
+        [pq, pk, pv, pb, paux, fwd, pdo, ps], meta=meta,
+        target="te_fused_attn_backward_ffi", config=cfg)
+    add("te_fused_attn_forward_ffi.3", "custom-call",
+        tuple_shape(shape(BF16, q), aux, shape(U8, [1])), [pqkv, pb, pb, pb, ps],
+        meta=meta, target="te_fused_attn_forward_ffi", config=cfg)
+    comp = fb(1, "main") + b"".join(fb(2, x) for x in ins) + fv(5, 1) + fv(6, 99)
+    mod = fb(1, fb(1, "jit_attn") + fb(2, "main") + fb(3, comp) + fv(5, 7) + fv(6, 1))
+    meta_plane = plane(0, "/host:metadata", [], {
+        1: ("jit_attn(7)", [stat(1, "b", mod)])}, {1: "Hlo Proto"})
+    SM = {1: "correlation_id", 2: "hlo_op", 3: "hlo_module", 4: "program_id",
+          6: "device_vendor", 7: "clock_rate", 8: "core_count", 9: "memory_bandwidth",
+          10: "compute_cap_major", 11: "compute_cap_minor"}
+    caps = [stat(6, "s", "AMD"), stat(7, "u", 2400000), stat(8, "u", 256),
+            stat(9, "u", 4096000000000), stat(10, "u", 9), stat(11, "u", 5)]
+    EM = {1: ("void ck_tile::kentry<ck_tile::FmhaFwdKernel<bf16, 128>>", []),
+          2: ("void ck_tile::kentry<ck_tile::FmhaBwdDQDKDVKernel<bf16, 128>>", []),
+          3: ("transformer_engine::fused_attn_rocm::populate_rng_state_kernel", [])}
+
+    def k(md, off, dur, corr, op):
+        return event(md, off, dur, [stat(1, "u", corr), stat(3, "s", "jit_attn"),
+                                    stat(4, "i", 7), stat(2, "s", op)])
+    gpu = plane(0, "/device:GPU:0", [
+        line(2, "Stream #2", 0, [
+            k(3, 1000000, 20000, 201, "te_fused_attn_forward_ffi.1"),
+            k(1, 2000000, 400000, 202, "te_fused_attn_forward_ffi.1"),
+            k(2, 3000000, 900000, 203, "te_fused_attn_backward_ffi.2"),
+            k(1, 5000000, 300000, 204, "te_fused_attn_forward_ffi.3"),
+        ]),
+    ], EM, SM, caps)
+    host = plane(0, "/host:CPU", [
+        line(9, "Host Threads/9", 0, [
+            event(1, 500000 + 100000 * i, 50000, [stat(1, "u", 201 + i)]) for i in range(4)
+        ]),
+    ], {1: ("hipModuleLaunchKernel", [])}, {1: "correlation_id"})
+    return fb(1, meta_plane) + fb(1, host) + fb(1, gpu) + fb(4, "tehost")
+
+
 if __name__ == "__main__":
-    data = {"small": small}[sys.argv[1]]()
+    data = {"small": small, "te": te}[sys.argv[1]]()
     with open(sys.argv[2], "wb") as f:
         f.write(data)
