@@ -411,9 +411,58 @@ gemm_dtype(const char *t)
 	return NULL;
 }
 
+/*
+ * TraceLens's gemm_name_parser on the kernel's name (T4.2): a ROCm Tensile name (C, A and
+ * B each followed by three axis letters, anywhere) gives A's and B's transposition by
+ * _Ailk_/_Alik_ and _Bljk_/_Bjlk_ (null when neither); a CUDA nvjet name the first two
+ * letters of its last '_' token. 1 with ta, tb set (-1 for null); 0 when the name does
+ * not parse; -1 when an nvjet name's last token is shorter than two (TraceLens raises).
+ */
 static int
-gemm_model(const struct jax_tl *v, struct jax_perf *p, struct buf *err)
+gemm_transpose(const char *k, int *ta, int *tb)
 {
+	const char *p, *last;
+	int j, ok;
+
+	*ta = *tb = -1;
+	for (p = k; (p = strchr(p, 'C')) != NULL; p++) {
+		for (j = 0, ok = 1; j < 14 && ok; j++) {
+			if (j == 0 || j == 5 || j == 10)
+				ok = p[j] == "C____A____B"[j];
+			else if (j == 4 || j == 9)
+				ok = p[j] == '_';
+			else
+				ok = p[j] >= 'a' && p[j] <= 'z';
+		}
+		if (ok)
+			break;
+	}
+	if (p != NULL) {
+		if (strstr(k, "_Ailk_") != NULL)
+			*ta = 0;
+		else if (strstr(k, "_Alik_") != NULL)
+			*ta = 1;
+		if (strstr(k, "_Bljk_") != NULL)
+			*tb = 0;
+		else if (strstr(k, "_Bjlk_") != NULL)
+			*tb = 1;
+		return 1;
+	}
+	if (strncmp(k, "nvjet", 5) != 0)
+		return 0;
+	last = strrchr(k, '_');
+	last = last != NULL ? last + 1 : k;
+	if (strlen(last) < 2)
+		return -1;
+	*ta = last[0] == 'T';
+	*tb = last[1] == 'T';
+	return 1;
+}
+
+static int
+gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct buf *err)
+{
+	int ta, tb, tr;
 	const char *cfg = v->config, *type, *q, *o;
 	struct jax_shape out;
 	long long a[JAX_MAXDIMS], b[JAX_MAXDIMS], c[JAX_MAXDIMS], B = 1, M, N, K;
@@ -499,11 +548,20 @@ gemm_model(const struct jax_tl *v, struct jax_perf *p, struct buf *err)
 	p->flops = (double)B * (2.0 * M * N * K + (beta ? (double)M * N : 0));
 	p->bytes = bpe ? (double)B * ((double)M * K + (double)K * N + (double)M * N +
 	    (beta ? (double)N : 0)) * bpe : NAN;
+	if ((tr = gemm_transpose(kname != NULL ? kname : "", &ta, &tb)) < 0) {
+		buf_printf(err, "jax_gemm: kernel %s: no transpose flags", kname);
+		return -1;
+	}
 	buf_printf(&p->params, "{\"B\":%lld,\"M\":%lld,\"N\":%lld,\"K\":%lld,\"bias\":%s,"
-	    "\"dtype_A_B\":[\"%s\",\"%s\"],\"simulation_dtype\":\"%s\"}", B, M, N, K,
+	    "\"dtype_A_B\":[\"%s\",\"%s\"],\"simulation_dtype\":\"%s\"", B, M, N, K,
 	    beta ? "true" : "false", type, type,
 	    strcmp(type, "f32") == 0 ? "fp32" : strcmp(type, "f16") == 0 ? "fp16" :
 	    strcmp(type, "bf16") == 0 ? "bf16" : "fp8");
+	if (tr > 0)
+		/* the kernel's own name: TraceLens's kernel_details hold it alone */
+		buf_printf(&p->params, ",\"transpose\":[%s,%s]", ta < 0 ? "null" : ta ?
+		    "true" : "false", tb < 0 ? "null" : tb ? "true" : "false");
+	buf_addc(&p->params, '}');
 	return 0;
 }
 
@@ -600,13 +658,12 @@ te_model(const struct jax_tl *v, bool bwd, struct jax_perf *p, struct buf *err)
 int
 jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct buf *err)
 {
-	(void)kname;
 	p->flops = p->bytes = NAN;
 	buf_reset(&p->params);
 	if (strcmp(v->model, "jax_conv") == 0)
 		return conv_model(v, p, err);
 	if (strcmp(v->model, "jax_gemm") == 0)
-		return gemm_model(v, p, err);
+		return gemm_model(v, kname, p, err);
 	if (strncmp(v->model, "jax_te_fused_attn", 17) == 0)
 		return te_model(v, strcmp(v->model, "jax_te_fused_attn_bwd") == 0, p, err);
 	if (strcmp(v->model, "jax_conv_bwd") == 0) {
