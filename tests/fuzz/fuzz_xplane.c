@@ -4,7 +4,8 @@
  * (lib/core/pb.c), the windowed file source and the XSpace walker (lib/jax/xsrc.c,
  * xplane.c) and the HLO walker (lib/jax/hlo.c). The input is read as a profile by
  * xplane_parse (which must return an error, never end the process), parsed as an
- * HloProto whose instructions are looked up and printed, and walked field by field as
+ * HloProto whose instructions are looked up, printed and read as GEMMs (a fusion's
+ * called computation included), and walked field by field as
  * nested messages, where every length-delimited field must lie inside its parent.
  */
 #include <stdlib.h>
@@ -57,6 +58,8 @@ hlo(const uint8_t *p, size_t n)
 	struct buf b = BUF_INIT;
 	unsigned char *copy = malloc(n + 1);
 	size_t i, k;
+	const struct hlo_instr *dot;
+	int64_t bmnk[4];
 
 	memcpy(copy, p, n);
 	if (hlo_parse(&m, copy, n, 0, "fuzz", &err) == 0) {
@@ -70,6 +73,9 @@ hlo(const uint8_t *p, size_t n)
 			(void)hlo_tl_listed(&m, ins);
 			for (k = 0; k < ins->nops; k++)
 				(void)hlo_operand(&m, ins, k);
+			if (hlo_gemm(&m, ins, bmnk, &dot) && (dot < m.ins ||
+			    dot >= m.ins + m.nins))
+				abort();
 			buf_reset(&b);
 		}
 	} else if (!error_is_set(&err))

@@ -120,7 +120,8 @@ for f in tests/data/jax/*.xplane.pb; do
 	seed fuzz_xplane 0 <"$f"
 	head -c 1500 "$f" | seed fuzz_xplane 1
 done
-for f in "$shared"/data/jax/jax08_gemm.xplane.pb "$shared"/data/jax/jax_conv_minimal_legacy.xplane.pb; do
+for f in "$shared"/data/jax/jax08_gemm.xplane.pb "$shared"/data/jax/jax_conv_minimal_legacy.xplane.pb \
+    "$shared"/data/jax/te_fused_attn_934987a2fc2f.xplane.pb "$shared"/data/jax/tpu_v6e_inference_2.xplane.pb; do
 	[ -f "$f" ] && head -c 65000 "$f" | seed fuzz_xplane 0
 done
 # PyTorch records for the record targets: the sample trace's and the hand-made ones'.

@@ -8,6 +8,9 @@
 #   mkxspace.py te OUT      Transformer Engine's fused attention in the BSHD layout
 #                           (grouped-query: 8 query heads, 4 kv heads), its backward,
 #                           and one call in the packed BS3HD layout (spec jax.md 6.4)
+#   mkxspace.py tpu OUT     a TPU plane (id 2) with XLA Modules, XLA Ops (sub-ns times,
+#                           cost stats on the metadata), an Async XLA Ops line named
+#                           without a display name and an XLA TraceMe line
 import struct
 import sys
 
@@ -273,7 +276,61 @@ def te():
     return fb(1, meta_plane) + fb(1, host) + fb(1, gpu) + fb(4, "tehost")
 
 
+def tpu():
+    SM = {1: "hlo_category", 2: "flops", 3: "bytes_accessed", 4: "shape_with_layout",
+          5: "program_id", 6: "run_id", 7: "device_type_string",
+          8: "peak_teraflops_per_second", 9: "peak_hbm_bw_gigabytes_per_second",
+          10: "_ct", 11: "device_duration_ps"}
+    EM = {
+        1: ("jit_step(77)", []),
+        2: ("%fusion.1 = bf16[8,128]{1,0} fusion(bf16[8,128]{1,0} %p), kind=kLoop",
+            [stat(1, "s", "loop fusion"), stat(2, "u", 2048), stat(3, "u", 4096),
+             stat(4, "s", "bf16[8,128]{1,0}"), stat(5, "u", 77)]),
+        3: ("%convolution.2 = f32[8,8]{1,0} convolution(f32[8,64]{1,0} %a, f32[64,8]{1,0} %b)",
+            [stat(1, "s", "convolution"), stat(2, "u", 8192), stat(3, "u", 4352),
+             stat(5, "u", 77)]),
+        4: ("copy-done", []),
+        5: ("dependency-wait", []),
+    }
+    # display names as xprof writes them: the instruction's name
+    EMD = {}
+    for i, (nm, st) in EM.items():
+        EMD[i] = (nm, st)
+
+    def evmd_plane(pid, name, lines, stats):
+        b = fv(1, pid) + fb(2, name)
+        for ln in lines:
+            b += fb(3, ln)
+        for i, (nm, st) in EMD.items():
+            dn = {2: "fusion.1", 3: "convolution.2"}.get(i)
+            v = fv(1, i) + fb(2, nm) + (fb(4, dn) if dn else b"") + \
+                b"".join(fb(5, x) for x in st)
+            b += fb(4, fv(1, i) + fb(2, v))
+        for i, nm in SM.items():
+            b += fb(5, fv(1, i) + fb(2, fv(1, i) + fb(2, nm)))
+        for x in stats:
+            b += fb(6, x)
+        return b
+    ops = line(3, "XLA Ops", 0, [
+        event(2, 1000250, 500125, [stat(11, "u", 500000)]),
+        event(3, 1600500, 2000000),
+        event(2, 3700000, 499875),
+        event(3, 3700000, 1000000),    # same start, longer first in the UIDs
+    ])
+    mods = line(2, "XLA Modules", 0, [
+        event(1, 1000000, 1500000, [stat(6, "i", 1), stat(10, "u", 12)]),
+        event(1, 3600000, 2200000, [stat(6, "i", 2)]),
+    ])
+    asyn = line(4, "Async XLA Ops", 0, [event(4, 1100000, 300000)])
+    traceme = line(6, "XLA TraceMe", 0, [event(5, 999000, 1000)])
+    caps = [stat(7, "s", "TPU v6 Lite"), stat(8, "d", 918.0), stat(9, "d", 1640.0)]
+    tpu0 = evmd_plane(2, "/device:TPU:0", [mods, ops, asyn, traceme], caps)
+    host = plane(0, "/host:CPU", [line(5, "python", 0, [event(1, 0, 10)])],
+                 {1: ("train", [])}, {})
+    return fb(1, tpu0) + fb(1, host) + fb(4, "tpuhost")
+
+
 if __name__ == "__main__":
-    data = {"small": small, "te": te}[sys.argv[1]]()
+    data = {"small": small, "te": te, "tpu": tpu}[sys.argv[1]]()
     with open(sys.argv[2], "wb") as f:
         f.write(data)
