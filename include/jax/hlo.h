@@ -46,6 +46,7 @@ struct hlo_module {
 	int64_t		*opids;
 	size_t		 nopids;
 	int64_t		*comp_ids;	/* each computation's id */
+	uint32_t	*comp_first;	/* its first instruction (ncomps + 1 entries) */
 	size_t		 ncomps;
 	struct names	 names;		/* instruction names; index -> by_name */
 	uint32_t	*by_name;

@@ -154,6 +154,9 @@ hlo_parse(struct hlo_module *m, unsigned char *bytes, size_t len, uint64_t off,
 			c = (uint32_t)m->ncomps;
 			m->comp_ids = xgrow(m->comp_ids, &compcap, m->ncomps + 1,
 			    sizeof(*m->comp_ids));
+			m->comp_first = xreallocarray(m->comp_first, m->ncomps + 2,
+			    sizeof(*m->comp_first));
+			m->comp_first[m->ncomps] = (uint32_t)m->nins;
 			m->comp_ids[m->ncomps++] = -1;
 			root = -1;
 			first = (uint32_t)m->nins;
@@ -181,6 +184,8 @@ hlo_parse(struct hlo_module *m, unsigned char *bytes, size_t len, uint64_t off,
 	}
 	if (rc == PB_ERR)
 		return bad(&top, off, file, e, "HLO proto");
+	m->comp_first = xreallocarray(m->comp_first, m->ncomps + 1, sizeof(*m->comp_first));
+	m->comp_first[m->ncomps] = (uint32_t)m->nins;
 	m->by_name = xcalloc(m->nins + 1, sizeof(*m->by_name));
 	m->keys = xcalloc(m->nins + 1, sizeof(*m->keys));
 	for (i = 0; i < m->nins; i++) {
@@ -202,6 +207,7 @@ hlo_free(struct hlo_module *m)
 	free(m->ins);
 	free(m->opids);
 	free(m->comp_ids);
+	free(m->comp_first);
 	free(m->by_name);
 	free(m->keys);
 	names_free(&m->names);
@@ -546,8 +552,13 @@ config_ints(const char *s, size_t len, const char *key, int64_t *v, int max)
 		if (*p >= '0' && *p <= '9') {
 			int64_t x = 0;
 
-			while (p < end && *p >= '0' && *p <= '9')
-				x = x * 10 + (*p++ - '0');
+			while (p < end && *p >= '0' && *p <= '9') {
+				if (x < (INT64_MAX - 9) / 10)
+					x = x * 10 + (*p - '0');
+				else
+					x = INT64_MAX;	/* no dimension: fails below */
+				p++;
+			}
 			if (n < max)
 				v[n] = x;
 			n++;
@@ -558,12 +569,24 @@ config_ints(const char *s, size_t len, const char *key, int64_t *v, int max)
 }
 
 /* The product of the dims of s (nd of them) not listed in a or b. */
-static int64_t
-free_prod(const int64_t *d, int nd, const int64_t *a, int na, const int64_t *b, int nb)
+/* *p times d, false past 2^62 or for a negative d (a malformed shape). */
+static bool
+mul_dim(int64_t *p, int64_t d)
 {
-	int64_t p = 1;
+	if (d < 0 || (d > 0 && *p > ((int64_t)1 << 62) / d))
+		return false;
+	*p *= d;
+	return true;
+}
+
+/* The product of the dims d[0..nd) not listed in a or b, into *p. */
+static bool
+free_prod(const int64_t *d, int nd, const int64_t *a, int na, const int64_t *b, int nb,
+    int64_t *p)
+{
 	int i, k;
 
+	*p = 1;
 	for (i = 0; i < nd; i++) {
 		for (k = 0; k < na && a[k] != i; k++)
 			;
@@ -573,9 +596,10 @@ free_prod(const int64_t *d, int nd, const int64_t *a, int na, const int64_t *b, 
 			;
 		if (k < nb)
 			continue;
-		p *= d[i];
+		if (!mul_dim(p, d[i]))
+			return false;
 	}
-	return p;
+	return true;
 }
 
 static bool
@@ -584,11 +608,9 @@ dims_prod(const int64_t *d, int nd, const int64_t *idx, int n, int64_t *p)
 	int i;
 
 	*p = 1;
-	for (i = 0; i < n; i++) {
-		if (idx[i] < 0 || idx[i] >= nd)
+	for (i = 0; i < n; i++)
+		if (idx[i] < 0 || idx[i] >= nd || !mul_dim(p, d[idx[i]]))
 			return false;
-		*p *= d[idx[i]];
-	}
 	return true;
 }
 
@@ -616,8 +638,8 @@ inner_dot(const struct hlo_module *m, const struct hlo_instr *ins)
 			continue;
 		if ((c = hlo_comp(m, (int64_t)id)) < 0)
 			continue;
-		for (i = 0; i < m->nins; i++)
-			if (m->ins[i].comp == (uint32_t)c && m->ins[i].opcode.len == 3 &&
+		for (i = m->comp_first[c]; i < m->comp_first[c + 1]; i++)
+			if (m->ins[i].opcode.len == 3 &&
 			    memcmp(hlo_str(m, m->ins[i].opcode), "dot", 3) == 0)
 				return &m->ins[i];
 	}
@@ -676,8 +698,9 @@ hlo_gemm(const struct hlo_module *m, const struct hlo_instr *ins, int64_t bmnk[4
 	    !dims_prod(ld, nld, lc, nlc, &bmnk[3]) || !dims_prod(rd, nrd, rc, nrc, &k2) ||
 	    k2 != bmnk[3])
 		return false;
-	bmnk[1] = free_prod(ld, nld, lb, nlb, lc, nlc);
-	bmnk[2] = free_prod(rd, nrd, rb, nrb, rc, nrc);
+	if (!free_prod(ld, nld, lb, nlb, lc, nlc, &bmnk[1]) ||
+	    !free_prod(rd, nrd, rb, nrb, rc, nrc, &bmnk[2]))
+		return false;
 	*dot = ins;
 	return true;
 }
