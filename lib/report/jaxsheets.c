@@ -81,8 +81,10 @@ us_of(struct rec *r, const char *ps, const char *ns, bool *ok)
 		return (double)v / 1e6;
 	}
 	if (rec_int(r, ns, &v)) {
+		/* ps in 128 bits: an epoch time in ns times 1000 passes 2^63; Python's int
+		 * does not overflow, and its float() rounds as this conversion does */
 		*ok = true;
-		return (double)(v * 1000) / 1e6;
+		return (double)((__int128)v * 1000) / 1e6;
 	}
 	*ok = false;
 	return NAN;
@@ -182,8 +184,10 @@ add_gpu(struct jx *jx, struct rec *r)
 	s = rec_str(r, "stream", NULL);
 	e->stream = intern(jx, s ? s : "");
 	e->ts = us_of(r, "start_ps", "start_ns", &ok);
-	if (rec_int(r, "ps", &ps) || (rec_int(r, "ns", &ps) && (ps *= 1000, true)))
+	if (rec_int(r, "ps", &ps))
 		e->dur = (double)(ps > 0 ? ps : 1) / 1e6;
+	else if (rec_int(r, "ns", &ps))
+		e->dur = (double)(ps > 0 ? (__int128)ps * 1000 : 1) / 1e6;
 	lt = us_of(r, "launch_start_ps", "launch_start_ns", &ok2);
 	e->lat = ok && ok2 ? e->ts - lt : NAN;
 	e->kernel = g != NULL && strcmp(g, "kernel") == 0;
