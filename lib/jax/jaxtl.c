@@ -854,7 +854,7 @@ dur_ps(struct rec *r)
 
 	if (rec_int(r, "ps", &v))
 		return (double)v;
-	if (rec_int(r, "ns", &v))
+	if (rec_int(r, "ns", &v) || rec_int(r, "device_ns", &v))
 		return (double)v * 1000;
 	return 0;
 }

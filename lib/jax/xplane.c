@@ -1603,7 +1603,8 @@ build_op_stats(struct rec_build *rb, struct xp *x, const struct plane *pl,
 }
 
 /* One event of a TPU plane's XLA Ops or XLA Modules line as an op record (spec jax.md
- * 10, 11): its name, line, times in ps, and its metadata's cost stats. */
+ * 10, 11): its name as op (the core key of op records), its line, its duration as
+ * device_ns and exactly in ps, and its metadata's cost stats. */
 static int
 write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct event *e,
     const struct xstat *st, size_t nst, uint64_t uid)
@@ -1632,7 +1633,7 @@ write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct eve
 	build_u64(&rb, uid);
 	rec_build_key(&rb, "uid");
 	build_u64(&rb, uid);
-	rec_build_key(&rb, "name");
+	rec_build_key(&rb, "op");
 	rec_build_strz(&rb, name);
 	rec_build_key(&rb, "line");
 	rec_build_strz(&rb, lname);
@@ -1644,7 +1645,7 @@ write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct eve
 	rec_build_int(&rb, ln->tid);
 	rec_build_key(&rb, "start_ns");
 	rec_build_int(&rb, start_ns);
-	rec_build_key(&rb, "ns");
+	rec_build_key(&rb, "device_ns");
 	build_u64(&rb, e->dur_ps / 1000);
 	rec_build_key(&rb, "start_ps");
 	build_ps(&rb, start_ns, rem);
