@@ -24,7 +24,7 @@ usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
                   [--device LIST] [--op GLOB] [--phase NAME] [--iter N]
                   [--format text|md] [--sort KEY] [--top N] [--percent-of all|shown]
                   [--no-const-eval] [--no-input-layout-conversion] [--program N]
-                  [--loop N] [--summary-only] [CSV ...]
+                  [--loop N] [--summary-only] [--plot-format png|svg|pdf] [CSV ...]
 
 Performance report of TT-Metal ops perf results CSVs, as tt-perf-report prints it.
 Runs ttp-parse | ttp-filter | ttp-roofline | ttp-table.
@@ -64,7 +64,7 @@ options:
                            (running ttp-phase), any record key, or up to 4 of
                            these joined by commas (phase,iter)
   --classic-colors         summary plot with the tab20 palette
-  --summary-file BASE      write the summary to BASE.csv and the plot to BASE.svg
+  --summary-file BASE      write the summary to BASE.csv and the plot to BASE.png
   --stacked-csv BASE       older spelling of --summary-file
   --no-stacked-report      older spelling of --no-summary
   --no-stack-by-in0        accepted and ignored, as by tt-perf-report
@@ -85,6 +85,8 @@ ttp's own options (beyond tt-perf-report):
   --program N              only ops of tt-mlir program N (PROGRAM_METADATA)
   --loop N                 only ops of ttrt's loop N (PROGRAM_METADATA)
   --summary-only           only the grouped summary (--top then counts its groups)
+  --plot-format FMT        the summary plot as png (default, as tt-perf-report),
+                           svg or pdf: BASE.png, BASE.svg or BASE.pdf
 EOF
 }
 
@@ -97,7 +99,7 @@ min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-o
 no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
 no-stacked-report no-stack-by-in0 no-merge-devices help version verbose'
 ownopts='quiet device= op= phase= iter= format= sort= top= percent-of= no-const-eval
-no-input-layout-conversion program= loop= summary-only'
+no-input-layout-conversion program= loop= summary-only plot-format='
 longopts="$refopts $ownopts"
 
 
@@ -106,7 +108,7 @@ start='' end='' ignore='' print='' minpct='' idrange='' arch='' color='' nocolor
 csv='' noadvice='' tracing='' raw='' nohost='' nosummary='' groupby='' classic=''
 summary='' stacked='' nomerge='' start_set='' end_set='' minpct_set='' idrange_set=''
 arch_set='' csv_set='' summary_set='' stacked_set='' files='' val=''
-tflags='' fflags='' phased=''
+tflags='' fflags='' phased='' plotfmt=png
 verbose=1
 nfiles=0
 
@@ -214,6 +216,7 @@ while [ $# -gt 0 ]; do
 			fflags="$fflags --$opt=$qv"
 			;;
 		summary-only) tflags="$tflags --$opt" ;;
+		plot-format) plotfmt=$val ;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		verbose) verbose=1 ;;
@@ -315,6 +318,11 @@ if [ -n "$csv_set" ]; then quote "$csv"; targs="$targs --csv=$qv"; fi
 if [ -n "$summary_set" ]; then quote "$summary"; targs="$targs --summary-file=$qv"; fi
 if [ -n "$stacked_set" ]; then quote "$stacked"; targs="$targs --stacked-csv=$qv"; fi
 [ -n "$nomerge" ] && targs="$targs --per-device"
+# the summary plot, when a summary file is written: PNG where tt-perf-report writes its
+# PNG (D5), or --plot-format's
+if [ -n "$csv_set$summary_set$stacked_set" ]; then
+	quote "$plotfmt"; targs="$targs --plot-format=$qv"
+fi
 targs="$targs$tflags"
 
 # Check what can be checked before starting the pipeline, so that a bad option value
