@@ -362,7 +362,8 @@ check_outputs(const struct opts *o, char **paths, int npaths)
 		buf_printf(&p, "%s.csv", base);
 		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
 		    "--stacked-csv" : "--csv (its summary)", p.p);
-		memcpy(p.p + p.len - 4, ".svg", 4);
+		/* the plot, in its format (--plot-format) */
+		memcpy(p.p + p.len - 3, chart_format_name(plot_format), 3);
 		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
 		    "--stacked-csv" : "--csv (its summary)", p.p);
 	}
