@@ -27,6 +27,7 @@
 #include "report/tab.h"
 #include "report/jaxsheets.h"
 #include "report/nccl.h"
+#include "report/phasechart.h"
 #include "report/tlsheets.h"
 
 enum {
@@ -39,7 +40,8 @@ enum {
 	OPT_PSEUDO, OPT_NO_COLL,
 	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT, OPT_GPUS_PER_NODE, OPT_WORLD_SIZE,
 	OPT_HEATMAP,
-	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE
+	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE, OPT_PLOT_PHASES, OPT_PLOT_DPI,
+	OPT_PLOT_TITLE
 };
 
 static const struct option longopts[] = {
@@ -85,6 +87,9 @@ static const struct option longopts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-format", required_argument, NULL, OPT_PLOT_FORMAT },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "plot-phases", required_argument, NULL, OPT_PLOT_PHASES },
+	{ "plot-dpi", required_argument, NULL, OPT_PLOT_DPI },
+	{ "plot-title", required_argument, NULL, OPT_PLOT_TITLE },
 	{ "gpus-per-node", required_argument, NULL, OPT_GPUS_PER_NODE },
 	{ "world-size", required_argument, NULL, OPT_WORLD_SIZE },
 	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
@@ -139,6 +144,10 @@ usage(FILE *fp)
 	    "  --plot roofline       draw the ops' roofline chart to CHART (.png, .svg or\n"
 	    "                        .pdf), labelling the --top N ops by time (default 10)\n"
 	    "  --device N            the roofline chart of device N only\n"
+	    "  --plot-phases DIR     beside the sheets, TraceLens's five inference-phase\n"
+	    "                        charts of ops_summary_prefill and _decode in DIR\n"
+	    "                        (--plot-format, default svg; --plot-dpi N, default\n"
+	    "                        300; --plot-title NAME, the trace's name)\n"
 	    "  --min-percentage F    grey out ops under F %% of the total (default 0.5)\n"
 	    "  --color[=WHEN]        auto (default: a terminal and NO_COLOR unset),\n"
 	    "                        always or never; --no-color is never (also\n"
@@ -255,6 +264,11 @@ count_arg(const char *opt, const char *s)
 static const char *plot_kind;
 static int plot_format = CHART_SVG;
 static long plot_device = -1;
+/* --plot-phases DIR, --plot-dpi, --plot-title: the inference-phase charts (phasechart.h) */
+static const char *plot_phases_dir;
+static long plot_dpi = 300;
+static const char *plot_title = "trace";
+static struct phasechart *phase_charts;
 
 /* The --csv name means standard output, a device, a pipe or a descriptor (/dev/stdout,
  * also when it leads to a file): no summary files beside it (D9), since
@@ -367,6 +381,18 @@ check_outputs(const struct opts *o, char **paths, int npaths)
 		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
 		    "--stacked-csv" : "--csv (its summary)", p.p);
 	}
+	if (plot_phases_dir != NULL) {
+		static const char *const charts[] = { "phase_overview", "time_distributions",
+		    "operation_frequencies", "performance_bottlenecks", "detailed_breakdowns" };
+		size_t k;
+
+		for (k = 0; k < sizeof(charts) / sizeof(charts[0]); k++) {
+			buf_reset(&p);
+			buf_printf(&p, "%s/%s.%s", plot_phases_dir, charts[k],
+			    chart_format_name(plot_format));
+			check_output("--plot-phases", p.p);
+		}
+	}
 	buf_free(&p);
 	free(base);
 }
@@ -435,6 +461,18 @@ plot_option(int ch, const char *arg)
 		if (strcmp(arg, "roofline") != 0)
 			die_usage("--plot: expected roofline, not '%s'", arg);
 		plot_kind = arg;
+	} else if (ch == OPT_PLOT_PHASES) {
+		if (*arg == '\0')
+			die_usage("--plot-phases: the directory's name is empty");
+		plot_phases_dir = arg;
+	} else if (ch == OPT_PLOT_DPI) {
+		/* 600 dpi is a 9000 x 7200 PNG of 260 MB in memory; more is refused */
+		plot_dpi = (long)strtonum(arg, 1, 600, &e);
+		if (e != NULL)
+			die_usage("--plot-dpi: expected a resolution of 1 to 600 dpi, not '%s'",
+			    arg);
+	} else if (ch == OPT_PLOT_TITLE) {
+		plot_title = arg;
 	} else if (ch == OPT_PLOT_FORMAT) {
 		if ((plot_format = chart_format_parse(arg)) < 0)
 			die_usage("--plot-format: expected svg, png or pdf, not '%s'", arg);
@@ -591,6 +629,9 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_PLOT:
 		case OPT_PLOT_FORMAT:
 		case OPT_DEVICE:
+		case OPT_PLOT_PHASES:
+		case OPT_PLOT_DPI:
+		case OPT_PLOT_TITLE:
 			plot_option(ch, optarg);
 			break;
 		case OPT_GPUS_PER_NODE:
@@ -781,6 +822,8 @@ stream_sheet(struct tab *t, void *ctx)
 	const struct opts *o = st->o;
 
 	stream_start(st);
+	if (phase_charts != NULL)
+		(void)phasechart_add(phase_charts, t);
 	st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
 	st->seen[st->nseen++] = xstrdup(t->name);
 	if (wanted(o, t->name)) {
@@ -834,6 +877,37 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	free(st.seen);
 }
 
+static void
+say_plot(const char *path)
+{
+	say("Plotting %s", path);
+}
+
+/* --plot-phases DIR: the inference-phase charts of the phase sheets met, when some
+ * phase has ops (TraceLens's branch makes no folder otherwise). */
+static void
+phase_plots(const struct opts *o)
+{
+	struct error err = ERROR_INIT;
+
+	if (phase_charts == NULL)
+		return;
+	if (phasechart_has_data(phase_charts)) {
+		int n;
+
+		make_dirs(plot_phases_dir);
+		if ((n = phasechart_write(phase_charts, plot_phases_dir, plot_format,
+		    (double)plot_dpi, plot_title, o->verbose ? say_plot : NULL, &err)) < 0)
+			error_die(&err);
+		if (!o->verbose)
+			note("wrote %d inference phase charts to %s", n, plot_phases_dir);
+	} else if (o->verbose) {
+		say("No phase data available for plotting");
+	}
+	phasechart_free(phase_charts);
+	phase_charts = NULL;
+}
+
 /* TraceLens's sheets of a PyTorch trace: CSV files, a workbook, or stdout. */
 static void
 sheets_output(const struct opts *o, struct tl *tl)
@@ -850,6 +924,8 @@ sheets_output(const struct opts *o, struct tl *tl)
 
 	if (error_is_set(&err))
 		error_die(&err);
+	for (i = 0; phase_charts != NULL && i < n; i++)
+		(void)phasechart_add(phase_charts, s[i]);
 	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
 		note("coll_analysis leaves out %zu communication kernels without their "
 		    "collective's args (Collective name, dtype, ...)", i);
@@ -1002,6 +1078,8 @@ main(int argc, char **argv)
 		plot_main(argc, argv, &o);
 	if (plot_device >= 0)
 		die_usage("--device: only with --plot roofline");
+	if (plot_phases_dir != NULL)
+		phase_charts = phasechart_new();
 	colour = !o.markdown && o.csv == NULL && colour_wanted(o.colour_mode, stdout);
 
 	table_init(&t);
@@ -1062,6 +1140,7 @@ main(int argc, char **argv)
 		if (t.nrows > 0)
 			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
 		sheets_output(&o, tl);
+		phase_plots(&o);
 		goto done;
 	}
 	table_finish(&t);

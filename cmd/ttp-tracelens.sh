@@ -117,8 +117,13 @@ options:
                            operation_frequency, hybrid: TraceLens's heuristics;
                            steps: the engine's step annotations (ttp's)
   --decode_threshold N     largest M that is decode (default 10)
-  --generate_plots, --disable_plots, --plot_format F, --plot_dpi N
-                           accepted and checked (ttp draws no plots)
+  --generate_plots         with --inference_phase_analysis, TraceLens's five
+                           phase charts (the default; --disable_plots: none) in
+                           CSVS_DIR/inference_plots, else in the xlsx's (or the
+                           trace's) name without its extension + _inference_plots
+  --disable_plots          no phase charts
+  --plot_format F          png (default), pdf or svg
+  --plot_dpi N             the charts' resolution (default 300; ttp: 1 to 600)
 
   --inference              TraceLens_generate_perf_report_pytorch_inference's
                            command line instead (ttp-tracelens --inference --help)
@@ -636,11 +641,11 @@ while [ $# -gt 0 ]; do
 		generate_plots) ;;
 		plot_format)
 			case $val in
-			png|pdf|svg) ;;
+			png|pdf|svg) plotfmt=$val ;;
 			*) bad "argument --plot_format: invalid choice: '$val' (choose from 'png', 'pdf', 'svg')" ;;
 			esac
 			;;
-		plot_dpi) int_arg "$opt" "$val" ;;
+		plot_dpi) int_arg "$opt" "$val"; plotdpi=$val ;;
 		inference) targs="$targs --inference" ;;
 		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
 		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
@@ -667,8 +672,34 @@ if [ -n "${phases:-}" ]; then
 	pv=-q
 	[ -n "$verbose" ] && pv=-v
 	pargs="$pv -b ${method:-union}${pargs:-}"
-	[ -n "${noplots:-}" ] || notes="${notes:-}--inference_phase_analysis: ttp draws no plots (TraceLens's --disable_plots)
-"
+	if [ -z "${noplots:-}" ]; then
+		# TraceLens's phase charts, where its branch puts them: beside the CSVs, or
+		# named after the workbook (as given) or the trace
+		if [ -n "$csvdir" ]; then
+			case $csvdir in
+			*/) plotdir=${csvdir}inference_plots ;;
+			*) plotdir=$csvdir/inference_plots ;;
+			esac
+		elif [ -n "$xlsx" ]; then
+			plotdir=${xlsx%.*}_inference_plots
+		else
+			plotdir=${trace%.json*}_inference_plots
+		fi
+		# argparse's int: a sign, leading zeros
+		dpi=${plotdpi:-300}
+		case $dpi in +*) dpi=${dpi#+} ;; esac
+		case $dpi in ''|-*|*[!0-9]*) dpi=0 ;; esac
+		while [ "${#dpi}" -gt 1 ] && [ "${dpi#0}" != "$dpi" ]; do dpi=${dpi#0}; done
+		if [ "${#dpi}" -gt 3 ] || [ "$dpi" -lt 1 ] || [ "$dpi" -gt 600 ]; then
+			bad "argument --plot_dpi: ttp draws at 1 to 600 dpi, not '${plotdpi:-}'"
+		fi
+		tb=${trace##*/}
+		quote "$plotdir"; targs="$targs --plot-phases=$qv"
+		quote "${tb%%.*}"; targs="$targs --plot-title=$qv"
+		targs="$targs --plot-format=${plotfmt:-png} --plot-dpi=$dpi"
+		# ttp-table says where the charts went, unless quiet
+		[ -n "$verbose" ] || targs="$targs -q"
+	fi
 elif [ -n "${method:-}${pargs:-}" ]; then
 	notes="${notes:-}--phase_detection_method and --decode_threshold change nothing without --inference_phase_analysis
 "

@@ -47,6 +47,10 @@ void chart_line(struct chart *c, double x1, double y1, double x2, double y2, lon
 /* A circle. */
 void chart_circle(struct chart *c, double x, double y, double r, long fill, double opacity,
     long stroke, double width);
+/* A pie wedge: centre (x, y), radius r, from angle a0 to a1 (degrees, counter-clockwise
+ * from the positive x axis as on paper, so upwards on the chart). */
+void chart_wedge(struct chart *c, double x, double y, double r, double a0, double a1,
+    long fill, long stroke, double width);
 /* One line of text, baseline at y; size in user units; bold or not. */
 void chart_text(struct chart *c, double x, double y, double size, int anchor, int bold,
     long rgb, const char *text);

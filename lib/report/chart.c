@@ -405,6 +405,44 @@ chart_circle(struct chart *c, double x, double y, double r, long fill, double op
 	cairo_new_path(c->cr);
 }
 
+void
+chart_wedge(struct chart *c, double x, double y, double r, double a0, double a1,
+    long fill, long stroke, double width)
+{
+	double t0 = a0 * M_PI / 180.0, t1 = a1 * M_PI / 180.0;
+
+	if (c->fmt == CHART_SVG) {
+		if (a1 - a0 >= 360.0 - 1e-9) {
+			chart_circle(c, x, y, r, fill, 1, stroke, width);
+			return;
+		}
+		/* y grows downwards: an angle upwards is -sin */
+		buf_printf(&c->svg, "<path d=\"M %.2f %.2f L %.2f %.2f A %.2f %.2f 0 %d 0 "
+		    "%.2f %.2f Z\"", x, y, x + r * cos(t0), y - r * sin(t0), r, r,
+		    a1 - a0 > 180.0 ? 1 : 0, x + r * cos(t1), y - r * sin(t1));
+		svg_colour(&c->svg, "fill", fill);
+		if (stroke != CHART_NONE) {
+			svg_colour(&c->svg, "stroke", stroke);
+			buf_printf(&c->svg, " stroke-width=\"%.2f\"", width);
+		}
+		buf_adds(&c->svg, "/>\n");
+		return;
+	}
+	cairo_move_to(c->cr, x, y);
+	cairo_arc_negative(c->cr, x, y, r, -t0, -t1);
+	cairo_close_path(c->cr);
+	if (fill != CHART_NONE) {
+		set_rgb(c->cr, fill, 1);
+		cairo_fill_preserve(c->cr);
+	}
+	if (stroke != CHART_NONE) {
+		set_rgb(c->cr, stroke, 1);
+		cairo_set_line_width(c->cr, width);
+		cairo_stroke(c->cr);
+	}
+	cairo_new_path(c->cr);
+}
+
 double
 chart_text_width(struct chart *c, double size, int bold, const char *text)
 {
