@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include <cairo.h>
 #include <cairo-ft.h>
@@ -30,7 +33,7 @@
 struct chart {
 	int		 fmt;
 	double		 w, h, dpi;
-	cairo_surface_t	*surf;		/* PNG: the image; PDF: the recording */
+	cairo_surface_t	*surf;		/* the recording, replayed when written */
 	cairo_t		*cr;		/* also the measuring context of SVG */
 	struct buf	 svg;
 	int		 rotated, clipped, nclip;
@@ -185,11 +188,9 @@ chart_new(int fmt, double w, double h, double dpi, struct error *err)
 	c->w = w;
 	c->h = h;
 	c->dpi = dpi;
-	if (fmt == CHART_PNG) {
-		c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w),
-		    (int)ceil(h));
-	} else {
-		/* PDF: recorded in user units, replayed at 72/dpi when written; SVG: a
+	{
+		/* recorded in user units; replayed when written: PNG in bands of rows
+		 * (a whole 4500 x 3600 image would hold 65 MB), PDF at 72/dpi; SVG: a
 		 * recording surface only to measure text */
 		cairo_rectangle_t ext = {0, 0, w, h};
 
@@ -224,6 +225,147 @@ write_fp(void *closure, const unsigned char *data, unsigned int len)
 {
 	return fwrite(data, 1, len, (FILE *)closure) == len ? CAIRO_STATUS_SUCCESS :
 	    CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* --- PNG, written here: the recording replayed in bands, each row filtered and
+ * deflated as it comes (RGB, 8 bits, no interlace) ------------------------------------ */
+
+#define BAND_ROWS	128
+
+struct png {
+	FILE		*fp;
+	z_stream	 z;
+	unsigned char	 out[65536];
+	int		 err;
+};
+
+static void
+png_chunk(struct png *p, const char *type, const unsigned char *data, size_t n)
+{
+	unsigned char hdr[8];
+	unsigned long crc;
+
+	hdr[0] = (unsigned char)(n >> 24);
+	hdr[1] = (unsigned char)(n >> 16);
+	hdr[2] = (unsigned char)(n >> 8);
+	hdr[3] = (unsigned char)n;
+	memcpy(hdr + 4, type, 4);
+	crc = crc32(crc32(0L, Z_NULL, 0), hdr + 4, 4);
+	if (n > 0)
+		crc = crc32(crc, data, (uInt)n);
+	if (fwrite(hdr, 1, 8, p->fp) != 8 || (n > 0 && fwrite(data, 1, n, p->fp) != n))
+		p->err = 1;
+	hdr[0] = (unsigned char)(crc >> 24);
+	hdr[1] = (unsigned char)(crc >> 16);
+	hdr[2] = (unsigned char)(crc >> 8);
+	hdr[3] = (unsigned char)crc;
+	if (fwrite(hdr, 1, 4, p->fp) != 4)
+		p->err = 1;
+}
+
+/* Deflate n bytes (flush: the end of the stream), writing full IDAT chunks. */
+static void
+png_deflate(struct png *p, unsigned char *data, size_t n, int flush)
+{
+	p->z.next_in = data;
+	p->z.avail_in = (uInt)n;
+	do {
+		int rc;
+
+		rc = deflate(&p->z, flush ? Z_FINISH : Z_NO_FLUSH);
+		if (rc == Z_STREAM_ERROR)
+			die(EXIT_DATA, "zlib: deflate failed");
+		if (p->z.avail_out == 0 || (flush && rc == Z_STREAM_END)) {
+			png_chunk(p, "IDAT", p->out, sizeof(p->out) - p->z.avail_out);
+			p->z.next_out = p->out;
+			p->z.avail_out = sizeof(p->out);
+		}
+		if (flush && rc == Z_STREAM_END)
+			break;
+	} while (p->z.avail_in > 0 || flush);
+}
+
+static cairo_status_t
+write_png(struct chart *c, FILE *fp)
+{
+	int w = (int)ceil(c->w), h = (int)ceil(c->h), band = h < BAND_ROWS ? h : BAND_ROWS;
+	cairo_surface_t *img;
+	unsigned char ihdr[13], *cur, *above, *out, *t;
+	struct png p;
+	int y0, y, x;
+	size_t rl = (size_t)w * 3 + 1;
+
+	if (w <= 0 || h <= 0)
+		return CAIRO_STATUS_INVALID_SIZE;
+	memset(&p, 0, sizeof(p));
+	p.fp = fp;
+	/* level 6 as libpng's default; one filter (Up) for every row: charts are flat
+	 * areas that repeat from row to row */
+	if (deflateInit(&p.z, 6) != Z_OK)
+		die(EXIT_DATA, "zlib: out of memory");
+	p.z.next_out = p.out;
+	p.z.avail_out = sizeof(p.out);
+	if (fwrite("\x89PNG\r\n\x1a\n", 1, 8, fp) != 8)
+		p.err = 1;
+	ihdr[0] = (unsigned char)(w >> 24);
+	ihdr[1] = (unsigned char)(w >> 16);
+	ihdr[2] = (unsigned char)(w >> 8);
+	ihdr[3] = (unsigned char)w;
+	ihdr[4] = (unsigned char)(h >> 24);
+	ihdr[5] = (unsigned char)(h >> 16);
+	ihdr[6] = (unsigned char)(h >> 8);
+	ihdr[7] = (unsigned char)h;
+	ihdr[8] = 8;	/* bits */
+	ihdr[9] = 2;	/* RGB */
+	ihdr[10] = ihdr[11] = ihdr[12] = 0;
+	png_chunk(&p, "IHDR", ihdr, sizeof(ihdr));
+	img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, band);
+	cur = xcalloc(rl, 1);
+	above = xcalloc(rl, 1);	/* zeros above the first row */
+	out = xcalloc(rl, 1);
+	out[0] = 2;		/* filter Up */
+	for (y0 = 0; y0 < h; y0 += band) {
+		cairo_t *cr = cairo_create(img);
+		const unsigned char *px;
+		int stride, nrows = h - y0 < band ? h - y0 : band;
+
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_paint(cr);
+		cairo_set_source_surface(cr, c->surf, 0, -(double)y0);
+		cairo_paint(cr);
+		cairo_destroy(cr);
+		cairo_surface_flush(img);
+		px = cairo_image_surface_get_data(img);
+		stride = cairo_image_surface_get_stride(img);
+		for (y = 0; y < nrows; y++) {
+			const uint32_t *src = (const uint32_t *)(const void *)(px +
+			    (size_t)y * (size_t)stride);
+			unsigned char *d = cur + 1;
+
+			for (x = 0; x < w; x++) {
+				uint32_t v = src[x];
+
+				*d++ = (unsigned char)(v >> 16);
+				*d++ = (unsigned char)(v >> 8);
+				*d++ = (unsigned char)v;
+			}
+			/* each byte less the one above it */
+			for (x = 1; x < (int)rl; x++)
+				out[x] = (unsigned char)(cur[x] - above[x]);
+			png_deflate(&p, out, rl, 0);
+			t = above;
+			above = cur;
+			cur = t;
+		}
+	}
+	png_deflate(&p, NULL, 0, 1);
+	deflateEnd(&p.z);
+	png_chunk(&p, "IEND", NULL, 0);
+	free(cur);
+	free(above);
+	free(out);
+	cairo_surface_destroy(img);
+	return p.err ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
 /* The recording replayed onto a PDF page of w/dpi x h/dpi inches. */
@@ -269,8 +411,7 @@ chart_write(struct chart *c, const char *path, struct error *err)
 		if (fwrite(c->svg.p, 1, c->svg.len, fp) != c->svg.len)
 			rc = -1;
 	} else if (c->fmt == CHART_PNG) {
-		cairo_surface_flush(c->surf);
-		st = cairo_surface_write_to_png_stream(c->surf, write_fp, fp);
+		st = write_png(c, fp);
 	} else {
 		st = write_pdf(c, fp);
 	}
