@@ -15,6 +15,7 @@
 #define TTP_CHART_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum chart_format { CHART_SVG, CHART_PNG, CHART_PDF };
 
@@ -37,6 +38,13 @@ struct chart *chart_new(int fmt, double w, double h, double dpi, struct error *e
 /* Write the chart to path (overwritten) and free it. Returns 0, or -1 with errno set. */
 int chart_write(struct chart *c, const char *path, struct error *err);
 void chart_free(struct chart *c);
+/* Write the chart to an open stream and free it. Returns 0 or -1 (errno set). */
+int chart_write_fp(struct chart *c, FILE *fp);
+/* Markup added as it is to an SVG chart (groups, titles, classes); nothing for PNG and
+ * PDF. Whatever it opens, the caller closes. */
+void chart_svg(struct chart *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text escaped for XML, added to an SVG chart (a title's); nothing for PNG and PDF. */
+void chart_svg_text(struct chart *c, const char *text);
 
 /* A rectangle; fill and stroke are 0xRRGGBB or CHART_NONE; opacity of the stroke. */
 void chart_rect(struct chart *c, double x, double y, double w, double h, long fill,

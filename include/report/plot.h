@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * plot: the summary ("stacked") plot of ttp-table, written as a standalone SVG file
- * (the reference tool writes a matplotlib PNG; ttp writes SVG, see DESIGN.md).
+ * plot: the summary ("stacked") plot of ttp-table, drawn once through chart.h: a PNG as
+ * the reference tool's matplotlib PNG (DESIGN.md D5), or SVG (with each segment's label
+ * as its tooltip) or PDF.
  *
  * The caller (lib/report/summary.c) hands over the summary rows grouped into bars: one bar
  * when devices are merged, one per device otherwise. Segments arrive in the summary's
@@ -51,9 +52,10 @@ int plot_svg(const char *path, const struct plot_bar *bars, size_t nbars, int fl
 /* As plot_svg, to an open stream (does not close it). Returns 0 or -1 (ferror). */
 int plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags);
 
-/* The same plot drawn through cairo (chart.h) as CHART_PNG (one pixel per SVG user unit:
- * 1800 x 2400 for 6 x 8 in at 300 dpi, as the reference's PNG) or CHART_PDF. Returns 0,
- * or -1 with errno set; a missing font is an error message and exit 1. */
+/* The plot as fmt (chart.h): CHART_PNG (one pixel per user unit: 1800 x 2400 for 6 x 8 in
+ * at 300 dpi, as the reference's PNG), CHART_SVG or CHART_PDF. Returns 0, or -1 with
+ * errno set (SVG); a missing font, and for PNG and PDF a file that cannot be written,
+ * are an error message and exit 1. */
 int plot_chart(const char *path, const struct plot_bar *bars, size_t nbars, int flags,
     int fmt);
 

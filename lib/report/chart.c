@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,54 @@ write_pdf(struct chart *c, FILE *fp)
 	return st;
 }
 
+static void svg_esc(struct buf *b, const char *s);
+
+/* The chart in its format to fp; 0, or the cairo status (errno for SVG). */
+static cairo_status_t
+write_fp_fmt(struct chart *c, FILE *fp)
+{
+	if (c->fmt == CHART_SVG) {
+		buf_adds(&c->svg, "</svg>\n");
+		return fwrite(c->svg.p, 1, c->svg.len, fp) == c->svg.len ?
+		    CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+	}
+	return c->fmt == CHART_PNG ? write_png(c, fp) : write_pdf(c, fp);
+}
+
+int
+chart_write_fp(struct chart *c, FILE *fp)
+{
+	cairo_status_t st = write_fp_fmt(c, fp);
+
+	chart_free(c);
+	return st == CAIRO_STATUS_SUCCESS && !ferror(fp) ? 0 : -1;
+}
+
+void
+chart_svg_text(struct chart *c, const char *text)
+{
+	if (c->fmt == CHART_SVG)
+		svg_esc(&c->svg, text);
+}
+
+void
+chart_svg(struct chart *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	if (c->fmt != CHART_SVG)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(EXIT_DATA, "out of memory");
+	buf_adds(&c->svg, s);
+	free(s);
+}
+
 int
 chart_write(struct chart *c, const char *path, struct error *err)
 {
@@ -406,15 +455,7 @@ chart_write(struct chart *c, const char *path, struct error *err)
 		return -1;
 	}
 	fp = outfile_fp(f);
-	if (c->fmt == CHART_SVG) {
-		buf_adds(&c->svg, "</svg>\n");
-		if (fwrite(c->svg.p, 1, c->svg.len, fp) != c->svg.len)
-			rc = -1;
-	} else if (c->fmt == CHART_PNG) {
-		st = write_png(c, fp);
-	} else {
-		st = write_pdf(c, fp);
-	}
+	st = write_fp_fmt(c, fp);
 	if (st != CAIRO_STATUS_SUCCESS)
 		rc = -1;
 	chart_free(c);

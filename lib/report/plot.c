@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * plot: draws the summary ("stacked") plot as SVG, laid out like the reference tool's
+ * plot: draws the summary ("stacked") plot, laid out like the reference tool's
  * matplotlib figure (spec 20): 6x8 in at 300 dpi (1800x2400 user units), one stacked bar
  * (merged) or one per device, category palettes or the classic tab20 list, segment labels
  * on segments of at least 2 %, category brackets and vertical category labels.
- * The same drawing goes to a chart (chart.h) for PNG and PDF: every put_ function below
- * writes its SVG text, or draws the same shapes through the chart.
+ * Everything is drawn once, through a chart (chart.h), in any of its formats; the SVG
+ * also gets groups by role (bar, seg with its label as title, cat, catlabel, seglabel,
+ * title) through chart_svg.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +15,6 @@
 #include <string.h>
 
 #include "core/diag.h"
-#include "core/outfile.h"
 #include "report/chart.h"
 #include "report/plot.h"
 
@@ -27,7 +27,6 @@
 #define AX_TOP		108.5
 #define AX_BOTTOM	2286.5
 #define AX_RIGHT_PAD	77.5
-#define FONT		"DejaVu Sans, Bitstream Vera Sans, Arial, Helvetica, sans-serif"
 #define LABEL_MIN_PCT	2.0
 
 struct rgb {
@@ -230,44 +229,10 @@ layout_bar(const struct plot_bar *bar, struct dseg *d, int flags)
 	return y;
 }
 
-/* Where the plot goes: SVG text to fp, or a chart. */
-struct out {
-	FILE		*fp;
-	struct chart	*c;
-};
-
 static long
 rgb_of(struct rgb c)
 {
 	return (long)c.r << 16 | (long)c.g << 8 | (long)c.b;
-}
-
-/* XML-escaped text. */
-static void
-put_esc(FILE *fp, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			if ((unsigned char)*s < 0x20 && *s != '\t')
-				fputc(' ', fp);
-			else
-				fputc(*s, fp);
-		}
-	}
 }
 
 /* Python's format of a float with .1f ("nan" for NaN, as the reference shows it). */
@@ -281,14 +246,14 @@ fmt1(char *buf, size_t n, int has, double v)
 }
 
 /*
- * Text lines centred on (x, y) (user units), font size in points.
- * Lines are separated by '\n'; line spacing 1.2 as matplotlib.
+ * Text lines centred on (x, y) (user units), font size in points, in an SVG group of
+ * class cls (none when NULL). Lines are separated by '\n'; line spacing 1.2 as
+ * matplotlib.
  */
 static void
-put_text(struct out *o, double x, double y, double size, const char *attrs, int bold,
+put_text(struct chart *c, double x, double y, double size, const char *cls, int bold,
     long rgb, const char *text)
 {
-	FILE *fp = o->fp;
 	const char *p, *nl;
 	size_t nlines = 1, i;
 	double fs = size * PT, lh = 1.2 * fs;
@@ -296,41 +261,22 @@ put_text(struct out *o, double x, double y, double size, const char *attrs, int 
 	for (p = text; *p != '\0'; p++)
 		if (*p == '\n')
 			nlines++;
-	if (o->c != NULL) {
-		for (p = text, i = 0; i < nlines; i++, p = nl + 1) {
-			double base = y + ((double)i - (nlines - 1) / 2.0) * lh + 0.36 * fs;
-			char *line;
-
-			if ((nl = strchr(p, '\n')) == NULL)
-				nl = p + strlen(p);
-			line = xstrndup(p, (size_t)(nl - p));
-			chart_text(o->c, x, base, fs, CHART_MIDDLE, bold, rgb, line);
-			free(line);
-			if (*nl == '\0')
-				break;
-		}
-		return;
-	}
-	fprintf(fp, "<text x=\"%.1f\" font-size=\"%.2f\" text-anchor=\"middle\" "
-	    "xml:space=\"preserve\"%s%s>", x, fs, *attrs ? " " : "", attrs);
+	if (cls != NULL)
+		chart_svg(c, "<g class=\"%s\">\n", cls);
 	for (p = text, i = 0; i < nlines; i++, p = nl + 1) {
 		double base = y + ((double)i - (nlines - 1) / 2.0) * lh + 0.36 * fs;
+		char *line;
 
-		nl = strchr(p, '\n');
-		if (nl == NULL)
+		if ((nl = strchr(p, '\n')) == NULL)
 			nl = p + strlen(p);
-		fprintf(fp, "<tspan x=\"%.1f\" y=\"%.1f\">", x, base);
-		{
-			char *line = xstrndup(p, (size_t)(nl - p));
-
-			put_esc(fp, line);
-			free(line);
-		}
-		fputs("</tspan>", fp);
+		line = xstrndup(p, (size_t)(nl - p));
+		chart_text(c, x, base, fs, CHART_MIDDLE, bold, rgb, line);
+		free(line);
 		if (*nl == '\0')
 			break;
 	}
-	fputs("</text>\n", fp);
+	if (cls != NULL)
+		chart_svg(c, "</g>\n");
 }
 
 /* Segment label text (caller frees). */
@@ -458,41 +404,22 @@ frame_init(struct frame *f, size_t nbars, int merged, double ymax)
 	f->ax_b = AX_BOTTOM;
 }
 
-/* The XML declaration, the svg element and the white background. */
-static void
-put_head(FILE *fp, const struct frame *f)
-{
-	if (fp == NULL)
-		return;	/* a chart: chart_new drew the background */
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0fin\" height=\"%.0fin\" "
-	    "viewBox=\"0 0 %.0f %.0f\" font-family=\"" FONT "\">\n",
-	    f->fig_w / DPI, FIG_H / DPI, f->fig_w, FIG_H);
-	fprintf(fp, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
-	    f->fig_w, FIG_H);
-}
-
 /* The segments' rectangles, between x0 and x1, each with its label as tooltip. */
 static void
-put_segs(struct out *o, const struct frame *f, const struct dbar *d, double x0, double x1)
+put_segs(struct chart *c, const struct frame *f, const struct dbar *d, double x0,
+    double x1)
 {
-	FILE *fp = o->fp;
 	size_t i;
 
 	for (i = 0; i < d->bar->nsegs; i++) {
 		const struct dseg *g = &d->segs[i];
 		double ya = ypx(f, g->y1), yb = ypx(f, g->y0);
 
-		if (o->c != NULL) {
-			chart_rect(o->c, x0, ya, x1 - x0, yb - ya, rgb_of(g->col), CHART_NONE,
-			    0, 1);
-			continue;
-		}
-		fprintf(fp, "<rect class=\"seg\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		    "height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
-		    x0, ya, x1 - x0, yb - ya, g->col.r, g->col.g, g->col.b);
-		put_esc(fp, g->s->label != NULL ? g->s->label : "");
-		fputs("</title></rect>\n", fp);
+		chart_svg(c, "<g class=\"seg\"><title>");
+		chart_svg_text(c, g->s->label != NULL ? g->s->label : "");
+		chart_svg(c, "</title>\n");
+		chart_rect(c, x0, ya, x1 - x0, yb - ya, rgb_of(g->col), CHART_NONE, 0, 1);
+		chart_svg(c, "</g>\n");
 	}
 }
 
@@ -502,45 +429,33 @@ put_segs(struct out *o, const struct frame *f, const struct dbar *d, double x0, 
  * bar.
  */
 static void
-put_category(struct out *o, const struct frame *f, const struct dseg *from,
+put_category(struct chart *c, const struct frame *f, const struct dseg *from,
     const struct dseg *to, double x0, double x1, int flags)
 {
-	FILE *fp = o->fp;
 	const struct dseg *g;
 	double pct = 0, ylo = from->y0, yhi = to[-1].y1, cy, tx = x0 - 28;
 	char *cl;
 
 	for (g = from; g < to; g++)
 		pct += g->s->pct;
-	if (o->c != NULL && !(flags & PLOT_CATEGORY))
-		chart_rect(o->c, x0, ypx(f, yhi), x1 - x0, ypx(f, ylo) - ypx(f, yhi),
+	if (!(flags & PLOT_CATEGORY)) {
+		chart_svg(c, "<g class=\"cat\">\n");
+		chart_rect(c, x0, ypx(f, yhi), x1 - x0, ypx(f, ylo) - ypx(f, yhi),
 		    CHART_NONE, 0x000000, 2 * PT, 0.8);
-	else if (!(flags & PLOT_CATEGORY))
-		fprintf(fp, "<rect class=\"cat\" x=\"%.2f\" y=\"%.2f\" "
-		    "width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
-		    "stroke=\"#000000\" stroke-opacity=\"0.8\" "
-		    "stroke-width=\"%.2f\"/>\n", x0, ypx(f, yhi),
-		    x1 - x0, ypx(f, ylo) - ypx(f, yhi), 2 * PT);
+		chart_svg(c, "</g>\n");
+	}
 	if (asprintf(&cl, "%s(%.1f%%)", seg_cat(from->s), pct) < 0)
 		die(EXIT_DATA, "out of memory");
 	cy = ypx(f, (ylo + yhi) / 2);
-	if (o->c != NULL) {
-		chart_rotate(o->c, -90, tx, cy);
-		put_text(o, tx, cy, 6, "", 1, 0x000000, cl);
-		chart_unrotate(o->c);
-		free(cl);
-		return;
-	}
-	fprintf(fp, "<g transform=\"rotate(-90 %.1f %.1f)\">", tx, cy);
-	put_text(o, tx, cy, 6, "class=\"catlabel\" font-weight=\"bold\" fill=\"#000000\"",
-	    1, 0x000000, cl);
-	fputs("</g>\n", fp);
+	chart_rotate(c, -90, tx, cy);
+	put_text(c, tx, cy, 6, "catlabel", 1, 0x000000, cl);
+	chart_unrotate(c);
 	free(cl);
 }
 
 /* The labels of the segments of at least LABEL_MIN_PCT of their bar, centred. */
 static void
-put_seg_labels(struct out *o, const struct frame *f, const struct dbar *d, double x0,
+put_seg_labels(struct chart *c, const struct frame *f, const struct dbar *d, double x0,
     double x1)
 {
 	size_t i;
@@ -553,96 +468,73 @@ put_seg_labels(struct out *o, const struct frame *f, const struct dbar *d, doubl
 		if (!(pct >= LABEL_MIN_PCT))
 			continue;
 		t = seg_label(g->s, f->merged);
-		put_text(o, (x0 + x1) / 2, ypx(f, (g->y0 + g->y1) / 2), 6,
-		    "class=\"seglabel\" fill=\"#ffffff\"", 0, 0xffffff, t);
+		put_text(c, (x0 + x1) / 2, ypx(f, (g->y0 + g->y1) / 2), 6, "seglabel", 0,
+		    0xffffff, t);
 		free(t);
 	}
 }
 
 /* One bar centred on x = cx: segments, category brackets and labels, segment labels. */
 static void
-put_bar(struct out *o, const struct frame *f, const struct dbar *d, double cx, int flags)
+put_bar(struct chart *c, const struct frame *f, const struct dbar *d, double cx,
+    int flags)
 {
 	double x0 = xpx(f, cx - 0.25), x1 = xpx(f, cx + 0.25);
 	size_t i, j, n = d->bar->nsegs;
 
-	if (o->c == NULL)
-		fprintf(o->fp, "<g class=\"bar\" data-device=\"%ld\" "
-		    "shape-rendering=\"crispEdges\">\n", d->bar->device);
-	put_segs(o, f, d, x0, x1);
+	chart_svg(c, "<g class=\"bar\" data-device=\"%ld\" shape-rendering=\"crispEdges\">\n",
+	    d->bar->device);
+	put_segs(c, f, d, x0, x1);
 	/* the segments of a category are adjacent (layout_bar), except in classic mode */
 	if (!(flags & PLOT_CLASSIC)) {
 		for (i = 0; i < n; i = j) {
 			for (j = i; j < n && d->segs[j].rank == d->segs[i].rank; j++)
 				;
-			put_category(o, f, &d->segs[i], &d->segs[j], x0, x1, flags);
+			put_category(c, f, &d->segs[i], &d->segs[j], x0, x1, flags);
 		}
 	}
-	put_seg_labels(o, f, d, x0, x1);
-	if (o->c == NULL)
-		fputs("</g>\n", o->fp);
+	put_seg_labels(c, f, d, x0, x1);
+	chart_svg(c, "</g>\n");
 }
 
 /* A tick mark, 0.8 pt wide as matplotlib's. */
 static void
-put_tick(struct out *o, double x1, double y1, double x2, double y2)
+put_tick(struct chart *c, double x1, double y1, double x2, double y2)
 {
-	if (o->c != NULL) {
-		chart_line(o->c, x1, y1, x2, y2, 0x000000, 0.8 * PT, 0);
-		return;
-	}
-	fprintf(o->fp, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n", x1, y1, x2, y2, 0.8 * PT);
+	chart_line(c, x1, y1, x2, y2, 0x000000, 0.8 * PT, 0);
 }
 
 /* The axes' frame and the y ticks with their labels. */
 static void
-put_yaxis(struct out *o, const struct frame *f)
+put_yaxis(struct chart *c, const struct frame *f)
 {
-	FILE *fp = o->fp;
 	char buf[64];
 
-	if (o->c != NULL)
-		chart_rect(o->c, f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t,
-		    CHART_NONE, 0x000000, 0.8 * PT, 1);
-	else
-		fprintf(fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
-	    "stroke=\"#000000\" stroke-width=\"%.2f\"/>\n",
-	    f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t, 0.8 * PT);
+	chart_rect(c, f->ax_l, f->ax_t, f->ax_r - f->ax_l, f->ax_b - f->ax_t, CHART_NONE,
+	    0x000000, 0.8 * PT, 1);
 	for (long k = 0; (double)k * f->step <= f->ymax * (1 + 1e-12); k++) {
 		double v = (double)k * f->step, py = ypx(f, v);
 
 		snprintf(buf, sizeof(buf), "%.*f", f->dec, v);
-		put_tick(o, f->ax_l - 3.5 * PT, py, f->ax_l, py);
-		if (o->c != NULL) {
-			chart_text(o->c, f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT,
-			    CHART_END, 0, 0x000000, buf);
-			continue;
-		}
-		fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-		    "text-anchor=\"end\">%s</text>\n",
-		    f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, buf);
+		put_tick(c, f->ax_l - 3.5 * PT, py, f->ax_l, py);
+		chart_text(c, f->ax_l - 7 * PT, py + 0.36 * 10 * PT, 10 * PT, CHART_END, 0,
+		    0x000000, buf);
 	}
 }
 
 /* An x tick at px and its label under it. */
 static void
-put_xtick(struct out *o, const struct frame *f, double px, const char *label)
+put_xtick(struct chart *c, const struct frame *f, double px, const char *label)
 {
-	put_tick(o, px, f->ax_b, px, f->ax_b + 3.5 * PT);
-	if (o->c != NULL) {
-		chart_text(o->c, px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, CHART_MIDDLE,
-		    0, 0x000000, label);
-		return;
-	}
-	fprintf(o->fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-	    "text-anchor=\"middle\">%s</text>\n",
-	    px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, label);
+	put_tick(c, px, f->ax_b, px, f->ax_b + 3.5 * PT);
+	chart_text(c, px, f->ax_b + 7 * PT + 0.75 * 10 * PT, 10 * PT, CHART_MIDDLE, 0,
+	    0x000000, label);
 }
 
 /* The x ticks: matplotlib's 0.7 ... 1.3 around the one merged bar, else "Dev N". */
 static void
-put_xaxis(struct out *o, const struct frame *f, const struct plot_bar *bars, size_t nbars)
+put_xaxis(struct chart *c, const struct frame *f, const struct plot_bar *bars,
+    size_t nbars)
 {
 	char buf[64];
 	size_t b;
@@ -650,63 +542,46 @@ put_xaxis(struct out *o, const struct frame *f, const struct plot_bar *bars, siz
 	if (f->merged) {
 		for (int k = 7; k <= 13; k++) {
 			snprintf(buf, sizeof(buf), "%.1f", k / 10.0);
-			put_xtick(o, f, xpx(f, k / 10.0), buf);
+			put_xtick(c, f, xpx(f, k / 10.0), buf);
 		}
 	} else {
 		for (b = 0; b < nbars; b++) {
 			snprintf(buf, sizeof(buf), "Dev %ld", bars[b].device);
-			put_xtick(o, f, xpx(f, (double)b), buf);
+			put_xtick(c, f, xpx(f, (double)b), buf);
 		}
 	}
 }
 
 /* The title above the axes and the y label left of the tick labels. */
 static void
-put_titles(struct out *o, const struct frame *f, double sum_total)
+put_titles(struct chart *c, const struct frame *f, double sum_total)
 {
-	FILE *fp = o->fp;
 	double lx = f->ax_l - 7 * PT - 26.5 * (double)f->maxchars - 4 * PT - 0.36 * 10 * PT;
 	double ly = (f->ax_t + f->ax_b) / 2;
+	char *t;
 
-	if (o->c != NULL) {
-		char *t;
-
-		if (f->merged) {
-			if (asprintf(&t, "Stacked Device Time (Total: %.1f " MU "s)",
-			    sum_total) < 0)
-				die(EXIT_DATA, "out of memory");
-		} else {
-			t = xstrdup("Stacked Device Time per Device (100% per device)");
-		}
-		chart_text(o->c, (f->ax_l + f->ax_r) / 2, f->ax_t - 6 * PT - 0.25 * 12 * PT,
-		    12 * PT, CHART_MIDDLE, 0, 0x000000, t);
-		free(t);
-		chart_rotate(o->c, -90, lx, ly);
-		chart_text(o->c, lx, ly, 10 * PT, CHART_MIDDLE, 0, 0x000000,
-		    "Device Time [" MU "s]");
-		chart_unrotate(o->c);
-		return;
+	if (f->merged) {
+		if (asprintf(&t, "Stacked Device Time (Total: %.1f " MU "s)", sum_total) < 0)
+			die(EXIT_DATA, "out of memory");
+	} else {
+		t = xstrdup("Stacked Device Time per Device (100% per device)");
 	}
-
-	fprintf(fp, "<text class=\"title\" x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
-	    "text-anchor=\"middle\">", (f->ax_l + f->ax_r) / 2,
-	    f->ax_t - 6 * PT - 0.25 * 12 * PT, 12 * PT);
-	if (f->merged)
-		fprintf(fp, "Stacked Device Time (Total: %.1f " MU "s)", sum_total);
-	else
-		fputs("Stacked Device Time per Device (100% per device)", fp);
-	fputs("</text>\n", fp);
-	fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"middle\" "
-	    "transform=\"rotate(-90 %.2f %.2f)\">Device Time [" MU "s]</text>\n",
-	    lx, ly, 10 * PT, lx, ly);
+	chart_svg(c, "<g class=\"title\">\n");
+	chart_text(c, (f->ax_l + f->ax_r) / 2, f->ax_t - 6 * PT - 0.25 * 12 * PT, 12 * PT,
+	    CHART_MIDDLE, 0, 0x000000, t);
+	chart_svg(c, "</g>\n");
+	free(t);
+	chart_rotate(c, -90, lx, ly);
+	chart_text(c, lx, ly, 10 * PT, CHART_MIDDLE, 0, 0x000000, "Device Time [" MU "s]");
+	chart_unrotate(c);
 }
 
-/* The plot to o: SVG text, or a chart of the figure's size (made here). */
-static int
-plot_draw(struct out *o, const struct plot_bar *bars, size_t nbars, int flags, int fmt,
+/* The plot as a chart of the figure's size in fmt; NULL with err set (the font). */
+static struct chart *
+plot_draw(const struct plot_bar *bars, size_t nbars, int flags, int fmt,
     struct error *err)
 {
-	FILE *fp = o->fp;
+	struct chart *c;
 	struct frame f;
 	struct dbar *d;
 	double ymax = 0, sum_total = 0;
@@ -722,70 +597,54 @@ plot_draw(struct out *o, const struct plot_bar *bars, size_t nbars, int flags, i
 		sum_total += d[b].total;
 	}
 	frame_init(&f, nbars, nbars == 1 && bars[0].device < 0, ymax);
-
-	if (fp == NULL && (o->c = chart_new(fmt, f.fig_w, FIG_H, DPI, err)) == NULL) {
+	if ((c = chart_new(fmt, f.fig_w, FIG_H, DPI, err)) != NULL) {
 		for (b = 0; b < nbars; b++)
-			free(d[b].segs);
-		free(d);
-		return -1;
+			put_bar(c, &f, &d[b], f.merged ? 1.0 : (double)b, flags);
+		put_yaxis(c, &f);
+		put_xaxis(c, &f, bars, nbars);
+		put_titles(c, &f, sum_total);
 	}
-	put_head(fp, &f);
-	for (b = 0; b < nbars; b++)
-		put_bar(o, &f, &d[b], f.merged ? 1.0 : (double)b, flags);
-	put_yaxis(o, &f);
-	put_xaxis(o, &f, bars, nbars);
-	put_titles(o, &f, sum_total);
-	if (fp != NULL)
-		fputs("</svg>\n", fp);
-
 	for (b = 0; b < nbars; b++)
 		free(d[b].segs);
 	free(d);
-	return fp != NULL && ferror(fp) ? -1 : 0;
+	return c;
 }
 
 int
 plot_svg_fp(FILE *fp, const struct plot_bar *bars, size_t nbars, int flags)
 {
-	struct out o = {fp, NULL};
+	struct error err = ERROR_INIT;
+	struct chart *c = plot_draw(bars, nbars, flags, CHART_SVG, &err);
 
-	return plot_draw(&o, bars, nbars, flags, CHART_SVG, NULL);
+	if (c == NULL)
+		error_die(&err);
+	return chart_write_fp(c, fp);
 }
 
 int
 plot_chart(const char *path, const struct plot_bar *bars, size_t nbars, int flags,
     int fmt)
 {
-	struct out o = {NULL, NULL};
 	struct error err = ERROR_INIT;
+	struct chart *c = plot_draw(bars, nbars, flags, fmt, &err);
 
-	if (plot_draw(&o, bars, nbars, flags, fmt, &err) != 0)
-		error_die(&err);
-	if (chart_write(o.c, path, &err) != 0)
-		error_die(&err);
+	if (c == NULL)
+		error_die(&err);	/* the font */
+	if (chart_write(c, path, &err) != 0) {
+		int saved = errno != 0 ? errno : EIO;
+
+		/* PNG and PDF: cairo's or the file's message; SVG: errno for the caller */
+		if (fmt != CHART_SVG)
+			error_die(&err);
+		error_free(&err);
+		errno = saved;
+		return -1;
+	}
 	return 0;
 }
 
 int
 plot_svg(const char *path, const struct plot_bar *bars, size_t nbars, int flags)
 {
-	struct error e = ERROR_INIT;
-	struct outfile *f;
-	int rc;
-
-	/* through a temporary renamed into place: never half-written, never through a link */
-	if ((f = outfile_open(path, &e)) == NULL) {
-		error_free(&e);
-		return -1;
-	}
-	if (plot_svg_fp(outfile_fp(f), bars, nbars, flags) != 0) {
-		int saved = errno != 0 ? errno : EIO;
-
-		outfile_abort(f);
-		errno = saved;
-		return -1;
-	}
-	rc = outfile_commit(f, &e);
-	error_free(&e);
-	return rc;
+	return plot_chart(path, bars, nbars, flags, CHART_SVG);
 }
