@@ -216,7 +216,13 @@ while [ $# -gt 0 ]; do
 			fflags="$fflags --$opt=$qv"
 			;;
 		summary-only) tflags="$tflags --$opt" ;;
-		plot-format) plotfmt=$val ;;
+		plot-format)
+			# checked here: ttp-table sees it only when a plot is written
+			case $val in
+			png|svg|pdf) plotfmt=$val ;;
+			*) bad "--plot-format: expected png, svg or pdf, not '$val'" ;;
+			esac
+			;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
 		verbose) verbose=1 ;;
