@@ -4,6 +4,7 @@
  * advice and grouped summary as text (or Markdown), or the compatible --csv file with
  * the summary CSV and SVG plot beside it.
  */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "report/chart.h"
@@ -168,7 +170,9 @@ usage(FILE *fp)
 	    "  --xlsx FILE           write every sheet to one workbook, nothing on stdout\n"
 	    "  --format csv          the one --sheet as CSV on stdout\n"
 	    "  --top N               at most N rows of each sheet on the terminal\n"
-	    "  --width N             trim the widest text columns to fit N (0: never)\n"
+	    "  --width N             fit text sheets to N columns: the widest cut, a wide\n"
+	    "                        sheet in blocks of columns (0: never; default the\n"
+	    "                        terminal's width, $COLUMNS, or 200 in a file or pipe)\n"
 	    "  --micro-idle-thresh-us X  split idle time at gaps of X us\n"
 	    "  --include-unlinked-kernels  count kernels without a launcher in gpu_timeline\n"
 	    "  --no-kernel-summary   leave out kernel_summary\n"
@@ -252,6 +256,26 @@ count_arg(const char *opt, const char *s)
 	if (e != NULL)
 		die_usage("%s: %s: '%s'", opt, e, s);
 	return v;
+}
+
+/* The width text sheets are fitted to: --width; else, when standard output is a
+ * terminal, $COLUMNS or the terminal's width; else 200 (a file, a pipe). */
+static size_t
+text_width(long long given)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS"), *e = NULL;
+	long long n;
+
+	if (given >= 0)
+		return (size_t)given;
+	if (!isatty(STDOUT_FILENO))
+		return 200;
+	if (c != NULL && *c != '\0' && (n = strtonum(c, 20, 100000, &e), e == NULL))
+		return (size_t)n;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 200;
 }
 
 #define GIVEN_MIN_PCT	0x01
@@ -870,7 +894,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	}
 	if (o->print_summary)
 		print_summary(st.keep, st.nkeep, o->top >= 0 ? (size_t)o->top : 10,
-		    o->width >= 0 ? (size_t)o->width : 200);
+		    text_width(o->width));
 	for (i = 0; i < st.nkeep; i++)
 		tab_free(st.keep[i]);
 	for (i = 0; i < st.nseen; i++)
@@ -967,7 +991,7 @@ static void
 sheets_write(const struct opts *o, struct tab **s, size_t n)
 {
 	size_t i, j, shown = 0;
-	size_t width = o->width >= 0 ? (size_t)o->width : 200;
+	size_t width = text_width(o->width);
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
 	for (j = 0; j < o->nsheets; j++) {

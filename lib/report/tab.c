@@ -636,23 +636,33 @@ is_right(const struct tab_cell *c)
 	return c->kind == TAB_INT || c->kind == TAB_NUM;
 }
 
-/* s[0..n) cut to w code points, ending in "..." when cut, into out. */
+/* s[0..n) cut to w code points, the middle left out and marked with one '…' when it
+ * does not fit: the start of a name and its end (the part that tells "_sum" from
+ * "_mean", a kernel's name from its namespace) both stay. */
 static void
 cut_cell(struct buf *out, const char *s, size_t n, size_t w)
 {
+	size_t total = u8width(s, n), head, tail, skip;
+
 	buf_reset(out);
 	buf_adds(out, "");
-	if (u8width(s, n) <= w) {
+	if (total <= w) {
 		buf_add(out, s, n);
 		return;
 	}
-	buf_add(out, s, u8prefix(s, n, w > 3 ? w - 3 : 0));
-	if (w > 3)
-		buf_adds(out, "...");
+	if (w == 0)
+		return;
+	head = (w - 1) / 2;
+	tail = w - 1 - head;
+	buf_add(out, s, u8prefix(s, n, head));
+	buf_adds(out, "\u2026");
+	skip = u8prefix(s, n, total - tail);
+	buf_add(out, s + skip, n - skip);
 }
 
-#define TEXT_MAX 48
-#define TEXT_MIN 10
+#define TEXT_MAX 48	/* a text column is never wider, when there is a width budget */
+#define TEXT_MIN 12	/* columns are cut down to width / 8 between these two, not */
+#define TEXT_CUT 24	/* below: the head and tail of a header stay readable */
 
 /* Text alignment of a column: as its format says, else right when a cell is a number. */
 static int
@@ -663,118 +673,244 @@ col_align(int align, int numeric)
 	return align == TAB_RIGHT ? TTAB_RIGHT : TTAB_LEFT;
 }
 
-int
-tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
+/* What tab_print knows of each shown column. */
+struct pcol {
+	size_t	 col;		/* the tab's column */
+	size_t	 natural;	/* the widest of its header and shown cells */
+	size_t	 numw;		/* its widest number */
+	size_t	 floor;		/* it is not cut below this */
+	size_t	 w;		/* its width in the block being printed */
+	int	 right;		/* a shown cell is a number */
+	struct buf hdr;		/* its header as the terminal shows it */
+};
+
+/* The least width of a column: its numbers whole, its header and text down to min
+ * (the rows' names, the first column, down to twice that). */
+static size_t
+col_floor(const struct pcol *c, size_t min)
 {
-	size_t nr = top && top < t->nrows ? top : t->nrows, i, j, k, total, ns = 0;
-	size_t nc = t->ncols ? t->ncols : 1;
-	size_t *w = xcalloc(nc, sizeof(*w)), *col = xcalloc(nc, sizeof(*col));
-	int *right = xcalloc(nc, sizeof(*right));
-	int md = (flags & TAB_PRINT_MD) != 0, colour = !md && (flags & TAB_PRINT_COLOUR);
-	struct buf *hdr = xcalloc(nc, sizeof(*hdr));
-	struct buf b = BUF_INIT, c = BUF_INIT;
-	struct ttab tb;
+	size_t f = c->natural < min ? c->natural : min;
 
-	/* the shown columns: col[k] is the tab column of text column k */
-	for (j = 0; j < t->ncols; j++)
-		if (!(t->fmts[j].flags & TAB_COL_NOTEXT))
-			col[ns++] = j;
-	for (k = 0; k < ns; k++) {
-		const char *h = t->fmts[col[k]].text ? t->fmts[col[k]].text : t->cols[col[k]];
+	return c->numw > f ? c->numw : f;
+}
 
-		buf_adds(&hdr[k], h);
-		w[k] = u8width(h, strlen(h));
+/* Widths of the block's columns p[b[0..nb)]: the natural ones, text capped at TEXT_MAX,
+ * then the widest cut one character at a time down to its floor until the line fits
+ * width. Headers that the cut would make equal are widened until they differ. Returns
+ * the line's width. */
+static size_t
+fit_block(struct pcol *p, const size_t *b, size_t nb, size_t width)
+{
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	size_t i, j, total;
+	int again;
+
+	for (i = 0; i < nb; i++) {
+		struct pcol *c = &p[b[i]];
+
+		c->w = c->natural;
+		if (!c->right && c->w > TEXT_MAX)
+			c->w = TEXT_MAX > c->floor ? TEXT_MAX : c->floor;
 	}
-	for (i = 0; i < nr; i++)
-		for (k = 0; k < ns; k++) {
-			const struct tab_cell *x = tab_cell(t, i, col[k]);
-			size_t cw;
-
-			buf_reset(&b);
-			buf_adds(&b, "");
-			cell_show(t, x, &t->fmts[col[k]], &b);
-			if ((cw = u8width(b.p, b.len)) > w[k])
-				w[k] = cw;
-			right[k] |= is_right(x);
-		}
-	/* text columns at most TEXT_MAX wide; then the widest columns, one character at
-	 * a time, down to TEXT_MIN, until the line fits */
-	for (k = 0; !md && width && k < ns; k++)
-		if (!right[k] && w[k] > TEXT_MAX)
-			w[k] = TEXT_MAX;
-	while (!md && width && ns) {
-		size_t wide = 0;
+	for (;;) {
+		size_t wide = nb;
 
 		total = 0;
-		for (k = 0; k < ns; k++) {
-			total += w[k] + (k ? 2 : 0);
-			if (w[k] > w[wide])
-				wide = k;
-		}
-		if (total <= width || w[wide] <= TEXT_MIN)
-			break;
-		w[wide]--;
-	}
-	if (ns == 0)		/* a table without columns (pandas' DataFrame()): nothing */
-		goto out;
-	ttab_init(&tb, ns, (md ? TTAB_MARKDOWN : TTAB_TEXT) |
-	    ((flags & TAB_PRINT_TRIM) ? TTAB_TRIM : 0));
-	for (k = 0; k < ns; k++) {
-		const struct tab_fmt *f = &t->fmts[col[k]];
+		for (i = 0; i < nb; i++) {
+			struct pcol *c = &p[b[i]];
 
-		if (!md && width) {
-			buf_reset(&c);
-			cut_cell(&c, hdr[k].p, hdr[k].len, w[k]);
-			buf_reset(&hdr[k]);
-			buf_add(&hdr[k], c.p, c.len);
+			total += c->w + (i ? 2 : 0);
+			if (c->w > c->floor && (wide == nb || c->w > p[b[wide]].w))
+				wide = i;
 		}
-		ttab_column(&tb, k, hdr[k].p, col_align(f->align, right[k]),
-		    col_align(f->mdalign, right[k]));
-		ttab_minwidth(&tb, k, w[k]);
+		if (total <= width || wide == nb)
+			break;
+		p[b[wide]].w--;
+	}
+	/* distinguishable headers: two that show alike get one more character each */
+	do {
+		again = 0;
+		for (i = 0; i < nb; i++)
+			for (j = i + 1; j < nb; j++) {
+				struct pcol *a = &p[b[i]], *c = &p[b[j]];
+
+				if (a->w >= a->hdr.len && c->w >= c->hdr.len)
+					continue;
+				cut_cell(&x, a->hdr.p, a->hdr.len, a->w);
+				cut_cell(&y, c->hdr.p, c->hdr.len, c->w);
+				if (strcmp(x.p, y.p) != 0)
+					continue;
+				if (a->w < u8width(a->hdr.p, a->hdr.len))
+					a->w++;
+				if (c->w < u8width(c->hdr.p, c->hdr.len))
+					c->w++;
+				again = 1;
+			}
+	} while (again);
+	buf_free(&x);
+	buf_free(&y);
+	for (i = total = 0; i < nb; i++)
+		total += p[b[i]].w + (i ? 2 : 0);
+	return total;
+}
+
+/* The rows of the block's columns: header, rule, rows. */
+static void
+print_block(const struct tab *t, FILE *fp, struct pcol *p, const size_t *b, size_t nb,
+    size_t nr, size_t width, int flags)
+{
+	int md = (flags & TAB_PRINT_MD) != 0, colour = !md && (flags & TAB_PRINT_COLOUR);
+	struct buf x = BUF_INIT, c = BUF_INIT;
+	struct ttab tb;
+	size_t i, k;
+
+	ttab_init(&tb, nb, (md ? TTAB_MARKDOWN : TTAB_TEXT) |
+	    ((flags & TAB_PRINT_TRIM) ? TTAB_TRIM : 0));
+	for (k = 0; k < nb; k++) {
+		struct pcol *pc = &p[b[k]];
+		const struct tab_fmt *f = &t->fmts[pc->col];
+
+		if (!md && width)
+			cut_cell(&x, pc->hdr.p, pc->hdr.len, pc->w);
+		else {
+			buf_reset(&x);
+			buf_add(&x, pc->hdr.p, pc->hdr.len);
+			buf_adds(&x, "");
+		}
+		/* ttab keeps the header's pointer: the column's own buffer holds it */
+		buf_reset(&pc->hdr);
+		buf_add(&pc->hdr, x.p, x.len);
+		buf_adds(&pc->hdr, "");
+		ttab_column(&tb, k, pc->hdr.p, col_align(f->align, pc->right),
+		    col_align(f->mdalign, pc->right));
+		if (!md)
+			ttab_minwidth(&tb, k, width ? pc->w : pc->natural);
 	}
 	ttab_header(&tb, fp);
 	ttab_rule(&tb, fp);
 	for (i = 0; i < nr; i++) {
-		for (k = 0; k < ns; k++) {
-			const struct tab_cell *x = tab_cell(t, i, col[k]);
+		for (k = 0; k < nb; k++) {
+			const struct pcol *pc = &p[b[k]];
+			const struct tab_cell *cell = tab_cell(t, i, pc->col);
 
-			buf_reset(&b);
-			buf_adds(&b, "");
-			cell_show(t, x, &t->fmts[col[k]], &b);
+			buf_reset(&x);
+			buf_adds(&x, "");
+			cell_show(t, cell, &t->fmts[pc->col], &x);
 			if (md) {
-				ttab_cell(&tb, b.p, b.len);
+				ttab_cell(&tb, x.p, x.len);
 				continue;
 			}
-			buf_reset(&c);
 			if (width)
-				cut_cell(&c, b.p, b.len, w[k]);
-			else
-				buf_add(&c, b.p, b.len);
-			if (colour && (t->fmts[col[k]].flags & TAB_COL_OPCOLOUR) &&
-			    x->kind == TAB_STR) {
-				buf_reset(&b);
-				colour_add(&b, 1, colour_for_op(names_str(&t->strs, x->v.s)),
-				    c.p ? c.p : "", c.len);
-				ttab_cell(&tb, b.p ? b.p : "", b.len);
+				cut_cell(&c, x.p, x.len, pc->w);
+			else {
+				buf_reset(&c);
+				buf_add(&c, x.p, x.len);
+				buf_adds(&c, "");
+			}
+			if (colour && (t->fmts[pc->col].flags & TAB_COL_OPCOLOUR) &&
+			    cell->kind == TAB_STR) {
+				buf_reset(&x);
+				colour_add(&x, 1, colour_for_op(names_str(&t->strs, cell->v.s)),
+				    c.p, c.len);
+				ttab_cell(&tb, x.p ? x.p : "", x.len);
 			} else
-				ttab_cell(&tb, c.p ? c.p : "", c.len);
+				ttab_cell(&tb, c.p, c.len);
 		}
 		ttab_row(&tb, fp);
 	}
 	if (flags & TAB_PRINT_ENDRULE)
 		ttab_rule(&tb, fp);
+	ttab_free(&tb);
+	buf_free(&x);
+	buf_free(&c);
+}
+
+/*
+ * In text with a width budget, a table too wide for it is cut in blocks of columns
+ * printed one after the other (as pandas prints a wide frame), each block led by the
+ * table's first column (the rows' names) so that its rows can be told apart; within a
+ * block the widest columns are cut down to TEXT_MIN until the line fits.
+ */
+int
+tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
+{
+	size_t nr = top && top < t->nrows ? top : t->nrows, i, k, ns = 0;
+	size_t nc = t->ncols ? t->ncols : 1, *b, nb, next, used, nblocks = 0, min;
+	int label;
+	struct pcol *p = xcalloc(nc, sizeof(*p));
+	int md = (flags & TAB_PRINT_MD) != 0;
+	struct buf x = BUF_INIT;
+
+	for (k = 0; k < t->ncols; k++)
+		if (!(t->fmts[k].flags & TAB_COL_NOTEXT))
+			p[ns++].col = k;
+	for (k = 0; k < ns; k++) {
+		const char *h = t->fmts[p[k].col].text ? t->fmts[p[k].col].text :
+		    t->cols[p[k].col];
+
+		buf_adds(&p[k].hdr, h);
+		p[k].natural = u8width(h, strlen(h));
+	}
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < ns; k++) {
+			const struct tab_cell *cell = tab_cell(t, i, p[k].col);
+			size_t cw;
+
+			buf_reset(&x);
+			buf_adds(&x, "");
+			cell_show(t, cell, &t->fmts[p[k].col], &x);
+			cw = u8width(x.p, x.len);
+			if (cw > p[k].natural)
+				p[k].natural = cw;
+			if (is_right(cell)) {
+				p[k].right = 1;
+				if (cw > p[k].numw)
+					p[k].numw = cw;
+			}
+		}
+	min = width / 8 < TEXT_MIN ? TEXT_MIN : width / 8 > TEXT_CUT ? TEXT_CUT : width / 8;
+	for (k = 0; k < ns; k++)
+		p[k].floor = col_floor(&p[k], k == 0 ? 2 * min : min);
+	b = xcalloc(nc, sizeof(*b));
+	if (ns == 0)		/* a table without columns (pandas' DataFrame()): nothing */
+		goto out;
+	for (next = 0; next < ns; ) {
+		/* the block: the first column, then as many as fit at their floors */
+		nb = 0;
+		used = 0;
+		label = next > 0;
+		if (label) {
+			b[nb++] = 0;
+			used = p[0].floor;
+		}
+		do {
+			used += (nb ? 2 : 0) + p[next].floor;
+			b[nb++] = next++;
+		} while (!md && width && next < ns && used + 2 + p[next].floor <= width);
+		while ((md || !width) && next < ns)
+			b[nb++] = next++;
+		/* widened headers may not fit: the last column waits for the next block */
+		while (!md && width && fit_block(p, b, nb, width) > width &&
+		    nb > (label ? 2u : 1u)) {
+			nb--;
+			next--;
+		}
+		if (nblocks++ > 0)
+			fputc('\n', fp);	/* blocks after the first: a blank line */
+		print_block(t, fp, p, b, nb, nr, width, flags);
+		/* the label column's header was cut for this block: show it whole again */
+		buf_reset(&p[0].hdr);
+		buf_adds(&p[0].hdr, t->fmts[p[0].col].text ? t->fmts[p[0].col].text :
+		    t->cols[p[0].col]);
+	}
 	if (!md && nr < t->nrows)
 		fprintf(fp, "... %zu more rows\n", t->nrows - nr);
-	ttab_free(&tb);
 out:
 	for (k = 0; k < nc; k++)
-		buf_free(&hdr[k]);
-	free(hdr);
-	buf_free(&b);
-	buf_free(&c);
-	free(w);
-	free(col);
-	free(right);
+		buf_free(&p[k].hdr);
+	free(p);
+	free(b);
+	buf_free(&x);
 	return ferror(fp) ? -1 : 0;
 }
 
