@@ -285,6 +285,45 @@ text_width(long long given)
 #define GIVEN_FORMAT	0x10
 #define GIVEN_GROUP	0x20
 
+/* PyTorch op records read, and those with ttp-roofline's category: none means that
+ * ttp-roofline was left out of the pipeline (no roofline sheets, no categories). */
+static size_t torch_ops, torch_categorised;
+
+/* --sheet NAME that the input has no sheet of: a warning that says what to do, with
+ * the sheets there are (n names). */
+static void
+sheet_missing(const char *name, char *const *names, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int fixed = 0;
+
+	for (i = 0; tl_sheet_names[i] != NULL; i++)
+		if (strcmp(tl_sheet_names[i], name) == 0)
+			fixed = 1;
+	/* the sheets of a roofline family are named by ttp-roofline's categories */
+	if (!fixed && torch_ops > 0 && torch_categorised == 0) {
+		warning("warning: no sheet %s: the records have no op categories or perf models (the "
+		    "roofline sheets, GEMM, SDPA_fwd, ..., need them): add ttp-roofline, as in "
+		    "ttp-parse TRACE | ttp-roofline | ttp-table --sheet %s", name, name);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_adds(&b, ", ");
+		buf_adds(&b, names[i]);
+	}
+	if (n == 0)
+		warning("warning: no sheet %s: this input makes no sheets", name);
+	else if (fixed && (strstr(name, "phase") || strstr(name, "prefill") ||
+	    strstr(name, "decode")))
+		warning("warning: no sheet %s: the ops have no phase: add ttp-phase before "
+		    "ttp-table (its sheets: %s)", name, b.p);
+	else
+		warning("warning: no sheet %s in this input; its sheets: %s", name, b.p);
+	buf_free(&b);
+}
+
 /* --plot, --plot-format, --device: the charts (chart.h) */
 static const char *plot_kind;
 static int plot_format = CHART_SVG;
@@ -890,7 +929,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
 			;
 		if (i == st.nseen)
-			note("no sheet %s in this trace", o->sheets[j]);
+			sheet_missing(o->sheets[j], st.seen, st.nseen);
 	}
 	if (o->print_summary)
 		print_summary(st.keep, st.nkeep, o->top >= 0 ? (size_t)o->top : 10,
@@ -997,8 +1036,14 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
 			;
-		if (i == n)
-			note("no sheet %s in this trace", o->sheets[j]);
+		if (i == n) {
+			char **names = xcalloc(n ? n : 1, sizeof(*names));
+
+			for (i = 0; i < n; i++)
+				names[i] = s[i]->name;
+			sheet_missing(o->sheets[j], names, n);
+			free(names);
+		}
 	}
 	for (i = 0; o->sheet_csv && o->csv_dir == NULL && o->xlsx == NULL && i < n; i++)
 		if (wanted(o, s[i]->name) && shown++)
@@ -1092,7 +1137,7 @@ main(int argc, char **argv)
 	static struct tl *tl;
 	static struct jx *jx;
 	static struct nc *nc;
-	const char *err;
+	const char *err, *kind;
 	int colour;
 	size_t ntorch = 0, ntt = 0;
 
@@ -1119,6 +1164,12 @@ main(int argc, char **argv)
 	rd = rec_open_list(argv + optind, argc - optind);
 	/* the stages keep nothing of a bad record; the policy decides what else */
 	while ((r = badrec_next(&o.bad, rd)) != NULL) {
+		if (torch_record(r) && (kind = rec_str(r, "kind", NULL)) != NULL &&
+		    strcmp(kind, "op") == 0) {
+			torch_ops++;
+			if (rec_str(r, "category", NULL) != NULL)
+				torch_categorised++;
+		}
 		if ((o.given & GIVEN_GROUP) && torch_record(r))
 			torch_add(&t, r, &ntorch);
 		else if (jx_add(jx, r))
