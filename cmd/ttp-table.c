@@ -1139,7 +1139,7 @@ main(int argc, char **argv)
 	static struct nc *nc;
 	const char *err, *kind;
 	int colour;
-	size_t ntorch = 0, ntt = 0;
+	size_t ntorch = 0, ntt = 0, nrecs = 0;
 
 	io_init();
 	(void)summary_parse_spec("memory", &gspec, &err);
@@ -1164,6 +1164,7 @@ main(int argc, char **argv)
 	rd = rec_open_list(argv + optind, argc - optind);
 	/* the stages keep nothing of a bad record; the policy decides what else */
 	while ((r = badrec_next(&o.bad, rd)) != NULL) {
+		nrecs++;
 		if (torch_record(r) && (kind = rec_str(r, "kind", NULL)) != NULL &&
 		    strcmp(kind, "op") == 0) {
 			torch_ops++;
@@ -1182,6 +1183,12 @@ main(int argc, char **argv)
 	}
 	rec_close(rd);
 	badrec_end(&o.bad);
+	/* Not even ttp-parse's trace record: an earlier stage failed (in a shell without
+	 * pipefail the pipeline's status is this stage's), or the input was empty. */
+	if (nrecs == 0 && o.bad.n == 0)
+		die(EXIT_DATA, "no records in the input: did an earlier stage of the pipeline "
+		    "fail? (its message is above; ttp-parse writes a trace record even for "
+		    "a trace without ops)");
 	if (ntorch > 0) {
 		/* the grouped summary of the PyTorch ops, as --summary-only shows it */
 		if (ntt > 0 || tl_count(tl) > 0)
