@@ -37,7 +37,8 @@ positional arguments:
 options:
   -h, --help               show this help and exit
   -V, --version            show the version and exit
-  -v, --verbose            informational messages on stderr (the default)
+  -v, --verbose            informational messages on stderr (the default); given,
+                           also the ops counted as category Other
   -q, --quiet              no informational messages or advisory notes (warnings
                            and errors still appear)
   --start-signpost NAME    analyse the ops after the first signpost NAME
@@ -225,7 +226,7 @@ while [ $# -gt 0 ]; do
 			;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;
-		verbose) verbose=1 ;;
+		verbose) verbose=2 ;;
 		quiet) verbose= ;;
 		esac
 		;;
@@ -242,7 +243,7 @@ while [ $# -gt 0 ]; do
 			case $c in
 			h) usage; exit 0 ;;
 			V) echo "$prog $version"; exit 0 ;;
-			v) verbose=1 ;;
+			v) verbose=2 ;;
 			q) verbose= ;;
 			*)
 				[ -e "$arg" ] && bad "unrecognized option: -$c in $arg; to read the file $arg, write ./$arg or put -- before it"
@@ -297,12 +298,15 @@ fargs="$fargs$fflags"
 # ttp-phase (for --phase, --iter, --group-by phase or iter): says which method it chose unless -q
 hargs=$q
 
-# ttp-roofline: the report shows only the compatible keys, so skip the extras.
-rargs="$v --no-extras"
+# ttp-roofline: the report shows only the compatible keys, so skip the extras. An
+# explicit -v (2) also shows the notes a user cannot act on (ops counted as Other).
+vv=
+[ "$verbose" = 2 ] && vv=' -v'
+rargs="$v$vv --no-extras"
 if [ -n "$arch_set" ]; then quote "$arch"; rargs="$rargs --arch=$qv"; fi
 
 # ttp-table
-targs=$v
+targs=$v$vv
 # The report goes through a file (it is shown only when every stage succeeded), so "auto"
 # is decided here, for this script's standard output.
 if [ -n "$nocolor" ]; then

@@ -96,7 +96,8 @@ usage(FILE *fp)
 	    "      --skip-bad            leave out bad records (not JSON, a key of the wrong\n"
 	    "                            type, unusable) with a warning, instead of stopping\n"
 	    "  -q, --quiet               no advisory notes (warnings and errors still appear)\n"
-	    "  -v, --verbose             print the reference's informational messages\n"
+	    "  -v, --verbose             print the reference's informational messages;\n"
+	    "                            twice, also ops counted as category Other\n"
 	    "  -h, --help                show this help and exit\n"
 	    "  -V, --version             show the version and exit\n",
 	    getprogname(), hwspec_names(), hwspec_gpu_names());
@@ -175,6 +176,9 @@ main(int argc, char *argv[])
 			diag_set_quiet(1);
 			break;
 		case 'v':
+			/* twice: also the notes a user cannot act on */
+			if (opt.verbose)
+				metrics_category_notes(1);
 			opt.verbose = true;
 			break;
 		case 'h':

@@ -31,6 +31,7 @@
 #include "report/nccl.h"
 #include "report/phasechart.h"
 #include "report/tlsheets.h"
+#include "tt/metrics.h"
 
 enum {
 	OPT_CSV = 256, OPT_NO_ADVICE, OPT_RAW, OPT_NO_SUMMARY, OPT_GROUP_BY, OPT_CLASSIC,
@@ -206,7 +207,8 @@ usage(FILE *fp)
 	    "                        it, or a link to it, is an error before anything is\n"
 	    "                        written (the files read are protected already)\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
-	    "  -v, --verbose         say which files are written\n"
+	    "  -v, --verbose         say which files are written; twice, also the ops\n"
+	    "                        counted as category Other\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n", BADREC_SHOWN);
 }
@@ -711,7 +713,12 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
 		case 'q': diag_set_quiet(1); break;
-		case 'v': o->verbose = 1; break;
+		case 'v':
+			/* twice: also the notes a user cannot act on */
+			if (o->verbose)
+				metrics_category_notes(1);
+			o->verbose = 1;
+			break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("ttp-table %s\n", TTP_VERSION); exit(0);
 		default:

@@ -109,5 +109,8 @@ enum bound metrics_bound(bool has_dram, double dram_pct, bool has_flops, double 
 bool metrics_mkn_flops(const struct mresult *m, double *flops);
 /* Spec 21: category of an OP Code cell (first word). Warns once per unknown name. */
 const char *metrics_category(const char *label);
+/* Whether metrics_category notes an op it counts as Other (off by default: a user
+ * cannot act on it; the programs turn it on with -v twice). */
+void metrics_category_notes(int on);
 
 #endif

@@ -252,6 +252,14 @@ metrics_bound(bool has_dram, double dram_pct, bool has_flops, double flops_pct)
 
 /* The categories are the op-kind table's (tt/opclass.h): a label's first word names one. */
 
+static int category_notes;
+
+void
+metrics_category_notes(int on)
+{
+	category_notes = on;
+}
+
 const char *
 metrics_category(const char *label)
 {
@@ -271,8 +279,9 @@ metrics_category(const char *label)
 	if ((cat = opkind_category(w, n)) != NULL)
 		return cat;
 	snprintf(key, sizeof(key), "category:%.*s", (int)(n < 180 ? n : 180), w);
-	note_once(key, "'%.*s' is in none of tt-perf-report's op categories; counted as Other",
-	    (int)n, w);
+	if (category_notes)
+		note_once(key, "'%.*s' is in none of tt-perf-report's op categories; "
+		    "counted as Other", (int)n, w);
 	return "Other";
 }
 
