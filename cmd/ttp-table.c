@@ -18,6 +18,7 @@
 #include "core/buf.h"
 #include "report/chart.h"
 #include "report/colour.h"
+#include "report/html.h"
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "core/io.h"
@@ -42,7 +43,7 @@ enum {
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
 	OPT_CALL_STACK, OPT_SKIP_BAD, OPT_PROTECT, OPT_GPUS_PER_NODE, OPT_WORLD_SIZE,
-	OPT_HEATMAP,
+	OPT_HEATMAP, OPT_HTML,
 	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE, OPT_PLOT_PHASES, OPT_PLOT_DPI,
 	OPT_PLOT_TITLE
 };
@@ -96,6 +97,7 @@ static const struct option longopts[] = {
 	{ "gpus-per-node", required_argument, NULL, OPT_GPUS_PER_NODE },
 	{ "world-size", required_argument, NULL, OPT_WORLD_SIZE },
 	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -112,7 +114,8 @@ usage(FILE *fp)
 	    "                 [--per-device]\n"
 	    "                 [--summary-file BASE] [--stacked-csv BASE] [--classic-colors]\n"
 	    "                 [--min-percentage F] [--color[=auto|always|never]] [--no-color]\n"
-	    "                 [--format text|md] [--sort id|time|gap|total|op] [--top N]\n"
+	    "                 [--format text|md|html] [--html FILE]\n"
+	    "                 [--sort id|time|gap|total|op] [--top N]\n"
 	    "                 [--percent-of all|shown] [--skip-bad] [FILE ...]\n"
 	    "       ttp-table [--sheet NAME]... [--csv-dir DIR] [--xlsx FILE] [--top N]\n"
 	    "                 [--width N] [--micro-idle-thresh-us X] [--include-unlinked-kernels]\n"
@@ -121,7 +124,8 @@ usage(FILE *fp)
 	    "                 [--topk-short-kernels N] [--print-summary] [--inference]\n"
 	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
 	    "                 [--pseudo-ops] [--include-call-stack]\n"
-	    "                 [--format text|md|csv] [--skip-bad] [FILE ...]\n"
+	    "                 [--format text|md|csv|html] [--html FILE] [--skip-bad]\n"
+	    "                 [FILE ...]\n"
 	    "       ttp-table --plot roofline [--device N] [--top N] CHART [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
@@ -157,6 +161,11 @@ usage(FILE *fp)
 	    "                        always or never; --no-color is never (also\n"
 	    "                        spelt --colour)\n"
 	    "  --format text|md      the text report, or the table and advice as Markdown\n"
+	    "  --format html         one self-contained HTML page on stdout instead: the\n"
+	    "                        op table (sortable), the summary and its chart; for a\n"
+	    "                        PyTorch trace the sheets (--sheet, --top) and charts\n"
+	    "  --html FILE           write that page to FILE as well (beside the text,\n"
+	    "                        --csv, --csv-dir or --xlsx output)\n"
 	    "  --sort KEY            row order: id (input order, default), time (Device\n"
 	    "                        Time), gap (Op-to-Op Gap), total (both), op (name);\n"
 	    "                        largest first, equal keys in input order\n"
@@ -231,6 +240,8 @@ struct opts {
 	size_t		 nsheets;
 	long long	 width;
 	int		 sheet_csv, print_summary;
+	int		 html_stdout;	/* --format html */
+	const char	*html;		/* --html FILE */
 	struct tl_opts	 tl;
 	struct badrec	 bad;		/* --skip-bad */
 	struct nc_opts	 nc;		/* the multi-rank collective report */
@@ -278,6 +289,147 @@ text_width(long long given)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
 		return ws.ws_col;
 	return 200;
+}
+
+/* --- the HTML page (html.h): --format html on stdout, --html FILE ------------------ */
+
+/* The first trace record's file: the page's title names it. */
+static char *trace_file;
+
+struct page {
+	struct html	*h;
+	struct outfile	*f;
+};
+
+static void
+page_open(const struct opts *o, struct page *pg, const char *what)
+{
+	struct error e = ERROR_INIT;
+	struct buf t = BUF_INIT;
+	FILE *fp = stdout;
+
+	if (pg->h != NULL || (!o->html_stdout && o->html == NULL))
+		return;
+	if (o->html != NULL) {
+		if (o->verbose)
+			say("Writing %s", o->html);
+		if ((pg->f = outfile_open(o->html, &e)) == NULL)
+			error_die(&e);
+		fp = outfile_fp(pg->f);
+	}
+	/* the trace's file name, without its directories */
+	buf_printf(&t, "%s%s%s", what, trace_file ? ": " : "", !trace_file ? "" :
+	    strrchr(trace_file, '/') ? strrchr(trace_file, '/') + 1 : trace_file);
+	pg->h = html_new(fp, t.p);
+	buf_free(&t);
+}
+
+static void
+page_close(const struct opts *o, struct page *pg)
+{
+	struct error e = ERROR_INIT;
+
+	if (pg->h == NULL)
+		return;
+	if (html_end(pg->h) != 0 && pg->f != NULL)
+		die(EXIT_DATA, "%s: %s", o->html, strerror(errno));
+	pg->h = NULL;
+	if (pg->f != NULL && outfile_commit(pg->f, &e) != 0)
+		error_die(&e);
+	pg->f = NULL;
+	if (o->html_stdout)
+		io_check_stdout();
+}
+
+/* A bar chart of column vcol by column lcol of t (its first 40 rows), when t has both. */
+static void
+page_bars(struct html *h, const struct tab *t, const char *lcol, const char *vcol,
+    const char *unit)
+{
+	size_t l = tab_find(t, lcol), v = tab_find(t, vcol), i, n;
+	const char **labels;
+	double *vals;
+
+	if (l == (size_t)-1 || v == (size_t)-1 || t->nrows == 0)
+		return;
+	n = t->nrows < 40 ? t->nrows : 40;
+	labels = xcalloc(n, sizeof(*labels));
+	vals = xcalloc(n, sizeof(*vals));
+	for (i = 0; i < n; i++) {
+		labels[i] = tab_str(t, i, l);
+		vals[i] = tab_num(t, i, v);
+	}
+	html_bars(h, labels, vals, n, unit);
+	free(labels);
+	free(vals);
+}
+
+/* A sheet in the page: its heading, the chart of the sheets that have one, the table. */
+static void
+page_sheet(struct page *pg, const struct opts *o, const struct tab *t)
+{
+	if (pg->h == NULL)
+		return;
+	html_section(pg->h, t->name);
+	if (strcmp(t->name, "gpu_timeline") == 0)
+		page_bars(pg->h, t, "type", "percent", " %");
+	else if (strcmp(t->name, "ops_summary_by_category") == 0)
+		page_bars(pg->h, t, "op category", "Percentage (%)", " %");
+	else if (strcmp(t->name, "ops_summary") == 0)
+		page_bars(pg->h, t, "name", "Percentage (%)", " %");
+	html_tab(pg->h, t, o->top > 0 ? (size_t)o->top : 0);
+}
+
+/* The TT report's op table as the compatible CSV holds it (the text report's columns,
+ * numbers as numbers, so that they sort). */
+static void
+page_ops(struct page *pg, const struct opts *o, const struct table *t)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *m;
+
+	if (pg->h == NULL)
+		return;
+	if ((m = open_memstream(&p, &n)) == NULL)
+		die(EXIT_DATA, "open_memstream: %s", strerror(errno));
+	if (opcsv_write(m, t, o->advice ? OPCSV_ADVICE : 0) != 0 || fclose(m) != 0)
+		die(EXIT_DATA, "the page's op table: %s", strerror(errno));
+	html_section(pg->h, "Performance report");
+	html_csv(pg->h, p, n);
+	free(p);
+}
+
+/* The grouped summary: its chart (the summary plot's SVG, through a temporary file)
+ * and its table. */
+static void
+page_summary(struct page *pg, const struct opts *o, const struct summary *s)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct buf path = BUF_INIT, svg = BUF_INIT;
+	char chunk[65536];
+	size_t k;
+	FILE *fp;
+	int fd;
+
+	if (pg->h == NULL)
+		return;
+	html_section(pg->h, "Stacked report");
+	buf_printf(&path, "%s/ttp-page.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if ((fd = mkstemp(path.p)) < 0)
+		die(EXIT_DATA, "%s: %s", path.p, strerror(errno));
+	close(fd);
+	if (summary_write_svg(path.p, s, o->classic) == 0 && (fp = fopen(path.p, "r")) != NULL) {
+		while ((k = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			buf_add(&svg, chunk, k);
+		fclose(fp);
+		if (svg.len > 0)
+			html_svg(pg->h, svg.p, svg.len);
+	}
+	unlink(path.p);
+	html_tab(pg->h, summary_tab(s), 0);
+	buf_free(&path);
+	buf_free(&svg);
 }
 
 #define GIVEN_MIN_PCT	0x01
@@ -438,6 +590,7 @@ check_outputs(const struct opts *o, char **paths, int npaths)
 	outfile_protect_fd(STDIN_FILENO);
 	check_output("--csv", o->csv);
 	check_output("--xlsx", o->xlsx);
+	check_output("--html", o->html);
 	if (base != NULL && o->summary) {
 		buf_printf(&p, "%s.csv", base);
 		check_output(o->summary_file ? "--summary-file" : o->stacked_csv ?
@@ -512,6 +665,15 @@ check_args(const struct opts *o)
 		warning("warning: --percent-of has no effect with --summary-only");
 	if ((o->given & GIVEN_PERCENT) && o->top < 0)
 		warning("warning: --percent-of has no effect without --top");
+	if (o->html_stdout && o->html != NULL)
+		die_usage("--format html and --html: the page goes to one place (standard "
+		    "output, or the file)");
+	if (o->html_stdout && o->csv != NULL)
+		die_usage("--format html: not with --csv (--html FILE writes the page "
+		    "beside the CSV)");
+	if (o->html_stdout && o->print_summary)
+		die_usage("--format html: not with --print-summary (--html FILE writes the "
+		    "page and leaves the terminal to the summary)");
 	if ((o->given & GIVEN_GROUP) && (o->csv_dir != NULL || o->xlsx != NULL ||
 	    o->nsheets > 0 || o->sheet_csv))
 		die_usage("--group-by: not with --sheet, --csv-dir, --xlsx or --format csv "
@@ -636,8 +798,11 @@ parse_args(int argc, char **argv, struct opts *o)
 				o->markdown = 1;
 			else if (strcmp(optarg, "csv") == 0)
 				o->sheet_csv = 1;
+			else if (strcmp(optarg, "html") == 0)
+				o->html_stdout = 1;
 			else
-				die_usage("--format: expected text, md or csv, not '%s'", optarg);
+				die_usage("--format: expected text, md, csv or html, not '%s'",
+				    optarg);
 			o->given |= GIVEN_FORMAT;
 			break;
 		case OPT_SORT:
@@ -709,6 +874,11 @@ parse_args(int argc, char **argv, struct opts *o)
 				die_usage("--world-size: too small: '%s'", optarg);
 			break;
 		case OPT_HEATMAP: o->nc.heatmap = 1; break;
+		case OPT_HTML:
+			if (*optarg == '\0')
+				die_usage("--html: empty file name");
+			o->html = optarg;
+			break;
 		case OPT_TOPK_SHORT:
 			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
 			break;
@@ -831,6 +1001,7 @@ struct stream {
 	size_t		   nkeep;
 	struct outfile	 **of;		/* the CSVs written, renamed at the end */
 	size_t		   nof;
+	struct page	   pg;		/* --html */
 };
 
 static void
@@ -862,6 +1033,7 @@ stream_start(struct stream *st)
 		if ((st->bk = tab_book_new(o->xlsx)) == NULL)
 			die(EXIT_DATA, "%s", tab_book_error());
 	}
+	page_open(o, &st->pg, "TraceLens report");
 }
 
 /* One sheet to a temporary beside DIR/NAME.csv; every one is renamed into place only
@@ -902,6 +1074,7 @@ stream_sheet(struct tab *t, void *ctx)
 			stream_csv(st, t);
 		else if (tab_book_add(st->bk, t) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
+		page_sheet(&st->pg, o, t);
 	}
 	if (o->print_summary && st->nkeep < 2 && (strcmp(t->name, "gpu_timeline") == 0 ||
 	    strcmp(t->name, "unified_perf_summary") == 0))
@@ -928,6 +1101,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	stream_start(&st);
 	if (st.bk != NULL && tab_book_close(st.bk) != 0)
 		die(EXIT_DATA, "%s", tab_book_error());
+	page_close(o, &st.pg);
 	for (i = 0; i < st.nof; i++)
 		if (outfile_commit(st.of[i], &err) != 0)
 			error_die(&err);
@@ -1073,9 +1247,18 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 		if (tab_book_close(bk) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
 	}
+	if (o->html_stdout || o->html != NULL) {
+		struct page pg = { NULL, NULL };
+
+		page_open(o, &pg, "TraceLens report");
+		for (i = 0; i < n; i++)
+			if (wanted(o, s[i]->name))
+				page_sheet(&pg, o, s[i]);
+		page_close(o, &pg);
+	}
 	if (o->print_summary && (o->csv_dir != NULL || o->xlsx != NULL))
 		print_summary(s, n, o->top >= 0 ? (size_t)o->top : 10, width);
-	for (i = 0; o->csv_dir == NULL && o->xlsx == NULL && i < n; i++) {
+	for (i = 0; o->csv_dir == NULL && o->xlsx == NULL && !o->html_stdout && i < n; i++) {
 		if (!wanted(o, s[i]->name))
 			continue;
 		if (o->sheet_csv) {
@@ -1132,7 +1315,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
-	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0,
+	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0, 0, NULL,
 	    TL_OPTS_INIT, BADREC_INIT, NC_OPTS_INIT };
 	struct rec_reader *rd;
 	struct rec *r;
@@ -1144,6 +1327,7 @@ main(int argc, char **argv)
 	static struct tl *tl;
 	static struct jx *jx;
 	static struct nc *nc;
+	static struct page pg;
 	const char *err, *kind;
 	int colour;
 	size_t ntorch = 0, ntt = 0, nrecs = 0;
@@ -1157,7 +1341,8 @@ main(int argc, char **argv)
 		die_usage("--device: only with --plot roofline");
 	if (plot_phases_dir != NULL)
 		phase_charts = phasechart_new();
-	colour = !o.markdown && o.csv == NULL && colour_wanted(o.colour_mode, stdout);
+	colour = !o.markdown && !o.html_stdout && o.csv == NULL &&
+	    colour_wanted(o.colour_mode, stdout);
 
 	table_init(&t);
 	tl = tl_new();
@@ -1172,6 +1357,9 @@ main(int argc, char **argv)
 	/* the stages keep nothing of a bad record; the policy decides what else */
 	while ((r = badrec_next(&o.bad, rd)) != NULL) {
 		nrecs++;
+		if (trace_file == NULL && (kind = rec_str(r, "kind", NULL)) != NULL &&
+		    strcmp(kind, "trace") == 0 && (kind = rec_str(r, "file", NULL)) != NULL)
+			trace_file = xstrdup(kind);
 		if (torch_record(r) && (kind = rec_str(r, "kind", NULL)) != NULL &&
 		    strcmp(kind, "op") == 0) {
 			torch_ops++;
@@ -1246,6 +1434,10 @@ main(int argc, char **argv)
 	if (o.top >= 0 && !summary_only)
 		table_top(&t, (size_t)o.top, o.percent_shown);
 
+	/* the page: the op table, then the summary, as the text report has them */
+	page_open(&o, &pg, "Performance report");
+	if (t.nrows > 0 && !summary_only)
+		page_ops(&pg, &o, &t);
 	if (o.csv != NULL) {
 		struct outfile *f = NULL;
 		struct error e = ERROR_INIT;
@@ -1267,8 +1459,10 @@ main(int argc, char **argv)
 			goto done;
 	} else if (t.nrows == 0) {
 		note("No operations to display after applying filters.");
+		if (pg.h != NULL)
+			html_note(pg.h, "No operations to display after applying filters.");
 		goto done;
-	} else if (summary_only) {
+	} else if (summary_only || o.html_stdout) {
 		;
 	} else if (o.markdown) {
 		report_markdown(stdout, &t);
@@ -1290,7 +1484,8 @@ main(int argc, char **argv)
 		    "summary of %zu devices", summary_ndevices(s));
 	if (summary_only && o.top >= 0)
 		summary_top(s, (size_t)o.top);
-	if (o.csv == NULL) {
+	page_summary(&pg, &o, s);
+	if (o.csv == NULL && !o.html_stdout) {
 		if (o.markdown) {
 			if (!summary_only)
 				fputc('\n', stdout);
@@ -1300,6 +1495,8 @@ main(int argc, char **argv)
 	}
 	write_summary_files(&o, s);
 done:
+	page_close(&o, &pg);
+	free(trace_file);
 	tl_free(tl);
 	jx_free(jx);
 	nc_free(nc);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 struct table;
+struct tab;
 
 enum group_by {
 	GROUP_OP, GROUP_MEMORY, GROUP_CATEGORY, GROUP_DEVICE, GROUP_PHASE,
@@ -67,6 +68,8 @@ size_t summary_ndevices(const struct summary *s);
 
 /* The printed block: blank line, title, header, rows (colour: op names coloured). */
 void summary_print(FILE *fp, const struct summary *s, int colour);
+/* The summary's table, one row per group in the CSV's order (for the HTML page). */
+const struct tab *summary_tab(const struct summary *s);
 /* The summary CSV (LF, %.2f). Returns 0 or -1 with errno set. */
 int summary_write_csv(const char *path, const struct summary *s);
 /* The SVG plot through plot.h. Returns 0 or -1 with errno set. */

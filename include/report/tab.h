@@ -113,6 +113,13 @@ void tab_truncate(struct tab *t, size_t n);
 /* Add "Percentage (%)" and "Cumulative Percentage (%)" columns over column col. */
 void tab_percentages(struct tab *t, size_t col);
 
+/* The cell as the text and Markdown forms show it (its column's format), appended to b
+ * (a struct buf of core/buf.h). */
+struct buf;
+void tab_show(const struct tab *t, size_t row, size_t col, struct buf *b);
+/* The header the text forms show for column col. */
+const char *tab_header(const struct tab *t, size_t col);
+
 /* Output. Each returns 0, or -1 with errno set by the failing write. */
 int tab_write_csv(const struct tab *t, FILE *fp);
 

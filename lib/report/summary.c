@@ -686,6 +686,12 @@ summary_print(FILE *fp, const struct summary *s, int colour)
 	sprint(fp, s, TAB_PRINT_ENDRULE | (colour ? TAB_PRINT_COLOUR : 0));
 }
 
+const struct tab *
+summary_tab(const struct summary *s)
+{
+	return s->tab;
+}
+
 void
 summary_markdown(FILE *fp, const struct summary *s)
 {

@@ -601,6 +601,19 @@ cell_show(const struct tab *t, const struct tab_cell *c, const struct tab_fmt *f
 		buf_addc(b, *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s);
 }
 
+void
+tab_show(const struct tab *t, size_t row, size_t col, struct buf *b)
+{
+	buf_adds(b, "");
+	cell_show(t, tab_cell(t, row, col), &t->fmts[col], b);
+}
+
+const char *
+tab_header(const struct tab *t, size_t col)
+{
+	return t->fmts[col].text ? t->fmts[col].text : t->cols[col];
+}
+
 /* Display width of UTF-8 text: code points. */
 static size_t
 u8width(const char *s, size_t n)
