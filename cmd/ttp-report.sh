@@ -22,7 +22,8 @@ usage: ttp-report [-hqvV] [--start-signpost NAME] [--end-signpost NAME]
                   [--classic-colors] [--summary-file BASE] [--stacked-csv BASE]
                   [--no-stacked-report] [--no-stack-by-in0] [--no-merge-devices]
                   [--device LIST] [--op GLOB] [--phase NAME] [--iter N]
-                  [--format text|md] [--sort KEY] [--top N] [--percent-of all|shown]
+                  [--format text|md|html] [--html FILE] [--sort KEY] [--top N]
+                  [--percent-of all|shown]
                   [--no-const-eval] [--no-input-layout-conversion] [--program N]
                   [--loop N] [--summary-only] [--plot-format png|svg|pdf] [CSV ...]
 
@@ -76,7 +77,9 @@ ttp's own options (beyond tt-perf-report):
   --op GLOB                only ops whose name matches GLOB (repeatable)
   --phase NAME             only ops of phase NAME (runs ttp-phase)
   --iter N                 only ops of iteration N (runs ttp-phase)
-  --format text|md         the text report, or the table and advice as Markdown
+  --format text|md|html    the text report, the table and advice as Markdown, or
+                           one self-contained HTML page (tables, summary, chart)
+  --html FILE              also write that HTML page to FILE
   --sort KEY               row order: id (default), time, gap, total, op
   --top N                  only the first N rows (after --sort)
   --percent-of all|shown   with --top: Total % of all ops (default) or the shown
@@ -100,7 +103,7 @@ min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-o
 no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
 no-stacked-report no-stack-by-in0 no-merge-devices help version verbose'
 ownopts='quiet device= op= phase= iter= format= sort= top= percent-of= no-const-eval
-no-input-layout-conversion program= loop= summary-only plot-format='
+no-input-layout-conversion program= loop= summary-only plot-format= html='
 longopts="$refopts $ownopts"
 
 
@@ -223,6 +226,11 @@ while [ $# -gt 0 ]; do
 			png|svg|pdf) plotfmt=$val ;;
 			*) bad "--plot-format: expected png, svg or pdf, not '$val'" ;;
 			esac
+			;;
+		html)
+			# the page (ttp-table --html): written by ttp-table, atomically
+			quote "$val"
+			tflags="$tflags --html=$qv"
 			;;
 		help) usage; exit 0 ;;
 		version) echo "$prog $version"; exit 0 ;;

@@ -16,6 +16,7 @@ usage_inference() {
 usage: ttp-tracelens --inference [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--output_xlsx_path OUTPUT_XLSX_PATH]
                      [--output_csvs_dir OUTPUT_CSVS_DIR]
+                     [--output_html_path OUTPUT_HTML_PATH]
                      [--include_unlinked_kernels]
                      [--micro_idle_thresh_us MICRO_IDLE_THRESH_US]
                      [--disable_coll_analysis] [--enable_kernel_summary]
@@ -62,6 +63,7 @@ usage() {
 usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--output_xlsx_path OUTPUT_XLSX_PATH]
                      [--output_csvs_dir OUTPUT_CSVS_DIR]
+                     [--output_html_path OUTPUT_HTML_PATH]
                      [--include_unlinked_kernels]
                      [--micro_idle_thresh_us MICRO_IDLE_THRESH_US]
                      [--disable_coll_analysis] [--enable_kernel_summary]
@@ -91,6 +93,8 @@ options:
   --output_xlsx_path F     the workbook (default: the trace's name up to its last
                            ".json" + "_perf_report.xlsx")
   --output_csvs_dir D      one CSV per sheet in D instead of the workbook
+  --output_html_path F     also the sheets and charts as one self-contained HTML
+                           page in F (ttp's own option)
   --include_unlinked_kernels
                            count kernels without a launch in gpu_timeline
   --micro_idle_thresh_us X split idle time at gaps of X us
@@ -487,7 +491,7 @@ short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk
 topk_roofline_ops= gpu_arch_json_path= help version quiet inference
 inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots
 plot_format= plot_dpi='
-longopts="$longopts enable_pseudo_ops group_by_num_kernels include_call_stack"
+longopts="$longopts enable_pseudo_ops group_by_num_kernels include_call_stack output_html_path="
 # TraceLens's options that ttp does not implement: a clear error each (unimpl_why), and
 # the inference report's options that ttp has only there.
 unimpl='extension_file= python_path= gpu_arch_platform= detect_recompute
@@ -522,13 +526,14 @@ if [ -n "$inference" ]; then
 micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary group_by_parent_module
 short_kernel_study short_kernel_threshold_us= short_kernel_histogram_bins=
 topk_short_kernels= enable_pseudo_ops topk_ops= topk_roofline_ops= gpu_arch_json_path=
-group_by_num_kernels include_call_stack capture_folder= help version quiet inference'
+group_by_num_kernels include_call_stack capture_folder= help version quiet inference
+output_html_path='
 	unimpl='comparison_json_path= extension_file= python_path= gpu_arch_platform=
 enable-origami comparison_capture_folder= include_overlap_info'
 fi
 
 
-trace='' xlsx='' csvdir='' targs='' rargs='' verbose=1 trace_set=''
+trace='' xlsx='' csvdir='' targs='' rargs='' verbose=1 trace_set='' html=''
 
 # A number argparse's int() accepts (TraceLens's options are typed int).
 int_arg() {
@@ -590,6 +595,9 @@ while [ $# -gt 0 ]; do
 		case $opt in
 		profile_json_path) trace=$val; trace_set=1 ;;
 		output_xlsx_path) xlsx=$val ;;
+		output_html_path)
+			[ -n "$val" ] || bad "argument --output_html_path: an empty file name"
+			html=$val ;;
 		output_csvs_dir) csvdir=$val ;;
 		include_unlinked_kernels) targs="$targs --include-unlinked-kernels" ;;
 		micro_idle_thresh_us)
@@ -722,6 +730,12 @@ else
 	targs="$targs --xlsx=$qv"
 	out=$xlsx
 fi
+if [ -n "$html" ]; then
+	# ttp's own: the sheets and charts as one HTML page (ttp-table --html)
+	quote "$html"
+	targs="$targs --html=$qv"
+	out="$out and $html"
+fi
 [ -n "$verbose" ] && [ -n "${notes:-}" ] && printf '%s: %s' "$prog" "$notes" >&2
 
 if [ ! -r "$trace" ]; then
@@ -761,6 +775,9 @@ fi
 # would destroy its input. ttp-table checks the sheets' names too (--protect).
 if [ -z "$csvdir" ] && [ "$xlsx" -ef "$trace" ]; then
 	bad "--output_xlsx_path $xlsx: that file is the trace (--profile_json_path); writing it would destroy the trace (give another output name)"
+fi
+if [ -n "$html" ] && [ "$html" -ef "$trace" ]; then
+	bad "--output_html_path $html: that file is the trace (--profile_json_path); writing it would destroy the trace (give another output name)"
 fi
 targs="$targs --protect=$trace_q"
 
