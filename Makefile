@@ -92,6 +92,7 @@ check-run: all $(UNITS) $(FUZZ_REPLAY)
 	@sh tests/run-units.sh $(UNITS)
 	@sh tests/run-fuzz-regress.sh
 	@$(GOLDEN_ENV) sh tests/run-golden.sh
+	@sh tests/browser-check.sh
 	@sh tests/run-conformance.sh "$(SHARED)"
 
 # Regenerates the expected output of golden cases (all, or CASES=pattern); review the diff.
@@ -100,6 +101,11 @@ bless: all
 
 conformance: all
 	@sh tests/run-conformance.sh "$(SHARED)"
+
+# The HTML pages in headless Chromium (skipped with a notice when it is not installed;
+# make deps does not install it): screenshots in build/browser/.
+browser-check: all
+	@sh tests/browser-check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -125,7 +131,7 @@ clean:
 	rm -rf build bin
 
 
-.PHONY: all deps deps-check check check-run bless conformance demo bench lint install uninstall clean
+.PHONY: all deps deps-check check check-run bless conformance browser-check demo bench lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)
 
 -include $(LIB_OBJ:.o=.d) $(CMD_SRC:cmd/%.c=build/cmd/%.d) $(UNITS:=.d) $(FUZZ_REPLAY:=.d)
