@@ -792,6 +792,8 @@ parse_args(int argc, char **argv, struct opts *o)
 		case OPT_NO_COLOR: o->colour_mode = COLOUR_NEVER; break;
 		case OPT_PER_DEVICE: o->per_device = 1; break;
 		case OPT_FORMAT:
+			/* the last --format wins */
+			o->sheet_csv = o->html_stdout = o->markdown = 0;
 			if (strcmp(optarg, "text") == 0)
 				o->markdown = 0;
 			else if (strcmp(optarg, "md") == 0 || strcmp(optarg, "markdown") == 0)

@@ -415,6 +415,9 @@ test_pieces(void)
 	ok(metrics_bound(true, 0.0, true, 99) == BOUND_NONE, "0.0 is falsy (Q14)");
 	ok(metrics_bound(false, 0, true, 99) == BOUND_NONE, "empty DRAM: none");
 
+	/* the note of an op counted as Other is off by default (-v twice turns it on) */
+	is_str(metrics_category("FooDeviceOperation"), "Other", "quiet by default");
+	metrics_category_notes(1);
 	is_str(metrics_category("BinaryNgDeviceOperation"), "Compute", "BinaryNg DO");
 	is_str(metrics_category("Matmul 32 x 32 x 32"), "Compute", "Matmul label");
 	is_str(metrics_category("ReshapeViewDeviceOperation"), "Other", "no prefix match");
