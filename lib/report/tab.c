@@ -707,6 +707,46 @@ col_floor(const struct pcol *c, size_t min)
 	return c->numw > f ? c->numw : f;
 }
 
+/* Headers of the columns p[b[0..nb)] that show alike, cut to their widths (floors:
+ * to their floors), get one more character each until they differ or are whole. Cut in
+ * the middle, two headers that differ at some width differ at every larger one. */
+static void
+distinct(struct pcol *p, const size_t *b, size_t nb, int floors)
+{
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	size_t i, j;
+	int again;
+
+	do {
+		again = 0;
+		for (i = 0; i < nb; i++)
+			for (j = i + 1; j < nb; j++) {
+				struct pcol *a = &p[b[i]], *c = &p[b[j]];
+				size_t *aw = floors ? &a->floor : &a->w;
+				size_t *cw = floors ? &c->floor : &c->w;
+				size_t af = u8width(a->hdr.p, a->hdr.len);
+				size_t cf = u8width(c->hdr.p, c->hdr.len);
+
+				if (*aw >= af && *cw >= cf)
+					continue;	/* whole: equal names stay equal */
+				cut_cell(&x, a->hdr.p, a->hdr.len, *aw);
+				cut_cell(&y, c->hdr.p, c->hdr.len, *cw);
+				if (strcmp(x.p, y.p) != 0)
+					continue;
+				if (*aw < af) {
+					(*aw)++;
+					again = 1;
+				}
+				if (*cw < cf) {
+					(*cw)++;
+					again = 1;
+				}
+			}
+	} while (again);
+	buf_free(&x);
+	buf_free(&y);
+}
+
 /* Widths of the block's columns p[b[0..nb)]: the natural ones, text capped at TEXT_MAX,
  * then the widest cut one character at a time down to its floor until the line fits
  * width. Headers that the cut would make equal are widened until they differ. Returns
@@ -714,9 +754,7 @@ col_floor(const struct pcol *c, size_t min)
 static size_t
 fit_block(struct pcol *p, const size_t *b, size_t nb, size_t width)
 {
-	struct buf x = BUF_INIT, y = BUF_INIT;
-	size_t i, j, total;
-	int again;
+	size_t i, total;
 
 	for (i = 0; i < nb; i++) {
 		struct pcol *c = &p[b[i]];
@@ -740,28 +778,7 @@ fit_block(struct pcol *p, const size_t *b, size_t nb, size_t width)
 			break;
 		p[b[wide]].w--;
 	}
-	/* distinguishable headers: two that show alike get one more character each */
-	do {
-		again = 0;
-		for (i = 0; i < nb; i++)
-			for (j = i + 1; j < nb; j++) {
-				struct pcol *a = &p[b[i]], *c = &p[b[j]];
-
-				if (a->w >= a->hdr.len && c->w >= c->hdr.len)
-					continue;
-				cut_cell(&x, a->hdr.p, a->hdr.len, a->w);
-				cut_cell(&y, c->hdr.p, c->hdr.len, c->w);
-				if (strcmp(x.p, y.p) != 0)
-					continue;
-				if (a->w < u8width(a->hdr.p, a->hdr.len))
-					a->w++;
-				if (c->w < u8width(c->hdr.p, c->hdr.len))
-					c->w++;
-				again = 1;
-			}
-	} while (again);
-	buf_free(&x);
-	buf_free(&y);
+	distinct(p, b, nb, 0);
 	for (i = total = 0; i < nb; i++)
 		total += p[b[i]].w + (i ? 2 : 0);
 	return total;
@@ -848,7 +865,7 @@ int
 tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 {
 	size_t nr = top && top < t->nrows ? top : t->nrows, i, k, ns = 0;
-	size_t nc = t->ncols ? t->ncols : 1, *b, nb, next, used, nblocks = 0, min;
+	size_t nc = t->ncols ? t->ncols : 1, *b, *b_all, nb, next, used, nblocks = 0, min;
 	int label;
 	struct pcol *p = xcalloc(nc, sizeof(*p));
 	int md = (flags & TAB_PRINT_MD) != 0;
@@ -881,10 +898,16 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 					p[k].numw = cw;
 			}
 		}
-	min = width / 8 < TEXT_MIN ? TEXT_MIN : width / 8 > TEXT_CUT ? TEXT_CUT : width / 8;
-	for (k = 0; k < ns; k++)
-		p[k].floor = col_floor(&p[k], k == 0 ? 2 * min : min);
 	b = xcalloc(nc, sizeof(*b));
+	b_all = xcalloc(nc, sizeof(*b_all));
+	min = width / 8 < TEXT_MIN ? TEXT_MIN : width / 8 > TEXT_CUT ? TEXT_CUT : width / 8;
+	for (k = 0; k < ns; k++) {
+		p[k].floor = col_floor(&p[k], k == 0 ? 2 * min : min);
+		b_all[k] = k;
+	}
+	/* headers that differ at their floors differ in whichever blocks they land */
+	if (!md && width)
+		distinct(p, b_all, ns, 1);
 	if (ns == 0)		/* a table without columns (pandas' DataFrame()): nothing */
 		goto out;
 	for (next = 0; next < ns; ) {
@@ -923,6 +946,7 @@ out:
 		buf_free(&p[k].hdr);
 	free(p);
 	free(b);
+	free(b_all);
 	buf_free(&x);
 	return ferror(fp) ? -1 : 0;
 }

@@ -356,9 +356,49 @@ test_book_rows(void)
 	tab_free(t);
 }
 
+/* Text fitted to a width: blocks of columns led by the first; cut headers keep head
+ * and tail and differ; equal (multibyte) names end the widening (a fuzz input hung). */
+static void
+test_fit(void)
+{
+	struct tab *t = tab_new("w");
+	char *p = NULL;
+	size_t n = 0, r, c;
+	FILE *fp;
+
+	tab_col(t, "name");
+	tab_col(t, "total_direct_kernel_time_sum");
+	tab_col(t, "total_subtree_kernel_time_sum");
+	tab_col(t, "Kernel Time (\u00b5s)_sum");
+	tab_col(t, "Kernel Time (\u00b5s)_sum");
+	r = tab_row(t);
+	tab_set_str(t, r, 0, "aten::_scaled_dot_product_flash_attention");
+	for (c = 1; c < 5; c++)
+		tab_set_num(t, r, c, 1.5);
+	fp = open_memstream(&p, &n);
+	tab_print(t, fp, 0, 60, 0);
+	fclose(fp);
+	is_str(p,
+	    "name                      total_d\u2026time_sum  total_s\u2026time_sum\n"
+	    "------------------------------------------------------------\n"
+	    "aten::_scal\u2026sh_attention             1.500             1.500\n"
+	    "\n"
+	    "name                                    Kernel Time (\u00b5s)_sum\n"
+	    "------------------------------------------------------------\n"
+	    "aten::_scaled_dot_\u2026uct_flash_attention                 1.500\n"
+	    "\n"
+	    "name                                    Kernel Time (\u00b5s)_sum\n"
+	    "------------------------------------------------------------\n"
+	    "aten::_scaled_dot_\u2026uct_flash_attention                 1.500\n",
+	    "blocks led by the name; headers cut apart; equal names end");
+	free(p);
+	tab_free(t);
+}
+
 int
 main(void)
 {
+	test_fit();
 	test_stats();
 	test_acc();
 	test_groups();
