@@ -18,7 +18,8 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [--expect csv|json] [--] [FILE ...]\n"
+	    "usage: ttp-parse [-ahnpqVv] [-c DIR] [--expect csv|json] [--rank N] [--]\n"
+	    "                 [FILE ...]\n"
 	    "Read TT-Metal ops perf CSV files, PyTorch profiler traces (Kineto JSON) or\n"
 	    "JAX/XLA profiles (XSpace .xplane.pb), told apart by their content (none or\n"
 	    "\"-\": standard input; gzip is read transparently), and write records as\n"
@@ -36,6 +37,8 @@ usage(FILE *fp)
 	    "                     refuse the other kind of trace (a usage error, exit 2):\n"
 	    "                     the drivers' check that ttp-report got a TT-Metal CSV and\n"
 	    "                     ttp-tracelens a PyTorch trace\n"
+	    "      --rank N       PyTorch: the trace's rank when its distributedInfo has none\n"
+	    "                     (else its file name's rank[-_/]N; one trace only)\n"
 	    "  -q, --quiet        no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose      print informational messages\n"
 	    "  -h, --help         show this help and exit\n"
@@ -96,10 +99,12 @@ main(int argc, char *argv[])
 		{ "help",		no_argument,	NULL, 'h' },
 		{ "version",		no_argument,	NULL, 'V' },
 		{ "expect",		required_argument, NULL, 'E' },
+		{ "rank",		required_argument, NULL, 'R' },
 		{ NULL,			0,		NULL, 0 }
 	};
 	struct ttm_opts o = { 0, 0, 0 };
-	struct kineto_opts ko = { 0, 0, NULL };
+	struct kineto_ranks claimed = { NULL, NULL, 0, 0 };
+	struct kineto_opts ko = { 0, 0, NULL, 0, 0, &claimed };
 	char *dash[] = { "-" };
 	char **paths;
 	int ch, i, npaths, json, expect = -1;	/* expect: 1 JSON, 0 CSV, -1 either */
@@ -140,6 +145,16 @@ main(int argc, char *argv[])
 			else
 				die_usage("--expect: expected csv or json, not '%s'", optarg);
 			break;
+		case 'R': {
+			const char *e = NULL;
+
+			ko.rank = strtonum(optarg, 0, 100000000, &e);
+			if (e != NULL)
+				die_usage("--rank: expected a rank from 0 to 100000000, not '%s'",
+				    optarg);
+			ko.has_rank = 1;
+			break;
+		}
 		default:
 			die_getopt(ch, argv);
 		}
@@ -176,9 +191,13 @@ main(int argc, char *argv[])
 			die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",
 			    io_name(paths[i]), json ? "CSV file" : "JSON trace",
 			    json ? "PyTorch traces" : "CSV files");
+	if (ko.has_rank && npaths > 1)
+		die_usage("--rank: one trace only (each of several traces takes its own rank)");
 	if (!json) {
 		struct error err = ERROR_INIT;
 
+		if (ko.has_rank)
+			die_usage("--rank: PyTorch traces only");
 		if (ko.capture != NULL)
 			die_usage("--capture-folder: PyTorch traces only");
 		if (ttm_parse(argv + optind, argc - optind, &o, &err) != 0)
@@ -194,6 +213,7 @@ main(int argc, char *argv[])
 			error_die(&err);
 		io_close(fp);
 	}
+	kineto_ranks_free(&claimed);
 	io_finish();
 	return 0;
 }

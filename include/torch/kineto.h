@@ -26,18 +26,35 @@
 
 #include <stdio.h>
 
+/* The ranks the traces read so far claim, and their files: two traces of one rank in
+ * one stream are an error. Zeroed to start; kineto_ranks_free frees it. */
+struct kineto_ranks {
+	long long	*rank;
+	char		**file;
+	size_t		 n, cap;
+};
+
 struct kineto_opts {
 	int	python;		/* python_function events join the tree and become op records */
 	int	verbose;	/* say what was skipped */
 	const char *capture;	/* a folder of graph-capture traces to merge (TraceLens's
 				 * --capture_folder; implies python), or NULL */
+	int	has_rank;	/* rank: the trace's rank when distributedInfo has none (--rank) */
+	long long rank;
+	struct kineto_ranks *claimed;	/* or NULL: no check across traces */
 };
 
-/* Read one trace from fp (named name in messages) and write its records to stdout. rank
- * >= 0 adds "rank" to every record (several traces read at once). Returns 0, or -1 on
- * bad input: then *err (core/diag.h) says where and what. */
+/*
+ * Read one trace from fp (named name in messages) and write its records to stdout. The
+ * trace's rank (torch/collect.h's coll_trace_rank: distributedInfo, else o->rank, else
+ * the file name's, else pos when >= 0, the input's position when several are read at
+ * once) goes on every record; a trace without one writes no "rank". A rank o->claimed
+ * holds already is an error naming both files, before any record of this trace is
+ * written. Returns 0, or -1 on bad input: then *err (core/diag.h) says where and what.
+ */
 struct error;
-int kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
+int kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
     struct error *err);
+void kineto_ranks_free(struct kineto_ranks *c);
 
 #endif

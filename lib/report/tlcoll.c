@@ -212,8 +212,9 @@ cfirst(void *ctx, int src, struct tl_val *v)
 	const char *x;
 	int b;
 
-	if (src == CO_RANK)
-		*v = (struct tl_val){ TAB_INT, f->k->rank, 0, NULL };
+	if (src == CO_RANK)	/* TraceLens's coll_analysis reads its one trace as rank 0
+				 * (NcclAnalyser's list position), whatever rank it is */
+		*v = (struct tl_val){ TAB_INT, 0, 0, NULL };
 	else if (src == CO_STREAM && f->k->stream >= 0)
 		*v = (struct tl_val){ TAB_INT, f->k->stream, 0, NULL };
 	else if (src == CO_IN_MB || src == CO_OUT_MB) {

@@ -1326,7 +1326,7 @@ int
 merge_captures(struct kin *k, const char *folder)
 {
 	struct capset *cs = xcalloc(1, sizeof(*cs));
-	struct kineto_opts co = { 1, 0, NULL };
+	struct kineto_opts co = { 1, 0, NULL, 0, 0, NULL };
 	size_t nev0 = k->nev, ns, ngl, i;
 	bool failed = false;
 

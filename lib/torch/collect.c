@@ -16,7 +16,9 @@ static const char *const commkey[][2] = {
 	{ "Process Group Ranks", "group_ranks" }, { "Collective name", "coll" },
 	{ "Group size", "group_size" }, { "dtype", "dtype" },
 	{ "In msg nelems", "in_nelems" }, { "Out msg nelems", "out_nelems" },
-	{ "In split size", "in_split" }, { "Out split size", "out_split" }
+	{ "In split size", "in_split" }, { "Out split size", "out_split" },
+	{ "Seq", "seq" }, { "Comms Id", "comms_id" }, { "Src Rank", "src_rank" },
+	{ "Dst Rank", "dst_rank" }
 };
 #define NCOMMKEY	(sizeof(commkey) / sizeof(commkey[0]))
 
@@ -55,6 +57,53 @@ rank_in(const char *s)
 		}
 	}
 	return -1;
+}
+
+long long
+coll_rank_in_name(const char *path)
+{
+	const char *base;
+	long long r;
+
+	if (path == NULL)
+		return -1;
+	base = strrchr(path, '/');
+	r = rank_in(base != NULL ? base + 1 : path);
+	return r >= 0 ? r : rank_in(path);
+}
+
+long long
+coll_trace_rank(const char *dist, size_t dlen, long long given, const char *file,
+    const char **from)
+{
+	long long v, world = 0;
+	const char *src = NULL;
+
+	v = -1;
+	if (dist != NULL) {
+		struct error e = ERROR_INIT;
+		struct rec *d = rec_parse(dist, dlen, "distributedInfo", &e);
+
+		if (d != NULL && rec_type(d, "rank") == REC_INT) {
+			if (!rec_int(d, "world_size", &world))
+				world = 0;
+			if (world != 1 && rec_int(d, "rank", &v) && v >= 0)
+				src = "distributed";
+			else
+				v = -1;
+		}
+		rec_free(d);
+		error_free(&e);
+	}
+	if (v < 0 && given >= 0) {
+		v = given;
+		src = "option";
+	}
+	if (v < 0 && (v = coll_rank_in_name(file)) >= 0)
+		src = "name";
+	if (from != NULL)
+		*from = src;
+	return v;
 }
 
 static int
@@ -127,8 +176,9 @@ flush(struct trace *t, FILE *out)
 static int
 open_trace(struct trace *t, struct rec *r, const struct collect_opts *o, struct error *err)
 {
-	const char *raw = rec_raw(r, "distributed", NULL), *file;
-	size_t len;
+	const char *raw = NULL, *file;
+	size_t len = 0;
+	long long given = o->rank;
 
 	t->open = true;
 	t->rank = -1;
@@ -136,7 +186,7 @@ open_trace(struct trace *t, struct rec *r, const struct collect_opts *o, struct 
 	t->where = xstrdup(rec_where(r));
 	if ((file = rec_str(r, "file", NULL)) != NULL)
 		t->file = xstrdup(file);
-	if (raw != NULL && rec_type(r, "distributed") == REC_OBJECT) {
+	if (rec_type(r, "distributed") == REC_OBJECT) {
 		struct error e = ERROR_INIT;
 		struct rec *d;
 
@@ -144,23 +194,16 @@ open_trace(struct trace *t, struct rec *r, const struct collect_opts *o, struct 
 		if ((d = rec_parse(raw, len, rec_where(r), &e)) != NULL) {
 			long long v;
 
-			if (rec_int(d, "rank", &v) && v >= 0)
-				t->rank = v;
 			if (rec_int(d, "world_size", &v) && v > 0)
 				t->world = v;
 			rec_free(d);
 		}
 		error_free(&e);
 	}
-	if (t->rank < 0)
-		t->rank = o->rank;
-	if (t->rank < 0 && t->file != NULL) {
-		const char *base = strrchr(t->file, '/');
-
-		t->rank = rank_in(base != NULL ? base + 1 : t->file);
-		if (t->rank < 0)
-			t->rank = rank_in(t->file);
-	}
+	/* the rank ttp-parse resolved (--rank, the name, the input's position) */
+	if (given < 0 && !rec_int(r, "rank", &given))
+		given = -1;
+	t->rank = coll_trace_rank(raw, len, given, t->file, NULL);
 	if (t->rank < 0) {
 		error_set(err, NULL, 0, 0, "%s: which rank is %s? its trace has no "
 		    "distributedInfo rank and its name none (give --rank N)", rec_where(r),

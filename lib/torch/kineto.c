@@ -31,6 +31,7 @@
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/spool.h"
+#include "torch/collect.h"
 #include "torch/kineto.h"
 #include "kinpriv.h"
 #include "torch/opclass.h"
@@ -380,11 +381,13 @@ static const char *const keyname[] = {
 };
 
 /* The args of a communication kernel that coll_analysis reads (spec tracelens.md §1.3,
- * §7.8): kept verbatim in the gpu record's "comm" object. */
+ * §7.8), and Kineto's Seq, Comms Id, Src Rank and Dst Rank (the collective's sequence
+ * number in its process group, its id, a point-to-point's peers; issue 27): kept
+ * verbatim in the gpu record's "comm" object. */
 static const char *const commkey[] = {
 	"Process Group Name", "Process Group Description", "Process Group Ranks",
 	"Collective name", "Group size", "dtype", "In msg nelems", "Out msg nelems",
-	"In split size", "Out split size"
+	"In split size", "Out split size", "Seq", "Comms Id", "Src Rank", "Dst Rank"
 };
 #define NCOMMKEY	(sizeof(commkey) / sizeof(commkey[0]))
 
@@ -1565,8 +1568,12 @@ write_trace_rec(struct kin *k, const struct buf *sig)
 	if (k->devices.len > 0)
 		rec_set_raw(r, "devices", k->devices.p, k->devices.len);
 	rec_set_raw(r, "signposts", sig->p, sig->len);
-	if (k->has_dist)
+	if (k->has_dist) {
 		rec_set_raw(r, "distributed", k->dist.p, k->dist.len);
+		/* TraceLens's gpus_per_node: the GPUs the rank's node shows */
+		if (k->rank >= 0 && rec_count(r, "devices") > 0)
+			rec_set_int(r, "gpus_per_node", (long long)rec_count(r, "devices"));
+	}
 	rec_set_int(r, "events", k->nevents);
 	rec_set_str(r, "linking_key", k->key_corr ? "correlation" : "External id");
 	rec_set_str(r, "linked_by", k->linked_by_corr ? "correlation" : "flow");
@@ -2772,8 +2779,48 @@ kin_load(const char *path, const struct kineto_opts *o, struct error *err)
 	return k;
 }
 
+/* The trace's rank (kineto.h): set k->rank, or an error when another trace has it. */
+static int
+resolve_rank(struct kin *k, int pos, struct error *err)
+{
+	struct kineto_ranks *c = k->o->claimed;
+	long long r = coll_trace_rank(k->has_dist ? k->dist.p : NULL, k->dist.len,
+	    k->o->has_rank ? k->o->rank : -1, k->file, NULL);
+	size_t i;
+
+	if (r < 0)
+		r = pos;
+	k->rank = (int)r;
+	if (r < 0 || c == NULL)
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (c->rank[i] == r) {
+			error_set(err, k->file, 0, -1, "rank %lld again: %s is rank %lld "
+			    "already (one trace per rank; give each its own --rank, or "
+			    "parse them apart)", r, c->file[i], r);
+			return -1;
+		}
+	c->rank = xgrow(c->rank, &c->cap, c->n + 1, sizeof(*c->rank));
+	c->file = xreallocarray(c->file, c->cap, sizeof(*c->file));
+	c->rank[c->n] = r;
+	c->file[c->n++] = xstrdup(k->file);
+	return 0;
+}
+
+void
+kineto_ranks_free(struct kineto_ranks *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->file[i]);
+	free(c->rank);
+	free(c->file);
+	memset(c, 0, sizeof(*c));
+}
+
 int
-kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
+kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
     struct error *err)
 {
 	struct kin k;
@@ -2786,7 +2833,7 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	k.err = (struct error)ERROR_INIT;
 	k.o = o;
 	k.file = name;
-	k.rank = rank;
+	k.rank = -1;
 	k.rd = js_open_fp(fp);
 	k.sp = spool_open();
 	names_init(&k.names);
@@ -2799,6 +2846,10 @@ kineto_parse(FILE *fp, const char *name, int rank, const struct kineto_opts *o,
 	}
 	if (!read_guarded(&k)) {
 		error_move(err, &k.err);
+		kin_free(&k);
+		return -1;
+	}
+	if (resolve_rank(&k, pos, err) != 0) {
 		kin_free(&k);
 		return -1;
 	}
