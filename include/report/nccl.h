@@ -6,7 +6,9 @@
  * collective kernel, and kind "rank", one per trace). Collectives are matched across
  * ranks as TraceLens matches them: by their order in time on each rank (simplified
  * mode: no process-group names and one stream per rank) or within each process group
- * (regular mode). Sheets in TraceLens's order: nccl_summary_implicit_sync,
+ * (regular mode); where every collective carries Kineto's Seq ("seq"), by it instead
+ * (its index in its group is its Seq less the group's lowest, so a collective one rank
+ * lacks leaves a gap rather than shifting the later ones). Sheets in TraceLens's order: nccl_summary_implicit_sync,
  * nccl_summary_long, nccl_summary_all2allv, nccl_all2allv_heatmap (when asked),
  * nccl_long, nccl_implicit_sync, nccl_all2allv, straggler_summary; then, where TraceLens
  * fails the whole report (a collective whose metadata differ between ranks, a

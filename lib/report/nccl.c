@@ -51,6 +51,7 @@ struct coll {
 	double		 ts, dur;	/* µs, as TraceLens's doubles */
 	struct val	 f[NF];
 	long long	 idx;		/* index_in_group */
+	long long	 seq;		/* Kineto's Seq, or -1 */
 	uint32_t	 cid;		/* collective_id, interned */
 	const char	*where;
 };
@@ -261,6 +262,8 @@ nc_add(struct nc *nc, struct rec *r)
 	}
 	for (i = 0; i <= F_STREAM; i++)
 		c.f[i] = get_val(nc, r, fkey[i]);
+	if (!rec_int(r, "seq", &c.seq) || c.seq < 0)
+		c.seq = -1;
 	if (rec_bad(r) != NULL)
 		return 1;
 	if (c.f[F_CNAME].t == V_NONE) {
@@ -430,10 +433,73 @@ cmp_group(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* (rank, group, Seq, ts, position) */
+static int
+cmp_group_seq(const void *a, const void *b)
+{
+	const struct coll *x = *(const struct coll *const *)a, *y = *(const struct coll *const *)b;
+	int d;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((d = strcmp(group_of(sort_nc, x), group_of(sort_nc, y))) != 0)
+		return d;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Matching by Kineto's Seq (issue 27, item 3): when every collective carries one and no
+ * rank has one Seq twice in a group, a collective's index in its group is its Seq less
+ * the group's lowest Seq on any rank, so that one a rank lacks leaves a gap (and is
+ * reported unmatched) instead of shifting every later one. False: match by time.
+ */
+static bool
+by_seq(struct nc *nc, struct coll **p)
+{
+	struct names g;
+	long long *lo = NULL;
+	size_t i, cap = 0;
+	uint32_t k;
+
+	for (i = 0; i < nc->n; i++)
+		if (nc->c[i].seq < 0)
+			return false;
+	if (nc->n == 0)
+		return false;
+	qsort(p, nc->n, sizeof(*p), cmp_group_seq);
+	for (i = 1; i < nc->n; i++)
+		if (p[i - 1]->rank == p[i]->rank && p[i - 1]->seq == p[i]->seq &&
+		    strcmp(group_of(nc, p[i - 1]), group_of(nc, p[i])) == 0)
+			return false;
+	names_init(&g);
+	for (i = 0; i < nc->n; i++) {
+		const char *s = group_of(nc, p[i]);
+
+		int added;
+
+		k = names_add(&g, s, strlen(s), &added);
+		lo = xgrow(lo, &cap, (size_t)k + 1, sizeof(*lo));
+		if (added || p[i]->seq < lo[k])
+			lo[k] = p[i]->seq;
+	}
+	for (i = 0; i < nc->n; i++) {
+		const char *s = group_of(nc, p[i]);
+
+		p[i]->idx = p[i]->seq - lo[names_lookup(&g, s, strlen(s))];
+	}
+	names_free(&g);
+	free(lo);
+	return true;
+}
+
 static void
 match(struct nc *nc)
 {
-	bool pg_missing = true, pg_unknown = true, single = true;
+	bool pg_missing = true, pg_unknown = true, single = true, seq;
 	struct coll **p;
 	size_t i, j;
 
@@ -464,12 +530,16 @@ match(struct nc *nc)
 	for (i = 0; i < nc->n; i++)
 		p[i] = &nc->c[i];
 	sort_nc = nc;
-	qsort(p, nc->n, sizeof(*p), cmp_group);
+	seq = by_seq(nc, p);
+	if (!seq)
+		qsort(p, nc->n, sizeof(*p), cmp_group);
 	for (i = 0; i < nc->n; i++) {
 		struct coll *c = p[i];
 
-		c->idx = i > 0 && p[i - 1]->rank == c->rank &&
-		    strcmp(group_of(nc, p[i - 1]), group_of(nc, c)) == 0 ? p[i - 1]->idx + 1 : 0;
+		if (!seq)
+			c->idx = i > 0 && p[i - 1]->rank == c->rank &&
+			    strcmp(group_of(nc, p[i - 1]), group_of(nc, c)) == 0 ?
+			    p[i - 1]->idx + 1 : 0;
 		buf_reset(&nc->b);
 		if (!nc->simplified)
 			buf_printf(&nc->b, "%s_", group_of(nc, c));
