@@ -110,7 +110,7 @@ usage(FILE *fp)
 	    "                             per trace (its rank), for ttp-table's multi-rank\n"
 	    "                             collective report\n"
 	    "      --rank N               the trace's rank when its distributedInfo has none\n"
-	    "                             (else its file name's rank[-_/]N)\n"
+	    "                             (else ttp-parse's, else its file name's rank[-_/]N)\n"
 	    "      --skip-bad             leave out bad records (not JSON, a key of the wrong\n"
 	    "                             type, unusable) with a warning, instead of stopping\n"
 	    "  -q, --quiet                no advisory notes (warnings and errors still appear)\n"
