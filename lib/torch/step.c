@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/ckint.h"
 #include "torch/step.h"
 
 struct cur {
@@ -106,7 +107,8 @@ vllm_detailed(struct cur c, struct step *st)
 	st->g_sk = gv[1];
 	st->g_sqsq = gv[2];
 	st->g_sqsk = gv[3];
-	st->batch = st->context_tokens + st->generation_tokens;
+	if (!ck_add_i64(st->context_tokens, st->generation_tokens, &st->batch))
+		return false;	/* no step's token count */
 	counts_phase(st);
 	return true;
 }
@@ -132,7 +134,8 @@ vllm_native(struct cur c, struct step *st)
 	    tokens(&c, &st->context_tokens) && lit(&c, "_generation_") &&
 	    num(&c, &st->generation_requests) && tokens(&c, &st->generation_tokens)))
 		return false;
-	st->batch = st->context_tokens + st->generation_tokens;
+	if (!ck_add_i64(st->context_tokens, st->generation_tokens, &st->batch))
+		return false;	/* no step's token count */
 	counts_phase(st);
 	return true;
 }
@@ -256,7 +259,8 @@ sglang_detailed(struct cur c, struct step *st)
 		st->context_tokens = kv.c_sq;
 		st->generation_tokens = kv.g_sq;
 	}
-	st->batch = kv.c_sq + kv.g_sq;
+	if (!ck_add_i64(kv.c_sq, kv.g_sq, &st->batch))
+		return false;	/* no step's token count */
 	if (st->batch == 0)
 		st->batch = kv.toks ? kv.toks : kv.bs;
 	st->sqsk = true;

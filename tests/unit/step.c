@@ -99,6 +99,8 @@ main(void)
 	t("", "none - 0 0 0 0 0 -1");
 	t("execute_32_context_0(sq0sk0sqsq0sqsk0)", "none - 0 0 0 0 0 -1");
 	t("execute_context_1(888_)_generation_0(0)", "none - 0 0 0 0 0 -1");
+	/* token counts whose sum overflows are no step (fuzz_steps: signed overflow) */
+	t("execute_context_1(9223372036854775807)_generation_1(8)", "none - 0 0 0 0 0 -1");
 	t("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "none - 0 0 0 0 0 -1");
 	t("nccl:_all_gather_base", "none - 0 0 0 0 0 -1");
 	t("ProfilerStep#", "none - 0 0 0 0 0 -1");
