@@ -45,44 +45,23 @@ usage(FILE *fp)
 	    "  -V, --version      show the version and exit\n");
 }
 
-/*
- * Whether the input is a JAX/TensorFlow profile (an XSpace protobuf, plain or gzip). A
- * file is read from its beginning; standard input is only peeked at (its first two
- * bytes, given back): a newline then a byte that no text starts with.
- */
+/* Whether an input's first bytes are a JAX/TensorFlow profile (an XSpace protobuf). */
 static int
-is_xplane(const char *path)
+is_xplane(const struct io_input *in)
 {
-	unsigned char b[512];
-	FILE *fp = io_open(path);
-	size_t n;
-	int c1, c2;
-
-	if (path == NULL || (path[0] == '-' && path[1] == '\0')) {
-		if ((c1 = getc(fp)) == EOF)
-			return 0;
-		c2 = getc(fp);
-		if (c2 != EOF)
-			ungetc(c2, fp);
-		ungetc(c1, fp);
-		return c1 == 0x0a && c2 != EOF && (c2 >= 0x80 || (c2 < 0x20 && c2 != '\n' &&
-		    c2 != '\r' && c2 != '\t'));
-	}
-	n = fread(b, 1, sizeof(b), fp);
-	io_close(fp);
-	return xplane_sniff(b, n);
+	return xplane_sniff(in->head, in->nhead < 512 ? in->nhead : 512);
 }
 
-/* Whether the input is a JSON document (a PyTorch trace) rather than a CSV file. */
+/* Whether an input's first bytes are a JSON document (a PyTorch trace), not CSV. */
 static int
-is_json(const char *path)
+is_json(const struct io_input *in)
 {
-	FILE *fp = io_open(path);
-	int c = io_peek(fp);
+	size_t i = 0;
 
-	if (path != NULL && !(path[0] == '-' && path[1] == '\0'))
-		io_close(fp);	/* standard input stays open for the reader */
-	return c == '{' || c == '[';
+	while (i < in->nhead && (in->head[i] == ' ' || in->head[i] == '\t' ||
+	    in->head[i] == '\r' || in->head[i] == '\n'))
+		i++;
+	return i < in->nhead && (in->head[i] == '{' || in->head[i] == '[');
 }
 
 int
@@ -107,6 +86,8 @@ main(int argc, char *argv[])
 	struct kineto_opts ko = { 0, 0, NULL, 0, 0, &claimed };
 	char *dash[] = { "-" };
 	char **paths;
+	struct io_input *in;
+	struct error err = ERROR_INIT;
 	int ch, i, npaths, json, expect = -1;	/* expect: 1 JSON, 0 CSV, -1 either */
 
 	io_init();
@@ -165,21 +146,26 @@ main(int argc, char *argv[])
 	for (i = 0, ch = 0; i < npaths; i++)
 		if (paths[i][0] == '-' && paths[i][1] == '\0' && ch++ > 0)
 			die_usage("standard input given more than once");
-	if (is_xplane(paths[0])) {
+	/* each input opened once: a FIFO or /dev/fd/N cannot be read twice */
+	in = xcalloc((size_t)npaths, sizeof(*in));
+	for (i = 0; i < npaths; i++)
+		if (io_input_open(&in[i], paths[i], &err) != 0)
+			error_die(&err);
+	if (is_xplane(&in[0])) {
 		/* JAX profiles: each file on its own (one host each) */
 		for (i = 0; i < npaths; i++) {
-			struct error err = ERROR_INIT;
-
-			if (i > 0 && !is_xplane(paths[i]))
+			if (i > 0 && !is_xplane(&in[i]))
 				die(EXIT_DATA, "%s: not a JAX profile (XSpace) among JAX profiles",
-				    io_name(paths[i]));
-			if (xplane_parse(paths[i], io_name(paths[i]), o.verbose, &err) != 0)
+				    in[i].name);
+			if (io_input_spool(&in[i], &err) != 0 ||
+			    xplane_parse(in[i].path, in[i].name, o.verbose, &err) != 0)
 				error_die(&err);
+			io_input_close(&in[i]);
 		}
 		io_finish();
 		return 0;
 	}
-	json = is_json(paths[0]);
+	json = is_json(&in[0]);
 	if (expect == 0 && json)
 		die(EXIT_USAGE, "%s: a PyTorch profiler trace (JSON), not a TT-Metal ops perf "
 		    "CSV: ttp-tracelens --profile_json_path FILE reports it", io_name(paths[0]));
@@ -187,15 +173,13 @@ main(int argc, char *argv[])
 		die(EXIT_USAGE, "%s: a TT-Metal ops perf CSV, not a PyTorch profiler trace "
 		    "(Kineto JSON): ttp-report FILE reports it", io_name(paths[0]));
 	for (i = 1; i < npaths; i++)
-		if (is_json(paths[i]) != json)
+		if (is_json(&in[i]) != json)
 			die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",
 			    io_name(paths[i]), json ? "CSV file" : "JSON trace",
 			    json ? "PyTorch traces" : "CSV files");
 	if (ko.has_rank && npaths > 1)
 		die_usage("--rank: one trace only (each of several traces takes its own rank)");
 	if (!json) {
-		struct error err = ERROR_INIT;
-
 		if (ko.has_rank)
 			die_usage("--rank: PyTorch traces only");
 		if (ko.capture != NULL)
@@ -206,12 +190,9 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	for (i = 0; i < npaths; i++) {
-		FILE *fp = io_open(paths[i]);
-		struct error err = ERROR_INIT;
-
-		if (kineto_parse(fp, io_name(paths[i]), npaths > 1 ? i : -1, &ko, &err) != 0)
+		if (kineto_parse(in[i].fp, in[i].name, npaths > 1 ? i : -1, &ko, &err) != 0)
 			error_die(&err);
-		io_close(fp);
+		io_input_close(&in[i]);
 	}
 	kineto_ranks_free(&claimed);
 	io_finish();

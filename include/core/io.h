@@ -26,6 +26,38 @@ const char *io_strerror(FILE *fp, int errnum);
  * consumed), or EOF. Standard input opened again with io_open before io_close is the
  * same stream, so a program may peek at it and then hand "-" to a reader. */
 int io_peek(FILE *fp);
+/*
+ * An input opened once (ttp-parse, which reads an input's first bytes to choose its
+ * reader). A path that cannot be opened twice (a FIFO, /dev/fd/N from a shell's
+ * process substitution, a device, a socket, standard input) must not be: io_input_open
+ * opens it, reads its first bytes (inflated when it is gzip: a regular file by pread,
+ * anything else read ahead and served again), and holds the stream; the next io_open of
+ * the same path (by a reader that takes paths) gets that stream, from its first byte.
+ * A reader that needs to seek (JAX's XSpace) has a non-regular input copied once into
+ * an unlinked temporary file first (io_input_spool): path then names that copy
+ * ("/dev/fd/N", a regular file) while name stays the user's.
+ */
+#define IO_HEAD	4096
+struct io_input {
+	struct io_input	*next;		/* held inputs (io.c's) */
+	const char	*path;		/* for a reader that opens by path ("-": stdin) */
+	const char	*name;		/* for messages */
+	FILE		*fp;		/* the stream, until a reader closes it (then NULL) */
+	int		 regular;	/* a regular file: path may be opened again */
+	int		 taken;		/* an io_open has returned fp */
+	int		 sfd;		/* io_input_spool's copy, or -1 */
+	char		 spath[32];
+	unsigned char	 head[IO_HEAD];	/* the first bytes (fewer: the whole input) */
+	size_t		 nhead;
+};
+/* 0, or -1 with e set (the path does not open, a read error). in must stay in place
+ * until io_input_close. */
+int io_input_open(struct io_input *in, const char *path, struct error *e);
+/* A non-regular input copied into a temporary file (see above); 0 or -1 with e set. */
+int io_input_spool(struct io_input *in, struct error *e);
+/* Close the stream if no reader did, and the copy. */
+void io_input_close(struct io_input *in);
+
 /* Close what io_open returned (stdin is left open). */
 void io_close(FILE *fp);
 /* A filter given no file reads standard input; at a terminal that is a wait for input

@@ -57,4 +57,10 @@ const void *spsort_next(struct spsort *s);
 size_t spsort_runs(const struct spsort *s);
 void spsort_free(struct spsort *s);
 
+/* The spool's file alone: an unlinked temporary file in $TMPDIR, open for reading and
+ * writing (its descriptor; failure is one message and exit 1), and a write of all of n
+ * bytes to it (0, or -1 with errno set). */
+int spool_tmpfd(void);
+int spool_writefd(int fd, const char *p, size_t n);
+
 #endif

@@ -18,10 +18,12 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/outfile.h"
+#include "core/spool.h"
 
 static int finishing;
 static struct src *open_srcs;
 static FILE *stdin_fp;		/* standard input, once opened: opened again, it is the same */
+static struct io_input *held;	/* inputs io_input_open opened, not yet handed to a reader */
 
 const char *
 io_name(const char *path)
@@ -44,6 +46,8 @@ struct src {
 	int		 gz, eof, zdone;
 	unsigned char	 pre[2];
 	size_t		 npre, ipre;
+	unsigned char	*back;	/* bytes read ahead (io_input's head), served first */
+	size_t		 nback, iback;
 	z_stream	 zs;
 	unsigned char	 in[1 << 16];
 };
@@ -110,6 +114,12 @@ src_read(void *cookie, char *buf, size_t size)
 	ssize_t m;
 	int rc;
 
+	if (s->iback < s->nback) {
+		m = (ssize_t)(s->nback - s->iback < size ? s->nback - s->iback : size);
+		memcpy(buf, s->back + s->iback, (size_t)m);
+		s->iback += (size_t)m;
+		return m;
+	}
 	if (!s->gz)
 		return src_raw(s, (unsigned char *)buf, size);
 	if (size > 1 << 30)
@@ -156,6 +166,7 @@ src_close(void *cookie)
 		}
 	if (s->fp != NULL)
 		fclose(s->fp);
+	free(s->back);
 	free(s);
 	return 0;
 }
@@ -194,12 +205,45 @@ io_open(const char *path)
 	return fp;
 }
 
+static int
+same_path(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "-", b != NULL ? b : "-") == 0;
+}
+
+/* The stream io_input_open opened for path and no reader has taken yet, now taken. */
+static FILE *
+take_held(const char *path)
+{
+	struct io_input *in;
+
+	for (in = held; in != NULL; in = in->next)
+		if (!in->taken && same_path(in->path, path)) {
+			in->taken = 1;
+			return in->fp;
+		}
+	return NULL;
+}
+
+static FILE *open_new(const char *path, struct error *e);
+
 FILE *
 io_open_error(const char *path, struct error *e)
+{
+	FILE *fp;
+
+	if ((fp = take_held(path)) != NULL)
+		return fp;
+	return open_new(path, e);
+}
+
+static FILE *
+open_new(const char *path, struct error *e)
 {
 	FILE *fp = NULL, *cfp;
 	struct src *s;
 	ssize_t m;
+	struct stat st;
 	cookie_io_functions_t fns = { src_read, NULL, NULL, src_close };
 
 	if ((path == NULL || strcmp(path, "-") == 0) && stdin_fp != NULL)
@@ -237,8 +281,10 @@ io_open_error(const char *path, struct error *e)
 		s->gz = 1;
 		if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
 			die(EXIT_DATA, "%s: cannot start gzip decoder", s->name);
-	} else if (fp != NULL && lseek(s->fd, 0, SEEK_SET) == 0) {
-		/* A plain regular file: read it through stdio directly. */
+	} else if (fp != NULL && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    lseek(s->fd, 0, SEEK_SET) == 0) {
+		/* A plain regular file: read it through stdio directly (a device that
+		 * seeks does not rewind: it goes on through the cookie). */
 		free(s);
 		return fp;
 	}
@@ -253,9 +299,139 @@ io_open_error(const char *path, struct error *e)
 	return cfp;
 }
 
+/* The source behind a stream io_open returned, or NULL for a plain regular file. */
+static struct src *
+src_of(FILE *fp)
+{
+	struct src *s;
+
+	for (s = open_srcs; s != NULL; s = s->next)
+		if (s->cfp == fp)
+			return s;
+	return NULL;
+}
+
+/* Read the head of a cookie stream ahead, to be served again first. -1 on a read
+ * error (e set). */
+static int
+read_head(struct io_input *in, struct src *s, struct error *e)
+{
+	ssize_t m;
+
+	while (in->nhead < sizeof(in->head)) {
+		m = src_read(s, (char *)in->head + in->nhead, sizeof(in->head) - in->nhead);
+		if (m < 0) {
+			error_set(e, in->name, 0, -1, "%s", s->err[0] != '\0' ? s->err :
+			    strerror(errno));
+			return -1;
+		}
+		if (m == 0)
+			break;
+		in->nhead += (size_t)m;
+	}
+	s->back = xmalloc(in->nhead > 0 ? in->nhead : 1);
+	memcpy(s->back, in->head, in->nhead);
+	s->nback = in->nhead;
+	s->iback = 0;
+	return 0;
+}
+
+int
+io_input_open(struct io_input *in, const char *path, struct error *e)
+{
+	struct stat st;
+	struct src *s;
+	ssize_t m;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path != NULL ? path : "-";
+	in->name = io_name(path);
+	in->sfd = -1;
+	if ((in->fp = open_new(path, e)) == NULL)
+		return -1;
+	if ((s = src_of(in->fp)) == NULL) {
+		/* a plain regular file: its head by pread, the stream left at 0 */
+		in->regular = 1;
+		while (in->nhead < sizeof(in->head)) {
+			m = pread(fileno(in->fp), in->head + in->nhead,
+			    sizeof(in->head) - in->nhead, (off_t)in->nhead);
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m < 0) {
+				error_set(e, in->name, 0, -1, "%s", strerror(errno));
+				io_close(in->fp);
+				in->fp = NULL;
+				return -1;
+			}
+			if (m == 0)
+				break;
+			in->nhead += (size_t)m;
+		}
+	} else {
+		in->regular = s->fp != NULL && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+		if (read_head(in, s, e) != 0) {
+			io_close(in->fp);
+			in->fp = NULL;
+			return -1;
+		}
+	}
+	in->next = held;
+	held = in;
+	return 0;
+}
+
+int
+io_input_spool(struct io_input *in, struct error *e)
+{
+	char *b;
+	size_t n;
+	int fd;
+
+	if (in->regular)
+		return 0;
+	fd = spool_tmpfd();
+	b = xmalloc(1 << 16);
+	while ((n = fread(b, 1, 1 << 16, in->fp)) > 0)
+		if (spool_writefd(fd, b, n) != 0) {
+			error_set(e, NULL, 0, -1, "temporary file: %s", strerror(errno));
+			break;
+		}
+	free(b);
+	if (!error_is_set(e) && ferror(in->fp))
+		error_set(e, in->name, 0, -1, "%s", io_strerror(in->fp, errno));
+	io_close(in->fp);
+	if (error_is_set(e)) {
+		close(fd);
+		return -1;
+	}
+	in->sfd = fd;
+	snprintf(in->spath, sizeof(in->spath), "/dev/fd/%d", fd);
+	in->path = in->spath;
+	in->regular = 1;
+	return 0;
+}
+
+void
+io_input_close(struct io_input *in)
+{
+	if (in->fp != NULL)
+		io_close(in->fp);
+	if (in->sfd >= 0)
+		close(in->sfd);
+	in->sfd = -1;
+}
+
 void
 io_close(FILE *fp)
 {
+	struct io_input **pp;
+
+	for (pp = &held; fp != NULL && *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->fp == fp) {
+			(*pp)->fp = NULL;
+			*pp = (*pp)->next;
+			break;
+		}
 	if (fp != NULL && fp == stdin_fp)
 		stdin_fp = NULL;
 	if (fp != NULL && fp != stdin)

@@ -36,13 +36,12 @@ tmpdir(void)
 	return d != NULL && *d != '\0' ? d : "/tmp";
 }
 
-struct spool *
-spool_open(void)
+int
+spool_tmpfd(void)
 {
-	struct spool *sp = xcalloc(1, sizeof(*sp));
 	char path[4096];
 	sigset_t set, old;
-	int e;
+	int fd, e;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/ttp-spool.XXXXXX", tmpdir()) >= sizeof(path))
 		die(EXIT_DATA, "TMPDIR too long");
@@ -54,13 +53,38 @@ spool_open(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	sp->fd = mkstemp(path);
+	fd = mkstemp(path);
 	e = errno;
-	if (sp->fd != -1)
+	if (fd != -1)
 		unlink(path);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (sp->fd == -1)
+	if (fd == -1)
 		die(EXIT_DATA, "%s: cannot create a temporary file: %s", path, strerror(e));
+	return fd;
+}
+
+int
+spool_writefd(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+struct spool *
+spool_open(void)
+{
+	struct spool *sp = xcalloc(1, sizeof(*sp));
+
+	sp->fd = spool_tmpfd();
 	sp->wbuf = xmalloc(WBUFSZ);
 	sp->rcap = WBUFSZ;
 	sp->rbuf = xmalloc(sp->rcap);
