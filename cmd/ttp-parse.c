@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ttp-parse: traces to ttp records (NDJSON). TT-Metal ops perf CSV files (lib/tt/ttmetal.c)
- * or PyTorch profiler JSON traces (lib/torch/kineto.c), told apart by their content.
+ * ttp-parse: traces to ttp records (NDJSON). Each input is opened once and told apart by
+ * its first bytes: the table of readers below (core/reader.h) names the formats, TT-Metal
+ * ops perf CSV files, PyTorch profiler traces (Kineto JSON) and JAX profiles (XSpace).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -10,9 +11,10 @@
 
 #include "core/diag.h"
 #include "core/io.h"
-#include "jax/xplane.h"
-#include "torch/kineto.h"
-#include "tt/ttmetal.h"
+#include "core/reader.h"
+#include "jax/jreader.h"
+#include "torch/kreader.h"
+#include "tt/ttreader.h"
 
 static void
 usage(FILE *fp)
@@ -45,23 +47,47 @@ usage(FILE *fp)
 	    "  -V, --version      show the version and exit\n");
 }
 
-/* Whether an input's first bytes are a JAX/TensorFlow profile (an XSpace protobuf). */
-static int
-is_xplane(const struct io_input *in)
+/* The readers, in the order they are asked; the CSV reader takes what no other claims. */
+static const struct reader *const readers[] = {
+	&xplane_reader, &kineto_reader, &ttm_reader, NULL
+};
+
+/* The row that --expect's word names. */
+static const struct reader *
+expected(const char *word)
 {
-	return xplane_sniff(in->head, in->nhead < 512 ? in->nhead : 512);
+	const struct reader *const *r;
+
+	for (r = readers; *r != NULL; r++)
+		if ((*r)->expect != NULL && strcmp((*r)->expect, word) == 0)
+			return *r;
+	die_usage("--expect: expected csv or json, not '%s'", word);
 }
 
-/* Whether an input's first bytes are a JSON document (a PyTorch trace), not CSV. */
-static int
-is_json(const struct io_input *in)
+/* Open every input once, choose the reader of the first, refuse the others' kinds. */
+static const struct reader *
+choose(struct io_input *in, int n, const struct reader *want)
 {
-	size_t i = 0;
+	const struct reader *r, *ri;
+	struct error err = ERROR_INIT;
+	int i;
 
-	while (i < in->nhead && (in->head[i] == ' ' || in->head[i] == '\t' ||
-	    in->head[i] == '\r' || in->head[i] == '\n'))
-		i++;
-	return i < in->nhead && (in->head[i] == '{' || in->head[i] == '[');
+	for (i = 0; i < n; i++)
+		if (io_input_open(&in[i], in[i].path, &err) != 0)
+			error_die(&err);
+	r = reader_find(readers, in[0].head, in[0].nhead);
+	if (want != NULL && r != want)
+		die(EXIT_USAGE, "%s: a %s, not a %s: %s", in[0].name, r->what, want->wanted,
+		    r->hint);
+	for (i = 1; i < n; i++) {
+		if ((ri = reader_find(readers, in[i].head, in[i].nhead)) == r)
+			continue;
+		if (r->stray != NULL)
+			die(EXIT_DATA, "%s: %s among %s", in[i].name, r->stray, r->many);
+		die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",
+		    in[i].name, ri->one, r->many);
+	}
+	return r;
 }
 
 int
@@ -81,14 +107,11 @@ main(int argc, char *argv[])
 		{ "rank",		required_argument, NULL, 'R' },
 		{ NULL,			0,		NULL, 0 }
 	};
-	struct ttm_opts o = { 0, 0, 0 };
-	struct kineto_ranks claimed = { NULL, NULL, 0, 0 };
-	struct kineto_opts ko = { 0, 0, NULL, 0, 0, &claimed };
-	char *dash[] = { "-" };
-	char **paths;
+	struct reader_opts o = { 0, 0, 0, 0, NULL, 0, 0 };
+	const struct reader *r, *want = NULL;
 	struct io_input *in;
 	struct error err = ERROR_INIT;
-	int ch, i, npaths, json, expect = -1;	/* expect: 1 JSON, 0 CSV, -1 either */
+	int ch, i, n;
 
 	io_init();
 	opterr = 0;
@@ -101,16 +124,16 @@ main(int argc, char *argv[])
 			o.nosort = 1;
 			break;
 		case 'p':
-			ko.python = 1;
+			o.python = 1;
 			break;
 		case 'c':
-			ko.capture = optarg;
+			o.capture = optarg;
 			break;
 		case 'q':
 			diag_set_quiet(1);
 			break;
 		case 'v':
-			o.verbose = ko.verbose = 1;
+			o.verbose = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -119,21 +142,16 @@ main(int argc, char *argv[])
 			printf("ttp-parse %s\n", TTP_VERSION);
 			return 0;
 		case 'E':
-			if (strcmp(optarg, "csv") == 0)
-				expect = 0;
-			else if (strcmp(optarg, "json") == 0)
-				expect = 1;
-			else
-				die_usage("--expect: expected csv or json, not '%s'", optarg);
+			want = expected(optarg);
 			break;
 		case 'R': {
 			const char *e = NULL;
 
-			ko.rank = strtonum(optarg, 0, 100000000, &e);
+			o.rank = strtonum(optarg, 0, 100000000, &e);
 			if (e != NULL)
 				die_usage("--rank: expected a rank from 0 to 100000000, not '%s'",
 				    optarg);
-			ko.has_rank = 1;
+			o.has_rank = 1;
 			break;
 		}
 		default:
@@ -141,60 +159,23 @@ main(int argc, char *argv[])
 		}
 	}
 	io_stdin_or_usage(argc - optind, usage);
-	paths = argc > optind ? argv + optind : dash;
-	npaths = argc > optind ? argc - optind : 1;
-	for (i = 0, ch = 0; i < npaths; i++)
-		if (paths[i][0] == '-' && paths[i][1] == '\0' && ch++ > 0)
+	n = argc > optind ? argc - optind : 1;
+	in = xcalloc((size_t)n, sizeof(*in));
+	for (i = 0, ch = 0; i < n; i++) {
+		in[i].path = argc > optind ? argv[optind + i] : "-";
+		if (strcmp(in[i].path, "-") == 0 && ch++ > 0)
 			die_usage("standard input given more than once");
-	/* each input opened once: a FIFO or /dev/fd/N cannot be read twice */
-	in = xcalloc((size_t)npaths, sizeof(*in));
-	for (i = 0; i < npaths; i++)
-		if (io_input_open(&in[i], paths[i], &err) != 0)
-			error_die(&err);
-	if (is_xplane(&in[0])) {
-		/* JAX profiles: each file on its own (one host each) */
-		for (i = 0; i < npaths; i++) {
-			if (i > 0 && !is_xplane(&in[i]))
-				die(EXIT_DATA, "%s: not a JAX profile (XSpace) among JAX profiles",
-				    in[i].name);
-			if (io_input_spool(&in[i], &err) != 0 ||
-			    xplane_parse(in[i].path, in[i].name, o.verbose, &err) != 0)
-				error_die(&err);
-			io_input_close(&in[i]);
-		}
-		io_finish();
-		return 0;
 	}
-	json = is_json(&in[0]);
-	if (expect == 0 && json)
-		die(EXIT_USAGE, "%s: a PyTorch profiler trace (JSON), not a TT-Metal ops perf "
-		    "CSV: ttp-tracelens --profile_json_path FILE reports it", io_name(paths[0]));
-	if (expect == 1 && !json)
-		die(EXIT_USAGE, "%s: a TT-Metal ops perf CSV, not a PyTorch profiler trace "
-		    "(Kineto JSON): ttp-report FILE reports it", io_name(paths[0]));
-	for (i = 1; i < npaths; i++)
-		if (is_json(&in[i]) != json)
-			die(EXIT_DATA, "%s: a %s among %s: give one kind of trace at a time",
-			    io_name(paths[i]), json ? "CSV file" : "JSON trace",
-			    json ? "PyTorch traces" : "CSV files");
-	if (ko.has_rank && npaths > 1)
+	r = choose(in, n, want);
+	if (o.capture != NULL && !(r->flags & READER_CAPTURE))
+		die_usage("--capture-folder: PyTorch traces only");
+	if (o.has_rank && !(r->flags & READER_RANK))
+		die_usage("--rank: PyTorch traces only");
+	if (o.has_rank && n > 1)
 		die_usage("--rank: one trace only (each of several traces takes its own rank)");
-	if (!json) {
-		if (ko.has_rank)
-			die_usage("--rank: PyTorch traces only");
-		if (ko.capture != NULL)
-			die_usage("--capture-folder: PyTorch traces only");
-		if (ttm_parse(argv + optind, argc - optind, &o, &err) != 0)
-			error_die(&err);
-		io_finish();
-		return 0;
-	}
-	for (i = 0; i < npaths; i++) {
-		if (kineto_parse(in[i].fp, in[i].name, npaths > 1 ? i : -1, &ko, &err) != 0)
-			error_die(&err);
-		io_input_close(&in[i]);
-	}
-	kineto_ranks_free(&claimed);
+	if (r->parse(in, n, &o, &err) != 0)
+		error_die(&err);
+	free(in);
 	io_finish();
 	return 0;
 }
