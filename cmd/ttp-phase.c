@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * ttp-phase: tag every op record with the phase of the run it belongs to (phase, iter).
- * Option parsing and the call into lib/phase/phase.c, which owns the methods.
+ * Its options and a stage (core/stage.h) that calls lib/phase/phase.c, which owns the
+ * methods.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/stage.h"
 #include "phase/guess.h"
 #include "phase/phase.h"
 #include "core/rec.h"
@@ -46,7 +48,53 @@ usage(FILE *fp)
 	    BADREC_SHOWN);
 }
 
-enum { OPT_SKIP_BAD = 256 };
+struct phase_prog {
+	struct phase_opts	 o;
+	FILE			*out;
+};
+
+static void
+option(void *self, int ch, char *arg)
+{
+	struct phase_opts *o = &((struct phase_prog *)self)->o;
+	const char *errstr;
+
+	switch (ch) {
+	case 'b':
+		if (!phase_by_parse(arg, &o->by))
+			die_usage("--by: unknown method \"%s\" (auto, signpost, steps, matmul-m, "
+			    "repeat, gemm-params, kernel-names, attention, framework, "
+			    "frequency, hybrid, union)", arg);
+		break;
+	case 't':
+		o->threshold = strtonum(arg, 0, LLONG_MAX, &errstr);
+		if (errstr != NULL)
+			die_usage("--threshold: %s: %s", arg, errstr);
+		break;
+	}
+}
+
+static int
+phase_open(void *self, FILE *out, struct stage_env *env, struct error *e)
+{
+	struct phase_prog *p = self;
+
+	p->out = out;
+	p->o.quiet = env->quiet;
+	p->o.verbose = env->verbose;
+	p->o.bad = &env->bad;
+	return 0;
+}
+
+/* The methods look ahead: the stage reads its input itself. */
+static int
+phase_run(void *self, struct rec_reader *rd, struct error *e)
+{
+	struct phase_prog *p = self;
+
+	phase_tag(rd, p->out, &p->o);
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -54,61 +102,14 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, 'b' },
 		{ "threshold", required_argument, NULL, 't' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct badrec bad = BADREC_INIT;
-	struct phase_opts o = { PHASE_AUTO, -1, 0, 0, &bad };
-	struct rec_reader *rd;
-	const char *errstr;
-	int ch;
+	static const struct stage stage = { phase_open, NULL, phase_run, NULL, NULL };
+	static struct phase_prog self = { { PHASE_AUTO, -1, 0, 0, NULL }, NULL };
+	static const struct stage_prog prog = {
+		"ttp-phase", "b:t:", longopts, STAGE_SKIP_BAD, usage, option, NULL, &stage,
+		&self
+	};
 
-	io_init();
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":b:t:qvhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'b':
-			if (!phase_by_parse(optarg, &o.by))
-				die_usage("--by: unknown method \"%s\" (auto, signpost, "
-				    "steps, matmul-m, repeat, gemm-params, kernel-names, "
-				    "attention, framework, frequency, hybrid, union)", optarg);
-			break;
-		case 't':
-			o.threshold = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				die_usage("--threshold: %s: %s", optarg, errstr);
-			break;
-		case 'q':
-			o.quiet = 1;
-			diag_set_quiet(1);
-			break;
-		case 'v':
-			o.verbose = 1;
-			break;
-		case OPT_SKIP_BAD:
-			bad.skip = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("ttp-phase %s\n", TTP_VERSION);
-			return 0;
-		default:
-			die_getopt(ch, argv);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	io_stdin_or_usage(argc, usage);
-	rd = rec_open_list(argv, argc);
-	phase_tag(rd, stdout, &o);
-	badrec_end(&bad);
-	rec_close(rd);
-	io_finish();
-	return 0;
+	return stage_main(&prog, argc, argv);
 }

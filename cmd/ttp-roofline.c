@@ -4,7 +4,7 @@
  * program config, fidelity verdict, advice, category) and ttp's roofline extras to
  * every TT op record, and TraceLens's op categories, perf-model figures and GPU
  * roofline to every PyTorch op record ("trace":"kineto"); other records pass through
- * unchanged. The record loop and option parsing live here; the analysis is
+ * unchanged. Its options and a push stage (core/stage.h) live here; the analysis is
  * lib/tt/metrics.c and lib/tt/roofline.c for TT, lib/torch/roofline.c for PyTorch.
  */
 #include <getopt.h>
@@ -18,6 +18,8 @@
 #include "core/diag.h"
 #include "core/hwspec.h"
 #include "core/io.h"
+#include "core/stage.h"
+#include "core/trace.h"
 #include "tt/metrics.h"
 #include "core/rec.h"
 #include "tt/roofline.h"
@@ -113,6 +115,139 @@ arch_arg(const char *name)
 	return hw;
 }
 
+struct roof {
+	const char		*archname, *override;
+	const struct hwspec	*gpu, *gpuspec;
+	struct troof		*torch;
+	struct mresult		 m;
+	bool			 pseudo, steps;
+	FILE			*out;
+};
+
+static void
+option(void *self, int ch, char *arg)
+{
+	struct roof *p = self;
+	struct error err = ERROR_INIT;
+
+	switch (ch) {
+	case 'a':
+		p->archname = opt.arch_arg = arg;
+		break;
+	case 'o':
+		p->override = arg;
+		break;
+	case 's':
+		if (hwspec_load(arg, &err) != 0)
+			error_die(&err);
+		p->gpuspec = hwspec_gpu_loaded();
+		break;
+	case 'n':
+		opt.extras = false;
+		break;
+	case 'P':
+		p->pseudo = true;
+		break;
+	case 'S':
+		p->steps = false;
+		break;
+	}
+}
+
+/*
+ * Names are resolved after every --spec is loaded. An unknown --arch is an error only
+ * when a record needs it: records that name their architecture (v2.1 traces) ignore
+ * --arch with a warning, as tt-perf-report does (its quirk Q24).
+ */
+static void
+ready(void *self, struct stage_env *env)
+{
+	struct roof *p = self;
+
+	opt.verbose = env->verbose;
+	if (env->nverbose > 1)	/* twice: also the notes a user cannot act on */
+		metrics_category_notes(1);
+	opt.arch = hwspec_find(p->archname);
+	/* A GPU name serves PyTorch records; TT records that need --arch then fail. */
+	if (opt.arch_arg != NULL && opt.arch == NULL)
+		p->gpu = hwspec_gpu_find(opt.arch_arg);
+	if (p->override != NULL)
+		opt.override = arch_arg(p->override);
+}
+
+static int
+roof_open(void *self, FILE *out, struct stage_env *env, struct error *e)
+{
+	struct roof *p = self;
+
+	p->out = out;
+	metrics_init(&p->m);
+	p->torch = troof_new(p->gpu, p->gpuspec);
+	troof_inference(p->torch, p->pseudo, p->steps);
+	troof_verbose(p->torch, opt.verbose);
+	return 0;
+}
+
+/* A TT record: tt-perf-report's figures on an op. */
+static void
+tt_record(struct roof *p, struct rec *r)
+{
+	/* A record of a trace that does not name its architecture (v1, v2) needs --arch;
+	 * v2.1 traces name theirs. */
+	const char *fmt;
+
+	if (opt.arch == NULL && p->override == NULL &&
+	    (fmt = rec_str(r, "fmt", NULL)) != NULL && strcmp(fmt, "v2.1") != 0 &&
+	    !rec_has(r, "arch"))
+		die(EXIT_USAGE, "unknown architecture: %s (known: %s)", p->archname,
+		    hwspec_names());
+	if (rec_kind(r) == KIND_OP && rec_bad(r) == NULL && roofline_record(r, &opt, &p->m) < 0)
+		die(EXIT_USAGE, "unknown architecture: %s (known: %s)", opt.arch_arg,
+		    hwspec_names());
+}
+
+static int
+roof_push(void *self, struct rec *r, struct error *e)
+{
+	struct roof *p = self;
+
+	switch (rec_trace(r)) {
+	case TRACE_KINETO:
+		/* an --arch that names no chip and no GPU is an error here too */
+		if (opt.arch_arg != NULL && opt.arch == NULL && p->gpu == NULL)
+			die(EXIT_USAGE, "unknown architecture: %s (TT: %s; GPUs: %s)",
+			    opt.arch_arg, hwspec_names(), hwspec_gpu_names());
+		troof_record(p->torch, r);
+		break;
+	case TRACE_XPLANE:
+		jax_record(r);
+		break;
+	default:
+		tt_record(p, r);
+	}
+	return STAGE_WRITE;
+}
+
+static int
+roof_finish(void *self, struct error *e)
+{
+	if (jax_failed > 0)
+		warning("warning: %zu JAX kernel%s left out of the op_* sheets: %s (TraceLens "
+		    "fails there)", jax_failed, jax_failed == 1 ? "" : "s", jax_failed_msg);
+	return 0;
+}
+
+static void
+roof_close(void *self)
+{
+	struct roof *p = self;
+
+	free(jax_failed_msg);
+	jax_devs_free(&jax_devs);
+	troof_free(p->torch);
+	metrics_free(&p->m);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -123,135 +258,18 @@ main(int argc, char *argv[])
 		{ "no-extras",		no_argument,		NULL, 'n' },
 		{ "pseudo-ops",		no_argument,		NULL, 'P' },
 		{ "no-step-counts",	no_argument,		NULL, 'S' },
-		{ "skip-bad",		no_argument,		NULL, 'B' },
-		{ "quiet",		no_argument,		NULL, 'q' },
-		{ "verbose",		no_argument,		NULL, 'v' },
-		{ "help",		no_argument,		NULL, 'h' },
-		{ "version",		no_argument,		NULL, 'V' },
 		{ NULL,			0,			NULL, 0 }
 	};
-	const char *archname = "wormhole", *override = NULL;
-	const struct hwspec *gpu = NULL, *gpuspec = NULL;
-	static struct troof *torch;	/* static: reachable when a record ends the run */
-	static struct rec_reader *rd;
-	struct badrec bad = BADREC_INIT;
-	struct mresult m;
-	struct rec *r;
-	const char *kind, *fmt;
-	bool pseudo = false, steps = true;
-	int ch;
+	static const struct stage stage = {
+		roof_open, roof_push, NULL, roof_finish, roof_close
+	};
+	/* static: reachable when a record ends the run */
+	static struct roof self = { .archname = "wormhole", .steps = true };
+	static const struct stage_prog prog = {
+		"ttp-roofline", "a:o:s:n", longopts, STAGE_SKIP_BAD, usage, option, ready,
+		&stage, &self
+	};
 
-	io_init();
 	opt.extras = true;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":a:o:s:nqvhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			archname = opt.arch_arg = optarg;
-			break;
-		case 'o':
-			override = optarg;
-			break;
-		case 's': {
-			struct error err = ERROR_INIT;
-
-			if (hwspec_load(optarg, &err) != 0)
-				error_die(&err);
-			gpuspec = hwspec_gpu_loaded();
-			break;
-		}
-		case 'n':
-			opt.extras = false;
-			break;
-		case 'P':
-			pseudo = true;
-			break;
-		case 'S':
-			steps = false;
-			break;
-		case 'B':
-			bad.skip = true;
-			break;
-		case 'q':
-			diag_set_quiet(1);
-			break;
-		case 'v':
-			/* twice: also the notes a user cannot act on */
-			if (opt.verbose)
-				metrics_category_notes(1);
-			opt.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("ttp-roofline %s\n", TTP_VERSION);
-			return 0;
-		default:
-			die_getopt(ch, argv);
-		}
-	}
-	/*
-	 * Names are resolved after every --spec is loaded. An unknown --arch is an error
-	 * only when a record needs it: records that name their architecture (v2.1 traces)
-	 * ignore --arch with a warning, as tt-perf-report does (its quirk Q24).
-	 */
-	opt.arch = hwspec_find(archname);
-	/* A GPU name serves PyTorch records; TT records that need --arch then fail. */
-	if (opt.arch_arg != NULL && opt.arch == NULL)
-		gpu = hwspec_gpu_find(opt.arch_arg);
-	if (override != NULL)
-		opt.override = arch_arg(override);
-
-	metrics_init(&m);
-	torch = troof_new(gpu, gpuspec);
-	troof_inference(torch, pseudo, steps);
-	troof_verbose(torch, opt.verbose);
-	io_stdin_or_usage(argc - optind, usage);
-	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = badrec_next(&bad, rd)) != NULL) {
-		const char *trace = rec_str(r, "trace", NULL);
-
-		if (trace != NULL && strcmp(trace, "kineto") == 0) {
-			/* an --arch that names no chip and no GPU is an error here too */
-			if (opt.arch_arg != NULL && opt.arch == NULL && gpu == NULL)
-				die(EXIT_USAGE, "unknown architecture: %s (TT: %s; GPUs: %s)",
-				    opt.arch_arg, hwspec_names(), hwspec_gpu_names());
-			troof_record(torch, r);
-			if (!badrec_check(&bad, r))
-				rec_write(r, stdout);
-			continue;
-		}
-		if (trace != NULL && strcmp(trace, "xplane") == 0) {
-			jax_record(r);
-			if (!badrec_check(&bad, r))
-				rec_write(r, stdout);
-			continue;
-		}
-		/* A record of a trace that does not name its architecture (v1, v2) needs
-		 * --arch; v2.1 traces name theirs. */
-		if (opt.arch == NULL && override == NULL &&
-		    (fmt = rec_str(r, "fmt", NULL)) != NULL && strcmp(fmt, "v2.1") != 0 &&
-		    !rec_has(r, "arch"))
-			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", archname,
-			    hwspec_names());
-		kind = rec_str(r, "kind", NULL);
-		if (kind != NULL && strcmp(kind, "op") == 0 && rec_bad(r) == NULL &&
-		    roofline_record(r, &opt, &m) < 0)
-			die(EXIT_USAGE, "unknown architecture: %s (known: %s)", opt.arch_arg,
-			    hwspec_names());
-		if (!badrec_check(&bad, r))
-			rec_write(r, stdout);
-	}
-	badrec_end(&bad);
-	if (jax_failed > 0)
-		warning("warning: %zu JAX kernel%s left out of the op_* sheets: %s (TraceLens "
-		    "fails there)", jax_failed, jax_failed == 1 ? "" : "s", jax_failed_msg);
-	free(jax_failed_msg);
-	jax_devs_free(&jax_devs);
-	rec_close(rd);
-	troof_free(torch);
-	metrics_free(&m);
-	io_finish();
-	return 0;
+	return stage_main(&prog, argc, argv);
 }

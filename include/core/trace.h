@@ -4,10 +4,12 @@
  * comes from) and the one parser of the leading "trace" record (ttp-record(5)), which
  * says what the records after it promise: their format, devices, signposts, order.
  *
- * Reading is lenient: a key that is absent, null or of another type reads as missing
- * (TRACE_NONE, NULL, false) and never marks the record bad; a stage that needs a key
- * checks it itself (rec_reject) with its own message. Strings belong to the record
- * (valid until it changes or the reader moves on, as rec_str's).
+ * rec_kind and rec_trace are strict, as rec_str is: a "kind" or "trace" of another type
+ * reads as missing (KIND_NONE, TRACE_NONE) and marks the record bad (rec_bad), for the
+ * program's policy (core/badrec.h). trace_read is lenient, as the order judge is: a key
+ * of another type promises nothing and does not mark the record bad; a stage that needs
+ * a key checks it itself (rec_reject) with its own message. Strings belong to the
+ * record (valid until it changes or the reader moves on, as rec_str's).
  */
 #ifndef TTP_TRACE_H
 #define TTP_TRACE_H

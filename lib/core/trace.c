@@ -31,24 +31,31 @@ lookup(const char *const *names, int lo, int hi, const char *s, size_t len, int 
 	return other;
 }
 
+/* Strict, as rec_str: a "kind" of another type marks r bad. */
 enum rec_kind
 rec_kind(struct rec *r)
 {
 	size_t len;
-	const char *s = str(r, "kind", &len);
+	const char *s = rec_str(r, "kind", &len);
 
 	return s == NULL ? KIND_NONE :
 	    (enum rec_kind)lookup(kinds, KIND_TRACE, KIND_SIGNPOST, s, len, KIND_OTHER);
+}
+
+static enum trace_kind
+trace_of(const char *s, size_t len)
+{
+	return s == NULL ? TRACE_NONE :
+	    (enum trace_kind)lookup(traces, TRACE_TTMETAL, TRACE_XPLANE, s, len, TRACE_OTHER);
 }
 
 enum trace_kind
 rec_trace(struct rec *r)
 {
 	size_t len;
-	const char *s = str(r, "trace", &len);
+	const char *s = rec_str(r, "trace", &len);
 
-	return s == NULL ? TRACE_NONE :
-	    (enum trace_kind)lookup(traces, TRACE_TTMETAL, TRACE_XPLANE, s, len, TRACE_OTHER);
+	return trace_of(s, len);
 }
 
 const char *
@@ -66,10 +73,14 @@ trace_kind_name(enum trace_kind t)
 bool
 trace_read(struct rec *r, struct trace_info *t)
 {
+	size_t len;
+	const char *s = str(r, "kind", &len);
+
 	memset(t, 0, sizeof(*t));
-	if (rec_kind(r) != KIND_TRACE)
+	if (s == NULL || len != 5 || memcmp(s, "trace", 5) != 0)
 		return false;
-	t->trace = rec_trace(r);
+	s = str(r, "trace", &len);
+	t->trace = trace_of(s, len);
 	t->file = str(r, "file", NULL);
 	t->fmt = str(r, "fmt", NULL);
 	t->ids_ascending = rec_type(r, "ids_ascending") == REC_BOOL &&

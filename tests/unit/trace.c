@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for trace: records' kinds and traces, typed; the leading trace record of
- * each format as ttp-parse writes it; keys of other types read as missing without
- * making the record bad. */
+/* Unit tests for trace: records' kinds and traces, typed and strict; the leading trace
+ * record of each format as ttp-parse writes it, its keys of other types read as missing
+ * without making the record bad. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +41,9 @@ main(void)
 	ok(rec_kind(r) == KIND_OTHER && rec_trace(r) == TRACE_OTHER, "near misses are other");
 	rec_free(r);
 	r = rec("{\"kind\":1,\"trace\":null}");
-	ok(rec_kind(r) == KIND_NONE && rec_trace(r) == TRACE_NONE && rec_bad(r) == NULL,
-	    "wrong types read as none, the record stays good");
+	ok(rec_kind(r) == KIND_NONE && rec_trace(r) == TRACE_NONE, "wrong types read as none");
+	ok(rec_bad(r) != NULL && strstr(rec_bad(r)->msg, "\"kind\"") != NULL,
+	    "and mark the record bad, as rec_str does");
 	rec_free(r);
 	is_str(rec_kind_name(KIND_SIGNPOST), "signpost", "kind names");
 	is_str(trace_kind_name(TRACE_TTMETAL), "ttmetal", "trace names");
