@@ -2,20 +2,19 @@
 /*
  * ttp-filter: select the ops tt-perf-report analyses (signpost window, device merge,
  * id range, host ops) and more (devices, op names, phases), as records.
- * Option parsing only; the logic is in lib/tt/filter.c, window.c, merge.c.
+ * Its options and a stage (core/stage.h); the logic is in lib/tt/filter.c, window.c,
+ * merge.c, lib/phase/stepwin.c and lib/torch/collect.c.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "tt/filter.h"
 #include "core/io.h"
+#include "core/stage.h"
 #include "core/rec.h"
 #include "phase/stepwin.h"
 #include "torch/collect.h"
@@ -23,7 +22,7 @@
 enum {
 	OPT_IGNORE = 256, OPT_PRINT, OPT_NO_MERGE, OPT_NO_HOST, OPT_OP, OPT_XOP, OPT_PHASE,
 	OPT_NO_CONST, OPT_SIGNPOST, OPT_CONST_ONLY, OPT_NO_ILC, OPT_ILC_ONLY, OPT_PROGRAM, OPT_LOOP,
-	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER, OPT_SKIP_BAD, OPT_COLLECTIVES, OPT_RANK
+	OPT_STEPS, OPT_STEADY, OPT_NUM_STEPS, OPT_ITER, OPT_COLLECTIVES, OPT_RANK
 };
 
 static const struct option longopts[] = {
@@ -41,7 +40,6 @@ static const struct option longopts[] = {
 	{ "phase",		required_argument,	NULL, OPT_PHASE },
 	{ "iter",		required_argument,	NULL, OPT_ITER },
 	{ "no-const-eval",	no_argument,		NULL, OPT_NO_CONST },
-	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "const-eval-only",	no_argument,		NULL, OPT_CONST_ONLY },
 	{ "no-input-layout-conversion", no_argument,	NULL, OPT_NO_ILC },
 	{ "input-layout-conversion-only", no_argument,	NULL, OPT_ILC_ONLY },
@@ -50,17 +48,10 @@ static const struct option longopts[] = {
 	{ "steps",		required_argument,	NULL, OPT_STEPS },
 	{ "steady-state",	no_argument,		NULL, OPT_STEADY },
 	{ "num-steps",		required_argument,	NULL, OPT_NUM_STEPS },
-	{ "skip-bad",		no_argument,		NULL, OPT_SKIP_BAD },
 	{ "collectives",	no_argument,		NULL, OPT_COLLECTIVES },
 	{ "rank",		required_argument,	NULL, OPT_RANK },
-	{ "verbose",		no_argument,		NULL, 'v' },
-	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
 };
-
-/* A global, so that a leak checker sees it when an error exits from deep inside. */
-static struct rec_reader *rd;
 
 static void
 usage(FILE *fp)
@@ -128,176 +119,201 @@ add_glob(char ***v, size_t *n, char *g)
 	(*v)[(*n)++] = g;
 }
 
-/* Whether the inputs include the standard input (none given, or "-"). */
-static bool
-stdin_named(int argc, char **argv)
-{
-	int i;
+struct filt {
+	struct filter_opts	 o;
+	struct stepwin_opts	 sw;
+	struct collect_opts	 co;
+	bool			 steps, colls;
+	FILE			*out;
+};
 
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "-") == 0)
-			return true;
-	return argc == 0;
+/* A number option (--program, --loop, --iter, --num-steps, --rank) or die. */
+static long long
+number(const char *name, const char *arg, long long lo, long long hi)
+{
+	const char *err;
+	long long v = strtonum(arg, lo, hi, &err);
+
+	if (err != NULL)
+		die_usage("--%s: %s: '%s'", name, err, arg);
+	return v;
+}
+
+/* The options of PyTorch traces' steps and collectives: whether ch was one. */
+static bool
+torch_option(struct filt *p, int ch, char *arg)
+{
+	const char *err;
+
+	switch (ch) {
+	case OPT_STEPS:
+		if ((err = stepwin_parse(arg, &p->sw)) != NULL)
+			die_usage("%s: '%s'", err, arg);
+		p->steps = true;
+		return true;
+	case OPT_STEADY:
+		p->sw.steady = true;
+		return true;
+	case OPT_NUM_STEPS:
+		p->sw.num_steps = number("num-steps", arg, 1, LLONG_MAX);
+		return true;
+	case OPT_COLLECTIVES:
+		p->colls = true;
+		return true;
+	case OPT_RANK:
+		p->co.rank = number("rank", arg, 0, 1000000);
+		return true;
+	}
+	return false;
+}
+
+static void
+option(void *self, int c, char *arg)
+{
+	struct filt *p = self;
+	struct filter_opts *o = &p->o;
+	const char *err;
+
+	if (torch_option(p, c, arg))
+		return;
+	switch (c) {
+	case 's':
+	case OPT_SIGNPOST:
+		o->w.start = arg;
+		break;
+	case 'e':
+		o->w.end = arg;
+		break;
+	case OPT_IGNORE:
+		o->w.ignore = true;
+		break;
+	case OPT_PRINT:
+		o->w.print = true;
+		break;
+	case OPT_NO_MERGE:
+		o->no_merge = true;
+		break;
+	case 'd':
+		devlist_free(&o->devices);
+		if ((err = devlist_parse(arg, &o->devices)) != NULL)
+			die_usage("%s", err);
+		o->has_devices = true;
+		break;
+	case 'i':
+		if ((err = idrange_parse(arg, &o->idrange)) != NULL)
+			die_usage("%s", err);
+		o->has_idrange = true;
+		break;
+	case OPT_NO_HOST:
+		o->no_host_ops = true;
+		break;
+	case OPT_OP:
+		add_glob(&o->ops, &o->nops, arg);
+		break;
+	case OPT_XOP:
+		add_glob(&o->xops, &o->nxops, arg);
+		break;
+	case OPT_PHASE:
+		o->phase = arg;
+		break;
+	case OPT_NO_CONST:
+	case OPT_CONST_ONLY:
+		o->const_eval = c == OPT_NO_CONST ? FILTER_DROP : FILTER_ONLY;
+		break;
+	case OPT_NO_ILC:
+	case OPT_ILC_ONLY:
+		o->layout_conv = c == OPT_NO_ILC ? FILTER_DROP : FILTER_ONLY;
+		break;
+	case OPT_PROGRAM:
+	case OPT_LOOP:
+	case OPT_ITER:
+		*(c == OPT_PROGRAM ? &o->program : c == OPT_LOOP ? &o->loop : &o->iter) =
+		    number(c == OPT_PROGRAM ? "program" : c == OPT_LOOP ? "loop" : "iter", arg,
+		    0, LLONG_MAX);
+		break;
+	}
+}
+
+/* Whether any selection of TT ops (or windows) is asked for. */
+static bool
+selects(const struct filter_opts *o)
+{
+	return o->w.start || o->w.end || o->w.ignore || o->w.print || o->no_merge ||
+	    o->has_devices || o->has_idrange || o->no_host_ops || o->phase || o->nops ||
+	    o->nxops || o->const_eval || o->layout_conv || o->program >= 0 || o->loop >= 0 ||
+	    o->iter >= 0;
+}
+
+static void
+ready(void *self, struct stage_env *env)
+{
+	struct filt *p = self;
+	struct filter_opts *o = &p->o;
+
+	o->verbose = env->verbose;
+	o->w.verbose = o->verbose;
+	/* --phase and --iter replace the default last-signpost window (the phases are the
+	 * windows). */
+	o->w.whole = o->phase != NULL || o->iter >= 0;
+	if (p->steps && p->sw.steady)
+		die_usage("--steps and --steady-state: give one");
+	if ((p->steps || p->sw.steady) && selects(o))
+		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
+		    "for the other selections", p->steps ? "steps" : "steady-state");
+	if (p->co.rank >= 0 && !p->colls)
+		die_usage("--rank goes with --collectives");
+	if (p->colls && (p->steps || p->sw.steady || selects(o)))
+		die_usage("--collectives keeps every collective kernel: not with the other "
+		    "selections");
+	p->sw.verbose = o->verbose;
+}
+
+static int
+filt_open(void *self, FILE *out, struct stage_env *env, struct error *e)
+{
+	struct filt *p = self;
+
+	p->out = out;
+	p->o.bad = p->sw.bad = p->co.bad = &env->bad;
+	return 0;
+}
+
+/* Windows and merges look ahead: the stage reads its input itself. */
+static int
+filt_run(void *self, struct rec_reader *rd, struct error *e)
+{
+	struct filt *p = self;
+
+	if (p->colls)
+		return collect_run(rd, p->out, &p->co, e);
+	if (p->steps || p->sw.steady)
+		return stepwin_run(rd, p->out, &p->sw, e);
+	return filter_run(rd, p->out, &p->o, e);
+}
+
+static void
+filt_close(void *self)
+{
+	struct filt *p = self;
+
+	devlist_free(&p->o.devices);
+	free(p->o.ops);
+	free(p->o.xops);
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct filter_opts o;
-	struct stepwin_opts sw = { 1, -1, false, STEPWIN_NUM_STEPS, false, NULL };
-	struct badrec bad = BADREC_INIT;
-	struct error rerr = ERROR_INIT;
-	bool steps = false, colls = false;
-	struct collect_opts co = { -1, NULL };
-	const char *err;
-	long long v;
-	int c;
+	static const struct stage stage = { filt_open, NULL, filt_run, NULL, filt_close };
+	static struct filt self = {
+		.o = { .program = -1, .loop = -1, .iter = -1 },
+		.sw = { 1, -1, false, STEPWIN_NUM_STEPS, false, NULL },
+		.co = { -1, NULL }
+	};
+	static const struct stage_prog prog = {
+		"ttp-filter", "s:e:d:i:", longopts, STAGE_SKIP_BAD, usage, option, ready,
+		&stage, &self
+	};
 
-	io_init();
-	memset(&o, 0, sizeof(o));
-	o.program = o.loop = o.iter = -1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:e:d:i:qvhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-		case OPT_SIGNPOST:
-			o.w.start = optarg;
-			break;
-		case 'e':
-			o.w.end = optarg;
-			break;
-		case OPT_IGNORE:
-			o.w.ignore = true;
-			break;
-		case OPT_PRINT:
-			o.w.print = true;
-			break;
-		case OPT_NO_MERGE:
-			o.no_merge = true;
-			break;
-		case 'd':
-			devlist_free(&o.devices);
-			if ((err = devlist_parse(optarg, &o.devices)) != NULL)
-				die_usage("%s", err);
-			o.has_devices = true;
-			break;
-		case 'i':
-			if ((err = idrange_parse(optarg, &o.idrange)) != NULL)
-				die_usage("%s", err);
-			o.has_idrange = true;
-			break;
-		case OPT_NO_HOST:
-			o.no_host_ops = true;
-			break;
-		case OPT_OP:
-			add_glob(&o.ops, &o.nops, optarg);
-			break;
-		case OPT_XOP:
-			add_glob(&o.xops, &o.nxops, optarg);
-			break;
-		case OPT_PHASE:
-			o.phase = optarg;
-			break;
-		case OPT_NO_CONST:
-		case OPT_CONST_ONLY:
-			o.const_eval = c == OPT_NO_CONST ? FILTER_DROP : FILTER_ONLY;
-			break;
-		case OPT_NO_ILC:
-		case OPT_ILC_ONLY:
-			o.layout_conv = c == OPT_NO_ILC ? FILTER_DROP : FILTER_ONLY;
-			break;
-		case OPT_PROGRAM:
-		case OPT_LOOP:
-		case OPT_ITER:
-			v = strtonum(optarg, 0, LLONG_MAX, &err);
-			if (err != NULL)
-				die_usage("--%s: %s: '%s'", c == OPT_PROGRAM ? "program" :
-				    c == OPT_LOOP ? "loop" : "iter", err, optarg);
-			*(c == OPT_PROGRAM ? &o.program : c == OPT_LOOP ? &o.loop : &o.iter) = v;
-			break;
-		case OPT_STEPS:
-			if ((err = stepwin_parse(optarg, &sw)) != NULL)
-				die_usage("%s: '%s'", err, optarg);
-			steps = true;
-			break;
-		case OPT_STEADY:
-			sw.steady = true;
-			break;
-		case OPT_NUM_STEPS:
-			sw.num_steps = strtonum(optarg, 1, LLONG_MAX, &err);
-			if (err != NULL)
-				die_usage("--num-steps: %s: '%s'", err, optarg);
-			break;
-		case OPT_SKIP_BAD:
-			bad.skip = true;
-			break;
-		case OPT_COLLECTIVES:
-			colls = true;
-			break;
-		case OPT_RANK:
-			co.rank = strtonum(optarg, 0, 1000000, &err);
-			if (err != NULL)
-				die_usage("--rank: %s: '%s'", err, optarg);
-			break;
-		case 'q':
-			diag_set_quiet(1);
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("ttp-filter %s\n", TTP_VERSION);
-			return 0;
-		default:
-			die_getopt(c, argv);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	o.w.verbose = o.verbose;
-	/* --phase and --iter replace the default last-signpost window (the phases are the
-	 * windows). */
-	o.w.whole = o.phase != NULL || o.iter >= 0;
-
-	if (steps && sw.steady)
-		die_usage("--steps and --steady-state: give one");
-	if ((steps || sw.steady) && (o.w.start || o.w.end || o.w.ignore || o.w.print ||
-	    o.no_merge || o.has_devices || o.has_idrange || o.no_host_ops || o.phase ||
-	    o.nops || o.nxops || o.const_eval || o.layout_conv || o.program >= 0 ||
-	    o.loop >= 0 || o.iter >= 0))
-		die_usage("--%s selects whole steps; pipe its output to a second ttp-filter "
-		    "for the other selections", steps ? "steps" : "steady-state");
-	if (co.rank >= 0 && !colls)
-		die_usage("--rank goes with --collectives");
-	if (colls && (steps || sw.steady || o.w.start || o.w.end || o.w.ignore || o.w.print ||
-	    o.no_merge || o.has_devices || o.has_idrange || o.no_host_ops || o.phase ||
-	    o.nops || o.nxops || o.const_eval || o.layout_conv || o.program >= 0 ||
-	    o.loop >= 0 || o.iter >= 0))
-		die_usage("--collectives keeps every collective kernel: not with the other "
-		    "selections");
-	sw.verbose = o.verbose;
-	o.bad = sw.bad = co.bad = &bad;
-
-	io_stdin_or_usage(argc, usage);
-	/* A closed standard input: the spool would take descriptor 0 and be read as the
-	 * input (an empty one); say so as the other stages' first read does. */
-	if (stdin_named(argc, argv) && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
-		die(1, "<stdin>: %s", strerror(EBADF));
-	rd = rec_open_list(argv, argc);
-	if ((colls ? collect_run(rd, stdout, &co, &rerr) :
-	    steps || sw.steady ? stepwin_run(rd, stdout, &sw, &rerr) :
-	    filter_run(rd, stdout, &o, &rerr)) < 0) {
-		badrec_end(&bad);
-		error_die(&rerr);
-	}
-	badrec_end(&bad);
-	rec_close(rd);
-	devlist_free(&o.devices);
-	free(o.ops);
-	free(o.xops);
-	io_finish();
-	return 0;
+	return stage_main(&prog, argc, argv);
 }

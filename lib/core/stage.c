@@ -168,12 +168,14 @@ stdin_named(int argc, char **argv)
 	return argc == 0;
 }
 
+/* Globals, so that a leak checker sees them when an error exits from deep inside. */
+static struct rec_reader *rd;
+static struct stage_env env = { false, false, 0, BADREC_INIT };
+
 int
 stage_main(const struct stage_prog *p, int argc, char **argv)
 {
-	struct stage_env env = { false, false, 0, BADREC_INIT };
 	struct error err = ERROR_INIT;
-	struct rec_reader *rd;
 	struct sink out;
 	int first, rc;
 
