@@ -4,6 +4,8 @@
  * its first bytes: the table of readers below (core/reader.h) names the formats, TT-Metal
  * ops perf CSV files, PyTorch profiler traces (Kineto JSON) and JAX profiles (XSpace).
  */
+#include <sys/stat.h>
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,22 @@ expected(const char *word)
 		if ((*r)->expect != NULL && strcmp((*r)->expect, word) == 0)
 			return *r;
 	die_usage("--expect: expected csv or json, not '%s'", word);
+}
+
+/* A FIFO, /dev/fd/N or device named twice would be read by two streams at once: refuse
+ * it, before anything opens it (opening a FIFO waits for its writer). */
+static void
+once(const struct io_input *in, int n)
+{
+	struct stat st;
+	int i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(in[i].path, in[j].path) == 0 && strcmp(in[i].path, "-") != 0 &&
+			    stat(in[i].path, &st) == 0 && !S_ISREG(st.st_mode))
+				die_usage("%s: given more than once (it can be read only once)",
+				    in[i].path);
 }
 
 /* Open every input once, choose the reader of the first, refuse the others' kinds. */
@@ -166,6 +184,7 @@ main(int argc, char *argv[])
 		if (strcmp(in[i].path, "-") == 0 && ch++ > 0)
 			die_usage("standard input given more than once");
 	}
+	once(in, n);
 	r = choose(in, n, want);
 	if (o.capture != NULL && !(r->flags & READER_CAPTURE))
 		die_usage("--capture-folder: PyTorch traces only");

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for stage: the contract (open, push, finish, close; or run) against the
  * memory sink; records a push leaves to the caller written unless bad; the bad records'
- * policy (skip: counted, left out); errors returned; and ttp-roofline's stage itself on
- * real records. */
+ * policy (skip: counted, left out); errors returned. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,12 +12,6 @@
 #include "core/stage.h"
 #include "core/trace.h"
 #include "tap.h"
-
-/* ttp-roofline's stage: its file, main renamed. */
-int roofline_main(int, char **);
-#define main roofline_main
-#include "../../cmd/ttp-roofline.c"
-#undef main
 
 struct toy {
 	FILE	*out;
@@ -185,33 +178,9 @@ contract(void)
 	free(out);
 }
 
-/* ttp-roofline's stage over a PyTorch and a TT record, as stage_main would run it. */
-static void
-roofline(void)
-{
-	static const char in[] = "{\"kind\":\"trace\",\"trace\":\"ttmetal\",\"fmt\":\"v2.1\","
-	    "\"devices\":[0],\"signposts\":[],\"ids_ascending\":true}\n"
-	    "{\"kind\":\"op\",\"trace\":\"ttmetal\",\"id\":2,\"op\":\"X\","
-	    "\"op_type\":\"tt_dnn_cpu\",\"device\":0,\"arch\":\"wormhole\"}\n";
-	static struct roof self = { .archname = "wormhole", .steps = true };
-	struct stage_env env = { false, false, BADREC_INIT };
-	struct error e = ERROR_INIT;
-	const struct stage st = { roof_open, roof_push, NULL, roof_finish, roof_close };
-	char *out;
-
-	opt.extras = true;
-	ready(&self, &env);
-	ok(over(&st, &self, in, false, &out, &e) == 0, "roofline stage: runs");
-	ok(strncmp(out, in, strchr(in, '\n') + 1 - in) == 0, "the trace record passes");
-	ok(strstr(out, "\"id\":2") != NULL && strlen(out) > sizeof(in) - 1,
-	    "the op gains figures");
-	free(out);
-}
-
 int
 main(void)
 {
 	contract();
-	roofline();
 	return tap_done();
 }
