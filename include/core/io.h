@@ -30,19 +30,22 @@ int io_peek(FILE *fp);
  * An input opened once (ttp-parse, which reads an input's first bytes to choose its
  * reader). A path that cannot be opened twice (a FIFO, /dev/fd/N from a shell's
  * process substitution, a device, a socket, standard input) must not be: io_input_open
- * opens it, reads its first bytes (inflated when it is gzip: a regular file by pread,
- * anything else read ahead and served again), and holds the stream; the next io_open of
- * the same path (by a reader that takes paths) gets that stream, from its first byte.
- * A reader that needs to seek (JAX's XSpace) has a non-regular input copied once into
- * an unlinked temporary file first (io_input_spool): path then names that copy
+ * opens it, reads its first bytes (inflated when it is gzip) ahead, to be served again,
+ * and holds the stream: the next io_open of the same path (by a reader that takes
+ * paths) or io_input_stream gets that stream, from its first byte. A regular file has
+ * its head read (pread; inflated through a stream when gzip) and is closed: it opens
+ * again for its reader, so that many inputs hold no descriptor or buffer each. A reader
+ * that needs to seek (JAX's XSpace) has a non-regular input copied once into an
+ * unlinked temporary file first (io_input_spool): path then names that copy
  * ("/dev/fd/N", a regular file) while name stays the user's.
  */
-#define IO_HEAD	4096
+#define IO_HEAD		4096	/* head[]'s size: a regular file's head fills it */
+#define IO_HEAD_MIN	512	/* a stream's: at least this much, unless it ends first */
 struct io_input {
 	struct io_input	*next;		/* held inputs (io.c's) */
 	const char	*path;		/* for a reader that opens by path ("-": stdin) */
 	const char	*name;		/* for messages */
-	FILE		*fp;		/* the stream, until a reader closes it (then NULL) */
+	FILE		*fp;		/* a held stream (not a regular file's), or NULL */
 	int		 regular;	/* a regular file: path may be opened again */
 	int		 taken;		/* an io_open has returned fp */
 	int		 sfd;		/* io_input_spool's copy, or -1 */
@@ -53,6 +56,9 @@ struct io_input {
 /* 0, or -1 with e set (the path does not open, a read error). in must stay in place
  * until io_input_close. */
 int io_input_open(struct io_input *in, const char *path, struct error *e);
+/* The input's stream from its first byte: the held one, or a regular file opened again
+ * (io_open's rules); NULL with e set when it does not open. io_input_close closes it. */
+FILE *io_input_stream(struct io_input *in, struct error *e);
 /* A non-regular input copied into a temporary file (see above); 0 or -1 with e set. */
 int io_input_spool(struct io_input *in, struct error *e);
 /* Close the stream if no reader did, and the copy. */

@@ -318,7 +318,8 @@ read_head(struct io_input *in, struct src *s, struct error *e)
 {
 	ssize_t m;
 
-	while (in->nhead < sizeof(in->head)) {
+	/* a stream: enough to tell the formats apart, without waiting for more */
+	while (in->nhead < IO_HEAD_MIN) {
 		m = src_read(s, (char *)in->head + in->nhead, sizeof(in->head) - in->nhead);
 		if (m < 0) {
 			error_set(e, in->name, 0, -1, "%s", s->err[0] != '\0' ? s->err :
@@ -350,7 +351,7 @@ io_input_open(struct io_input *in, const char *path, struct error *e)
 	if ((in->fp = open_new(path, e)) == NULL)
 		return -1;
 	if ((s = src_of(in->fp)) == NULL) {
-		/* a plain regular file: its head by pread, the stream left at 0 */
+		/* a plain regular file: its head by pread */
 		in->regular = 1;
 		while (in->nhead < sizeof(in->head)) {
 			m = pread(fileno(in->fp), in->head + in->nhead,
@@ -359,9 +360,7 @@ io_input_open(struct io_input *in, const char *path, struct error *e)
 				continue;
 			if (m < 0) {
 				error_set(e, in->name, 0, -1, "%s", strerror(errno));
-				io_close(in->fp);
-				in->fp = NULL;
-				return -1;
+				break;
 			}
 			if (m == 0)
 				break;
@@ -369,15 +368,32 @@ io_input_open(struct io_input *in, const char *path, struct error *e)
 		}
 	} else {
 		in->regular = s->fp != NULL && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
-		if (read_head(in, s, e) != 0) {
-			io_close(in->fp);
-			in->fp = NULL;
-			return -1;
-		}
+		read_head(in, s, e);
+	}
+	/* A regular file opens again for its reader (no descriptor or buffer held per
+	 * input meanwhile); anything else is held for it. */
+	if (in->regular || error_is_set(e)) {
+		io_close(in->fp);
+		in->fp = NULL;
+		return error_is_set(e) ? -1 : 0;
 	}
 	in->next = held;
 	held = in;
 	return 0;
+}
+
+FILE *
+io_input_stream(struct io_input *in, struct error *e)
+{
+	FILE *fp;
+
+	if (in->fp != NULL) {
+		in->taken = 1;
+		return in->fp;
+	}
+	if ((fp = open_new(in->path, e)) != NULL)
+		in->fp = fp;
+	return fp;
 }
 
 int
@@ -416,6 +432,7 @@ io_input_close(struct io_input *in)
 {
 	if (in->fp != NULL)
 		io_close(in->fp);
+	in->fp = NULL;
 	if (in->sfd >= 0)
 		close(in->sfd);
 	in->sfd = -1;

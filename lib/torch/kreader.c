@@ -28,11 +28,13 @@ kineto_read(struct io_input *in, int n, const struct reader_opts *ro, struct err
 	struct kineto_ranks claimed = { NULL, NULL, 0, 0 };
 	struct kineto_opts o = { ro->python, ro->verbose, ro->capture, ro->has_rank, ro->rank,
 	    &claimed };
+	FILE *fp;
 	int i, rc = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rc == 0)
-			rc = kineto_parse(in[i].fp, in[i].name, n > 1 ? i : -1, &o, e);
+			rc = (fp = io_input_stream(&in[i], e)) == NULL ? -1 :
+			    kineto_parse(fp, in[i].name, n > 1 ? i : -1, &o, e);
 		io_input_close(&in[i]);
 	}
 	kineto_ranks_free(&claimed);

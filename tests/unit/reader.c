@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/diag.h"
 #include "core/io.h"
@@ -78,6 +79,37 @@ check(const struct reader *r, const char *path, const char *first, size_t nlines
 	error_free(&e);
 }
 
+/* A pipe (as a shell's <(...) gives one) is held: its head read ahead, the same stream
+ * handed to the reader that opens the path, from its first byte. */
+static void
+held_pipe(void)
+{
+	static const char text[] = "  {\"traceEvents\":[]}";
+	struct io_input in;
+	struct error e = ERROR_INIT;
+	char path[32], got[64];
+	int fd[2];
+	FILE *fp;
+	size_t n;
+
+	if (pipe(fd) != 0 || write(fd[1], text, sizeof(text) - 1) != sizeof(text) - 1)
+		die(EXIT_DATA, "pipe");
+	close(fd[1]);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	ok(io_input_open(&in, path, &e) == 0 && !in.regular && in.fp != NULL,
+	    "a pipe: held");
+	ok(in.nhead == sizeof(text) - 1 && memcmp(in.head, text, in.nhead) == 0,
+	    "its head: the whole of a short input");
+	fp = io_open(path);
+	ok(fp == in.fp, "io_open of its path: the held stream");
+	n = fread(got, 1, sizeof(got), fp);
+	ok(n == sizeof(text) - 1 && memcmp(got, text, n) == 0, "read from its first byte");
+	io_close(fp);
+	ok(in.fp == NULL, "closed by the reader: no longer held");
+	io_input_close(&in);
+	close(fd[0]);
+}
+
 int
 main(void)
 {
@@ -93,7 +125,10 @@ main(void)
 	ok(!xplane_reader.sniff(json, sizeof(json) - 1), "JSON is not an XSpace");
 	ok(reader_find(table, csv, 0) == &ttm_reader, "an empty input goes to the CSV reader");
 	ok(sniff(&in, "tests/data/sample.csv") == &ttm_reader, "sample.csv: TT-Metal CSV");
+	ok(in.regular && in.fp == NULL && in.nhead == IO_HEAD, "a regular file: a full head, "
+	    "no stream held");
 	io_input_close(&in);
+	held_pipe();
 	ok(sniff(&in, "tests/data/kineto/basic.json") == &kineto_reader, "basic.json: Kineto");
 	io_input_close(&in);
 	ok(sniff(&in, "tests/data/jax/small.xplane.pb") == &xplane_reader,
