@@ -49,6 +49,9 @@ usage(FILE *fp)
 	    "  -V, --version      show the version and exit\n");
 }
 
+/* The inputs: a global, so that a leak checker sees them when an error exits. */
+static struct io_input *in;
+
 /* The readers, in the order they are asked; the CSV reader takes what no other claims. */
 static const struct reader *const readers[] = {
 	&xplane_reader, &kineto_reader, &ttm_reader, NULL
@@ -69,7 +72,7 @@ expected(const char *word)
 /* A FIFO, /dev/fd/N or device named twice would be read by two streams at once: refuse
  * it, before anything opens it (opening a FIFO waits for its writer). */
 static void
-once(const struct io_input *in, int n)
+once(int n)
 {
 	struct stat st;
 	int i, j;
@@ -84,7 +87,7 @@ once(const struct io_input *in, int n)
 
 /* Open every input once, choose the reader of the first, refuse the others' kinds. */
 static const struct reader *
-choose(struct io_input *in, int n, const struct reader *want)
+choose(int n, const struct reader *want)
 {
 	const struct reader *r, *ri;
 	struct error err = ERROR_INIT;
@@ -127,7 +130,6 @@ main(int argc, char *argv[])
 	};
 	struct reader_opts o = { 0, 0, 0, 0, NULL, 0, 0 };
 	const struct reader *r, *want = NULL;
-	struct io_input *in;
 	struct error err = ERROR_INIT;
 	int ch, i, n;
 
@@ -184,8 +186,8 @@ main(int argc, char *argv[])
 		if (strcmp(in[i].path, "-") == 0 && ch++ > 0)
 			die_usage("standard input given more than once");
 	}
-	once(in, n);
-	r = choose(in, n, want);
+	once(n);
+	r = choose(n, want);
 	if (o.capture != NULL && !(r->flags & READER_CAPTURE))
 		die_usage("--capture-folder: PyTorch traces only");
 	if (o.has_rank && !(r->flags & READER_RANK))
