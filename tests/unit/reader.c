@@ -35,7 +35,7 @@ sniff(struct io_input *in, const char *path)
 static char *
 parse(const struct reader *r, const char *path, int *rc, struct error *e)
 {
-	struct reader_opts o = { 0, 0, 0, 0, NULL };
+	struct reader_opts o = { 0, 0, 0, 0, NULL, 0, 0 };
 	struct io_input in;
 	FILE *saved = stdout, *mem;
 	char *buf = NULL;

@@ -114,7 +114,7 @@ over(const struct stage *st, void *self, const char *text, bool skip, char **out
     struct error *e)
 {
 	struct rec_reader *rd;
-	struct stage_env env = { false, false, BADREC_INIT };
+	struct stage_env env = { false, false, 0, BADREC_INIT };
 	struct sink s;
 	int rc;
 
