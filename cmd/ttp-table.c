@@ -182,7 +182,9 @@ usage(FILE *fp)
 	    "  --top N               at most N rows of each sheet on the terminal\n"
 	    "  --width N             fit text sheets to N columns: the widest cut, a wide\n"
 	    "                        sheet in blocks of columns (0: never; default the\n"
-	    "                        terminal's width, $COLUMNS, or 200 in a file or pipe)\n"
+	    "                        terminal's width, $COLUMNS, or 200 in a file or pipe);\n"
+	    "                        the TT report: its OP Code column cut (in a file or\n"
+	    "                        pipe, without --width: the reference's layout)\n"
 	    "  --micro-idle-thresh-us X  split idle time at gaps of X us\n"
 	    "  --include-unlinked-kernels  count kernels without a launcher in gpu_timeline\n"
 	    "  --no-kernel-summary   leave out kernel_summary\n"
@@ -1332,6 +1334,7 @@ main(int argc, char **argv)
 	static struct page pg;
 	const char *err, *kind;
 	int colour;
+	size_t tt_width;
 	size_t ntorch = 0, ntt = 0, nrecs = 0;
 
 	io_init();
@@ -1345,6 +1348,9 @@ main(int argc, char **argv)
 		phase_charts = phasechart_new();
 	colour = !o.markdown && !o.html_stdout && o.csv == NULL &&
 	    colour_wanted(o.colour_mode, stdout);
+	/* the TT report and its summary: fitted to --width, or to a terminal; a file or a
+	 * pipe gets the reference's layout */
+	tt_width = o.width >= 0 ? (size_t)o.width : isatty(STDOUT_FILENO) ? text_width(-1) : 0;
 
 	table_init(&t);
 	tl = tl_new();
@@ -1471,7 +1477,7 @@ main(int argc, char **argv)
 		if (o.advice)
 			report_markdown_advice(stdout, &t);
 	} else {
-		struct report_opts ro = { colour, o.advice, o.min_pct };
+		struct report_opts ro = { colour, o.advice, o.min_pct, tt_width };
 
 		report_text(stdout, &t, &ro);
 	}
@@ -1493,7 +1499,7 @@ main(int argc, char **argv)
 				fputc('\n', stdout);
 			summary_markdown(stdout, s);
 		} else
-			summary_print(stdout, s, colour);
+			summary_print(stdout, s, colour, tt_width);
 	}
 	write_summary_files(&o, s);
 done:

@@ -91,6 +91,8 @@ struct report_opts {
 	int	colour;		/* emit ANSI colours */
 	int	advice;		/* print the advice section */
 	double	min_pct;	/* --min-percentage: rows below it are grey */
+	size_t	width;		/* text: the OP Code column cut so that the table fits
+				 * this many columns where it can (0: never cut) */
 };
 
 void table_init(struct table *t);

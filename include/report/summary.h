@@ -67,7 +67,8 @@ void summary_top(struct summary *s, size_t n);
 size_t summary_ndevices(const struct summary *s);
 
 /* The printed block: blank line, title, header, rows (colour: op names coloured). */
-void summary_print(FILE *fp, const struct summary *s, int colour);
+/* width: fitted to it as tab_print fits a tab (0: the reference's layout). */
+void summary_print(FILE *fp, const struct summary *s, int colour, size_t width);
 /* The summary's table, one row per group in the CSV's order (for the HTML page). */
 const struct tab *summary_tab(const struct summary *s);
 /* The summary CSV (LF, %.2f). Returns 0 or -1 with errno set. */

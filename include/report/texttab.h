@@ -68,4 +68,11 @@ void ttab_cell(struct ttab *t, const char *s, size_t n);
 /* Write the row (cells not given are empty) and start the next one. */
 void ttab_row(struct ttab *t, FILE *fp);
 
+/* Display width of UTF-8 text (code points), and the byte length of its first w. */
+size_t ttab_u8width(const char *s, size_t n);
+size_t ttab_u8prefix(const char *s, size_t n, size_t w);
+/* out = s[0..n) cut to w code points: when it does not fit, its start and its end with
+ * one '…' between them (the end tells "_sum" from "_mean", an op from its shape). */
+void ttab_cut(struct buf *out, const char *s, size_t n, size_t w);
+
 #endif

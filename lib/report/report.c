@@ -885,6 +885,26 @@ columns(struct ttab *tb, int flags)
 		    col == C_OPCODE || col == C_BOUND || col == C_MATH ? TTAB_LEFT : TTAB_RIGHT);
 }
 
+/* A text cell (OP Code) of a table fitted to a width (report_opts.width): its text cut
+ * to the column's width, its start and end kept, in the cell's colour. */
+static void
+cut_text(struct buf *cb, const struct table *t, const struct row *w, int col, size_t width,
+    const struct report_opts *o)
+{
+	struct buf plain = BUF_INIT, cut = BUF_INIT;
+	struct report_opts bare = *o;
+	int c;
+
+	bare.colour = 0;
+	cell(&plain, t, w, col, 0, &bare);
+	ttab_cut(&cut, plain.p ? plain.p : "", plain.len, width);
+	c = !o->colour ? COL_NONE : row_grey(w, o) ? COL_GREY : cell_colour(t, w, col);
+	buf_reset(cb);
+	colour_add(cb, o->colour, c, cut.p, cut.len);
+	buf_free(&plain);
+	buf_free(&cut);
+}
+
 static void
 print_row(FILE *fp, struct ttab *tb, struct buf *cb, const struct table *t,
     const struct row *w, const struct report_opts *o)
@@ -894,6 +914,9 @@ print_row(FILE *fp, struct ttab *tb, struct buf *cb, const struct table *t,
 	for (col = 0; col < NCOLS; col++) {
 		buf_reset(cb);
 		cell(cb, t, w, col, o->colour, o);
+		if (col == C_OPCODE && (tb->flags & TTAB_MARKDOWN) == 0 &&
+		    colour_width(cb->p ? cb->p : "", cb->len) > tb->cols[col].width)
+			cut_text(cb, t, w, col, tb->cols[col].width, o);
 		ttab_cell(tb, cb->p ? cb->p : "", cb->len);
 	}
 	ttab_row(tb, fp);
@@ -992,7 +1015,7 @@ compute_layout(const struct table *t, struct ttab *tb, const struct report_opts 
 }
 
 static void
-print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on)
+print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on, int cut)
 {
 	struct buf cb = BUF_INIT;
 	char txt[128];
@@ -1007,7 +1030,14 @@ print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on)
 		case C_OPCODE:
 			snprintf(txt, sizeof(txt), "%ld device ops, %ld host ops, %ld signposts",
 			    t->ndevice, t->nhost, t->nsignpost);
-			cell_str(&cb, on, c, txt);
+			if (cut) {	/* a table fitted to a width: the column's width */
+				struct buf x = BUF_INIT;
+
+				ttab_cut(&x, txt, strlen(txt), tb->cols[C_OPCODE].width);
+				colour_add(&cb, on, c, x.p, x.len);
+				buf_free(&x);
+			} else
+				cell_str(&cb, on, c, txt);
 			break;
 		case C_DEVTIME:
 			cell_num(&cb, on, c, t->sum_dev, 0, MU "s");
@@ -1136,15 +1166,48 @@ print_advice(FILE *fp, const struct table *t, struct ttab *tb,
 	buf_free(&cb);
 }
 
+/* A table wider than width (0: any width) is narrowed in its OP Code column, down to 24:
+ * the others hold numbers and Math Fidelity's data types, never cut (a terminal
+ * narrower than the rest still wraps). 1 when a column was narrowed. */
+static int
+fit_width(struct ttab *tb, size_t width)
+{
+	static const struct { int col; size_t min; } text[] = {
+		{ C_OPCODE, 24 }
+	};
+	size_t total = 0, col, over, i;
+	int cut = 0;
+
+	if (width == 0)
+		return 0;
+	for (col = 0; col < tb->ncols; col++)
+		total += tb->cols[col].width + (col > 0 ? 2 : 0);
+	for (i = 0; i < sizeof(text) / sizeof(text[0]) && total > width; i++) {
+		struct ttab_col *c = &tb->cols[text[i].col];
+		size_t give;
+
+		if (c->width <= text[i].min)
+			continue;
+		over = total - width;
+		give = c->width - text[i].min < over ? c->width - text[i].min : over;
+		c->width -= give;
+		total -= give;
+		cut = 1;
+	}
+	return cut;
+}
+
 void
 report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 {
 	struct ttab tb;
 	struct buf cb = BUF_INIT;
 	size_t i;
+	int cut;
 
 	columns(&tb, TTAB_TEXT);
 	compute_layout(t, &tb, o);
+	cut = fit_width(&tb, o->width);
 	fputs("\n\xf0\x9f\x9a\x80 Performance Report \xf0\x9f\x9a\x80\n"
 	    "========================\n\n", fp);
 	ttab_header(&tb, fp);
@@ -1155,7 +1218,7 @@ report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 			io_check_stdout();
 	}
 	ttab_rule(&tb, fp);
-	print_totals(fp, t, &tb, o->colour);
+	print_totals(fp, t, &tb, o->colour, cut);
 	if (o->advice)
 		print_advice(fp, t, &tb, o);
 	ttab_free(&tb);
@@ -1167,7 +1230,7 @@ report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 void
 report_markdown(FILE *fp, const struct table *t)
 {
-	struct report_opts plain = { 0, 0, 0 };
+	struct report_opts plain = { 0, 0, 0, 0 };
 	struct ttab tb;
 	struct buf cb = BUF_INIT;
 	size_t i;

@@ -664,7 +664,7 @@ summary_ndevices(const struct summary *s)
 
 /* The table as it prints: per device, in the text's order. */
 static void
-sprint(FILE *fp, const struct summary *s, int flags)
+sprint(FILE *fp, const struct summary *s, size_t width, int flags)
 {
 	struct tab *p = s->tab;
 
@@ -674,16 +674,16 @@ sprint(FILE *fp, const struct summary *s, int flags)
 	}
 	if (s->group_by == GROUP_KEYS)
 		flags |= TAB_PRINT_TRIM;
-	tab_print(p, fp, 0, 0, flags);
+	tab_print(p, fp, 0, width, flags);
 	if (p != s->tab)
 		tab_free(p);
 }
 
 void
-summary_print(FILE *fp, const struct summary *s, int colour)
+summary_print(FILE *fp, const struct summary *s, int colour, size_t width)
 {
 	fputs("\n\xf0\x9f\x93\x8a Stacked report \xf0\x9f\x93\x8a\n====================\n\n", fp);
-	sprint(fp, s, TAB_PRINT_ENDRULE | (colour ? TAB_PRINT_COLOUR : 0));
+	sprint(fp, s, width, TAB_PRINT_ENDRULE | (colour ? TAB_PRINT_COLOUR : 0));
 }
 
 const struct tab *
@@ -695,7 +695,7 @@ summary_tab(const struct summary *s)
 void
 summary_markdown(FILE *fp, const struct summary *s)
 {
-	sprint(fp, s, TAB_PRINT_MD);
+	sprint(fp, s, 0, TAB_PRINT_MD);
 }
 
 int

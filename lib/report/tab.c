@@ -614,63 +614,10 @@ tab_header(const struct tab *t, size_t col)
 	return t->fmts[col].text ? t->fmts[col].text : t->cols[col];
 }
 
-/* Display width of UTF-8 text: code points. */
-static size_t
-u8width(const char *s, size_t n)
-{
-	size_t w = 0, i;
-
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-/* Byte length of the first w code points of s (n bytes). */
-static size_t
-u8prefix(const char *s, size_t n, size_t w)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (k == w)
-				break;
-			k++;
-		}
-		i++;
-	}
-	return i;
-}
-
 static int
 is_right(const struct tab_cell *c)
 {
 	return c->kind == TAB_INT || c->kind == TAB_NUM;
-}
-
-/* s[0..n) cut to w code points, the middle left out and marked with one '…' when it
- * does not fit: the start of a name and its end (the part that tells "_sum" from
- * "_mean", a kernel's name from its namespace) both stay. */
-static void
-cut_cell(struct buf *out, const char *s, size_t n, size_t w)
-{
-	size_t total = u8width(s, n), head, tail, skip;
-
-	buf_reset(out);
-	buf_adds(out, "");
-	if (total <= w) {
-		buf_add(out, s, n);
-		return;
-	}
-	if (w == 0)
-		return;
-	head = (w - 1) / 2;
-	tail = w - 1 - head;
-	buf_add(out, s, u8prefix(s, n, head));
-	buf_adds(out, "\u2026");
-	skip = u8prefix(s, n, total - tail);
-	buf_add(out, s + skip, n - skip);
 }
 
 #define TEXT_MAX 48	/* a text column is never wider, when there is a width budget */
@@ -724,13 +671,13 @@ distinct(struct pcol *p, const size_t *b, size_t nb, int floors)
 				struct pcol *a = &p[b[i]], *c = &p[b[j]];
 				size_t *aw = floors ? &a->floor : &a->w;
 				size_t *cw = floors ? &c->floor : &c->w;
-				size_t af = u8width(a->hdr.p, a->hdr.len);
-				size_t cf = u8width(c->hdr.p, c->hdr.len);
+				size_t af = ttab_u8width(a->hdr.p, a->hdr.len);
+				size_t cf = ttab_u8width(c->hdr.p, c->hdr.len);
 
 				if (*aw >= af && *cw >= cf)
 					continue;	/* whole: equal names stay equal */
-				cut_cell(&x, a->hdr.p, a->hdr.len, *aw);
-				cut_cell(&y, c->hdr.p, c->hdr.len, *cw);
+				ttab_cut(&x, a->hdr.p, a->hdr.len, *aw);
+				ttab_cut(&y, c->hdr.p, c->hdr.len, *cw);
 				if (strcmp(x.p, y.p) != 0)
 					continue;
 				if (*aw < af) {
@@ -801,7 +748,7 @@ print_block(const struct tab *t, FILE *fp, struct pcol *p, const size_t *b, size
 		const struct tab_fmt *f = &t->fmts[pc->col];
 
 		if (!md && width)
-			cut_cell(&x, pc->hdr.p, pc->hdr.len, pc->w);
+			ttab_cut(&x, pc->hdr.p, pc->hdr.len, pc->w);
 		else {
 			buf_reset(&x);
 			buf_add(&x, pc->hdr.p, pc->hdr.len);
@@ -831,7 +778,7 @@ print_block(const struct tab *t, FILE *fp, struct pcol *p, const size_t *b, size
 				continue;
 			}
 			if (width)
-				cut_cell(&c, x.p, x.len, pc->w);
+				ttab_cut(&c, x.p, x.len, pc->w);
 			else {
 				buf_reset(&c);
 				buf_add(&c, x.p, x.len);
@@ -879,7 +826,7 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 		    t->cols[p[k].col];
 
 		buf_adds(&p[k].hdr, h);
-		p[k].natural = u8width(h, strlen(h));
+		p[k].natural = ttab_u8width(h, strlen(h));
 	}
 	for (i = 0; i < nr; i++)
 		for (k = 0; k < ns; k++) {
@@ -889,7 +836,7 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 			buf_reset(&x);
 			buf_adds(&x, "");
 			cell_show(t, cell, &t->fmts[p[k].col], &x);
-			cw = u8width(x.p, x.len);
+			cw = ttab_u8width(x.p, x.len);
 			if (cw > p[k].natural)
 				p[k].natural = cw;
 			if (is_right(cell)) {
@@ -1045,13 +992,13 @@ book_cell(struct buf *b, lxw_worksheet *ws, const struct tab *t, const struct ta
 
 		if (len > XLSX_MAXSTR) {
 			buf_reset(b);
-			buf_add(b, s, u8prefix(s, len, XLSX_MAXSTR - 3));
+			buf_add(b, s, ttab_u8prefix(s, len, XLSX_MAXSTR - 3));
 			buf_adds(b, "...");
 			s = b->p;
 			len = b->len;
 		}
 		e = worksheet_write_string(ws, r, col, s, NULL);
-		cw = (double)u8width(s, len);
+		cw = (double)ttab_u8width(s, len);
 		break;
 	}
 	default:
@@ -1084,7 +1031,7 @@ book_sheet(struct tab_book *bk, const struct tab *t, const char *name, size_t fr
 		if (t->fmts[j].flags & TAB_COL_NOFILE)
 			continue;
 		e = worksheet_write_string(ws, 0, (lxw_col_t)k, t->cols[j], bk->bold);
-		w[k++] = (double)u8width(t->cols[j], strlen(t->cols[j]));
+		w[k++] = (double)ttab_u8width(t->cols[j], strlen(t->cols[j]));
 	}
 	if (e != LXW_NO_ERROR)
 		rc = book_fail(bk, name, 1, e);

@@ -170,3 +170,57 @@ ttab_row(struct ttab *t, FILE *fp)
 		ttab_cell(t, "", 0);
 	endline(t, fp);
 }
+
+/* Display width of UTF-8 text: code points. */
+size_t
+ttab_u8width(const char *s, size_t n)
+{
+	size_t w = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Byte length of the first w code points of s (n bytes). */
+size_t
+ttab_u8prefix(const char *s, size_t n, size_t w)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (k == w)
+				break;
+			k++;
+		}
+		i++;
+	}
+	return i;
+}
+
+/* s[0..n) cut to w code points, the middle left out and marked with one '…' when it
+ * does not fit: the start of a name and its end (the part that tells "_sum" from
+ * "_mean", a kernel's name from its namespace) both stay. */
+void
+ttab_cut(struct buf *out, const char *s, size_t n, size_t w)
+{
+	size_t total = ttab_u8width(s, n), head, tail, skip;
+
+	buf_reset(out);
+	buf_adds(out, "");
+	if (total <= w) {
+		buf_add(out, s, n);
+		return;
+	}
+	if (w == 0)
+		return;
+	head = (w - 1) / 2;
+	tail = w - 1 - head;
+	buf_add(out, s, ttab_u8prefix(s, n, head));
+	buf_adds(out, "\u2026");
+	skip = ttab_u8prefix(s, n, total - tail);
+	buf_add(out, s + skip, n - skip);
+}
+

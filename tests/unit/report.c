@@ -224,7 +224,7 @@ test_table(void)
 	sm = summary_build(&t, &gs, 0);
 	ok(sm != NULL, "summary built");
 	fp = tmpfile();
-	summary_print(fp, sm, 0);
+	summary_print(fp, sm, 0, 0);
 	s = slurp(fp);
 	ok(strstr(s, "Matmul (in0:dram_interleaved)") != NULL, "memory grouping label");
 	ok(strstr(s, "10.25 %") != NULL, "FLOPs statistics");
@@ -312,7 +312,7 @@ test_table_spool(void)
 		fclose(fp);
 		fp = tmpfile();
 		sm = summary_build(t[k], &gs, 0);
-		summary_print(fp, sm, 0);
+		summary_print(fp, sm, 0, 0);
 		u[k] = slurp(fp);
 		fclose(fp);
 		summary_free(sm);
