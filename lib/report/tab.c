@@ -1087,6 +1087,12 @@ tab_book_add(struct tab_book *bk, const struct tab *t)
 			return -1;
 		from = to;
 	}
+	if (p == 3)	/* said, so that a reader of the first sheet alone knows */
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in sheet "
+		    "\"%s\"", name, t->nrows, part);
+	else if (p > 3)
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in %zu more "
+		    "sheets, up to \"%s\"", name, t->nrows, p - 2, part);
 	return 0;
 }
 
