@@ -35,7 +35,9 @@ struct nc_opts {
 struct nc *nc_new(void);
 void nc_free(struct nc *nc);
 /* Take a record: 1 if it is a collective record ("coll" or "rank"), else 0. A bad one
- * is marked (rec_reject) and not kept. */
+ * is marked (rec_reject) and not kept. A "group" record (a process group's rank list,
+ * for the kernels of that group on its rank that leave it out) is kept but returns 0:
+ * a single trace's sheets read it too. */
 int nc_add(struct nc *nc, struct rec *r);
 /* Number of records taken. */
 size_t nc_count(const struct nc *nc);

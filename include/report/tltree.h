@@ -79,6 +79,9 @@ struct tl {
 	struct top	*op;
 	size_t		 nop, capop;
 	struct names	 str;
+	struct names	 gkey;			/* "group" records: (rank, name) to the ... */
+	uint32_t	*granks;		/* ... process group's rank list (in str) */
+	size_t		 capg;
 	size_t		*oev;			/* the ops' own GPU events (tl_link) */
 	uint32_t	(*pkv)[2];		/* the ops' param names and value reprs */
 	size_t		 npkv, cappkv;

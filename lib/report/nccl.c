@@ -68,6 +68,9 @@ struct nc {
 	size_t		 n, cap, nrec;
 	struct rankinfo	*ri;
 	size_t		 nri, capri;
+	struct names	 gkey;		/* "group" records: (rank, group) ... */
+	struct val	*granks;	/* ... to the group's rank list */
+	size_t		 capg;
 	bool		 simplified, ts_int, dur_int;
 	struct buf	 b;
 };
@@ -80,6 +83,7 @@ nc_new(void)
 	struct nc *nc = xcalloc(1, sizeof(*nc));
 
 	names_init(&nc->s);
+	names_init(&nc->gkey);
 	return nc;
 }
 
@@ -95,6 +99,8 @@ nc_free(struct nc *nc)
 	for (i = 0; i < nc->n; i++)
 		free((char *)nc->c[i].where);
 	names_free(&nc->s);
+	names_free(&nc->gkey);
+	free(nc->granks);
 	buf_free(&nc->b);
 	free(nc->c);
 	free(nc->ri);
@@ -216,6 +222,58 @@ ns_us(long long ns)
 	return strtod(t, NULL);
 }
 
+/* The key of a process group on a rank: the rank and the group's value. */
+static void
+group_key(struct buf *b, long long rank, const struct val *g)
+{
+	buf_reset(b);
+	buf_printf(b, "%lld/%d/%lld/%u", rank, g->t, g->t == V_INT ? g->i : 0, g->t == V_STR ?
+	    g->s : 0);
+}
+
+/* A "group" record: its rank list, for the kernels of that group on that rank that
+ * leave it out. */
+static void
+take_group(struct nc *nc, struct rec *r)
+{
+	struct val g, rl;
+	long long rank;
+	uint32_t i;
+	int added;
+
+	if (!rec_int(r, "rank", &rank))
+		return;		/* a single trace's (ttp-parse without a rank) */
+	g = get_val(nc, r, "group");
+	rl = get_val(nc, r, "group_ranks");
+	if (g.t == V_NONE || g.t == V_NUM || rl.t == V_NONE)
+		return;
+	group_key(&nc->b, rank, &g);
+	i = names_add(&nc->gkey, nc->b.p, nc->b.len, &added);
+	nc->granks = xgrow(nc->granks, &nc->capg, (size_t)i + 1, sizeof(*nc->granks));
+	if (added)
+		nc->granks[i] = rl;
+}
+
+/* Kernels without their group's rank list: the one its "group" record gives. */
+static void
+join_groups(struct nc *nc)
+{
+	size_t i;
+	uint32_t g;
+
+	if (nc->gkey.n == 0)
+		return;
+	for (i = 0; i < nc->n; i++) {
+		struct coll *c = &nc->c[i];
+
+		if (c->f[F_PGRANKS].t != V_NONE || c->f[F_PG].t == V_NONE)
+			continue;
+		group_key(&nc->b, c->rank, &c->f[F_PG]);
+		if ((g = names_lookup(&nc->gkey, nc->b.p, nc->b.len)) != NAME_NONE)
+			c->f[F_PGRANKS] = nc->granks[g];
+	}
+}
+
 int
 nc_add(struct nc *nc, struct rec *r)
 {
@@ -224,6 +282,11 @@ nc_add(struct nc *nc, struct rec *r)
 	struct coll c;
 	size_t i;
 
+	if (kind != NULL && strcmp(kind, "group") == 0) {
+		if (rec_bad(r) == NULL)
+			take_group(nc, r);
+		return 0;	/* a single trace's report reads it too */
+	}
 	if (kind == NULL || (strcmp(kind, "coll") != 0 && strcmp(kind, "rank") != 0))
 		return 0;
 	nc->nrec++;
@@ -503,6 +566,7 @@ match(struct nc *nc)
 	struct coll **p;
 	size_t i, j;
 
+	join_groups(nc);
 	qsort(nc->c, nc->n, sizeof(*nc->c), cmp_pos);
 	nc->ts_int = nc->dur_int = true;
 	for (i = 0; i < nc->n; i++) {

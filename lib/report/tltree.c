@@ -42,6 +42,7 @@ tl_new(void)
 	struct tl *tl = xcalloc(1, sizeof(*tl));
 
 	names_init(&tl->str);
+	names_init(&tl->gkey);
 	names_init(&tl->argset);
 	tl->inc = xcalloc(INCACHE, sizeof(*tl->inc));
 	tl->empty = names_intern(&tl->str, "", 0);
@@ -58,6 +59,8 @@ tl_free(struct tl *tl)
 	if (tl == NULL)
 		return;
 	free(tl->op);
+	names_free(&tl->gkey);
+	free(tl->granks);
 	error_free(&tl->refused);
 	free(tl->oev);
 	free(tl->pkv);
@@ -143,6 +146,8 @@ tl_ns_us(long long ns)
 	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
 }
 
+static void join_group(struct tl *tl, struct gpuev *k, struct rec *r);
+
 static void
 add_gpu(struct tl *tl, struct rec *r)
 {
@@ -173,6 +178,8 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->vop = NONE;
 	c = rec_raw(r, "comm", &n);
 	k->comm = c != NULL ? names_intern(&tl->str, c, n) : NAME_NONE;
+	if (c != NULL && tl->gkey.n > 0)
+		join_group(tl, k, r);
 	if (cls != NULL)
 		k->cls = strcmp(cls, "comm") == 0 ? TL_CLS_COMM : strcmp(cls, "memcpy") == 0 ?
 		    TL_CLS_MEMCPY : TL_CLS_COMP;
@@ -629,6 +636,77 @@ tl_gpu_only(const struct tl *tl)
 	return tl->ntraces > 0 ? tl->ngpuonly == tl->ntraces : tl->nop == 0;
 }
 
+/* The key of a process group on a rank: the rank, the group's name as JSON text. */
+static void
+group_key(struct buf *b, long long rank, const char *name, size_t n)
+{
+	buf_reset(b);
+	buf_printf(b, "%lld\x1f", rank);
+	buf_add(b, name, n);
+}
+
+/* A "group" record (ttp-parse: a process group's rank list, written once, after its
+ * trace record and before the gpu records that leave the list out). */
+static void
+add_group(struct tl *tl, struct rec *r)
+{
+	const char *name, *ranks;
+	size_t n, rn;
+	long long rank;
+	struct buf b = BUF_INIT;
+	uint32_t i;
+	int added;
+
+	if ((name = rec_raw(r, "group", &n)) == NULL ||
+	    (ranks = rec_raw(r, "group_ranks", &rn)) == NULL)
+		return;
+	if (!rec_int(r, "rank", &rank))
+		rank = 0;	/* as add_gpu reads a gpu record without one */
+	group_key(&b, rank, name, n);
+	i = names_add(&tl->gkey, b.p, b.len, &added);
+	tl->granks = xgrow(tl->granks, &tl->capg, (size_t)i + 1, sizeof(*tl->granks));
+	if (added)
+		tl->granks[i] = names_intern(&tl->str, ranks, rn);
+	buf_free(&b);
+}
+
+/* A collective kernel's args without its group's rank list: the list its group's
+ * record gives, added as if the kernel's args had it (as TraceLens reads them). */
+static void
+join_group(struct tl *tl, struct gpuev *k, struct rec *r)
+{
+	struct error e = ERROR_INIT;
+	struct rec *cr;
+	struct buf b = BUF_INIT;
+	const char *name, *c;
+	size_t n;
+	uint32_t g;
+
+	c = rec_raw(r, "comm", &n);
+	if (rec_type(r, "comm") != REC_OBJECT ||
+	    (cr = rec_parse(c, n, rec_where(r), &e)) == NULL) {
+		error_free(&e);
+		return;
+	}
+	if (!rec_has(cr, "Process Group Ranks") &&
+	    (name = rec_raw(cr, "Process Group Name", &n)) != NULL) {
+		group_key(&b, k->rank, name, n);
+		if ((g = names_lookup(&tl->gkey, b.p, b.len)) != NAME_NONE) {
+			const char *rl = names_str(&tl->str, tl->granks[g]);
+
+			rec_set_raw(cr, "Process Group Ranks", rl, strlen(rl));
+			buf_reset(&b);
+			rec_format(cr, &b);
+			if (b.len > 0 && b.p[b.len - 1] == '\n')
+				b.len--;
+			k->comm = names_intern(&tl->str, b.p, b.len);
+		}
+	}
+	buf_free(&b);
+	rec_free(cr);
+	error_free(&e);
+}
+
 int
 tl_add(struct tl *tl, struct rec *r)
 {
@@ -646,6 +724,8 @@ tl_add(struct tl *tl, struct rec *r)
 		add_op(tl, r);
 	else if (strcmp(kind, "trace") == 0)
 		add_trace(tl, r);
+	else if (strcmp(kind, "group") == 0 && rec_bad(r) == NULL)
+		add_group(tl, r);
 	return 1;
 }
 

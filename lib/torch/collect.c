@@ -34,6 +34,8 @@ struct trace {
 	char		*file, *where;
 	struct one	*c;
 	size_t		 n, cap;
+	struct rec	**g;		/* its "group" records */
+	size_t		 ng, capg;
 };
 
 /* TraceLens's default --rank_regex rank[\[\-_/]?(?P<rank>\d+) on s: the rank or -1 */
@@ -128,6 +130,43 @@ cmp_id(const void *a, const void *b)
 }
 
 static void
+drop_groups(struct trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ng; i++)
+		rec_free(t->g[i]);
+	free(t->g);
+	t->g = NULL;
+	t->ng = t->capg = 0;
+}
+
+/* A process group's record (ttp-parse's "group": its name and rank list), kept for
+ * the trace's output in the same form: kind, trace, rank, group, group_ranks. */
+static void
+take_group(struct trace *t, struct rec *r)
+{
+	const char *name = rec_raw(r, "group", NULL), *ranks = rec_raw(r, "group_ranks", NULL);
+	size_t nl, rl;
+	struct rec *g;
+
+	if (name == NULL || ranks == NULL || rec_type(r, "group") == REC_NULL) {
+		rec_reject(r, "group record without \"group\" and \"group_ranks\"");
+		return;
+	}
+	name = rec_raw(r, "group", &nl);
+	ranks = rec_raw(r, "group_ranks", &rl);
+	g = rec_new();
+	rec_set_str(g, "kind", "group");
+	rec_set_str(g, "trace", "kineto");
+	rec_set_int(g, "rank", -1);	/* the trace's, when written */
+	rec_set_raw(g, "group", name, nl);
+	rec_set_raw(g, "group_ranks", ranks, rl);
+	t->g = xgrow(t->g, &t->capg, t->ng + 1, sizeof(*t->g));
+	t->g[t->ng++] = g;
+}
+
+static void
 flush(struct trace *t, FILE *out)
 {
 	struct rec *r;
@@ -159,12 +198,17 @@ flush(struct trace *t, FILE *out)
 		rec_set_int(r, "collectives", (long long)t->n);
 		rec_write(r, out);
 		rec_free(r);
+		for (i = 0; i < t->ng; i++) {
+			rec_set_int(t->g[i], "rank", t->rank);
+			rec_write(t->g[i], out);
+		}
 		for (i = 0; i < t->n; i++) {
 			rec_write(t->c[i].r, out);
 			rec_free(t->c[i].r);
 			free(t->c[i].group);
 		}
 	}
+	drop_groups(t);
 	free(t->file);
 	free(t->where);
 	free(t->c);
@@ -305,6 +349,8 @@ collect_run(struct rec_reader *rd, FILE *out, const struct collect_opts *o,
 			}
 			continue;
 		}
+		if (kind != NULL && strcmp(kind, "group") == 0 && rec_bad(r) == NULL)
+			take_group(&t, r);
 		if (kind != NULL && strcmp(kind, "gpu") == 0 && rec_bad(r) == NULL) {
 			size_t n = t.n;
 
@@ -331,6 +377,7 @@ collect_run(struct rec_reader *rd, FILE *out, const struct collect_opts *o,
 		free(t.c);
 		free(t.file);
 		free(t.where);
+		drop_groups(&t);
 	}
 	return rc;
 }
