@@ -421,7 +421,7 @@ static void
 read_args(struct kin *k)
 {
 	struct etmp *e = &k->t;
-	struct js_writer w;
+	struct js_writer w, w2;
 	bool comm = false;
 	enum js_tok t;
 
@@ -430,21 +430,39 @@ read_args(struct kin *k)
 		return;
 	}
 	buf_reset(&e->comm);
+	buf_reset(&e->comm_nr);
 	js_w_init(&w, &e->comm);
+	js_w_init(&w2, &e->comm_nr);
 	while ((t = next(k)) == JS_KEY) {
 		int key = key_of(k);
 		const char *ck = key == K_OTHER ? comm_key(k) : NULL;
 
 		t = next(k);
 		if (ck != NULL) {
-			if (!comm)
+			if (!comm) {
 				js_w_object(&w);
+				js_w_object(&w2);
+			}
 			comm = true;
 			js_w_key(&w, ck);
 			buf_reset(&e->commval);
 			if (js_capture(k->rd, &e->commval) == JS_ERROR)
 				kfail_json(k);
 			js_w_raw(&w, e->commval.p, e->commval.len);
+			/* the group's ranks: once, in its "group" record (write_groups) */
+			if (ck == commkey[2]) {
+				buf_reset(&e->pgranks);
+				buf_add(&e->pgranks, e->commval.p, e->commval.len);
+				e->has_pgranks = true;
+				continue;
+			}
+			if (ck == commkey[0]) {
+				buf_reset(&e->pgname);
+				buf_add(&e->pgname, e->commval.p, e->commval.len);
+				e->has_pgname = true;
+			}
+			js_w_key(&w2, ck);
+			js_w_raw(&w2, e->commval.p, e->commval.len);
 			continue;
 		}
 		switch (key) {
@@ -481,8 +499,10 @@ read_args(struct kin *k)
 				skip(k);
 		}
 	}
-	if (comm)
+	if (comm) {
 		js_w_end_object(&w);
+		js_w_end_object(&w2);
+	}
 }
 
 static void
@@ -498,6 +518,7 @@ reset_tmp(struct etmp *e)
 	e->pid = e->tid = e->id = e->corr = e->ext = e->seq = NOVAL;
 	e->stream = e->device = NOVAL;
 	buf_reset(&e->comm);
+	e->has_pgname = e->has_pgranks = false;
 	for (a = 0; a < NARGS; a++)
 		e->arg[a].present = false;
 }
@@ -738,14 +759,30 @@ new_kev(struct kin *k, uint32_t idx)
 	return v;
 }
 
-/* A GPU event has no "in": the same slot keeps its collective's args. */
+/* A GPU event has no "in": the same slot keeps its collective's args, without the
+ * process group's ranks when its group (by name) has them in its "group" record: the
+ * first rank list a name comes with is the group's, another stays on its kernel. */
 static void
 spool_comm(struct kin *k, uint64_t *in_off, uint32_t *in_len)
 {
 	struct etmp *e = &k->t;
+	const struct buf *b = &e->comm;
 
-	*in_off = spool_add(k->sp, e->comm.p, e->comm.len);
-	*in_len = (uint32_t)e->comm.len;
+	if (k->pg_records && e->has_pgname && e->has_pgranks) {
+		int added;
+		uint32_t g = names_add(&k->pg, e->pgname.p, e->pgname.len, &added);
+		uint32_t rl = names_intern(&k->pgr, e->pgranks.p, e->pgranks.len);
+
+		if (added) {
+			k->pg_ranks = xgrow(k->pg_ranks, &k->pg_cap, (size_t)g + 1,
+			    sizeof(*k->pg_ranks));
+			k->pg_ranks[g] = rl;
+		}
+		if (k->pg_ranks[g] == rl)
+			b = &e->comm_nr;
+	}
+	*in_off = spool_add(k->sp, b->p, b->len);
+	*in_len = (uint32_t)b->len;
 }
 
 /* The event just read: keep what the records need. */
@@ -1596,6 +1633,29 @@ write_trace_rec(struct kin *k, const struct buf *sig)
 	rec_free(r);
 }
 
+/* One "group" record per process group its collective kernels name: its name and its
+ * rank list as the kernels' args write them (Process Group Name, Process Group Ranks),
+ * which their gpu records leave out: at 1,024 ranks the list would be most of them. */
+static void
+write_groups(struct kin *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->pg.n; i++) {
+		struct rec *r = rec_new();
+		uint32_t rl = k->pg_ranks[i];
+
+		rec_set_str(r, "kind", "group");
+		rec_set_str(r, "trace", "kineto");
+		if (k->rank >= 0)
+			rec_set_int(r, "rank", k->rank);
+		rec_set_raw(r, "group", k->pg.str[i], k->pg.len[i]);
+		rec_set_raw(r, "group_ranks", k->pgr.str[rl], k->pgr.len[rl]);
+		rec_write(r, stdout);
+		rec_free(r);
+	}
+}
+
 /* --- streaming: the passes ----------------------------------------------------------------- */
 
 /* Tree order, per thread: a host event (sub 0), then the GPU events it launched (sub 1,
@@ -2423,6 +2483,7 @@ write_stream(struct kin *k, struct spsort *out, struct spsort *ans, struct spool
 		js_w_str(&w, k->names.str[a->name], k->names.len[a->name]);
 	js_w_end_array(&w);
 	write_trace_rec(k, &sig);
+	write_groups(k);
 	buf_free(&sig);
 	p = spsort_next(out);
 	while (p != NULL) {
@@ -2729,6 +2790,12 @@ kin_free(struct kin *k)
 	buf_free(&k->t.kern);
 	buf_free(&k->t.comm);
 	buf_free(&k->t.commval);
+	buf_free(&k->t.comm_nr);
+	buf_free(&k->t.pgname);
+	buf_free(&k->t.pgranks);
+	names_free(&k->pg);
+	names_free(&k->pgr);
+	free(k->pg_ranks);
 	for (a = 0; a < NARGS; a++) {
 		buf_free(&k->t.arg[a].text);
 		free(k->t.arg[a].start);
@@ -2762,6 +2829,8 @@ kin_load(const char *path, const struct kineto_opts *o, struct error *err)
 	k->rank = -1;
 	k->rd = js_open_fp(fp);
 	k->sp = spool_open();
+	names_init(&k->pg);
+	names_init(&k->pgr);
 	names_init(&k->names);
 	names_init(&k->strs);
 	names_init(&k->ign_cats);
@@ -2834,8 +2903,11 @@ kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
 	k.o = o;
 	k.file = name;
 	k.rank = -1;
+	k.pg_records = true;
 	k.rd = js_open_fp(fp);
 	k.sp = spool_open();
+	names_init(&k.pg);
+	names_init(&k.pgr);
 	names_init(&k.names);
 	names_init(&k.strs);
 	names_init(&k.ign_cats);

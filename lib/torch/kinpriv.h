@@ -104,6 +104,9 @@ struct etmp {
 	struct buf	 comm;			/* a collective's args (commkey[]) as a JSON
 						 * object, or empty when it has none */
 	struct buf	 commval;		/* one of them, as captured */
+	struct buf	 comm_nr;		/* comm without Process Group Ranks ... */
+	struct buf	 pgname, pgranks;	/* ... and the group's name and ranks */
+	bool		 has_pgname, has_pgranks;
 	uint64_t	 off;			/* byte offset of the event */
 };
 
@@ -133,6 +136,11 @@ struct kin {
 	struct spool	*sp;
 	struct buf	 devices;		/* deviceProperties as records' JSON */
 	struct buf	 dist;			/* distributedInfo as written */
+	bool		 pg_records;		/* process groups as "group" records: */
+	struct names	 pg;			/* their names (JSON text) ... */
+	struct names	 pgr;			/* ... and rank lists (JSON text) */
+	uint32_t	*pg_ranks;		/* group index to its pgr index */
+	size_t		 pg_cap;
 	bool		 has_events, has_dist, has_cpu_op;
 	bool		 linked_by_corr;	/* no flow linked anything: correlation */
 	size_t		 n_flow_links;		/* launches linked through their flow */
