@@ -456,10 +456,12 @@ read_args(struct kin *k)
 				e->has_pgranks = true;
 				continue;
 			}
+			/* a group record's key: a name as PyTorch writes it (a string); a
+			 * kernel whose name is anything else keeps its ranks inline */
 			if (ck == commkey[0]) {
 				buf_reset(&e->pgname);
 				buf_add(&e->pgname, e->commval.p, e->commval.len);
-				e->has_pgname = true;
+				e->has_pgname = e->commval.len > 0 && e->commval.p[0] == '"';
 			}
 			js_w_key(&w2, ck);
 			js_w_raw(&w2, e->commval.p, e->commval.len);
