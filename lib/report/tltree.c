@@ -671,40 +671,61 @@ add_group(struct tl *tl, struct rec *r)
 }
 
 /* A collective kernel's args without its group's rank list: the list its group's
- * record gives, added as if the kernel's args had it (as TraceLens reads them). */
+ * record gives, added at the end of its comm object as if the kernel's args had it (as
+ * TraceLens reads them). The object's text is otherwise kept byte for byte: read with
+ * the JSON reader, not as a record, which would refuse what a kernel's args may hold
+ * (a repeated key, a NUL) and that coll_analysis reads as TraceLens does. */
 static void
 join_group(struct tl *tl, struct gpuev *k, struct rec *r)
 {
-	struct error e = ERROR_INIT;
-	struct rec *cr;
-	struct buf b = BUF_INIT;
-	const char *name, *c;
-	size_t n;
+	struct js_reader *rd;
+	struct buf name = BUF_INIT, b = BUF_INIT;
+	const char *c, *rl;
+	enum js_tok t;
+	size_t n, end;
+	bool ranks = false, named = false;
 	uint32_t g;
 
-	c = rec_raw(r, "comm", &n);
-	if (rec_type(r, "comm") != REC_OBJECT ||
-	    (cr = rec_parse(c, n, rec_where(r), &e)) == NULL) {
-		error_free(&e);
+	if (rec_type(r, "comm") != REC_OBJECT || (c = rec_raw(r, "comm", &n)) == NULL)
+		return;
+	rd = js_open_mem(c, n);
+	if (js_next(rd) != JS_OBJECT) {
+		js_close(rd);
 		return;
 	}
-	if (!rec_has(cr, "Process Group Ranks") &&
-	    (name = rec_raw(cr, "Process Group Name", &n)) != NULL) {
-		group_key(&b, k->rank, name, n);
-		if ((g = names_lookup(&tl->gkey, b.p, b.len)) != NAME_NONE) {
-			const char *rl = names_str(&tl->str, tl->granks[g]);
+	while ((t = js_next(rd)) == JS_KEY) {
+		bool isname = js_is(rd, "Process Group Name");
 
-			rec_set_raw(cr, "Process Group Ranks", rl, strlen(rl));
+		if (js_is(rd, "Process Group Ranks"))
+			ranks = true;
+		if ((t = js_next(rd)) == JS_ERROR)
+			break;
+		if (isname) {
+			buf_reset(&name);	/* the last one, as ttp-parse keyed it */
+			if ((t = js_capture(rd, &name)) == JS_ERROR)
+				break;
+			named = true;
+		} else if ((t = js_skip(rd)) == JS_ERROR)
+			break;
+	}
+	js_close(rd);
+	end = n;
+	while (end > 0 && c[end - 1] != '}')
+		end--;
+	if (t == JS_OBJECT_END && !ranks && named && end > 0) {
+		group_key(&b, k->rank, name.p, name.len);
+		if ((g = names_lookup(&tl->gkey, b.p, b.len)) != NAME_NONE) {
+			rl = names_str(&tl->str, tl->granks[g]);
 			buf_reset(&b);
-			rec_format(cr, &b);
-			if (b.len > 0 && b.p[b.len - 1] == '\n')
-				b.len--;
+			buf_add(&b, c, end - 1);
+			buf_printf(&b, ",\"Process Group Ranks\":");
+			buf_add(&b, rl, strlen(rl));
+			buf_add(&b, "}", 1);
 			k->comm = names_intern(&tl->str, b.p, b.len);
 		}
 	}
+	buf_free(&name);
 	buf_free(&b);
-	rec_free(cr);
-	error_free(&e);
 }
 
 int
