@@ -35,7 +35,8 @@ run(void *arg)
 	struct error e = ERROR_INIT;
 	struct tab **sh;
 	size_t nsh, i;
-	struct report_opts ro = { jb->opt & 1, (jb->opt >> 1) & 1, (jb->opt & 4) ? 0.5 : 0 };
+	struct report_opts ro = { jb->opt & 1, (jb->opt >> 1) & 1, (jb->opt & 4) ? 0.5 : 0,
+	    (jb->opt & 2) ? 60 : 0 };
 	struct summary *s;
 	static const char *const specs[] = {
 		"op", "memory", "category", "device", "phase", "loc_line,phase,iter", "line"
@@ -78,7 +79,7 @@ run(void *arg)
 		if ((s = summary_build(&t, &gs[g], (jb->opt >> 5) & 1)) == NULL)
 			continue;
 		(void)summary_ndevices(s);
-		summary_print(fuzz_null, s, jb->opt & 1);
+		summary_print(fuzz_null, s, jb->opt & 1, (jb->opt & 2) ? 60 : 0);
 		summary_markdown(fuzz_null, s);
 		if (jb->opt & 64) {
 			(void)summary_write_csv("/dev/null", s);
