@@ -501,6 +501,24 @@ svg_esc(struct buf *b, const char *s)
 	}
 }
 
+/* Fill (fill_opacity) and stroke (stroke_opacity, width) the current cairo path, either
+ * one CHART_NONE, then clear the path. */
+static void
+paint_path(struct chart *c, long fill, double fill_opacity, long stroke,
+    double stroke_opacity, double width)
+{
+	if (fill != CHART_NONE) {
+		set_rgb(c->cr, fill, fill_opacity);
+		cairo_fill_preserve(c->cr);
+	}
+	if (stroke != CHART_NONE) {
+		set_rgb(c->cr, stroke, stroke_opacity);
+		cairo_set_line_width(c->cr, width);
+		cairo_stroke(c->cr);
+	}
+	cairo_new_path(c->cr);
+}
+
 void
 chart_rect(struct chart *c, double x, double y, double w, double h, long fill,
     long stroke, double width, double stroke_opacity)
@@ -519,17 +537,9 @@ chart_rect(struct chart *c, double x, double y, double w, double h, long fill,
 		return;
 	}
 	cairo_rectangle(c->cr, x, y, w, h);
-	if (fill != CHART_NONE) {
-		set_rgb(c->cr, fill, 1);
-		cairo_fill_preserve(c->cr);
-	}
-	if (stroke != CHART_NONE) {
-		set_rgb(c->cr, stroke, stroke_opacity);
-		cairo_set_line_width(c->cr, width);
+	if (stroke != CHART_NONE)
 		cairo_set_line_join(c->cr, CAIRO_LINE_JOIN_MITER);
-		cairo_stroke(c->cr);
-	}
-	cairo_new_path(c->cr);
+	paint_path(c, fill, 1, stroke, stroke_opacity, width);
 }
 
 void
@@ -575,16 +585,7 @@ chart_circle(struct chart *c, double x, double y, double r, long fill, double op
 	}
 	cairo_new_sub_path(c->cr);
 	cairo_arc(c->cr, x, y, r, 0, 2 * M_PI);
-	if (fill != CHART_NONE) {
-		set_rgb(c->cr, fill, opacity);
-		cairo_fill_preserve(c->cr);
-	}
-	if (stroke != CHART_NONE) {
-		set_rgb(c->cr, stroke, 1);
-		cairo_set_line_width(c->cr, width);
-		cairo_stroke(c->cr);
-	}
-	cairo_new_path(c->cr);
+	paint_path(c, fill, opacity, stroke, 1, width);
 }
 
 void
@@ -613,16 +614,7 @@ chart_wedge(struct chart *c, double x, double y, double r, double a0, double a1,
 	cairo_move_to(c->cr, x, y);
 	cairo_arc_negative(c->cr, x, y, r, -t0, -t1);
 	cairo_close_path(c->cr);
-	if (fill != CHART_NONE) {
-		set_rgb(c->cr, fill, 1);
-		cairo_fill_preserve(c->cr);
-	}
-	if (stroke != CHART_NONE) {
-		set_rgb(c->cr, stroke, 1);
-		cairo_set_line_width(c->cr, width);
-		cairo_stroke(c->cr);
-	}
-	cairo_new_path(c->cr);
+	paint_path(c, fill, 1, stroke, 1, width);
 }
 
 double
