@@ -480,7 +480,10 @@ group_of(const struct nc *nc, const struct coll *c)
 	return c->f[F_PG].t == V_STR ? S(nc, c->f[F_PG].s) : "Unknown_Group";
 }
 
-/* (rank, group, ts, position): rank(method="first") within each group */
+static bool sort_seq;	/* cmp_group: Seq before ts */
+
+/* (rank, group, [Seq,] ts, position): rank(method="first") within each group, by Kineto's
+ * Seq first when sort_seq */
 static int
 cmp_group(const void *a, const void *b)
 {
@@ -491,23 +494,7 @@ cmp_group(const void *a, const void *b)
 		return x->rank < y->rank ? -1 : 1;
 	if ((d = strcmp(group_of(sort_nc, x), group_of(sort_nc, y))) != 0)
 		return d;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* (rank, group, Seq, ts, position) */
-static int
-cmp_group_seq(const void *a, const void *b)
-{
-	const struct coll *x = *(const struct coll *const *)a, *y = *(const struct coll *const *)b;
-	int d;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if ((d = strcmp(group_of(sort_nc, x), group_of(sort_nc, y))) != 0)
-		return d;
-	if (x->seq != y->seq)
+	if (sort_seq && x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -533,7 +520,9 @@ by_seq(struct nc *nc, struct coll **p)
 			return false;
 	if (nc->n == 0)
 		return false;
-	qsort(p, nc->n, sizeof(*p), cmp_group_seq);
+	sort_seq = true;
+	qsort(p, nc->n, sizeof(*p), cmp_group);
+	sort_seq = false;
 	for (i = 1; i < nc->n; i++)
 		if (p[i - 1]->rank == p[i]->rank && p[i - 1]->seq == p[i]->seq &&
 		    strcmp(group_of(nc, p[i - 1]), group_of(nc, p[i])) == 0)
