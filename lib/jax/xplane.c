@@ -1417,13 +1417,39 @@ build_kdetails(struct rec_build *rb, const char *s)
 	}
 }
 
+/* What xprof shows of an event: its metadata's display name when set and not empty,
+ * else its name; "" when it has neither. */
+static const char *
+event_name(const struct plane *pl, const struct event *e)
+{
+	if (e->meta == NULL)
+		return "";
+	if (e->meta->dname != NAME_NONE && *names_str(&pl->strs, e->meta->dname))
+		return names_str(&pl->strs, e->meta->dname);
+	return e->meta->name != NAME_NONE ? names_str(&pl->strs, e->meta->name) : "";
+}
+
+/* The keys every event record starts with: kind, trace, id and uid (TraceLens's UID). */
+static void
+build_event_head(struct rec_build *rb, const char *kind, uint64_t uid)
+{
+	rec_build_key(rb, "kind");
+	rec_build_word(rb, kind);
+	rec_build_key(rb, "trace");
+	rec_build_word(rb, "xplane");
+	rec_build_key(rb, "id");
+	build_u64(rb, uid);
+	rec_build_key(rb, "uid");
+	build_u64(rb, uid);
+}
+
 /* One device event as a gpu record (spec jax.md §10). */
 static int
 write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct event *e,
     const struct xstat *st, size_t nst, uint64_t uid)
 {
 	struct rec_build rb;
-	const char *name = NULL, *lname, *t, *mod, *op;
+	const char *name, *lname, *t, *mod, *op;
 	const struct xstat *s;
 	uint64_t corr, v;
 	int64_t start_ns;
@@ -1435,12 +1461,7 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 	const struct hlo_module *hm;
 	const struct hlo_instr *ins;
 
-	if (e->meta != NULL)
-		name = e->meta->dname != NAME_NONE && *names_str(&pl->strs, e->meta->dname) ?
-		    names_str(&pl->strs, e->meta->dname) : e->meta->name != NAME_NONE ?
-		    names_str(&pl->strs, e->meta->name) : NULL;
-	if (name == NULL)
-		name = "";
+	name = event_name(pl, e);
 	if (e->meta != NULL) {
 		gk = e->meta->gpu;
 		cl = e->meta->cls;
@@ -1448,14 +1469,7 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 		classify(name, &gk, &cl);
 	event_start(ln, e, &start_ns, &rem);
 	rec_build_begin(&rb, &x->out);
-	rec_build_key(&rb, "kind");
-	rec_build_word(&rb, "gpu");
-	rec_build_key(&rb, "trace");
-	rec_build_word(&rb, "xplane");
-	rec_build_key(&rb, "id");
-	build_u64(&rb, uid);
-	rec_build_key(&rb, "uid");
-	build_u64(&rb, uid);
+	build_event_head(&rb, "gpu", uid);
 	rec_build_key(&rb, "name");
 	rec_build_strz(&rb, name);
 	rec_build_key(&rb, "gpu");
@@ -1610,29 +1624,18 @@ write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct eve
     const struct xstat *st, size_t nst, uint64_t uid)
 {
 	struct rec_build rb;
-	const char *name = "", *lname, *t;
+	const char *name, *lname, *t;
 	const struct xstat *s;
 	int64_t start_ns;
 	uint32_t rem;
 	uint64_t v;
 
-	if (e->meta != NULL && e->meta->dname != NAME_NONE &&
-	    *names_str(&pl->strs, e->meta->dname))
-		name = names_str(&pl->strs, e->meta->dname);
-	else if (e->meta != NULL && e->meta->name != NAME_NONE)
-		name = names_str(&pl->strs, e->meta->name);
+	name = event_name(pl, e);
 	lname = ln->dname != NAME_NONE && *names_str(&pl->strs, ln->dname) ?
 	    names_str(&pl->strs, ln->dname) : names_str(&pl->strs, ln->name);
 	event_start(ln, e, &start_ns, &rem);
 	rec_build_begin(&rb, &x->out);
-	rec_build_key(&rb, "kind");
-	rec_build_word(&rb, "op");
-	rec_build_key(&rb, "trace");
-	rec_build_word(&rb, "xplane");
-	rec_build_key(&rb, "id");
-	build_u64(&rb, uid);
-	rec_build_key(&rb, "uid");
-	build_u64(&rb, uid);
+	build_event_head(&rb, "op", uid);
 	rec_build_key(&rb, "op");
 	rec_build_strz(&rb, name);
 	rec_build_key(&rb, "line");
