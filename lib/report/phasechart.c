@@ -768,11 +768,36 @@ panel_hist(struct fig *f, struct ax *a, const struct phase *ph, int p)
 	free(v.v);
 }
 
+/* The upper panels of the time and frequency charts: the phase's ten largest ops by
+ * time (by_count 0: ms, names cut to 30) or by count (1: calls, names cut to 25) as
+ * horizontal bars, or the "no data" panel. */
+static void
+panel_top10(struct fig *f, struct ax *a, const struct phase *ph, int p, int by_count,
+    const char *title, const char *none)
+{
+	struct prow **rows;
+	double *vals;
+	size_t i, n;
+
+	if (ph->n == 0) {
+		ax_empty(f, a, title, none);
+		return;
+	}
+	n = nlargest(ph, 10, by_count, &rows);
+	vals = xcalloc(n + 1, sizeof(*vals));
+	for (i = 0; i < n; i++)
+		vals[i] = by_count ? (double)rows[i]->count : rows[i]->ms;
+	panel_hbars(f, a, rows, n, vals, by_count ? 25 : 30, phase_col[p], title,
+	    by_count ? "Call Count" : "Time (ms)", by_count ? -1 : 1);
+	free(vals);
+	free(rows);
+}
+
 static void
 fig_time(struct fig *f, const struct phasechart *pc, const char *name)
 {
 	struct ax a;
-	size_t p, i, n;
+	size_t p;
 
 	fig_title(f, "Operation Time Distribution Analysis", name);
 	for (p = 0; p < 2; p++) {
@@ -781,21 +806,7 @@ fig_time(struct fig *f, const struct phasechart *pc, const char *name)
 		char *none = fmt("No %s Data Available", phase_name[p]);
 
 		ax_cell(&a, (int)p);
-		if (ph->n == 0) {
-			ax_empty(f, &a, title, none);
-		} else {
-			struct prow **rows;
-			double *vals;
-
-			n = nlargest(ph, 10, 0, &rows);
-			vals = xcalloc(n + 1, sizeof(*vals));
-			for (i = 0; i < n; i++)
-				vals[i] = rows[i]->ms;
-			panel_hbars(f, &a, rows, n, vals, 30, phase_col[p], title, "Time (ms)",
-			    1);
-			free(vals);
-			free(rows);
-		}
+		panel_top10(f, &a, ph, (int)p, 0, title, none);
 		free(title);
 		ax_cell(&a, (int)p + 2);
 		if (ph->n == 0) {
@@ -863,7 +874,7 @@ static void
 fig_freq(struct fig *f, const struct phasechart *pc, const char *name)
 {
 	struct ax a;
-	size_t p, i, n;
+	size_t p;
 
 	fig_title(f, "Operation Frequency Analysis", name);
 	for (p = 0; p < 2; p++) {
@@ -872,21 +883,7 @@ fig_freq(struct fig *f, const struct phasechart *pc, const char *name)
 		char *none = fmt("No %s Data Available", phase_name[p]);
 
 		ax_cell(&a, (int)p);
-		if (ph->n == 0) {
-			ax_empty(f, &a, title, none);
-		} else {
-			struct prow **rows;
-			double *vals;
-
-			n = nlargest(ph, 10, 1, &rows);
-			vals = xcalloc(n + 1, sizeof(*vals));
-			for (i = 0; i < n; i++)
-				vals[i] = (double)rows[i]->count;
-			panel_hbars(f, &a, rows, n, vals, 25, phase_col[p], title, "Call Count",
-			    -1);
-			free(vals);
-			free(rows);
-		}
+		panel_top10(f, &a, ph, (int)p, 1, title, none);
 		free(title);
 		ax_cell(&a, (int)p + 2);
 		if (ph->n == 0) {
