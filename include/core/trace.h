@@ -23,6 +23,7 @@
 enum rec_kind {
 	KIND_NONE,		/* no "kind" string */
 	KIND_TRACE, KIND_OP, KIND_GPU, KIND_SIGNPOST,
+	KIND_GROUP,		/* a process group's rank list (ttp-record(5)) */
 	KIND_OTHER		/* a kind ttp does not know (passed through) */
 };
 /* The trace a record comes from, its "trace". */

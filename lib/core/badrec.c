@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/rec.h"
+#include "core/trace.h"
 
 #define AHEAD	(REC_SLOTS - 2)	/* records read ahead of the one judged, for the next
 				   two whose order is judged (a PyTorch op's gpu records
@@ -121,26 +122,27 @@ forget_trace(struct badrec_order *o)
 static void
 take_trace(struct badrec_order *o, struct rec *r)
 {
-	const char *t = rec_type(r, "trace") == REC_STRING ? rec_str(r, "trace", NULL) : NULL;
-	struct rec_strv v;
-	bool asc = false;
+	struct trace_info t;
 	size_t i;
 
 	forget_trace(o);
 	memset(o->qst, 0, sizeof(o->qst));
 	o->trace = true;
 	rec_format(r, &o->ttext);
-	if (is_kind(t, "ttmetal") && rec_type(r, "ids_ascending") == REC_BOOL &&
-	    rec_bool(r, "ids_ascending", &asc) && asc)
+	(void)trace_read(r, &t);
+	if (t.trace == TRACE_TTMETAL && t.ids_ascending)
 		o->how = ORD_IDS;
-	else if (is_kind(t, "kineto"))
+	else if (t.trace == TRACE_KINETO)
 		o->how = ORD_TIME;
-	if (rec_type(r, "signposts") == REC_ARRAY && rec_strv(r, "signposts", &v)) {
+	/* an announced list that holds something else than names breaks the promise */
+	if (rec_type(r, "signposts") == REC_ARRAY && !t.has_signposts)
+		rec_reject(r, "key \"signposts\": expected an array of strings");
+	if (t.has_signposts) {
 		o->has_sp = true;
-		o->sp = xreallocarray(NULL, v.n ? v.n : 1, sizeof(*o->sp));
-		for (i = 0; i < v.n; i++)
-			o->sp[i] = xstrndup(v.s[i], v.len[i]);
-		o->nsp = v.n;
+		o->sp = xreallocarray(NULL, t.signposts.n ? t.signposts.n : 1, sizeof(*o->sp));
+		for (i = 0; i < t.signposts.n; i++)
+			o->sp[i] = xstrndup(t.signposts.s[i], t.signposts.len[i]);
+		o->nsp = t.signposts.n;
 	}
 }
 

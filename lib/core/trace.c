@@ -6,7 +6,7 @@
 
 static const char *const kinds[] = {
 	[KIND_TRACE] = "trace", [KIND_OP] = "op", [KIND_GPU] = "gpu",
-	[KIND_SIGNPOST] = "signpost"
+	[KIND_SIGNPOST] = "signpost", [KIND_GROUP] = "group"
 };
 static const char *const traces[] = {
 	[TRACE_TTMETAL] = "ttmetal", [TRACE_KINETO] = "kineto", [TRACE_XPLANE] = "xplane"
@@ -39,7 +39,7 @@ rec_kind(struct rec *r)
 	const char *s = rec_str(r, "kind", &len);
 
 	return s == NULL ? KIND_NONE :
-	    (enum rec_kind)lookup(kinds, KIND_TRACE, KIND_SIGNPOST, s, len, KIND_OTHER);
+	    (enum rec_kind)lookup(kinds, KIND_TRACE, KIND_GROUP, s, len, KIND_OTHER);
 }
 
 static enum trace_kind
@@ -61,7 +61,7 @@ rec_trace(struct rec *r)
 const char *
 rec_kind_name(enum rec_kind k)
 {
-	return k >= KIND_TRACE && k <= KIND_SIGNPOST ? kinds[k] : NULL;
+	return k >= KIND_TRACE && k <= KIND_GROUP ? kinds[k] : NULL;
 }
 
 const char *

@@ -37,6 +37,7 @@
 #include "core/rec.h"
 #include "core/spool.h"
 #include "core/tensor.h"
+#include "core/trace.h"
 #include "tt/opclass.h"
 
 /* --- methods ------------------------------------------------------------------------ */
@@ -323,26 +324,28 @@ ops_free(struct state *st)
 	intcol_free(&st->devns);
 }
 
-/* The kinds of record this stage tells apart. */
+/* The kinds of record this stage tells apart (core/trace.h's, strict as rec_str). */
 enum { K_OTHER, K_OP, K_SIGNPOST, K_GPU };
 
 static int
 kind_of(struct rec *r)
 {
-	const char *k = rec_str(r, "kind", NULL);
-
-	if (k == NULL)
+	switch (rec_kind(r)) {
+	case KIND_OP:
+		return K_OP;
+	case KIND_SIGNPOST:
+		return K_SIGNPOST;
+	case KIND_GPU:
+		return K_GPU;
+	default:
 		return K_OTHER;
-	return strcmp(k, "op") == 0 ? K_OP : strcmp(k, "signpost") == 0 ? K_SIGNPOST :
-	    strcmp(k, "gpu") == 0 ? K_GPU : K_OTHER;
+	}
 }
 
 static bool
 is_kineto(struct rec *r)
 {
-	const char *t = rec_str(r, "trace", NULL);
-
-	return t != NULL && strcmp(t, "kineto") == 0;
+	return rec_trace(r) == TRACE_KINETO;
 }
 
 /* Record r, an op or signpost of a TT trace, has id. */

@@ -15,6 +15,7 @@
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "core/names.h"
+#include "core/trace.h"
 #include "core/rec.h"
 #include "torch/step.h"
 #include "phase/stepwin.h"
@@ -172,20 +173,24 @@ plan(struct win *w, struct rec *r, struct error *err)
 	const char *opt = w->o->steady ? "steady-state" : "steps";
 	long long rank = rec_rank(r);
 	struct rankwin *rw;
-	struct rec_strv names;
+	struct trace_info t;
+	const struct rec_strv *names = &t.signposts;
 	long long *nreq = NULL;
 	size_t i, k = 0;
 	int best = 0;
 
-	if (!rec_strv(r, "signposts", &names))
+	(void)trace_read(r, &t);
+	if (!t.has_signposts && rec_has(r, "signposts"))
+		rec_reject(r, "key \"signposts\": expected an array of strings");
+	else if (!t.has_signposts)
 		rec_reject(r, "--%s: the trace record has no signpost list (ttp-parse writes "
 		    "one)", opt);
 	if (rec_bad(r) != NULL)
 		return 0;
-	for (i = 0; i < names.n; i++) {
+	for (i = 0; i < names->n; i++) {
 		struct step st;
 
-		if (step_parse(names.s[i], names.len[i], &st) && (st.kind != STEP_CAPTURE) &&
+		if (step_parse(names->s[i], names->len[i], &st) && (st.kind != STEP_CAPTURE) &&
 		    (best == 0 || step_tier(st.kind) < best))
 			best = step_tier(st.kind);
 	}
@@ -196,11 +201,11 @@ plan(struct win *w, struct rec *r, struct error *err)
 		return run_error(r, err, "--steps: no step annotations in this trace");
 	rw = rank_of(w, rank, true);
 	rw->tier = best;
-	nreq = xreallocarray(NULL, names.n + 1, sizeof(*nreq));
-	for (i = 0; i < names.n; i++) {
+	nreq = xreallocarray(NULL, names->n + 1, sizeof(*nreq));
+	for (i = 0; i < names->n; i++) {
 		struct step st;
 
-		if (step_parse(names.s[i], names.len[i], &st) && step_tier(st.kind) == best)
+		if (step_parse(names->s[i], names->len[i], &st) && step_tier(st.kind) == best)
 			nreq[k++] = st.context_requests + st.generation_requests;
 	}
 	rw->nsteps = (long long)k;

@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/names.h"
 #include "core/rec.h"
+#include "core/trace.h"
 #include "report/pyrepr.h"
 #include "report/interval.h"
 #include "report/tltree.h"
@@ -731,21 +732,22 @@ join_group(struct tl *tl, struct gpuev *k, struct rec *r)
 int
 tl_add(struct tl *tl, struct rec *r)
 {
-	const char *kind = rec_str(r, "kind", NULL), *tr = rec_str(r, "trace", NULL);
+	enum rec_kind kind = rec_kind(r);
+	enum trace_kind tr = rec_trace(r);
 
-	if (kind == NULL)
+	if (kind == KIND_NONE)
 		return 0;
-	if (strcmp(kind, "gpu") == 0) {
+	if (kind == KIND_GPU) {
 		add_gpu(tl, r);
 		return 1;
 	}
-	if (tr == NULL || strcmp(tr, "kineto") != 0)
+	if (tr != TRACE_KINETO)
 		return 0;
-	if (strcmp(kind, "op") == 0)
+	if (kind == KIND_OP)
 		add_op(tl, r);
-	else if (strcmp(kind, "trace") == 0)
+	else if (kind == KIND_TRACE)
 		add_trace(tl, r);
-	else if (strcmp(kind, "group") == 0 && rec_bad(r) == NULL)
+	else if (kind == KIND_GROUP && rec_bad(r) == NULL)
 		add_group(tl, r);
 	return 1;
 }

@@ -15,6 +15,7 @@
 #include "core/hwspec.h"
 #include "core/names.h"
 #include "core/rec.h"
+#include "core/trace.h"
 #include "torch/step.h"
 #include "torch/opclass.h"
 #include "torch/perfmodel.h"
@@ -148,10 +149,12 @@ troof_free(struct troof *t)
 static void
 trace_record(struct troof *t, struct rec *r)
 {
+	struct trace_info ti;
 	struct rec_elems e;
 
 	t->dev = NULL;
-	if (!rec_elems(r, "devices", &e))
+	/* the devices' names: trace_read has them as text, rec_elems one by one */
+	if (!trace_read(r, &ti) || ti.devices == NULL || !rec_elems(r, "devices", &e))
 		return;
 	while (rec_elem_next(&e)) {
 		const char *name = rec_elem_str(&e, rec_elem_type(&e, NULL) == REC_OBJECT ?
@@ -686,14 +689,14 @@ op_record(struct troof *t, struct rec *r)
 void
 troof_record(struct troof *t, struct rec *r)
 {
-	const char *kind = rec_str(r, "kind", NULL);
+	enum rec_kind kind = rec_kind(r);
 
-	if (kind == NULL || rec_bad(r) != NULL)
+	if (rec_bad(r) != NULL)
 		return;
-	if (strcmp(kind, "trace") == 0)
+	if (kind == KIND_TRACE)
 		trace_record(t, r);
-	else if (strcmp(kind, "op") == 0)
+	else if (kind == KIND_OP)
 		op_record(t, r);
-	else if (strcmp(kind, "signpost") == 0)
+	else if (kind == KIND_SIGNPOST)
 		signpost_record(t, r);
 }

@@ -19,6 +19,7 @@
 #include "core/io.h"
 #include "tt/merge.h"
 #include "core/spool.h"
+#include "core/trace.h"
 #include "tt/opclass.h"
 
 /* The distinct values of an integer key (at most SEEN_MAX, sorted) and whether any op
@@ -422,7 +423,7 @@ summarise(struct filter *f, struct rec *r, struct fent *x, struct facts *fa)
 	x->name = NAME_NONE;
 	x->dur = NAN;
 	kind = rec_str(r, "kind", NULL);
-	if (!f->kineto && (s = rec_str(r, "trace", NULL)) != NULL && strcmp(s, "kineto") == 0)
+	if (!f->kineto && rec_trace(r) == TRACE_KINETO)
 		fa->kineto = true;
 	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
 		x->kind = FK_OTHER;
@@ -732,25 +733,19 @@ tt_devindex(const struct filter *f, int64_t d)
 	return merge_devindex(f->tt_devs, f->tt_ndev, d);
 }
 
-/* What the leading "trace" record of a TT-Metal trace promises, as read from it (the
- * strings are the record's). */
+/* What the leading "trace" record of a TT-Metal trace promises, as read from it by
+ * trace_read (the strings are the record's): usable when it is a TT-Metal trace whose
+ * ids ascend, with its devices and signposts. */
 struct promise {
-	bool		 ok;		/* a usable promise */
-	const char	*devs;		/* "devices" as JSON text */
-	size_t		 devslen;
-	struct rec_strv	 sp;		/* "signposts" */
+	bool			 ok;		/* a usable promise */
+	struct trace_info	 t;
 };
 
 static void
 tt_read(struct rec *r, struct promise *pr)
 {
-	const char *s;
-	bool asc = false;
-
-	pr->ok = (s = rec_str(r, "trace", NULL)) != NULL && strcmp(s, "ttmetal") == 0 &&
-	    rec_bool(r, "ids_ascending", &asc) && asc &&
-	    (pr->devs = rec_raw(r, "devices", &pr->devslen)) != NULL &&
-	    rec_strv(r, "signposts", &pr->sp);
+	pr->ok = trace_read(r, &pr->t) && pr->t.trace == TRACE_TTMETAL &&
+	    pr->t.ids_ascending && pr->t.devices != NULL && pr->t.has_signposts;
 }
 
 /* Take the promise of a good trace record. A named signpost that it does not announce
@@ -758,11 +753,11 @@ tt_read(struct rec *r, struct promise *pr)
 static int
 tt_trace(struct filter *f, const struct promise *pr, struct error *err)
 {
-	const struct rec_strv *v = &pr->sp;
+	const struct rec_strv *v = &pr->t.signposts;
 	size_t i, cap = 0;
 
 	f->tt_ndev = 0;
-	if (!pr->ok || !tt_devices(f, pr->devs, pr->devslen))
+	if (!pr->ok || !tt_devices(f, pr->t.devices, pr->t.devices_len))
 		return 0;
 	for (i = 0; i < v->n; i++)
 		if (v->len[i] == 0)
@@ -1251,9 +1246,7 @@ filter_run(struct rec_reader *rd, FILE *out, const struct filter_opts *o, struct
 
 		if (use && x.kind == FK_OTHER && (f.n == 0 || f.tt_promise) && !f.may_stream &&
 		    tt_may_stream(o)) {
-			const char *k = rec_str(r, "kind", NULL);
-
-			if ((trace = k != NULL && strcmp(k, "trace") == 0)) {
+			if ((trace = rec_kind(r) == KIND_TRACE)) {
 				if (f.tt_stream)
 					rec_reject(r, "a second trace record, after the first trace's "
 					    "window went out: filter each trace alone, or drop the trace "

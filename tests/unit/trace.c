@@ -45,7 +45,11 @@ main(void)
 	ok(rec_bad(r) != NULL && strstr(rec_bad(r)->msg, "\"kind\"") != NULL,
 	    "and mark the record bad, as rec_str does");
 	rec_free(r);
+	r = rec("{\"kind\":\"group\",\"trace\":\"kineto\"}");
+	ok(rec_kind(r) == KIND_GROUP, "a process group's record");
+	rec_free(r);
 	is_str(rec_kind_name(KIND_SIGNPOST), "signpost", "kind names");
+	is_str(rec_kind_name(KIND_GROUP), "group", "the group kind's name");
 	is_str(trace_kind_name(TRACE_TTMETAL), "ttmetal", "trace names");
 	ok(rec_kind_name(KIND_OTHER) == NULL && trace_kind_name(TRACE_NONE) == NULL,
 	    "no name for none and other");
