@@ -311,8 +311,9 @@ main(int argc, char *argv[])
 		.co = { -1, NULL }
 	};
 	static const struct stage_prog prog = {
-		"ttp-filter", "s:e:d:i:", longopts, STAGE_SKIP_BAD, usage, option, ready,
-		&stage, &self
+		.name = "ttp-filter", .optstring = "s:e:d:i:", .longopts = longopts,
+		.flags = STAGE_SKIP_BAD, .usage = usage, .option = option, .ready = ready,
+		.stage = &stage, .self = &self
 	};
 
 	return stage_main(&prog, argc, argv);

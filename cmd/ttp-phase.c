@@ -107,8 +107,9 @@ main(int argc, char **argv)
 	static const struct stage stage = { phase_open, NULL, phase_run, NULL, NULL };
 	static struct phase_prog self = { { PHASE_AUTO, -1, 0, 0, NULL }, NULL };
 	static const struct stage_prog prog = {
-		"ttp-phase", "b:t:", longopts, STAGE_SKIP_BAD, usage, option, NULL, &stage,
-		&self
+		.name = "ttp-phase", .optstring = "b:t:", .longopts = longopts,
+		.flags = STAGE_SKIP_BAD, .usage = usage, .option = option, .stage = &stage,
+		.self = &self
 	};
 
 	return stage_main(&prog, argc, argv);

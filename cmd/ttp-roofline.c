@@ -266,8 +266,9 @@ main(int argc, char *argv[])
 	/* static: reachable when a record ends the run */
 	static struct roof self = { .archname = "wormhole", .steps = true };
 	static const struct stage_prog prog = {
-		"ttp-roofline", "a:o:s:n", longopts, STAGE_SKIP_BAD, usage, option, ready,
-		&stage, &self
+		.name = "ttp-roofline", .optstring = "a:o:s:n", .longopts = longopts,
+		.flags = STAGE_SKIP_BAD, .usage = usage, .option = option, .ready = ready,
+		.stage = &stage, .self = &self
 	};
 
 	opt.extras = true;

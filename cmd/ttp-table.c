@@ -25,6 +25,8 @@
 #include "core/outfile.h"
 #include "report/opcsv.h"
 #include "core/rec.h"
+#include "core/stage.h"
+#include "core/trace.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "report/tab.h"
@@ -86,7 +88,6 @@ static const struct option longopts[] = {
 	{ "pseudo-ops", no_argument, NULL, OPT_PSEUDO },
 	{ "no-coll-analysis", no_argument, NULL, OPT_NO_COLL },
 	{ "include-call-stack", no_argument, NULL, OPT_CALL_STACK },
-	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-format", required_argument, NULL, OPT_PLOT_FORMAT },
@@ -98,10 +99,6 @@ static const struct option longopts[] = {
 	{ "world-size", required_argument, NULL, OPT_WORLD_SIZE },
 	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
 	{ "html", required_argument, NULL, OPT_HTML },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -245,7 +242,6 @@ struct opts {
 	int		 html_stdout;	/* --format html */
 	const char	*html;		/* --html FILE */
 	struct tl_opts	 tl;
-	struct badrec	 bad;		/* --skip-bad */
 	struct nc_opts	 nc;		/* the multi-rank collective report */
 };
 
@@ -713,193 +709,230 @@ plot_option(int ch, const char *arg)
 	}
 }
 
-/* ttp-table --plot roofline CHART [FILE ...]: the chart of the records, nothing else. */
-static void __attribute__((noreturn))
-plot_main(int argc, char **argv, struct opts *o)
+/* The TT report's options (tt-perf-report's); false when ch is none of them. */
+static bool
+tt_option(struct opts *o, int ch, char *arg)
 {
-	static struct roofchart *rc;
-	struct error err = ERROR_INIT;
-	struct rec_reader *rd;
-	struct rec *r;
-	const char *path;
-	int fmt;
-
-	if (optind >= argc)
-		die_usage("--plot roofline: the chart's file name is missing");
-	path = argv[optind++];
-	if ((fmt = chart_format_of_path(path)) < 0)
-		die_usage("--plot: %s: the name ends in neither .png, .svg nor .pdf", path);
-	rc = roofchart_new(plot_device);
-	io_stdin_or_usage(argc - optind, usage);
-	rd = rec_open_list(argv + optind, argc - optind);
-	while ((r = badrec_next(&o->bad, rd)) != NULL) {
-		(void)roofchart_add(rc, r);
-		badrec_check(&o->bad, r);
-	}
-	rec_close(rd);
-	badrec_end(&o->bad);
-	if (o->verbose)
-		say("Plotting the roofline of %zu ops to %s", roofchart_count(rc), path);
-	if (roofchart_write(rc, path, fmt, o->top >= 0 ? (size_t)o->top : 10, &err) != 0)
-		error_die(&err);
-	roofchart_free(rc);
-	rc = NULL;
-	io_finish();
-	exit(0);
-}
-
-static void
-parse_args(int argc, char **argv, struct opts *o)
-{
-	int ch;
 	char *end;
 	const char *errstr, *err;
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hqVv", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_CSV: o->csv = optarg; break;
-		case OPT_NO_ADVICE: o->advice = 0; break;
-		case OPT_RAW: o->raw = 1; break;
-		case OPT_NO_SUMMARY: o->summary = 0; break;
-		case OPT_GROUP_BY:
-			if (summary_parse_spec(optarg, &gspec, &err) != 0)
-				die_usage("--group-by: %s: '%s'", err, optarg);
-			o->group_by = gspec.by;
-			o->given |= GIVEN_GROUP;
-			break;
-		case OPT_CLASSIC: o->classic = 1; break;
-		case OPT_SUMMARY_FILE:
-			o->summary_file = optarg;
-			o->given |= GIVEN_SUMMARY;
-			break;
-		case OPT_STACKED_CSV:
-			o->stacked_csv = optarg;
-			o->given |= GIVEN_SUMMARY;
-			break;
-		case OPT_MIN_PCT:
-			errno = 0;
-			o->min_pct = strtod(optarg, &end);
-			if (errno != 0 || end == optarg || *end != '\0')
-				die_usage("--min-percentage: not a number: '%s'", optarg);
-			o->given |= GIVEN_MIN_PCT;
-			break;
-		case OPT_COLOR:
-			o->given |= GIVEN_COLOUR;
-			if (optarg == NULL)
-				o->colour_mode = COLOUR_ALWAYS;
-			else if ((o->colour_mode = colour_parse_mode(optarg)) < 0)
-				die_usage("--color: expected auto, always or never, not '%s'", optarg);
-			break;
-		case OPT_NO_COLOR: o->colour_mode = COLOUR_NEVER; break;
-		case OPT_PER_DEVICE: o->per_device = 1; break;
-		case OPT_FORMAT:
-			/* the last --format wins */
-			o->sheet_csv = o->html_stdout = o->markdown = 0;
-			if (strcmp(optarg, "text") == 0)
-				o->markdown = 0;
-			else if (strcmp(optarg, "md") == 0 || strcmp(optarg, "markdown") == 0)
-				o->markdown = 1;
-			else if (strcmp(optarg, "csv") == 0)
-				o->sheet_csv = 1;
-			else if (strcmp(optarg, "html") == 0)
-				o->html_stdout = 1;
-			else
-				die_usage("--format: expected text, md, csv or html, not '%s'",
-				    optarg);
-			o->given |= GIVEN_FORMAT;
-			break;
-		case OPT_SORT:
-			if ((o->sort = table_parse_sort(optarg)) < 0)
-				die_usage("--sort: invalid choice: '%s' (choose from 'id', 'time', "
-				    "'gap', 'total', 'op')", optarg);
-			break;
-		case OPT_TOP:
-			o->top = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				die_usage("--top: expected a count, not '%s'", optarg);
-			break;
-		case OPT_SUMMARY_ONLY:
-			summary_only = 1;
-			break;
-		case OPT_PERCENT_OF:
-			if (strcmp(optarg, "all") == 0)
-				o->percent_shown = 0;
-			else if (strcmp(optarg, "shown") == 0)
-				o->percent_shown = 1;
-			else
-				die_usage("--percent-of: invalid choice: '%s' (choose from 'all', "
-				    "'shown')", optarg);
-			o->given |= GIVEN_PERCENT;
-			break;
-		case OPT_SHEET:
-			o->sheets = xreallocarray(o->sheets, o->nsheets + 1, sizeof(*o->sheets));
-			o->sheets[o->nsheets++] = optarg;
-			break;
-		case OPT_CSV_DIR: o->csv_dir = optarg; break;
-		case OPT_XLSX: o->xlsx = optarg; break;
-		case OPT_WIDTH: o->width = count_arg("--width", optarg); break;
-		case OPT_MICRO_IDLE:
-			o->tl.micro_idle_us = num_arg("--micro-idle-thresh-us", optarg);
-			break;
-		case OPT_UNLINKED: o->tl.include_unlinked = 1; break;
-		case OPT_NO_KSUM: o->tl.kernel_summary = 0; break;
-		case OPT_NO_SHORT: o->tl.short_kernels = 0; break;
-		case OPT_SHORT_THRESH:
-			o->tl.short_thresh_us = num_arg("--short-kernel-threshold-us", optarg);
-			break;
-		case OPT_SHORT_BINS:
-			if ((o->tl.short_bins = (long)count_arg("--short-kernel-bins", optarg)) < 1)
-				die_usage("--short-kernel-bins: must be at least 1");
-			break;
-		case OPT_PRINT_SUMMARY: o->print_summary = 1; break;
-		case OPT_INFERENCE: o->tl.inference = 1; break;
-		case OPT_BY_MODULE: o->tl.by_module = 1; break;
-		case OPT_BY_NKERNELS: o->tl.by_nkernels = 1; break;
-		case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
-		case OPT_NO_COLL: o->tl.coll = 0; break;
-		case OPT_CALL_STACK: o->tl.call_stack = 1; break;
-		case OPT_SKIP_BAD: o->bad.skip = true; break;
-		case OPT_PROTECT: outfile_protect(optarg); break;
-		case OPT_PLOT:
-		case OPT_PLOT_FORMAT:
-		case OPT_DEVICE:
-		case OPT_PLOT_PHASES:
-		case OPT_PLOT_DPI:
-		case OPT_PLOT_TITLE:
-			plot_option(ch, optarg);
-			break;
-		case OPT_GPUS_PER_NODE:
-			if ((o->nc.gpus_per_node = count_arg("--gpus-per-node", optarg)) < 1)
-				die_usage("--gpus-per-node: too small: '%s'", optarg);
-			break;
-		case OPT_WORLD_SIZE:
-			if ((o->nc.world_size = count_arg("--world-size", optarg)) < 1)
-				die_usage("--world-size: too small: '%s'", optarg);
-			break;
-		case OPT_HEATMAP: o->nc.heatmap = 1; break;
-		case OPT_HTML:
-			if (*optarg == '\0')
-				die_usage("--html: empty file name");
-			o->html = optarg;
-			break;
-		case OPT_TOPK_SHORT:
-			o->tl.topk_short = (long)count_arg("--topk-short-kernels", optarg);
-			break;
-		case 'q': diag_set_quiet(1); break;
-		case 'v':
-			/* twice: also the notes a user cannot act on */
-			if (o->verbose)
-				metrics_category_notes(1);
-			o->verbose = 1;
-			break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("ttp-table %s\n", TTP_VERSION); exit(0);
-		default:
-			die_getopt(ch, argv);
-		}
+	switch (ch) {
+	case OPT_CSV: o->csv = arg; break;
+	case OPT_NO_ADVICE: o->advice = 0; break;
+	case OPT_RAW: o->raw = 1; break;
+	case OPT_NO_SUMMARY: o->summary = 0; break;
+	case OPT_GROUP_BY:
+		if (summary_parse_spec(arg, &gspec, &err) != 0)
+			die_usage("--group-by: %s: '%s'", err, arg);
+		o->group_by = gspec.by;
+		o->given |= GIVEN_GROUP;
+		break;
+	case OPT_CLASSIC: o->classic = 1; break;
+	case OPT_SUMMARY_FILE:
+		o->summary_file = arg;
+		o->given |= GIVEN_SUMMARY;
+		break;
+	case OPT_STACKED_CSV:
+		o->stacked_csv = arg;
+		o->given |= GIVEN_SUMMARY;
+		break;
+	case OPT_MIN_PCT:
+		errno = 0;
+		o->min_pct = strtod(arg, &end);
+		if (errno != 0 || end == arg || *end != '\0')
+			die_usage("--min-percentage: not a number: '%s'", arg);
+		o->given |= GIVEN_MIN_PCT;
+		break;
+	case OPT_COLOR:
+		o->given |= GIVEN_COLOUR;
+		if (arg == NULL)
+			o->colour_mode = COLOUR_ALWAYS;
+		else if ((o->colour_mode = colour_parse_mode(arg)) < 0)
+			die_usage("--color: expected auto, always or never, not '%s'", arg);
+		break;
+	case OPT_NO_COLOR: o->colour_mode = COLOUR_NEVER; break;
+	case OPT_PER_DEVICE: o->per_device = 1; break;
+	case OPT_SORT:
+		if ((o->sort = table_parse_sort(arg)) < 0)
+			die_usage("--sort: invalid choice: '%s' (choose from 'id', 'time', "
+			    "'gap', 'total', 'op')", arg);
+		break;
+	case OPT_TOP:
+		o->top = strtonum(arg, 0, LLONG_MAX, &errstr);
+		if (errstr != NULL)
+			die_usage("--top: expected a count, not '%s'", arg);
+		break;
+	case OPT_SUMMARY_ONLY:
+		summary_only = 1;
+		break;
+	case OPT_PERCENT_OF:
+		if (strcmp(arg, "all") == 0)
+			o->percent_shown = 0;
+		else if (strcmp(arg, "shown") == 0)
+			o->percent_shown = 1;
+		else
+			die_usage("--percent-of: invalid choice: '%s' (choose from 'all', "
+			    "'shown')", arg);
+		o->given |= GIVEN_PERCENT;
+		break;
+	default:
+		return false;
 	}
+	return true;
+}
+
+/* The options of every report's output: --format, --width, --html, --protect; false
+ * when ch is none of them. */
+static bool
+output_option(struct opts *o, int ch, char *arg)
+{
+	switch (ch) {
+	case OPT_FORMAT:
+		/* the last --format wins */
+		o->sheet_csv = o->html_stdout = o->markdown = 0;
+		if (strcmp(arg, "text") == 0)
+			o->markdown = 0;
+		else if (strcmp(arg, "md") == 0 || strcmp(arg, "markdown") == 0)
+			o->markdown = 1;
+		else if (strcmp(arg, "csv") == 0)
+			o->sheet_csv = 1;
+		else if (strcmp(arg, "html") == 0)
+			o->html_stdout = 1;
+		else
+			die_usage("--format: expected text, md, csv or html, not '%s'", arg);
+		o->given |= GIVEN_FORMAT;
+		break;
+	case OPT_WIDTH: o->width = count_arg("--width", arg); break;
+	case OPT_HTML:
+		if (*arg == '\0')
+			die_usage("--html: empty file name");
+		o->html = arg;
+		break;
+	case OPT_PROTECT: outfile_protect(arg); break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The options of TraceLens's sheets (PyTorch and the multi-rank collective report);
+ * false when ch is none of them. */
+static bool
+sheet_option(struct opts *o, int ch, char *arg)
+{
+	switch (ch) {
+	case OPT_SHEET:
+		o->sheets = xreallocarray(o->sheets, o->nsheets + 1, sizeof(*o->sheets));
+		o->sheets[o->nsheets++] = arg;
+		break;
+	case OPT_CSV_DIR: o->csv_dir = arg; break;
+	case OPT_XLSX: o->xlsx = arg; break;
+	case OPT_MICRO_IDLE:
+		o->tl.micro_idle_us = num_arg("--micro-idle-thresh-us", arg);
+		break;
+	case OPT_UNLINKED: o->tl.include_unlinked = 1; break;
+	case OPT_NO_KSUM: o->tl.kernel_summary = 0; break;
+	case OPT_NO_SHORT: o->tl.short_kernels = 0; break;
+	case OPT_SHORT_THRESH:
+		o->tl.short_thresh_us = num_arg("--short-kernel-threshold-us", arg);
+		break;
+	case OPT_SHORT_BINS:
+		if ((o->tl.short_bins = (long)count_arg("--short-kernel-bins", arg)) < 1)
+			die_usage("--short-kernel-bins: must be at least 1");
+		break;
+	case OPT_TOPK_SHORT:
+		o->tl.topk_short = (long)count_arg("--topk-short-kernels", arg);
+		break;
+	case OPT_PRINT_SUMMARY: o->print_summary = 1; break;
+	case OPT_INFERENCE: o->tl.inference = 1; break;
+	case OPT_BY_MODULE: o->tl.by_module = 1; break;
+	case OPT_BY_NKERNELS: o->tl.by_nkernels = 1; break;
+	case OPT_PSEUDO: o->tl.pseudo_ops = 1; break;
+	case OPT_NO_COLL: o->tl.coll = 0; break;
+	case OPT_CALL_STACK: o->tl.call_stack = 1; break;
+	case OPT_GPUS_PER_NODE:
+		if ((o->nc.gpus_per_node = count_arg("--gpus-per-node", arg)) < 1)
+			die_usage("--gpus-per-node: too small: '%s'", arg);
+		break;
+	case OPT_WORLD_SIZE:
+		if ((o->nc.world_size = count_arg("--world-size", arg)) < 1)
+			die_usage("--world-size: too small: '%s'", arg);
+		break;
+	case OPT_HEATMAP: o->nc.heatmap = 1; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* --- the program: its options and a sink stage (core/stage.h) ----------------------- */
+
+/* What the stage holds; static in main, so that a leak checker sees it when an error
+ * exits from deep inside. */
+struct tbl {
+	struct opts		 o;
+	struct stage_env	*env;
+	char			**inputs;	/* the files read (for check_outputs) */
+	int			 ninputs;
+	const char		*chart;		/* --plot roofline's CHART, its format */
+	int			 chart_fmt;
+	struct roofchart	*rc;
+	struct table		 t;		/* the TT report */
+	struct summary		*s;
+	struct page		 pg;
+	struct tl		*tl;		/* a PyTorch trace */
+	struct jx		*jx;		/* a JAX profile */
+	struct nc		*nc;		/* collective records */
+	int			 colour;
+	size_t			 tt_width;
+	size_t			 ntorch, ntt, nrecs;
+};
+
+/* One option of ttp-table's own (stage_main has the common ones). */
+static void
+option(void *self, int ch, char *arg)
+{
+	struct opts *o = &((struct tbl *)self)->o;
+
+	if (!tt_option(o, ch, arg) && !output_option(o, ch, arg) &&
+	    !sheet_option(o, ch, arg))
+		plot_option(ch, arg);
+}
+
+static void
+ready(void *self, struct stage_env *env)
+{
+	struct opts *o = &((struct tbl *)self)->o;
+
+	o->verbose = env->verbose;
+	if (env->nverbose > 1)	/* twice: also the notes a user cannot act on */
+		metrics_category_notes(1);
 	check_args(o);
+	if (plot_kind == NULL && plot_device >= 0)
+		die_usage("--device: only with --plot roofline");
+	if (plot_kind == NULL && plot_phases_dir != NULL)
+		phase_charts = phasechart_new();
+}
+
+/* ttp-table --plot roofline CHART [FILE ...]: CHART leads the inputs. */
+static int
+operands(void *self, int argc, char **argv)
+{
+	struct tbl *p = self;
+	int n = 0;
+
+	if (plot_kind != NULL) {
+		if (argc < 1)
+			die_usage("--plot roofline: the chart's file name is missing");
+		p->chart = argv[n++];
+		if ((p->chart_fmt = chart_format_of_path(p->chart)) < 0)
+			die_usage("--plot: %s: the name ends in neither .png, .svg nor .pdf",
+			    p->chart);
+		p->rc = roofchart_new(plot_device);
+	}
+	p->inputs = argv + n;
+	p->ninputs = argc - n;
+	return n;
 }
 
 static int
@@ -1286,9 +1319,7 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 static int
 torch_record(struct rec *r)
 {
-	const char *tr = rec_str(r, "trace", NULL);
-
-	return tr != NULL && strcmp(tr, "kineto") == 0;
+	return rec_trace(r) == TRACE_KINETO;
 }
 
 /* --group-by on a PyTorch trace: the summary's rows are the ops that launch GPU work
@@ -1297,10 +1328,10 @@ torch_record(struct rec *r)
 static void
 torch_add(struct table *t, struct rec *r, size_t *n)
 {
-	const char *kind = rec_str(r, "kind", NULL), *err;
+	const char *err;
 	bool launcher = false;
 
-	if (kind != NULL && strcmp(kind, "op") == 0)
+	if (rec_kind(r) == KIND_OP)
 		(void)rec_bool(r, "launcher", &launcher);
 	if (rec_bad(r) != NULL)
 		return;
@@ -1315,202 +1346,282 @@ torch_add(struct table *t, struct rec *r, size_t *n)
 		(*n)++;
 }
 
-int
-main(int argc, char **argv)
+static int
+tbl_open(void *self, FILE *out, struct stage_env *env, struct error *e)
 {
-	struct opts o = { NULL, NULL, NULL, 1, 0, 1, GROUP_MEMORY, 0, 0, 0,
-	    COLOUR_AUTO, 0, SORT_ID, 0, -1, 0.5, 0, NULL, NULL, NULL, 0, -1, 0, 0, 0, NULL,
-	    TL_OPTS_INIT, BADREC_INIT, NC_OPTS_INIT };
-	struct rec_reader *rd;
-	struct rec *r;
-	struct error keyerr = ERROR_INIT;
-	/* Static: an error exit (a write error, a bad option combination) leaves them
-	 * reachable, so leak checkers report only real leaks. */
-	static struct table t;
-	static struct summary *s;
-	static struct tl *tl;
-	static struct jx *jx;
-	static struct nc *nc;
-	static struct page pg;
-	const char *err, *kind;
-	int colour;
-	size_t tt_width;
-	size_t ntorch = 0, ntt = 0, nrecs = 0;
+	struct tbl *p = self;
+	const struct opts *o = &p->o;
 
-	io_init();
-	(void)summary_parse_spec("memory", &gspec, &err);
-	parse_args(argc, argv, &o);
+	p->env = env;
 	if (plot_kind != NULL)
-		plot_main(argc, argv, &o);
-	if (plot_device >= 0)
-		die_usage("--device: only with --plot roofline");
-	if (plot_phases_dir != NULL)
-		phase_charts = phasechart_new();
-	colour = !o.markdown && !o.html_stdout && o.csv == NULL &&
-	    colour_wanted(o.colour_mode, stdout);
+		return 0;
+	p->colour = !o->markdown && !o->html_stdout && o->csv == NULL &&
+	    colour_wanted(o->colour_mode, stdout);
 	/* the TT report and its summary: fitted to --width, or to a terminal; a file or a
 	 * pipe gets the reference's layout */
-	tt_width = o.width >= 0 ? (size_t)o.width : isatty(STDOUT_FILENO) ? text_width(-1) : 0;
+	p->tt_width = o->width >= 0 ? (size_t)o->width : isatty(STDOUT_FILENO) ?
+	    text_width(-1) : 0;
+	table_init(&p->t);
+	p->tl = tl_new();
+	p->jx = jx_new();
+	p->nc = nc_new();
+	table_group_keys(&p->t, gspec.keys, gspec.nkeys);
+	if (o->sort == SORT_ID)	/* rows only read in file order: memory stays flat */
+		table_spool(&p->t);
+	check_outputs(o, p->inputs, p->ninputs);
+	return 0;
+}
 
-	table_init(&t);
-	tl = tl_new();
-	jx = jx_new();
-	nc = nc_new();
-	table_group_keys(&t, gspec.keys, gspec.nkeys);
-	if (o.sort == SORT_ID)	/* rows only read in file order: memory stays flat */
-		table_spool(&t);
-	io_stdin_or_usage(argc - optind, usage);
-	check_outputs(&o, argv + optind, argc - optind);
-	rd = rec_open_list(argv + optind, argc - optind);
-	/* the stages keep nothing of a bad record; the policy decides what else */
-	while ((r = badrec_next(&o.bad, rd)) != NULL) {
-		nrecs++;
-		if (trace_file == NULL && (kind = rec_str(r, "kind", NULL)) != NULL &&
-		    strcmp(kind, "trace") == 0 && (kind = rec_str(r, "file", NULL)) != NULL)
-			trace_file = xstrdup(kind);
-		if (torch_record(r) && (kind = rec_str(r, "kind", NULL)) != NULL &&
-		    strcmp(kind, "op") == 0) {
-			torch_ops++;
-			if (rec_str(r, "category", NULL) != NULL)
-				torch_categorised++;
-		}
-		if ((o.given & GIVEN_GROUP) && torch_record(r))
-			torch_add(&t, r, &ntorch);
-		else if (jx_add(jx, r))
-			;
-		else if (nc_add(nc, r))
-			;
-		else if (!tl_add(tl, r))
-			ntt += (size_t)table_add(&t, r);
-		badrec_check(&o.bad, r);
+/* One record: the stages keep nothing of a bad record; the policy decides what else. */
+static int
+tbl_push(void *self, struct rec *r, struct error *e)
+{
+	struct tbl *p = self;
+	struct trace_info ti;
+
+	if (plot_kind != NULL) {
+		(void)roofchart_add(p->rc, r);
+		return STAGE_READ;
 	}
-	rec_close(rd);
-	badrec_end(&o.bad);
+	p->nrecs++;
+	if (trace_file == NULL && trace_read(r, &ti) && ti.file != NULL)
+		trace_file = xstrdup(ti.file);
+	if (torch_record(r) && rec_kind(r) == KIND_OP) {
+		torch_ops++;
+		if (rec_str(r, "category", NULL) != NULL)
+			torch_categorised++;
+	}
+	if ((p->o.given & GIVEN_GROUP) && torch_record(r))
+		torch_add(&p->t, r, &p->ntorch);
+	else if (jx_add(p->jx, r))
+		;
+	else if (nc_add(p->nc, r))
+		;
+	else if (!tl_add(p->tl, r))
+		p->ntt += (size_t)table_add(&p->t, r);
+	return STAGE_READ;
+}
+
+/* --plot roofline: the chart of the records, nothing else. */
+static int
+plot_finish(struct tbl *p, struct error *e)
+{
+	if (p->o.verbose)
+		say("Plotting the roofline of %zu ops to %s", roofchart_count(p->rc), p->chart);
+	return roofchart_write(p->rc, p->chart, p->chart_fmt,
+	    p->o.top >= 0 ? (size_t)p->o.top : 10, e) != 0 ? -1 : 0;
+}
+
+/* --group-by on a PyTorch trace: the grouped summary of its ops, as --summary-only
+ * shows it. */
+static void
+torch_summary(struct tbl *p)
+{
+	if (p->ntt > 0 || tl_count(p->tl) > 0)
+		die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
+	if (p->o.csv != NULL)
+		die_usage("--csv: the op CSV is tt-perf-report's; for a PyTorch trace, "
+		    "--summary-file writes the summary's CSV");
+	if (!p->o.summary)
+		die_usage("--group-by on a PyTorch trace shows the grouped summary: "
+		    "not with --no-summary");
+	if (p->o.per_device)
+		die_usage("--per-device: PyTorch ops have no device key (their kernels "
+		    "run on one)");
+	summary_only = 1;
+	p->o.group_by = gspec.by;
+}
+
+/* TraceLens's reports: collective records, a JAX profile or a PyTorch trace's sheets;
+ * false when the input is none of those (a TT report). */
+static bool
+sheets_report(struct tbl *p)
+{
+	const struct opts *o = &p->o;
+
+	if (nc_count(p->nc) > 0) {
+		/* collective records (ttp-filter --collectives): the multi-rank report */
+		if (p->t.nrows > 0 || tl_count(p->tl) > 0 || jx_count(p->jx) > 0)
+			die(EXIT_DATA, "the input mixes collective records with other records");
+		nccl_output(o, p->nc);
+		return true;
+	}
+	if (jx_count(p->jx) > 0) {
+		/* a JAX profile (the trace record says xplane): TraceLens's JAX report */
+		if (p->t.nrows > 0 || tl_count(p->tl) > 0)
+			die(EXIT_DATA, "the input mixes a JAX profile with other records");
+		jax_output(o, p->jx);
+		return true;
+	}
+	if (tl_count(p->tl) > 0 || o->csv_dir != NULL || o->xlsx != NULL || o->nsheets > 0) {
+		if (p->t.nrows > 0)
+			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
+		sheets_output(o, p->tl);
+		phase_plots(o);
+		return true;
+	}
+	return false;
+}
+
+/* --csv FILE: the compatible op CSV, to FILE or standard output. */
+static void
+write_op_csv(const struct opts *o, const struct table *t)
+{
+	struct outfile *f = NULL;
+	struct error e = ERROR_INIT;
+	FILE *fp = stdout;
+	int tostdout = strcmp(o->csv, "-") == 0;
+
+	if (o->verbose)
+		say("Writing CSV output to %s", tostdout ? "standard output" : o->csv);
+	if (!tostdout) {
+		if ((f = outfile_open(o->csv, &e)) == NULL)
+			error_die(&e);
+		fp = outfile_fp(f);
+	}
+	if (opcsv_write(fp, t, (o->advice ? OPCSV_ADVICE : 0) | (o->raw ? OPCSV_RAW : 0)) != 0)
+		die(EXIT_DATA, "%s: %s", o->csv, strerror(errno));
+	if (f != NULL && outfile_commit(f, &e) != 0)
+		error_die(&e);
+}
+
+/* The TT report's op table: the CSV, or the text or Markdown table and its advice;
+ * false when no summary follows (no ops). */
+static bool
+tt_table(struct tbl *p)
+{
+	const struct opts *o = &p->o;
+	struct table *t = &p->t;
+	struct error keyerr = ERROR_INIT;
+
+	table_finish(t);
+	if (t->nnokind > 0)
+		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
+		    t->nokind_where, t->nnokind, t->nnokind == 1 ? "" : "s");
+	if (t->nnoroof > 0 && p->ntorch == 0)
+		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
+		    "add ttp-roofline before ttp-table", t->nnoroof, t->nnoroof == 1 ? "" : "s");
+	if (o->summary && summary_check_keys(t, &gspec, &keyerr) != 0)
+		error_die(&keyerr);
+	table_sort(t, o->sort);
+	if (o->top >= 0 && !summary_only)
+		table_top(t, (size_t)o->top, o->percent_shown);
+
+	/* the page: the op table, then the summary, as the text report has them */
+	page_open(o, &p->pg, "Performance report");
+	if (t->nrows > 0 && !summary_only)
+		page_ops(&p->pg, o, t);
+	if (o->csv != NULL) {
+		write_op_csv(o, t);
+		return t->nrows > 0;
+	} else if (t->nrows == 0) {
+		note("No operations to display after applying filters.");
+		if (p->pg.h != NULL)
+			html_note(p->pg.h, "No operations to display after applying filters.");
+		return false;
+	} else if (summary_only || o->html_stdout) {
+		;
+	} else if (o->markdown) {
+		report_markdown(stdout, t);
+		if (o->advice)
+			report_markdown_advice(stdout, t);
+	} else {
+		struct report_opts ro = { p->colour, o->advice, o->min_pct, p->tt_width };
+
+		report_text(stdout, t, &ro);
+	}
+	return true;
+}
+
+/* The TT report's grouped summary: on stdout, in the page, and its files. */
+static void
+tt_summary(struct tbl *p)
+{
+	const struct opts *o = &p->o;
+
+	if (!o->summary)
+		return;
+	if ((p->s = summary_build(&p->t, &gspec, o->per_device)) == NULL) {
+		note("No data available for stacked report generation.");
+		return;
+	}
+	if (o->per_device && o->group_by == GROUP_CATEGORY && summary_ndevices(p->s) > 1)
+		die(EXIT_DATA, "--group-by category cannot be combined with a per-device "
+		    "summary of %zu devices", summary_ndevices(p->s));
+	if (summary_only && o->top >= 0)
+		summary_top(p->s, (size_t)o->top);
+	page_summary(&p->pg, o, p->s);
+	if (o->csv == NULL && !o->html_stdout) {
+		if (o->markdown) {
+			if (!summary_only)
+				fputc('\n', stdout);
+			summary_markdown(stdout, p->s);
+		} else
+			summary_print(stdout, p->s, p->colour, p->tt_width);
+	}
+	write_summary_files(o, p->s);
+}
+
+/* The end of the input: the report the records make. */
+static int
+tbl_finish(void *self, struct error *e)
+{
+	struct tbl *p = self;
+
+	if (plot_kind != NULL)
+		return plot_finish(p, e);
 	/* Not even ttp-parse's trace record: an earlier stage failed (in a shell without
 	 * pipefail the pipeline's status is this stage's), or the input was empty. */
-	if (nrecs == 0 && o.bad.n == 0)
+	if (p->nrecs == 0 && p->env->bad.n == 0)
 		die(EXIT_DATA, "no records in the input: did an earlier stage of the pipeline "
 		    "fail? (its message is above; ttp-parse writes a trace record even for "
 		    "a trace without ops)");
-	if (ntorch > 0) {
-		/* the grouped summary of the PyTorch ops, as --summary-only shows it */
-		if (ntt > 0 || tl_count(tl) > 0)
-			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
-		if (o.csv != NULL)
-			die_usage("--csv: the op CSV is tt-perf-report's; for a PyTorch trace, "
-			    "--summary-file writes the summary's CSV");
-		if (!o.summary)
-			die_usage("--group-by on a PyTorch trace shows the grouped summary: "
-			    "not with --no-summary");
-		if (o.per_device)
-			die_usage("--per-device: PyTorch ops have no device key (their kernels "
-			    "run on one)");
-		summary_only = 1;
-		o.group_by = gspec.by;
-	}
-	if (nc_count(nc) > 0) {
-		/* collective records (ttp-filter --collectives): the multi-rank report */
-		if (t.nrows > 0 || tl_count(tl) > 0 || jx_count(jx) > 0)
-			die(EXIT_DATA, "the input mixes collective records with other records");
-		nccl_output(&o, nc);
-		goto done;
-	}
-	if (jx_count(jx) > 0) {
-		/* a JAX profile (the trace record says xplane): TraceLens's JAX report */
-		if (t.nrows > 0 || tl_count(tl) > 0)
-			die(EXIT_DATA, "the input mixes a JAX profile with other records");
-		jax_output(&o, jx);
-		goto done;
-	}
-	if (tl_count(tl) > 0 || o.csv_dir != NULL || o.xlsx != NULL || o.nsheets > 0) {
-		if (t.nrows > 0)
-			die(EXIT_DATA, "the input mixes TT-Metal ops with PyTorch records");
-		sheets_output(&o, tl);
-		phase_plots(&o);
-		goto done;
-	}
-	table_finish(&t);
-	if (t.nnokind > 0)
-		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
-		    t.nokind_where, t.nnokind, t.nnokind == 1 ? "" : "s");
-	if (t.nnoroof > 0 && ntorch == 0)
-		warning("warning: %ld op%s without roofline keys (no figures, bound or advice): "
-		    "add ttp-roofline before ttp-table", t.nnoroof, t.nnoroof == 1 ? "" : "s");
-	if (o.summary && summary_check_keys(&t, &gspec, &keyerr) != 0)
-		error_die(&keyerr);
-	table_sort(&t, o.sort);
-	if (o.top >= 0 && !summary_only)
-		table_top(&t, (size_t)o.top, o.percent_shown);
-
-	/* the page: the op table, then the summary, as the text report has them */
-	page_open(&o, &pg, "Performance report");
-	if (t.nrows > 0 && !summary_only)
-		page_ops(&pg, &o, &t);
-	if (o.csv != NULL) {
-		struct outfile *f = NULL;
-		struct error e = ERROR_INIT;
-		FILE *fp = stdout;
-		int tostdout = strcmp(o.csv, "-") == 0;
-
-		if (o.verbose)
-			say("Writing CSV output to %s", tostdout ? "standard output" : o.csv);
-		if (!tostdout) {
-			if ((f = outfile_open(o.csv, &e)) == NULL)
-				error_die(&e);
-			fp = outfile_fp(f);
-		}
-		if (opcsv_write(fp, &t, (o.advice ? OPCSV_ADVICE : 0) | (o.raw ? OPCSV_RAW : 0)) != 0)
-			die(EXIT_DATA, "%s: %s", o.csv, strerror(errno));
-		if (f != NULL && outfile_commit(f, &e) != 0)
-			error_die(&e);
-		if (t.nrows == 0)
-			goto done;
-	} else if (t.nrows == 0) {
-		note("No operations to display after applying filters.");
-		if (pg.h != NULL)
-			html_note(pg.h, "No operations to display after applying filters.");
-		goto done;
-	} else if (summary_only || o.html_stdout) {
-		;
-	} else if (o.markdown) {
-		report_markdown(stdout, &t);
-		if (o.advice)
-			report_markdown_advice(stdout, &t);
-	} else {
-		struct report_opts ro = { colour, o.advice, o.min_pct, tt_width };
-
-		report_text(stdout, &t, &ro);
-	}
-	if (!o.summary)
-		goto done;
-	if ((s = summary_build(&t, &gspec, o.per_device)) == NULL) {
-		note("No data available for stacked report generation.");
-		goto done;
-	}
-	if (o.per_device && o.group_by == GROUP_CATEGORY && summary_ndevices(s) > 1)
-		die(EXIT_DATA, "--group-by category cannot be combined with a per-device "
-		    "summary of %zu devices", summary_ndevices(s));
-	if (summary_only && o.top >= 0)
-		summary_top(s, (size_t)o.top);
-	page_summary(&pg, &o, s);
-	if (o.csv == NULL && !o.html_stdout) {
-		if (o.markdown) {
-			if (!summary_only)
-				fputc('\n', stdout);
-			summary_markdown(stdout, s);
-		} else
-			summary_print(stdout, s, colour, tt_width);
-	}
-	write_summary_files(&o, s);
-done:
-	page_close(&o, &pg);
-	free(trace_file);
-	tl_free(tl);
-	jx_free(jx);
-	nc_free(nc);
-	free(o.sheets);
-	summary_free(s);
-	table_free(&t);
-	io_finish();
+	if (p->ntorch > 0)
+		torch_summary(p);
+	if (!sheets_report(p) && tt_table(p))
+		tt_summary(p);
+	page_close(&p->o, &p->pg);
 	return 0;
+}
+
+static void
+tbl_close(void *self)
+{
+	struct tbl *p = self;
+
+	roofchart_free(p->rc);
+	p->rc = NULL;
+	if (plot_kind != NULL)
+		return;
+	free(trace_file);
+	tl_free(p->tl);
+	jx_free(p->jx);
+	nc_free(p->nc);
+	free(p->o.sheets);
+	summary_free(p->s);
+	table_free(&p->t);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct stage stage = {
+		tbl_open, tbl_push, NULL, tbl_finish, tbl_close
+	};
+	static struct tbl self = {
+		.o = {
+			.advice = 1, .summary = 1, .group_by = GROUP_MEMORY,
+			.colour_mode = COLOUR_AUTO, .sort = SORT_ID, .top = -1,
+			.min_pct = 0.5, .width = -1, .tl = TL_OPTS_INIT, .nc = NC_OPTS_INIT
+		}
+	};
+	static const struct stage_prog prog = {
+		.name = "ttp-table", .optstring = "", .longopts = longopts,
+		.flags = STAGE_SKIP_BAD, .usage = usage, .option = option, .ready = ready,
+		.stage = &stage, .self = &self, .operands = operands
+	};
+	const char *err;
+
+	(void)summary_parse_spec("memory", &gspec, &err);
+	return stage_main(&prog, argc, argv);
 }

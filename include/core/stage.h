@@ -15,7 +15,9 @@
  * -V, -q, -v, --skip-bad), the program's own through its option callback, the inputs
  * (none: standard input, refused at a terminal; a closed one is an error), the stage
  * run over them to the standard output, and the exit status (0; 1 bad data; 2 usage).
- * A cmd/ttp-*.c is then its options and a stage.
+ * A cmd/ttp-*.c is then its options and a stage. A sink stage (ttp-table) reads
+ * records and writes a report: its push answers STAGE_READ. A source (ttp-parse) reads
+ * trace files, not records: it gives source instead of a stage and writes to the sink.
  */
 #ifndef TTP_STAGE_H
 #define TTP_STAGE_H
@@ -55,6 +57,8 @@ struct stage_env {
 /* push's answer */
 #define STAGE_WRITE	0	/* write r to the sink (unless it turned out bad) */
 #define STAGE_TAKEN	1	/* the stage has written, kept or dropped r itself */
+#define STAGE_READ	2	/* a sink stage has read r: the policy judges it, nothing
+				 * is written (ttp-table: records in, tables out) */
 
 struct stage {
 	/* Before the first record: out is the sink. 0, or -1 with e set. May be NULL. */
@@ -89,6 +93,16 @@ struct stage_prog {
 	void			(*ready)(void *self, struct stage_env *env);
 	const struct stage	*stage;
 	void			*self;
+	/* The operands after the options, before the inputs are opened: how many lead
+	 * the inputs as the program's own (ttp-table --plot's CHART; bad ones:
+	 * die_usage); the program may keep argv's pointers (the inputs' names). May be
+	 * NULL: every operand is an input. */
+	int			(*operands)(void *self, int argc, char **argv);
+	/* A source of records (ttp-parse: trace files in, records out) instead of a
+	 * stage: it reads the inputs itself (argc of them; none: the standard input)
+	 * and writes records to out. 0, or -1 with e set. */
+	int			(*source)(void *self, int argc, char **argv, struct sink *out,
+				    struct stage_env *env, struct error *e);
 };
 
 /* getopt_long's value for --skip-bad: a program's own long-only options stay below. */

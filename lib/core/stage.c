@@ -63,6 +63,8 @@ push_all(const struct stage *st, void *self, struct rec_reader *rd, FILE *out,
 			return -1;
 		if (rc == STAGE_WRITE && !badrec_check(&env->bad, r))
 			rec_write(r, out);
+		else if (rc == STAGE_READ)
+			(void)badrec_check(&env->bad, r);
 	}
 	return 0;
 }
@@ -172,12 +174,30 @@ stdin_named(int argc, char **argv)
 static struct rec_reader *rd;
 static struct stage_env env = { false, false, 0, BADREC_INIT };
 
+/* The inputs as records, through the stage. */
+static int
+run_stage(const struct stage_prog *p, int argc, char **argv, struct sink *out,
+    struct error *e)
+{
+	int rc;
+
+	rd = rec_open_list(argv, argc);
+	/* on an error rd stays open: the error may name its input */
+	if ((rc = stage_run(p->stage, p->self, rd, out, &env, e)) != 0)
+		return rc;
+	if (p->stage->close != NULL)
+		p->stage->close(p->self);
+	rec_close(rd);
+	rd = NULL;
+	return 0;
+}
+
 int
 stage_main(const struct stage_prog *p, int argc, char **argv)
 {
 	struct error err = ERROR_INIT;
 	struct sink out;
-	int first, rc;
+	int first;
 
 	io_init();
 	first = options(p, argc, argv, &env);
@@ -185,19 +205,21 @@ stage_main(const struct stage_prog *p, int argc, char **argv)
 	argv += first;
 	if (p->ready != NULL)
 		p->ready(p->self, &env);
+	if (p->operands != NULL) {
+		first = p->operands(p->self, argc, argv);
+		argc -= first;
+		argv += first;
+	}
 	io_stdin_or_usage(argc, p->usage);
 	/* A closed standard input: a temporary file would take descriptor 0 and be read
 	 * as the input (an empty one). */
-	if (stdin_named(argc, argv) && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
+	if (p->source == NULL && stdin_named(argc, argv) &&
+	    fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
 		die(EXIT_DATA, "<stdin>: %s", strerror(EBADF));
-	rd = rec_open_list(argv, argc);
 	sink_stream(&out, stdout);
-	rc = stage_run(p->stage, p->self, rd, &out, &env, &err);
-	if (rc != 0)
+	if ((p->source != NULL ? p->source(p->self, argc, argv, &out, &env, &err) :
+	    run_stage(p, argc, argv, &out, &err)) != 0)
 		error_die(&err);
-	if (p->stage->close != NULL)
-		p->stage->close(p->self);
-	rec_close(rd);
 	io_finish();
 	return 0;
 }

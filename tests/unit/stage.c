@@ -88,6 +88,31 @@ toy_run(void *self, struct rec_reader *rd, struct error *e)
 }
 
 static const struct stage toy = { toy_open, toy_push, NULL, toy_finish, toy_close };
+
+/* A sink stage: counts the good ops it read, writes one line at the end. */
+static int
+sink_push(void *self, struct rec *r, struct error *e)
+{
+	struct toy *t = self;
+	long long id;
+
+	if (rec_kind(r) == KIND_OP && !rec_int(r, "id", &id))
+		rec_reject(r, "an op without an id");
+	if (rec_kind(r) == KIND_OP && rec_bad(r) == NULL)
+		t->pushed++;
+	return STAGE_READ;
+}
+
+static int
+sink_finish(void *self, struct error *e)
+{
+	struct toy *t = self;
+
+	fprintf(t->out, "%d ops\n", t->pushed);
+	return 0;
+}
+
+static const struct stage toysink = { toy_open, sink_push, NULL, sink_finish, NULL };
 static const struct stage toyrun = { toy_open, NULL, toy_run, NULL, NULL };
 
 /* Standard input made to hold text (an unlinked temporary file): messages name it
@@ -170,6 +195,16 @@ contract(void)
 	is_str(out, "{\"kind\":\"trace\",\"trace\":\"kineto\"}\n"
 	    "{\"kind\":\"op\",\"id\":1,\"seen\":3}\n{\"kind\":\"end\"}\n",
 	    "bad records (a stage's reject, a bad line) left out");
+	free(out);
+
+	memset(&t, 0, sizeof(t));
+	ok(over(&toysink, &t, in, false, &out, &e) == 0, "sink stage: runs");
+	is_str(out, "2 ops\n", "it writes no record, only its report");
+	free(out);
+	memset(&t, 0, sizeof(t));
+	ok(over(&toysink, &t, "{\"kind\":\"trace\",\"trace\":\"kineto\"}\n{\"kind\":\"op\"}\n"
+	    "{\"kind\":\"op\",\"id\":1}\n", true, &out, &e) == 0, "sink stage: skip");
+	is_str(out, "1 ops\n", "the record it found bad judged by the policy, left out");
 	free(out);
 
 	memset(&t, 0, sizeof(t));
