@@ -14,6 +14,7 @@
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/reader.h"
+#include "core/stage.h"
 #include "jax/jreader.h"
 #include "torch/kreader.h"
 #include "tt/ttreader.h"
@@ -131,6 +132,7 @@ main(int argc, char *argv[])
 	struct reader_opts o = { 0, 0, 0, 0, NULL, 0, 0 };
 	const struct reader *r, *want = NULL;
 	struct error err = ERROR_INIT;
+	struct sink out;
 	int ch, i, n;
 
 	io_init();
@@ -194,7 +196,8 @@ main(int argc, char *argv[])
 		die_usage("--rank: PyTorch traces only");
 	if (o.has_rank && n > 1)
 		die_usage("--rank: one trace only (each of several traces takes its own rank)");
-	if (r->parse(in, n, &o, &err) != 0)
+	sink_stream(&out, stdout);
+	if (r->parse(in, n, &o, &out, &err) != 0)
 		error_die(&err);
 	free(in);
 	io_finish();

@@ -12,9 +12,8 @@
  * gzip; IO_HEAD of them, fewer when the input is shorter) and a parse that writes the
  * records.
  *
- * The sink of a parse is, for now, the standard output's record writer (rec.h's
- * writer, which the readers call on stdout); a unit test points stdout at a memory
- * stream (open_memstream) to read the records back.
+ * A parse writes its records to a sink (core/stage.h): ttp-parse's is the standard
+ * output, a unit test's a memory buffer it reads the records back from.
  */
 #ifndef TTP_READER_H
 #define TTP_READER_H
@@ -23,6 +22,7 @@
 
 struct error;
 struct io_input;
+struct sink;
 
 /* What ttp-parse's options ask of a reader; a reader reads what applies to it. */
 struct reader_opts {
@@ -52,9 +52,10 @@ struct reader {
 	/* Whether the first n bytes of an input are this format. */
 	int		(*sniff)(const unsigned char *head, size_t n);
 	/* Read n inputs of this kind (io_input_open'd; closed here) and write their
-	 * records. 0, or -1 with e set (the records before the bad one are written). */
+	 * records to out. 0, or -1 with e set (the records before the bad one are
+	 * written). */
 	int		(*parse)(struct io_input *in, int n, const struct reader_opts *o,
-			    struct error *e);
+			    struct sink *out, struct error *e);
 };
 
 /* The first row of table (NULL-terminated) whose sniff claims head, or NULL. */

@@ -18,6 +18,7 @@
 #define TTP_XPLANE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct error;
 
@@ -26,7 +27,9 @@ struct error;
 int xplane_sniff(const unsigned char *p, size_t n);
 
 /* Read path ("-": standard input; named name in messages) and write its records to
- * stdout. 0, or -1 with err set ("file: byte N: what is wrong"). */
-int xplane_parse(const char *path, const char *name, int verbose, struct error *err);
+ * out (the sink: the standard output, or a memory stream). 0, or -1 with err set
+ * ("file: byte N: what is wrong"). */
+int xplane_parse(const char *path, const char *name, int verbose, FILE *out,
+    struct error *err);
 
 #endif

@@ -45,7 +45,8 @@ struct kineto_opts {
 };
 
 /*
- * Read one trace from fp (named name in messages) and write its records to stdout. The
+ * Read one trace from fp (named name in messages) and write its records to out (the
+ * sink: the standard output, or a memory stream). The
  * trace's rank (torch/collect.h's coll_trace_rank: distributedInfo, else o->rank, else
  * the file name's, else pos when >= 0, the input's position when several are read at
  * once) goes on every record; a trace without one writes no "rank". A rank o->claimed
@@ -54,7 +55,7 @@ struct kineto_opts {
  */
 struct error;
 int kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
-    struct error *err);
+    FILE *out, struct error *err);
 void kineto_ranks_free(struct kineto_ranks *c);
 
 #endif

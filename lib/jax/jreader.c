@@ -4,6 +4,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/stage.h"
 #include "jax/jreader.h"
 #include "jax/xplane.h"
 
@@ -17,13 +18,14 @@ xplane_head(const unsigned char *head, size_t n)
 /* The reader seeks: an input that cannot (a pipe) is copied once into a temporary file,
  * which it opens by path. */
 static int
-xplane_read(struct io_input *in, int n, const struct reader_opts *ro, struct error *e)
+xplane_read(struct io_input *in, int n, const struct reader_opts *ro, struct sink *out,
+    struct error *e)
 {
 	int i, rc = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && (rc = io_input_spool(&in[i], e)) == 0)
-			rc = xplane_parse(in[i].path, in[i].name, ro->verbose, e);
+			rc = xplane_parse(in[i].path, in[i].name, ro->verbose, out->fp, e);
 		io_input_close(&in[i]);
 	}
 	return rc;

@@ -131,6 +131,7 @@ struct module {
 };
 
 struct xp {
+	FILE		*sink;		/* where the records go */
 	struct xsrc	 src;
 	const char	*name;
 	int		 verbose;
@@ -936,10 +937,11 @@ static void
 flush_out(struct xp *x)
 {
 	if (x->out.len >= (1u << 16)) {
-		if (fwrite(x->out.p, 1, x->out.len, stdout) != x->out.len)
-			io_write_error(stdout, "<stdout>");
+		if (fwrite(x->out.p, 1, x->out.len, x->sink) != x->out.len)
+			io_write_error(x->sink, "<stdout>");
 		buf_reset(&x->out);
-		io_check_stdout();
+		if (ferror(x->sink))
+			io_write_error(x->sink, "stdout");
 	}
 }
 
@@ -1966,10 +1968,11 @@ run(struct xp *x)
 			return -1;
 		}
 	free(byp);
-	if (x->out.len > 0 && fwrite(x->out.p, 1, x->out.len, stdout) != x->out.len)
-		io_write_error(stdout, "<stdout>");
+	if (x->out.len > 0 && fwrite(x->out.p, 1, x->out.len, x->sink) != x->out.len)
+		io_write_error(x->sink, "<stdout>");
 	buf_reset(&x->out);
-	io_check_stdout();
+	if (ferror(x->sink))
+		io_write_error(x->sink, "stdout");
 	if (x->verbose)
 		note("%s: %llu device events, %llu without a host launch, %zu HLO modules",
 		    x->name, (unsigned long long)x->gpu_events,
@@ -1978,12 +1981,13 @@ run(struct xp *x)
 }
 
 int
-xplane_parse(const char *path, const char *name, int verbose, struct error *err)
+xplane_parse(const char *path, const char *name, int verbose, FILE *out, struct error *err)
 {
 	struct xp x;
 	int rc;
 
 	memset(&x, 0, sizeof(x));
+	x.sink = out;
 	x.name = name;
 	x.verbose = verbose;
 	x.err = err;

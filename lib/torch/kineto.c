@@ -1631,7 +1631,7 @@ write_trace_rec(struct kin *k, const struct buf *sig)
 		if (k->cap_classified)
 			rec_set_bool(r, "capture_classified", true);
 	}
-	rec_write(r, stdout);
+	rec_write(r, k->out);
 	rec_free(r);
 }
 
@@ -1653,7 +1653,7 @@ write_groups(struct kin *k)
 			rec_set_int(r, "rank", k->rank);
 		rec_set_raw(r, "group", k->pg.str[i], k->pg.len[i]);
 		rec_set_raw(r, "group_ranks", k->pgr.str[rl], k->pgr.len[rl]);
-		rec_write(r, stdout);
+		rec_write(r, k->out);
 		rec_free(r);
 	}
 }
@@ -2353,7 +2353,7 @@ write_op(struct kin *k, const struct oi *o, const struct oi *g, size_t n,
 	if (o->fwd >= 0)
 		rec_set_int(r, "fwd", o->fwd);
 	set_id(k, r, "ext", v->ext);
-	rec_write(r, stdout);
+	rec_write(r, k->out);
 	rec_free(r);
 }
 
@@ -2380,7 +2380,7 @@ write_gpu(struct kin *k, const struct oi *o)
 	set_id(k, r, "correlation", g->corr);
 	if (g->in_len > 0)
 		rec_set_raw(r, "comm", spool_get(k->sp, g->in_off, g->in_len), g->in_len);
-	rec_write(r, stdout);
+	rec_write(r, k->out);
 	rec_free(r);
 }
 
@@ -2394,7 +2394,7 @@ write_signpost(struct kin *k, const struct oi *o)
 	rec_set_int(r, "host_start_ns", v->ts);
 	rec_set_int(r, "host_end_ns", v->ts + v->dur);
 	set_thread_thr(k, r, v->thr);
-	rec_write(r, stdout);
+	rec_write(r, k->out);
 	rec_free(r);
 }
 
@@ -2891,7 +2891,7 @@ kineto_ranks_free(struct kineto_ranks *c)
 }
 
 int
-kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
+kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o, FILE *out,
     struct error *err)
 {
 	struct kin k;
@@ -2903,6 +2903,7 @@ kineto_parse(FILE *fp, const char *name, int pos, const struct kineto_opts *o,
 	memset(&k, 0, sizeof(k));
 	k.err = (struct error)ERROR_INIT;
 	k.o = o;
+	k.out = out;
 	k.file = name;
 	k.rank = -1;
 	k.pg_records = true;

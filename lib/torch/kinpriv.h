@@ -117,6 +117,7 @@ struct spsort;
 
 struct kin {
 	const struct kineto_opts *o;
+	FILE		*out;			/* the sink: records go there */
 	const char	*file;
 	int		 rank;
 	struct js_reader *rd;

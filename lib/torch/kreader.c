@@ -5,6 +5,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/stage.h"
 #include "torch/kineto.h"
 #include "torch/kreader.h"
 
@@ -23,7 +24,8 @@ kineto_sniff(const unsigned char *head, size_t n)
 /* Each trace on its own, with its rank (torch/collect.h's rule; with several traces and
  * no other rank, its place); two traces of one rank are an error. */
 static int
-kineto_read(struct io_input *in, int n, const struct reader_opts *ro, struct error *e)
+kineto_read(struct io_input *in, int n, const struct reader_opts *ro, struct sink *out,
+    struct error *e)
 {
 	struct kineto_ranks claimed = { NULL, NULL, 0, 0 };
 	struct kineto_opts o = { ro->python, ro->verbose, ro->capture, ro->has_rank, ro->rank,
@@ -34,7 +36,7 @@ kineto_read(struct io_input *in, int n, const struct reader_opts *ro, struct err
 	for (i = 0; i < n; i++) {
 		if (rc == 0)
 			rc = (fp = io_input_stream(&in[i], e)) == NULL ? -1 :
-			    kineto_parse(fp, in[i].name, n > 1 ? i : -1, &o, e);
+			    kineto_parse(fp, in[i].name, n > 1 ? i : -1, &o, out->fp, e);
 		io_input_close(&in[i]);
 	}
 	kineto_ranks_free(&claimed);

@@ -8,7 +8,7 @@
  * Output strategy: a record is built whole in a buffer by the record builder (rec.h), so
  * an error in a row emits nothing of it, in two parts, head and tail, with the v2.1 "arch"/"worker_cores" pair
  * in between, since those are known only once a row says them. Records go straight to
- * stdout when the order is known to be right (a fast first pass over regular files, or
+ * the sink when the order is known to be right (a fast first pass over regular files, or
  * --no-sort) and the pair is resolved; otherwise to a spool file with a compact index
  * that is sorted (stably) and written out at the end.
  *
@@ -92,7 +92,8 @@ struct st {
 	int		 nf;
 	enum fmt	 fmt;
 	int		 sorting;	/* sort by HOST START TS */
-	int		 direct;	/* records go straight to stdout once resolved */
+	int		 direct;	/* records go straight to the sink once resolved */
+	FILE		*out;		/* the sink */
 
 	/* v2.1 resolution */
 	int		 arch_col, wc_col;	/* column present in some file */
@@ -888,10 +889,10 @@ hold(struct st *st, int hasts, long long ts, int isop)
 }
 
 static void
-out_write(const void *p, size_t n)
+out_write(struct st *st, const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, stdout) != n)
-		io_write_error(stdout, "stdout");
+	if (n && fwrite(p, 1, n, st->out) != n)
+		io_write_error(st->out, "stdout");
 }
 
 /* Add d to the sorted set *v of *n values. */
@@ -971,7 +972,7 @@ trace_record(struct st *st)
 	rec_build_key(&rb, "ids_ascending");
 	rec_build_bool(&rb, st->ids_asc);
 	rec_build_end(&rb);
-	out_write(b.p, b.len);
+	out_write(st, b.p, b.len);
 	buf_free(&b);
 }
 
@@ -998,12 +999,12 @@ emit(struct st *st, const char *h, size_t hl, const char *t, size_t tl, int isop
 {
 	if (!st->trace_done)
 		trace_record(st);
-	out_write(h, hl);
+	out_write(st, h, hl);
 	if (isop && st->mid.len)
-		out_write(st->mid.p, st->mid.len);
-	out_write(t, tl);
-	if ((++st->nout & 1023) == 0)
-		io_check_stdout();
+		out_write(st, st->mid.p, st->mid.len);
+	out_write(st, t, tl);
+	if ((++st->nout & 1023) == 0 && ferror(st->out))
+		io_write_error(st->out, "stdout");
 }
 
 static int
@@ -1625,7 +1626,7 @@ guarded(struct st *st, char **paths, int npaths)
 }
 
 int
-ttm_parse(char **paths, int npaths, const struct ttm_opts *o, struct error *err)
+ttm_parse(char **paths, int npaths, const struct ttm_opts *o, FILE *out, struct error *err)
 {
 	static char *stdin_path[] = { "-" };
 	struct st *st;
@@ -1637,6 +1638,7 @@ ttm_parse(char **paths, int npaths, const struct ttm_opts *o, struct error *err)
 	}
 	st = xcalloc(1, sizeof(*st));
 	st->o = o;
+	st->out = out;
 	st->id = 1;		/* the first data row is spreadsheet row 2 */
 	st->nf = npaths;
 	st->f = xcalloc((size_t)npaths, sizeof(*st->f));

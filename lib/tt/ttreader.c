@@ -5,6 +5,7 @@
 
 #include "core/diag.h"
 #include "core/io.h"
+#include "core/stage.h"
 #include "tt/ttmetal.h"
 #include "tt/ttreader.h"
 
@@ -17,7 +18,8 @@ ttm_sniff(const unsigned char *head, size_t n)
 
 /* ttm_parse opens its paths again: io_open hands it the streams the inputs hold. */
 static int
-ttm_read(struct io_input *in, int n, const struct reader_opts *ro, struct error *e)
+ttm_read(struct io_input *in, int n, const struct reader_opts *ro, struct sink *out,
+    struct error *e)
 {
 	struct ttm_opts o = { ro->all, ro->nosort, ro->verbose };
 	char **paths = xcalloc((size_t)n, sizeof(*paths));
@@ -25,7 +27,7 @@ ttm_read(struct io_input *in, int n, const struct reader_opts *ro, struct error 
 
 	for (i = 0; i < n; i++)
 		paths[i] = (char *)in[i].path;
-	rc = ttm_parse(paths, n, &o, e);
+	rc = ttm_parse(paths, n, &o, out->fp, e);
 	for (i = 0; i < n; i++)
 		io_input_close(&in[i]);
 	free(paths);

@@ -86,7 +86,7 @@ run_ttm(void *arg)
 		n = 2;
 	} else
 		paths[0] = (char *)fuzz_file(0, jb->p, jb->n);
-	if (ttm_parse(paths, n, &o, &err) != 0 && !error_is_set(&err))
+	if (ttm_parse(paths, n, &o, stdout, &err) != 0 && !error_is_set(&err))
 		abort();
 	error_free(&err);
 	fflush(stdout);

@@ -104,7 +104,7 @@ run(void *arg)
 	o.verbose = (jb->opt >> 1) & 1;
 	if ((fp = fopen(fuzz_file(0, jb->p, jb->n), "r")) == NULL)
 		abort();
-	if (kineto_parse(fp, "fuzz", (jb->opt & 4) ? 1 : -1, &o, &err) != 0 &&
+	if (kineto_parse(fp, "fuzz", (jb->opt & 4) ? 1 : -1, &o, stdout, &err) != 0 &&
 	    !error_is_set(&err))
 		abort();
 	error_free(&err);

@@ -43,8 +43,8 @@ run(void *arg)
 	struct fuzz_job *jb = arg;
 	struct error err = ERROR_INIT;
 
-	if (xplane_parse(fuzz_file(0, jb->p, jb->n), "fuzz", jb->opt & 1, &err) != 0 &&
-	    !error_is_set(&err))
+	if (xplane_parse(fuzz_file(0, jb->p, jb->n), "fuzz", jb->opt & 1, stdout,
+	    &err) != 0 && !error_is_set(&err))
 		abort();
 	error_free(&err);
 	fflush(stdout);
