@@ -3,6 +3,7 @@
  * ttp-parse: traces to ttp records (NDJSON). Each input is opened once and told apart by
  * its first bytes: the table of readers below (core/reader.h) names the formats, TT-Metal
  * ops perf CSV files, PyTorch profiler traces (Kineto JSON) and JAX profiles (XSpace).
+ * Its options and a source of records run by stage_main (core/stage.h).
  */
 #include <sys/stat.h>
 
@@ -52,6 +53,12 @@ usage(FILE *fp)
 
 /* The inputs: a global, so that a leak checker sees them when an error exits. */
 static struct io_input *in;
+
+/* What the options ask. */
+struct parse {
+	struct reader_opts	 o;
+	const struct reader	*want;		/* --expect's reader, or NULL */
+};
 
 /* The readers, in the order they are asked; the CSV reader takes what no other claims. */
 static const struct reader *const readers[] = {
@@ -112,6 +119,70 @@ choose(int n, const struct reader *want)
 	return r;
 }
 
+/* One of ttp-parse's own options (stage_main has the common ones). */
+static void
+option(void *self, int ch, char *arg)
+{
+	struct parse *p = self;
+	const char *e = NULL;
+
+	switch (ch) {
+	case 'a':
+		p->o.all = 1;
+		break;
+	case 'n':
+		p->o.nosort = 1;
+		break;
+	case 'p':
+		p->o.python = 1;
+		break;
+	case 'c':
+		p->o.capture = arg;
+		break;
+	case 'E':
+		p->want = expected(arg);
+		break;
+	case 'R':
+		p->o.rank = strtonum(arg, 0, 100000000, &e);
+		if (e != NULL)
+			die_usage("--rank: expected a rank from 0 to 100000000, not '%s'", arg);
+		p->o.has_rank = 1;
+		break;
+	}
+}
+
+/* The source: every input opened once, the reader of their kind run into the sink. */
+static int
+parse_source(void *self, int argc, char **argv, struct sink *out, struct stage_env *env,
+    struct error *e)
+{
+	struct parse *p = self;
+	const struct reader *r;
+	int i, n, nstdin = 0;
+
+	p->o.verbose = env->verbose;
+	n = argc > 0 ? argc : 1;
+	in = xcalloc((size_t)n, sizeof(*in));
+	for (i = 0; i < n; i++) {
+		in[i].path = argc > 0 ? argv[i] : "-";
+		if (strcmp(in[i].path, "-") == 0 && nstdin++ > 0)
+			die_usage("standard input given more than once");
+	}
+	once(n);
+	r = choose(n, p->want);
+	if (p->o.capture != NULL && !(r->flags & READER_CAPTURE))
+		die_usage("--capture-folder: PyTorch traces only");
+	if (p->o.has_rank && !(r->flags & READER_RANK))
+		die_usage("--rank: PyTorch traces only");
+	if (p->o.has_rank && n > 1)
+		die_usage("--rank: one trace only (each of several traces takes its own rank)");
+	if (r->parse(in, n, &p->o, out, e) != 0)
+		return -1;
+	free(in);
+	in = NULL;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -121,85 +192,15 @@ main(int argc, char *argv[])
 		{ "tracing-mode",	no_argument,	NULL, 'n' },
 		{ "python",		no_argument,	NULL, 'p' },
 		{ "capture-folder",	required_argument, NULL, 'c' },
-		{ "quiet",		no_argument,	NULL, 'q' },
-		{ "verbose",		no_argument,	NULL, 'v' },
-		{ "help",		no_argument,	NULL, 'h' },
-		{ "version",		no_argument,	NULL, 'V' },
 		{ "expect",		required_argument, NULL, 'E' },
 		{ "rank",		required_argument, NULL, 'R' },
 		{ NULL,			0,		NULL, 0 }
 	};
-	struct reader_opts o = { 0, 0, 0, 0, NULL, 0, 0 };
-	const struct reader *r, *want = NULL;
-	struct error err = ERROR_INIT;
-	struct sink out;
-	int ch, i, n;
+	static struct parse self;
+	static const struct stage_prog prog = {
+		.name = "ttp-parse", .optstring = "ac:np", .longopts = longopts,
+		.usage = usage, .option = option, .self = &self, .source = parse_source
+	};
 
-	io_init();
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":ac:npqvhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			o.all = 1;
-			break;
-		case 'n':
-			o.nosort = 1;
-			break;
-		case 'p':
-			o.python = 1;
-			break;
-		case 'c':
-			o.capture = optarg;
-			break;
-		case 'q':
-			diag_set_quiet(1);
-			break;
-		case 'v':
-			o.verbose = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("ttp-parse %s\n", TTP_VERSION);
-			return 0;
-		case 'E':
-			want = expected(optarg);
-			break;
-		case 'R': {
-			const char *e = NULL;
-
-			o.rank = strtonum(optarg, 0, 100000000, &e);
-			if (e != NULL)
-				die_usage("--rank: expected a rank from 0 to 100000000, not '%s'",
-				    optarg);
-			o.has_rank = 1;
-			break;
-		}
-		default:
-			die_getopt(ch, argv);
-		}
-	}
-	io_stdin_or_usage(argc - optind, usage);
-	n = argc > optind ? argc - optind : 1;
-	in = xcalloc((size_t)n, sizeof(*in));
-	for (i = 0, ch = 0; i < n; i++) {
-		in[i].path = argc > optind ? argv[optind + i] : "-";
-		if (strcmp(in[i].path, "-") == 0 && ch++ > 0)
-			die_usage("standard input given more than once");
-	}
-	once(n);
-	r = choose(n, want);
-	if (o.capture != NULL && !(r->flags & READER_CAPTURE))
-		die_usage("--capture-folder: PyTorch traces only");
-	if (o.has_rank && !(r->flags & READER_RANK))
-		die_usage("--rank: PyTorch traces only");
-	if (o.has_rank && n > 1)
-		die_usage("--rank: one trace only (each of several traces takes its own rank)");
-	sink_stream(&out, stdout);
-	if (r->parse(in, n, &o, &out, &err) != 0)
-		error_die(&err);
-	free(in);
-	io_finish();
-	return 0;
+	return stage_main(&prog, argc, argv);
 }
