@@ -399,6 +399,113 @@ rec_reset(struct rec *r)
 		error_free(&r->bad);
 }
 
+/* The line does not open an object: what it is instead, in the message. -1. */
+static int
+not_object(const struct rec *r, struct js_span *s, struct error *err)
+{
+	if (r->wline == 1 && memmem(s->p, s->len, "OP CODE", 7) != NULL)
+		return rec_fail(r, err, "a TT-Metal ops CSV, not ttp records: run "
+		    "ttp-parse first (ttp-parse FILE | %s), or ttp-report FILE",
+		    getprogname());
+	if (strchr("[\"-0123456789tfn", s->p[s->i]) != NULL)
+		return rec_fail(r, err, "record is not a JSON object");
+	js_span_unexpected(s, "'{'");
+	return span_fail(r, s, err);
+}
+
+/* A key that the record has already: its name in the message, control characters,
+ * quotes and backslashes escaped, at most about 200 bytes of it. -1. */
+static int
+dup_fail(const struct rec *r, const struct field *f, struct error *err)
+{
+	char msg[300];
+	size_t k, o = 0;
+
+	for (k = 0; k < f->klen && o < 200; k++) {
+		unsigned char c = (unsigned char)f->key[k];
+
+		if (c < 0x20 || c == '"' || c == '\\')
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "\\u%04x", c);
+		else
+			msg[o++] = (char)c;
+	}
+	msg[o] = '\0';
+	return rec_fail(r, err, "duplicate key \"%s\"", msg);
+}
+
+/* White space at s, skipped: a line that has some is not compact. */
+static inline void
+skip_ws(struct rec *r, struct js_span *s)
+{
+	size_t ws = s->i;
+
+	js_span_ws(s);
+	if (s->i != ws)
+		r->compact = 0;
+}
+
+/* The member at s, "key": value, as r's next field. 0, or -1 for bad input (err). */
+static inline int
+index_member(struct rec *r, struct js_span *s, struct error *err)
+{
+	struct field *f;
+	size_t ks, kend, ws;
+	enum js_tok t;
+
+	if (s->i >= s->len || s->p[s->i] != '"') {
+		js_span_unexpected(s, "a string (member name)");
+		return span_fail(r, s, err);
+	}
+	ks = s->i;
+	if (js_span_string(s) == JS_ERROR)
+		return span_fail(r, s, err);
+	kend = s->i;
+	r->f = xgrow(r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
+	f = &r->f[r->nf];
+	f->kofs = ks;
+	f->kraw = kend - ks;
+	if (s->esc)
+		f->key = decode_str(&r->ar, s->p + ks, kend - ks, 1, &f->klen);
+	else {
+		f->key = s->p + ks + 1;
+		f->klen = kend - ks - 2;
+	}
+	f->hash = hash_bytes(f->key, f->klen);
+	f->chg = -1;
+	f->dec = NULL;
+	f->kdec = NULL;
+	ws = s->i;
+	js_span_ws(s);
+	if (s->i >= s->len || s->p[s->i] != ':') {
+		js_span_unexpected(s, "':'");
+		return span_fail(r, s, err);
+	}
+	s->i++;
+	js_span_ws(s);
+	if (s->i != ws + 1)
+		r->compact = 0;
+	f->vofs = s->i;
+	/* scalars first, the rest through the general scanner */
+	s->esc = 0;
+	if (s->p[s->i] == '"')
+		t = js_span_string(s);
+	else if (s->p[s->i] >= '0' && s->p[s->i] <= '9')
+		t = js_span_number(s);
+	else
+		t = js_span_value(s, 1);
+	if (t == JS_ERROR)
+		return span_fail(r, s, err);
+	f->type = (unsigned char)span_type(s, t);
+	f->vesc = (unsigned char)(t == JS_STRING && s->esc);
+	f->vlen = s->i - f->vofs;
+	if (r->nf * 2 + 2 > r->htcap)
+		ht_rebuild(r);
+	if (ht_insert(r, r->nf) >= 0)
+		return dup_fail(r, f, err);
+	r->nf++;
+	return 0;
+}
+
 /*
  * Index the line text[0..len) into r (already reset, text set). Returns 0 for a blank
  * line, 1 for a record, -1 for bad input (err set).
@@ -407,11 +514,6 @@ static int
 rec_index(struct rec *r, struct error *err)
 {
 	struct js_span s;
-	struct field *f;
-	size_t ks, kend, ws;
-	enum js_tok t;
-	long dup;
-	char msg[300];
 
 	js_span_init(&s, r->text, r->len);
 	s.max_depth = REC_MAXDEPTH;
@@ -419,98 +521,22 @@ rec_index(struct rec *r, struct error *err)
 	js_span_ws(&s);
 	if (s.i >= s.len)
 		return 0;
-	if (s.p[s.i] != '{') {
-		if (r->wline == 1 && memmem(s.p, s.len, "OP CODE", 7) != NULL)
-			return rec_fail(r, err, "a TT-Metal ops CSV, not ttp records: run "
-			    "ttp-parse first (ttp-parse FILE | %s), or ttp-report FILE",
-			    getprogname());
-		if (strchr("[\"-0123456789tfn", s.p[s.i]) != NULL)
-			return rec_fail(r, err, "record is not a JSON object");
-		js_span_unexpected(&s, "'{'");
-		return span_fail(r, &s, err);
-	}
+	if (s.p[s.i] != '{')
+		return not_object(r, &s, err);
 	r->ostart = s.i++;
 	ht_clear(r, 0);
-	ws = s.i;
-	js_span_ws(&s);
-	if (s.i != ws)
-		r->compact = 0;
+	skip_ws(r, &s);
 	if (s.i < s.len && s.p[s.i] == '}') {
 		s.i++;
 		goto done;
 	}
 	for (;;) {
-		if (s.i >= s.len || s.p[s.i] != '"') {
-			js_span_unexpected(&s, "a string (member name)");
-			return span_fail(r, &s, err);
-		}
-		ks = s.i;
-		if (js_span_string(&s) == JS_ERROR)
-			return span_fail(r, &s, err);
-		kend = s.i;
-		r->f = xgrow(r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
-		f = &r->f[r->nf];
-		f->kofs = ks;
-		f->kraw = kend - ks;
-		if (s.esc)
-			f->key = decode_str(&r->ar, s.p + ks, kend - ks, 1, &f->klen);
-		else {
-			f->key = s.p + ks + 1;
-			f->klen = kend - ks - 2;
-		}
-		f->hash = hash_bytes(f->key, f->klen);
-		f->chg = -1;
-		f->dec = NULL;
-		f->kdec = NULL;
-		ws = s.i;
-		js_span_ws(&s);
-		if (s.i >= s.len || s.p[s.i] != ':') {
-			js_span_unexpected(&s, "':'");
-			return span_fail(r, &s, err);
-		}
-		s.i++;
-		js_span_ws(&s);
-		if (s.i != ws + 1)
-			r->compact = 0;
-		f->vofs = s.i;
-		/* scalars first, the rest through the general scanner */
-		s.esc = 0;
-		if (s.p[s.i] == '"')
-			t = js_span_string(&s);
-		else if (s.p[s.i] >= '0' && s.p[s.i] <= '9')
-			t = js_span_number(&s);
-		else
-			t = js_span_value(&s, 1);
-		if (t == JS_ERROR)
-			return span_fail(r, &s, err);
-		f->type = (unsigned char)span_type(&s, t);
-		f->vesc = (unsigned char)(t == JS_STRING && s.esc);
-		f->vlen = s.i - f->vofs;
-		if (r->nf * 2 + 2 > r->htcap)
-			ht_rebuild(r);
-		if ((dup = ht_insert(r, r->nf)) >= 0) {
-			size_t k, o = 0;
-			for (k = 0; k < f->klen && o < 200; k++) {
-				unsigned char c = (unsigned char)f->key[k];
-				if (c < 0x20 || c == '"' || c == '\\')
-					o += (size_t)snprintf(msg + o, sizeof(msg) - o, "\\u%04x", c);
-				else
-					msg[o++] = (char)c;
-			}
-			msg[o] = '\0';
-			return rec_fail(r, err, "duplicate key \"%s\"", msg);
-		}
-		r->nf++;
-		ws = s.i;
-		js_span_ws(&s);
-		if (s.i != ws)
-			r->compact = 0;
+		if (index_member(r, &s, err) < 0)
+			return -1;
+		skip_ws(r, &s);
 		if (s.i < s.len && s.p[s.i] == ',') {
 			s.i++;
-			ws = s.i;
-			js_span_ws(&s);
-			if (s.i != ws)
-				r->compact = 0;
+			skip_ws(r, &s);
 			continue;
 		}
 		if (s.i < s.len && s.p[s.i] == '}') {
