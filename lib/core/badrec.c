@@ -146,6 +146,92 @@ take_trace(struct badrec_order *o, struct rec *r)
 	}
 }
 
+/* A trace record: a copy of the current one is bad; any other sets the promise. */
+static bool
+judge_trace(struct badrec_order *o, struct rec *r, size_t nahead)
+{
+	long long c, d;
+
+	buf_reset(&o->line);
+	rec_format(r, &o->line);
+	/* the same trace record again: a copy, unless the records after it start the
+	 * trace over (the same trace twice in one input) */
+	if (o->trace && o->line.len == o->ttext.len &&
+	    memcmp(o->line.p, o->ttext.p, o->line.len) == 0 &&
+	    (!o->have_last || !next_keys(o, nahead, &c, &d) || fits(o, o->last, c))) {
+		rec_reject(r, "a copy of the trace record before it");
+		return false;
+	}
+	take_trace(o, r);
+	return rec_bad(r) == NULL;
+}
+
+/* An op or signpost (its id in *v when ids ascend) against the order of its key:
+ * false, r marked, when it breaks it; *has_key when r has the key (in *v) and so
+ * sets the bar if it is good. */
+static bool
+judge_order(struct badrec_order *o, struct rec *r, size_t nahead, long long *v,
+    bool *has_key)
+{
+	const char *key = o->how == ORD_IDS ? "id" : "host_start_ns";
+	long long c, d;
+
+	if (o->how == ORD_NONE || (o->how != ORD_IDS && !rec_has(r, key)))
+		return true;
+	/* where ids ascend, v is the id read already */
+	if (o->how != ORD_IDS && !rec_int(r, key, v))
+		return false;	/* a wrong type: marked */
+	*has_key = true;
+	if (o->have_last && !fits(o, o->last, *v)) {
+		if (o->how == ORD_IDS)
+			rec_reject(r, "id %lld after id %lld, but the trace record says ids "
+			    "ascend", *v, o->last);
+		else
+			rec_reject(r, "host_start_ns %lld before the last record's, %lld: a "
+			    "PyTorch trace's ops and signposts come in host time order", *v,
+			    o->last);
+		return false;
+	}
+	/* a stray that sets the bar: the two after it fit without it */
+	if (next_keys(o, nahead, &c, &d) && !fits(o, *v, c) &&
+	    (!o->have_last || fits(o, o->last, c)) && fits(o, c, d) && !fits(o, *v, d)) {
+		if (o->how == ORD_IDS)
+			rec_reject(r, "id %lld before ids %lld and %lld, but the trace record "
+			    "says ids ascend", *v, c, d);
+		else
+			rec_reject(r, "host_start_ns %lld after the next records' (%lld, %lld): "
+			    "a PyTorch trace's ops and signposts come in host time order", *v,
+			    c, d);
+		return false;
+	}
+	return true;
+}
+
+/* A signpost against the trace record's list: in the announced order (a stage before
+ * may have dropped some); false, r marked, when it is not one of those to come. */
+static bool
+judge_signpost(struct badrec_order *o, struct rec *r)
+{
+	size_t len = 0, j;
+	const char *name = rec_type(r, "name") == REC_STRING ? rec_str(r, "name", &len) :
+	    NULL;
+
+	for (j = o->spi; j < o->nsp; j++)
+		if (strlen(o->sp[j]) == (name ? len : 0) &&
+		    (name == NULL || memcmp(o->sp[j], name, len) == 0))
+			break;
+	if (j == o->nsp) {
+		if (rec_type(r, "name") != REC_STRING && rec_has(r, "name"))
+			(void)rec_str(r, "name", NULL);	/* the type error */
+		else
+			rec_reject(r, "signpost '%s' is not the one the trace record announced "
+			    "next", name != NULL ? name : "");
+		return false;
+	}
+	o->spi = j + 1;
+	return true;
+}
+
 /*
  * Judge r (the next record in stream order; ahead: the records after it) against the
  * order promised; false, with r marked bad (rec_reject), when it breaks it. A good
@@ -154,26 +240,11 @@ take_trace(struct badrec_order *o, struct rec *r)
 static bool
 judge(struct badrec_order *o, struct rec *r, const char *k, size_t nahead)
 {
-	const char *name;
-	long long v, c, d;
-	size_t len;
+	long long v;
 	bool has_key = false;
 
-	if (is_kind(k, "trace")) {
-		buf_reset(&o->line);
-		rec_format(r, &o->line);
-		/* the same trace record again: a copy, unless the records after it start
-		 * the trace over (the same trace twice in one input) */
-		if (o->trace && o->line.len == o->ttext.len &&
-		    memcmp(o->line.p, o->ttext.p, o->line.len) == 0 &&
-		    (!o->have_last || !next_keys(o, nahead, &c, &d) ||
-		    fits(o, o->last, c))) {
-			rec_reject(r, "a copy of the trace record before it");
-			return false;
-		}
-		take_trace(o, r);
-		return rec_bad(r) == NULL;
-	}
+	if (is_kind(k, "trace"))
+		return judge_trace(o, r, nahead);
 	if (!o->trace) {
 		/* a record before the input's first trace record */
 		size_t i;
@@ -197,58 +268,10 @@ judge(struct badrec_order *o, struct rec *r, const char *k, size_t nahead)
 	}
 	if (is_kind(k, "gpu"))
 		return true;
-	if (o->how != ORD_NONE) {
-		const char *key = o->how == ORD_IDS ? "id" : "host_start_ns";
-
-		if (o->how == ORD_IDS || rec_has(r, key)) {
-			/* where ids ascend, v is the id read above */
-			if (o->how != ORD_IDS && !rec_int(r, key, &v))
-				return false;	/* a wrong type: marked */
-			has_key = true;
-			if (o->have_last && !fits(o, o->last, v)) {
-				if (o->how == ORD_IDS)
-					rec_reject(r, "id %lld after id %lld, but the trace record "
-					    "says ids ascend", v, o->last);
-				else
-					rec_reject(r, "host_start_ns %lld before the last record's, "
-					    "%lld: a PyTorch trace's ops and signposts come in host "
-					    "time order", v, o->last);
-				return false;
-			}
-			/* a stray that sets the bar: the two after it fit without it */
-			if (next_keys(o, nahead, &c, &d) && !fits(o, v, c) &&
-			    (!o->have_last || fits(o, o->last, c)) && fits(o, c, d) &&
-			    !fits(o, v, d)) {
-				if (o->how == ORD_IDS)
-					rec_reject(r, "id %lld before ids %lld and %lld, but the "
-					    "trace record says ids ascend", v, c, d);
-				else
-					rec_reject(r, "host_start_ns %lld after the next records' "
-					    "(%lld, %lld): a PyTorch trace's ops and signposts come in "
-					    "host time order", v, c, d);
-				return false;
-			}
-		}
-	}
-	if (is_kind(k, "signpost") && o->has_sp) {
-		name = rec_type(r, "name") == REC_STRING ? rec_str(r, "name", &len) : NULL;
-		size_t j;
-
-		/* in the announced order; a stage before may have dropped some */
-		for (j = o->spi; j < o->nsp; j++)
-			if (strlen(o->sp[j]) == (name ? len : 0) &&
-			    (name == NULL || memcmp(o->sp[j], name, len) == 0))
-				break;
-		if (j == o->nsp) {
-			if (rec_type(r, "name") != REC_STRING && rec_has(r, "name"))
-				(void)rec_str(r, "name", NULL);	/* the type error */
-			else
-				rec_reject(r, "signpost '%s' is not the one the trace record "
-				    "announced next", name != NULL ? name : "");
-			return false;
-		}
-		o->spi = j + 1;
-	}
+	if (!judge_order(o, r, nahead, &v, &has_key))
+		return false;
+	if (is_kind(k, "signpost") && o->has_sp && !judge_signpost(o, r))
+		return false;
 	if (has_key) {
 		o->last = v;
 		o->have_last = true;
