@@ -867,6 +867,166 @@ tags_alloc(const struct state *st, uint8_t **tag, uint32_t **iter)
 	*iter = xreallocarray(NULL, n, sizeof(**iter));
 }
 
+/* Whether op i is one of the ops the period is looked for in: those of the first
+ * device when the devices' ops are interleaved. */
+static inline bool
+selected(const struct state *st, bool interleaved, size_t i)
+{
+	return !interleaved || !(st->fl[i] >> 4 & F_OTHERDEV);
+}
+
+/* Whether the devices' ops are interleaved: files of one device each, given one after
+ * the other, are one sequence. */
+static bool
+interleaved_devices(const struct state *st)
+{
+	bool other = false;
+	size_t i;
+
+	for (i = 0; i < st->nops; i++) {
+		if (st->fl[i] >> 4 & F_OTHERDEV)
+			other = true;
+		else if (other)
+			return true;
+	}
+	return false;
+}
+
+/* The period of the selected ops (*n of them) in *pp: true when there is one worth
+ * the name; else *best is the longest stretch found, if any. */
+static bool
+find_repeat(const struct state *st, bool interleaved, struct period *pp,
+    struct period *best, size_t *n)
+{
+	uint32_t *sym = st->sym;
+	bool found;
+	size_t i;
+
+	/* the symbols of the selected ops: the state's own array when that is all ops */
+	*n = 0;
+	if (interleaved) {
+		sym = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*sym));
+		for (i = 0; i < st->nops; i++)
+			if (selected(st, interleaved, i))
+				sym[(*n)++] = st->sym[i];
+	} else
+		*n = st->nops;
+	found = period_find(sym, *n, pp);
+	if (sym != st->sym)
+		free(sym);
+	/* A repetition worth the name: a real share of the ops (a quarter), and a period of
+	 * more than one op unless that op repeats many times; two copies of one op in a
+	 * trace that does not repeat are no period. */
+	if (found && !(4 * pp->len >= *n && (pp->period > 1 || pp->len >= REPEAT_MIN_RUN1))) {
+		*best = *pp;
+		found = false;
+	}
+	return found;
+}
+
+/*
+ * LLM names only on evidence: decode-sized matmuls in the repeating stretch pp, and
+ * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
+ * over a short padded sequence has small M too). Encoders' repeated blocks are
+ * neither prefill nor decode. PyTorch traces: decode when every GEMM in the stretch
+ * is decode-sized (M is the batch's tokens, so the layers of a prefill pass repeat
+ * too, with a large M). One scan of the selected ops: *prefill when prefill-sized
+ * matmuls come before the stretch; *first and *last the indices of its first op and
+ * of the last op scanned.
+ */
+static bool
+repeat_is_llm(const struct state *st, bool interleaved, const struct period *pp,
+    bool *prefill, size_t *first, size_t *last)
+{
+	bool small = false, large = false, cache = false, kineto = false;
+	size_t i, k;
+
+	for (i = 0, k = 0; i < st->nops && k < pp->start + pp->len; i++) {
+		struct opfacts f;
+
+		if (!selected(st, interleaved, i))
+			continue;
+		f = op_at(st, i);
+		if (k == pp->start)
+			*first = i;
+		*last = i;
+		if (k < pp->start) {
+			if (f.mm == PM_PREFILL)
+				*prefill = true;
+		} else {
+			const char *nm = names_str(&st->names, f.sym / 3);
+
+			if (f.flags & F_KINETO)
+				kineto = true;
+			if (f.mm == PM_DECODE)
+				small = true;
+			else if (f.mm == PM_PREFILL)
+				large = true;
+			if (opkind_flags(nm, OPK_CSTR, OPC_DECODE) != 0)
+				cache = true;
+		}
+		k++;
+	}
+	return kineto ? small && !large : small && (*prefill || cache);
+}
+
+/* Every op's tag and iteration from the stretch pp of the selected ops. */
+static void
+repeat_tags(const struct state *st, bool interleaved, const struct period *pp, bool llm,
+    bool prefill, uint8_t *tag, uint32_t *iter)
+{
+	size_t i, k, seen;
+
+	/* k: the position among the first device's ops of the last one at or before op i
+	 * (0 before the first one) */
+	for (i = 0, seen = 0; i < st->nops; i++) {
+		if (selected(st, interleaved, i))
+			seen++;
+		k = seen > 0 ? seen - 1 : 0;
+		if (k < pp->start) {
+			tag[i] = !llm ? T_BEFORE : prefill ? T_PREFILL : T_WARMUP;
+			iter[i] = 0;
+		} else if (k < pp->start + pp->len) {
+			tag[i] = llm ? T_DECODE : T_REPEAT;
+			iter[i] = (uint32_t)((k - pp->start) / pp->period + 1);
+		} else {
+			tag[i] = llm ? T_TAIL : T_AFTER;
+			iter[i] = 0;
+		}
+	}
+}
+
+/* What the repetition search found (n selected ops; first and last: the indices of
+ * the stretch's first op and of its last), as a note. */
+static void
+repeat_say(const struct state *st, bool found, const struct period *pp,
+    const struct period *best, size_t n, size_t first, size_t last, const uint8_t *tag)
+{
+	size_t full;
+
+	if (!found && best->len > 0) {
+		note("phases by repeat: no repetition found (the longest, %zu op%s%s with a "
+		    "period of %zu op%s, is too short); all %zu op%s are %s",
+		    best->len, plural(best->len), n < st->nops ? " of the first device" : "",
+		    best->period, plural(best->period),
+		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
+		return;
+	}
+	if (!found) {
+		note("phases by repeat: no op sequence repeats; all %zu op%s are %s",
+		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
+		return;
+	}
+	full = pp->len / pp->period;
+	note("phases by repeat: %zu ops%s repeat with a period of %zu op%s: %zu "
+	    "iteration%s%s, ids %lld-%lld (%zu op%s before, %zu after)",
+	    pp->len, n < st->nops ? " of the first device" : "", pp->period,
+	    plural(pp->period), full, plural(full),
+	    pp->len % pp->period ? " and a partial one" : "",
+	    intcol_get(&st->id, first), intcol_get(&st->id, last),
+	    pp->start, plural(pp->start), n - pp->start - pp->len);
+}
+
 /* Repetition: tags from the best periodic stretch (tag and iter allocated here); false
  * (nothing allocated) if none fits. On a trace of several devices each op appears once
  * per device, one copy after the other: the period is looked for in the ops of one
@@ -879,131 +1039,19 @@ static bool
 by_repeat(struct state *st, uint8_t **tagp, uint32_t **iterp, bool strict, bool say_it)
 {
 	struct period pp, best = { 0, 0, 0 };
-	uint32_t *sym, *iter;
-	uint8_t *tag;
-	size_t i, k, n = 0, full, seen, first = 0, last = 0;
-	bool found, worthy, prefill = false, llm = false;
+	size_t n, first = 0, last = 0;
+	bool interleaved = interleaved_devices(st), found, prefill = false, llm;
 
-	/* only when the devices' ops are interleaved: files of one device each, given
-	 * one after the other, are one sequence */
-	bool interleaved = false, other = false;
-
-#define SELECTED(i)	(!interleaved || !(st->fl[(i)] >> 4 & F_OTHERDEV))
-	for (i = 0; i < st->nops; i++) {
-		if (st->fl[i] >> 4 & F_OTHERDEV)
-			other = true;
-		else if (other) {
-			interleaved = true;
-			break;
-		}
-	}
-	/* the symbols of the selected ops: the state's own array when that is all ops */
-	sym = st->sym;
-	if (interleaved) {
-		sym = xreallocarray(NULL, st->nops ? st->nops : 1, sizeof(*sym));
-		for (i = 0; i < st->nops; i++)
-			if (SELECTED(i))
-				sym[n++] = st->sym[i];
-	} else
-		n = st->nops;
-	found = period_find(sym, n, &pp);
-	if (sym != st->sym)
-		free(sym);
-	/* A repetition worth the name: a real share of the ops (a quarter), and a period of
-	 * more than one op unless that op repeats many times; two copies of one op in a
-	 * trace that does not repeat are no period. */
-	worthy = found && 4 * pp.len >= n &&
-	    (pp.period > 1 || pp.len >= REPEAT_MIN_RUN1);
-	if (found && !worthy) {
-		best = pp;
-		found = false;
-	}
+	found = find_repeat(st, interleaved, &pp, &best, &n);
 	if (strict && (!found || 2 * pp.len < n))
 		return false;
 	if (!found)
 		pp.start = n, pp.len = 0, pp.period = 1;
-	/* LLM names only on evidence: decode-sized matmuls in the repeating stretch, and
-	 * either prefill-sized ones before it or decode and KV-cache ops in it (an encoder
-	 * over a short padded sequence has small M too). Encoders' repeated blocks are
-	 * neither prefill nor decode. PyTorch traces: decode when every GEMM in the
-	 * stretch is decode-sized (M is the batch's tokens, so the layers of a prefill
-	 * pass repeat too, with a large M). One scan of the selected ops, k their count. */
-	{
-		bool small = false, large = false, cache = false, kineto = false;
-
-		for (i = 0, k = 0; i < st->nops && k < pp.start + pp.len; i++) {
-			struct opfacts f;
-
-			if (!SELECTED(i))
-				continue;
-			f = op_at(st, i);
-			if (k == pp.start)
-				first = i;
-			last = i;
-			if (k < pp.start) {
-				if (f.mm == PM_PREFILL)
-					prefill = true;
-			} else {
-				const char *nm = names_str(&st->names, f.sym / 3);
-
-				if (f.flags & F_KINETO)
-					kineto = true;
-				if (f.mm == PM_DECODE)
-					small = true;
-				else if (f.mm == PM_PREFILL)
-					large = true;
-				if (opkind_flags(nm, OPK_CSTR, OPC_DECODE) != 0)
-					cache = true;
-			}
-			k++;
-		}
-		if (kineto ? small && !large : small && (prefill || cache))
-			llm = true;
-	}
+	llm = repeat_is_llm(st, interleaved, &pp, &prefill, &first, &last);
 	tags_alloc(st, tagp, iterp);
-	tag = *tagp;
-	iter = *iterp;
-	/* k: the position among the first device's ops of the last one at or before op i
-	 * (0 before the first one) */
-	for (i = 0, seen = 0; i < st->nops; i++) {
-		if (SELECTED(i))
-			seen++;
-		k = seen > 0 ? seen - 1 : 0;
-		if (k < pp.start) {
-			tag[i] = !llm ? T_BEFORE : prefill ? T_PREFILL : T_WARMUP;
-			iter[i] = 0;
-		} else if (k < pp.start + pp.len) {
-			tag[i] = llm ? T_DECODE : T_REPEAT;
-			iter[i] = (uint32_t)((k - pp.start) / pp.period + 1);
-		} else {
-			tag[i] = llm ? T_TAIL : T_AFTER;
-			iter[i] = 0;
-		}
-	}
-#undef SELECTED
-	if (!say_it)
-		return true;
-	if (!found && best.len > 0) {
-		note("phases by repeat: no repetition found (the longest, %zu op%s%s with a "
-		    "period of %zu op%s, is too short); all %zu op%s are %s",
-		    best.len, plural(best.len), n < st->nops ? " of the first device" : "",
-		    best.period, plural(best.period),
-		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
-		return true;
-	}
-	if (!found) {
-		note("phases by repeat: no op sequence repeats; all %zu op%s are %s",
-		    st->nops, plural(st->nops), tagname[st->nops ? tag[0] : T_BEFORE]);
-		return true;
-	}
-	full = pp.len / pp.period;
-	note("phases by repeat: %zu ops%s repeat with a period of %zu op%s: %zu "
-	    "iteration%s%s, ids %lld-%lld (%zu op%s before, %zu after)",
-	    pp.len, n < st->nops ? " of the first device" : "", pp.period,
-	    plural(pp.period), full, plural(full),
-	    pp.len % pp.period ? " and a partial one" : "",
-	    intcol_get(&st->id, first), intcol_get(&st->id, last),
-	    pp.start, plural(pp.start), n - pp.start - pp.len);
+	repeat_tags(st, interleaved, &pp, llm, prefill, *tagp, *iterp);
+	if (say_it)
+		repeat_say(st, found, &pp, &best, n, first, last, *tagp);
 	return true;
 }
 
