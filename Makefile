@@ -88,6 +88,7 @@ check: deps
 
 check-run: all $(UNITS) $(FUZZ_REPLAY)
 	@sh scripts/layers.sh
+	@sh scripts/funclen.sh
 	@mandoc -Tlint -Wwarning $(MANS) && echo "lint: man pages clean"
 	@sh tests/run-units.sh $(UNITS)
 	@sh tests/run-fuzz-regress.sh
@@ -117,6 +118,7 @@ bench: all
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
 	@sh scripts/layers.sh
+	@sh scripts/funclen.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
