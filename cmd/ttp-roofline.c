@@ -37,24 +37,25 @@ static struct jax_devs jax_devs;	/* the devices of the profile's trace record */
 static void
 jax_record(struct rec *r)
 {
-	const char *kind = rec_str(r, "kind", NULL), *name = rec_str(r, "name", NULL);
+	enum rec_kind kind = rec_kind(r);
+	const char *name = rec_str(r, "name", NULL), *gpu;
 	struct jax_tl v;
 	struct jax_perf p = { 0, 0, BUF_INIT };
 	struct buf err = BUF_INIT;
 	int rc;
 
-	if (kind == NULL || rec_bad(r) != NULL)
+	if (kind == KIND_NONE || rec_bad(r) != NULL)
 		return;
-	if (strcmp(kind, "trace") == 0) {
+	if (kind == KIND_TRACE) {
 		jax_devs_free(&jax_devs);
 		jax_devs_read(&jax_devs, r);
 		return;
 	}
 	if (opt.extras)
 		jax_hlo_add(&jax_devs, r);	/* beyond TraceLens: HLO figures, roofline */
-	if (strcmp(kind, "gpu") != 0)
+	if (kind != KIND_GPU)
 		return;
-	if ((kind = rec_str(r, "gpu", NULL)) == NULL || strcmp(kind, "kernel") != 0)
+	if ((gpu = rec_str(r, "gpu", NULL)) == NULL || strcmp(gpu, "kernel") != 0)
 		return;
 	jax_tl_read(r, &v);
 	rec_set_str(r, "category", v.category);

@@ -271,21 +271,22 @@ key(char k[16], long long rank, long long id)
 static int
 keep(struct win *w, struct rec *r, struct error *err)
 {
-	const char *kind = rec_str(r, "kind", NULL), *name;
+	enum rec_kind kind = rec_kind(r);
+	const char *name;
 	struct rankwin *rw;
 	long long t, id, end;
 	bool has_end, has_id;
 	size_t len;
 	char k[16];
 
-	if (kind == NULL)
+	if (kind == KIND_NONE)
 		return 1;
-	if (strcmp(kind, "trace") == 0)
+	if (kind == KIND_TRACE)
 		return plan(w, r, err) < 0 ? -1 : 1;
-	if (strcmp(kind, "signpost") == 0) {
+	if (kind == KIND_SIGNPOST) {
 		struct step st;
 
-		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "host_start_ns", &t))
+		if ((rw = planned(w, r, rec_kind_name(kind))) == NULL || !rec_int(r, "host_start_ns", &t))
 			return 0;
 		name = rec_str(r, "name", &len);
 		has_end = name != NULL && rec_int(r, "host_end_ns", &end);
@@ -304,8 +305,8 @@ keep(struct win *w, struct rec *r, struct error *err)
 		}
 		return inside(rw, t);
 	}
-	if (strcmp(kind, "op") == 0) {
-		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "host_start_ns", &t) ||
+	if (kind == KIND_OP) {
+		if ((rw = planned(w, r, rec_kind_name(kind))) == NULL || !rec_int(r, "host_start_ns", &t) ||
 		    !inside(rw, t))
 			return 0;
 		has_id = rec_int(r, "id", &id);
@@ -318,8 +319,8 @@ keep(struct win *w, struct rec *r, struct error *err)
 		rw->nops++;
 		return 1;
 	}
-	if (strcmp(kind, "gpu") == 0) {
-		if ((rw = planned(w, r, kind)) == NULL || !rec_int(r, "launched_by", &id) ||
+	if (kind == KIND_GPU) {
+		if ((rw = planned(w, r, rec_kind_name(kind))) == NULL || !rec_int(r, "launched_by", &id) ||
 		    rec_bad(r) != NULL)
 			return 0;
 		key(k, rw->rank, id);

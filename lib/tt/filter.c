@@ -413,7 +413,8 @@ static bool
 summarise(struct filter *f, struct rec *r, struct fent *x, struct facts *fa)
 {
 	const struct filter_opts *o = f->o;
-	const char *kind, *s;
+	enum rec_kind kind;
+	const char *s;
 	size_t len;
 	long long v;
 	double d;
@@ -422,19 +423,18 @@ summarise(struct filter *f, struct rec *r, struct fent *x, struct facts *fa)
 	memset(fa, 0, sizeof(*fa));
 	x->name = NAME_NONE;
 	x->dur = NAN;
-	kind = rec_str(r, "kind", NULL);
+	kind = rec_kind(r);
 	if (!f->kineto && rec_trace(r) == TRACE_KINETO)
 		fa->kineto = true;
-	if (kind == NULL || (strcmp(kind, "op") != 0 && strcmp(kind, "signpost") != 0)) {
+	if (kind != KIND_OP && kind != KIND_SIGNPOST) {
 		x->kind = FK_OTHER;
-		if (f->have_op && kind != NULL && strcmp(kind, "gpu") == 0 &&
-		    rec_int(r, "launched_by", &v) && v == f->last_op_id) {
+		if (f->have_op && kind == KIND_GPU && rec_int(r, "launched_by", &v) &&
+		    v == f->last_op_id) {
 			x->flags |= FE_GPULINK;
 			x->id = (int64_t)f->last_op;
 		}
 		/* a PyTorch GPU event on a device not asked for */
-		if (o->has_devices && kind != NULL && strcmp(kind, "gpu") == 0 &&
-		    rec_int(r, "device", &v)) {
+		if (o->has_devices && kind == KIND_GPU && rec_int(r, "device", &v)) {
 			fa->has_dev = true;
 			fa->dev = v;
 			fa->keep = devlist_has(&o->devices, v);
@@ -442,9 +442,9 @@ summarise(struct filter *f, struct rec *r, struct fent *x, struct facts *fa)
 		}
 		return true;
 	}
-	x->kind = strcmp(kind, "op") == 0 ? FK_OP : FK_SIGNPOST;
+	x->kind = kind == KIND_OP ? FK_OP : FK_SIGNPOST;
 	if (!rec_int(r, "id", &v)) {
-		rec_reject(r, "%s record without \"id\"", kind);
+		rec_reject(r, "%s record without \"id\"", rec_kind_name(kind));
 		return false;
 	}
 	x->id = v;
