@@ -1591,13 +1591,13 @@ tbl_close(void *self)
 
 	roofchart_free(p->rc);
 	p->rc = NULL;
+	free(p->o.sheets);
 	if (plot_kind != NULL)
 		return;
 	free(trace_file);
 	tl_free(p->tl);
 	jx_free(p->jx);
 	nc_free(p->nc);
-	free(p->o.sheets);
 	summary_free(p->s);
 	table_free(&p->t);
 }
