@@ -46,5 +46,12 @@ size_t nc_count(const struct nc *nc);
 size_t nc_sheets(struct nc *nc, const struct nc_opts *o, struct tab ***out,
     struct error *err);
 void nc_sheets_free(struct tab **s, size_t n);
+/* The same sheets handed to fn one by one, in the same order, fn owning each (tab_free):
+ * whole (chunk 0), or the large ones (nccl_long, nccl_summary_long and the per-rank
+ * sheets) in parts of about chunk cells each, more non-zero on every part but a sheet's
+ * last; the parts of a sheet have its columns, and their rows follow on. Returns the
+ * number of sheets, 0 with err set as nc_sheets. */
+size_t nc_sheets_each(struct nc *nc, const struct nc_opts *o, size_t chunk,
+    void (*fn)(struct tab *, int more, void *), void *ctx, struct error *err);
 
 #endif
