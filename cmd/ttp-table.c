@@ -1039,6 +1039,8 @@ struct stream {
 	struct outfile	 **of;		/* the CSVs written, renamed at the end */
 	size_t		   nof;
 	struct page	   pg;		/* --html */
+	int		   inpart;	/* in a sheet handed over in parts */
+	struct outfile	  *part;	/* its CSV (NULL: not wanted) */
 };
 
 static void
@@ -1229,18 +1231,95 @@ jax_output(const struct opts *o, struct jx *jx)
 	jx_sheets_free(s, n);
 }
 
-/* TraceLens's multi-rank collective report of collective records. */
+/* A sheet of the multi-rank report, or a part of one (more: parts follow): a part goes
+ * on in the sheet's CSV, a whole sheet as stream_sheet writes it. */
 static void
-nccl_output(const struct opts *o, struct nc *nc)
+nccl_part(struct tab *t, int more, void *ctx)
+{
+	struct stream *st = ctx;
+	struct error e = ERROR_INIT;
+	struct buf p = BUF_INIT;
+	int first = !st->inpart;
+
+	if (first && !more) {
+		stream_sheet(t, st);
+		return;
+	}
+	if (first) {
+		stream_start(st);
+		st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
+		st->seen[st->nseen++] = xstrdup(t->name);
+		st->inpart = 1;
+		st->part = NULL;
+		if (wanted(st->o, t->name)) {
+			buf_printf(&p, "%s/%s.csv", st->o->csv_dir, t->name);
+			check_output("--csv-dir", p.p);
+			if (st->o->verbose)
+				say("Writing %s", p.p);
+			if ((st->part = outfile_open(p.p, &e)) == NULL)
+				error_die(&e);
+		}
+	}
+	if (st->part != NULL && tab_write_csv_part(t, outfile_fp(st->part), first) != 0)
+		die(EXIT_DATA, "%s: %s", outfile_path(st->part), strerror(errno ? errno : EIO));
+	if (!more) {
+		if (st->part != NULL) {
+			st->of = xreallocarray(st->of, st->nof + 1, sizeof(*st->of));
+			st->of[st->nof++] = st->part;
+		}
+		st->inpart = 0;
+		st->part = NULL;
+	}
+	buf_free(&p);
+	tab_free(t);
+}
+
+/* TraceLens's multi-rank collective report of collective records. Into one directory or
+ * one workbook, each sheet is written as it is made; into a directory (and no HTML
+ * page) the large ones part by part, so that the reduce's memory stays bounded
+ * whatever the number of ranks (issue 27). */
+static void
+nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 {
 	struct tab **s;
 	struct error err = ERROR_INIT;
-	size_t n = nc_sheets(nc, &o->nc, &s, &err);
+	struct stream st;
+	size_t n, i, j;
 
+	if ((o->csv_dir != NULL) == (o->xlsx != NULL)) {
+		n = nc_sheets(nc, &o->nc, &s, &err);
+		if (error_is_set(&err))
+			error_die(&err);
+		sheets_write(o, s, n);
+		nc_sheets_free(s, n);
+		return;
+	}
+	memset(&st, 0, sizeof(st));
+	st.o = o;
+	st.tl = tl;
+	nc_sheets_each(nc, &o->nc, o->csv_dir != NULL && !o->html_stdout && o->html == NULL ?
+	    (size_t)1 << 16 : 0, nccl_part, &st, &err);
 	if (error_is_set(&err))
 		error_die(&err);
-	sheets_write(o, s, n);
-	nc_sheets_free(s, n);
+	stream_start(&st);
+	if (st.bk != NULL && tab_book_close(st.bk) != 0)
+		die(EXIT_DATA, "%s", tab_book_error());
+	page_close(o, &st.pg);
+	for (i = 0; i < st.nof; i++)
+		if (outfile_commit(st.of[i], &err) != 0)
+			error_die(&err);
+	free(st.of);
+	for (j = 0; j < o->nsheets; j++) {
+		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
+			;
+		if (i == st.nseen)
+			sheet_missing(o->sheets[j], st.seen, st.nseen);
+	}
+	for (i = 0; i < st.nkeep; i++)
+		tab_free(st.keep[i]);
+	for (i = 0; i < st.nseen; i++)
+		free(st.seen[i]);
+	free(st.seen);
 }
 
 /* Sheets as CSV files, a workbook, or on stdout. */
@@ -1443,7 +1522,7 @@ sheets_report(struct tbl *p)
 		/* collective records (ttp-filter --collectives): the multi-rank report */
 		if (p->t.nrows > 0 || tl_count(p->tl) > 0 || jx_count(p->jx) > 0)
 			die(EXIT_DATA, "the input mixes collective records with other records");
-		nccl_output(o, p->nc);
+		nccl_output(o, p->nc, p->tl);
 		return true;
 	}
 	if (jx_count(p->jx) > 0) {

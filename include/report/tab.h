@@ -122,6 +122,8 @@ const char *tab_header(const struct tab *t, size_t col);
 
 /* Output. Each returns 0, or -1 with errno set by the failing write. */
 int tab_write_csv(const struct tab *t, FILE *fp);
+/* A sheet written in parts: the header (when header is non-zero), then t's rows. */
+int tab_write_csv_part(const struct tab *t, FILE *fp, int header);
 
 /* tab_print flags */
 #define TAB_PRINT_MD		0x1	/* a Markdown table, not aligned text */

@@ -1664,9 +1664,9 @@ sheet_straggler(struct nc *nc, struct tab *t, const struct isrow *rows, size_t n
     const struct cgroup *gs, const struct wide *w)
 {
 	const struct rankset *rs = w->rs;
-	size_t i, k, x, nw = 0;
-	double *wm;
-	int *lastr;
+	size_t i, k, x, nw = 0, *off, *at;
+	double *wv, *dense;
+	long long *nlast, *nfirst;
 	struct stat_acc *dur;
 
 	if (nrows == 0)
@@ -1683,54 +1683,75 @@ sheet_straggler(struct nc *nc, struct tab *t, const struct isrow *rows, size_t n
 	tab_col(t, "pct_arrived_last");
 	tab_col(t, "num_collectives");
 	tab_col(t, "total_nccl_dur_us");
-	/* each rank's waits by row (NaN: not in that collective), and who arrived last:
-	 * idxmin, the first column holding the row's smallest wait */
-	wm = xreallocarray(NULL, rs->n * nrows, sizeof(*wm));
-	for (i = 0; i < rs->n * nrows; i++)
-		wm[i] = NAN;
-	lastr = xreallocarray(NULL, nrows, sizeof(*lastr));
-	for (i = 0; i < nrows; i++) {
-		const struct cgroup *g = &gs[rows[i].g];
-		double best = INFINITY;
-		int bp = -1;
+	/* each rank's waits (its rows of nccl_implicit_sync's rank_N_wait_time, in row
+	 * order), who arrived last (idxmin: the first column holding the row's smallest
+	 * wait) and first */
+	off = xcalloc(rs->n + 1, sizeof(*off));
+	for (i = 0; i < nrows; i++)
+		for (k = 0; k < gs[rows[i].g].n; k++)
+			off[rs->rix[nc->c[gs[rows[i].g].ev[k]].rank] + 1]++;
+	for (x = 0; x < rs->n; x++)
+		off[x + 1] += off[x];
+	at = xreallocarray(NULL, off[rs->n] + 1, sizeof(*at));
+	wv = xreallocarray(NULL, off[rs->n] + 1, sizeof(*wv));
+	nlast = xcalloc(rs->n, sizeof(*nlast));
+	nfirst = xcalloc(rs->n, sizeof(*nfirst));
+	{
+		size_t *fill = xreallocarray(NULL, rs->n + 1, sizeof(*fill));
 
-		lastr[i] = -1;
-		for (k = 0; k < g->n; k++) {
-			const struct coll *c = &nc->c[g->ev[k]];
-			double v = rows[i].latest_s - c->ts;
-			int p = (int)wpos(w, c->rank, 2);
+		memcpy(fill, off, rs->n * sizeof(*fill));
+		for (i = 0; i < nrows; i++) {
+			const struct cgroup *g = &gs[rows[i].g];
+			double best = INFINITY;
+			int bp = -1, br = -1;
 
-			if (nc->ts_int && isfinite(v))
-				v = (double)(long long)v;
-			wm[(size_t)rs->rix[c->rank] * nrows + i] = v;
-			if (!isnan(v) && (v < best || (v == best && p < bp))) {
-				best = v;
-				bp = p;
-				lastr[i] = c->rank;
+			for (k = 0; k < g->n; k++) {
+				const struct coll *c = &nc->c[g->ev[k]];
+				double v = rows[i].latest_s - c->ts;
+				int p = (int)wpos(w, c->rank, 2);
+
+				if (nc->ts_int && isfinite(v))
+					v = (double)(long long)v;
+				x = (size_t)rs->rix[c->rank];
+				at[fill[x]] = i;
+				wv[fill[x]++] = v;
+				if (!isnan(v) && (v < best || (v == best && p < bp))) {
+					best = v;
+					bp = p;
+					br = c->rank;
+				}
 			}
+			if (br >= 0)
+				nlast[rs->rix[br]]++;
+			if (rows[i].earliest >= 0 && rows[i].earliest <= rs->r[rs->n - 1] &&
+			    rs->rix[rows[i].earliest] >= 0)
+				nfirst[rs->rix[rows[i].earliest]]++;
 		}
+		free(fill);
 	}
 	dur = xcalloc(rs->n, sizeof(*dur));
 	for (i = 0; i < nc->n; i++)
 		stat_acc_add(&dur[rs->rix[nc->c[i].rank]], nc->c[i].dur);
+	dense = xreallocarray(NULL, nrows, sizeof(*dense));
 	/* ranks in ascending order */
 	for (x = 0; x < rs->n; x++) {
 		int r = rs->r[x];
 		size_t row;
-		struct vec sum = VEC_INIT;
-		long long cnt = 0, last = 0, first = 0;
+		struct vec sum;
+		long long cnt = 0, last = nlast[x], first = nfirst[x];
 		double total, mean, s;
 
 		if (w->pos[x * w->nkind + 2] < 0)
 			continue;
-		for (i = 0; i < nrows; i++) {
-			double v = wm[x * nrows + i];
-
-			vec_add(&sum, isnan(v) ? 0 : v);
-			cnt += !isnan(v);
-			last += lastr[i] == r;
-			first += rows[i].earliest == r;
+		/* numpy's sum over every row, 0 where the rank has none */
+		for (i = 0; i < nrows; i++)
+			dense[i] = 0;
+		for (k = off[x]; k < off[x + 1]; k++) {
+			dense[at[k]] = isnan(wv[k]) ? 0 : wv[k];
+			cnt += !isnan(wv[k]);
 		}
+		sum.v = dense;
+		sum.n = sum.cap = nrows;
 		total = stat_npsum(&sum);
 		mean = cnt > 0 ? total / (double)cnt : NAN;
 		row = tab_row(t);
@@ -1745,11 +1766,14 @@ sheet_straggler(struct nc *nc, struct tab *t, const struct isrow *rows, size_t n
 			s = stat_acc_sum(&dur[x]);
 			set_time(t, row, 7, nc->dur_int ? s : np_round1(s), nc->dur_int);
 		}
-		vec_free(&sum);
 	}
+	free(dense);
 	free(dur);
-	free(wm);
-	free(lastr);
+	free(off);
+	free(at);
+	free(wv);
+	free(nlast);
+	free(nfirst);
 	pandas_types(t);
 	tab_sort_pandas(t, 1, 0);
 }

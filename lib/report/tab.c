@@ -530,17 +530,24 @@ cell_text(const struct tab *t, const struct tab_cell *c, int dec, struct buf *b)
 int
 tab_write_csv(const struct tab *t, FILE *fp)
 {
+	return tab_write_csv_part(t, fp, 1);
+}
+
+int
+tab_write_csv_part(const struct tab *t, FILE *fp, int header)
+{
 	struct buf b = BUF_INIT;
 	size_t i, j, k;
 
-	for (j = k = 0; j < t->ncols; j++) {
+	for (j = k = 0; header && j < t->ncols; j++) {
 		if (t->fmts[j].flags & TAB_COL_NOFILE)
 			continue;
 		if (k++)
 			fputc(',', fp);
 		csv_field(fp, t->cols[j], strlen(t->cols[j]));
 	}
-	fputc('\n', fp);
+	if (header)
+		fputc('\n', fp);
 	for (i = 0; i < t->nrows; i++) {
 		for (j = k = 0; j < t->ncols; j++) {
 			if (t->fmts[j].flags & TAB_COL_NOFILE)
