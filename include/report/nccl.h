@@ -50,7 +50,8 @@ void nc_sheets_free(struct tab **s, size_t n);
  * whole (chunk 0), or the large ones (nccl_long, nccl_summary_long and the per-rank
  * sheets) in parts of about chunk cells each, more non-zero on every part but a sheet's
  * last; the parts of a sheet have its columns, and their rows follow on. Returns the
- * number of sheets, 0 with err set as nc_sheets. */
+ * number of sheets, 0 with err set as nc_sheets. The environment variable TTP_NC_PART=N
+ * (cells) forces small parts, for tests. */
 size_t nc_sheets_each(struct nc *nc, const struct nc_opts *o, size_t chunk,
     void (*fn)(struct tab *, int more, void *), void *ctx, struct error *err);
 
