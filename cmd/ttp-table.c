@@ -1039,8 +1039,9 @@ struct stream {
 	struct outfile	 **of;		/* the CSVs written, renamed at the end */
 	size_t		   nof;
 	struct page	   pg;		/* --html */
-	int		   inpart;	/* in a sheet handed over in parts */
-	struct outfile	  *part;	/* its CSV (NULL: not wanted) */
+	int		   inpart;	/* in a sheet handed over in parts: 1, 2 unwanted */
+	struct outfile	  *part;	/* its CSV (NULL: none) */
+	struct tab_bsheet *bpart;	/* its worksheet (NULL: none) */
 };
 
 static void
@@ -1231,52 +1232,59 @@ jax_output(const struct opts *o, struct jx *jx)
 	jx_sheets_free(s, n);
 }
 
-/* A sheet of the multi-rank report, or a part of one (more: parts follow): a part goes
- * on in the sheet's CSV, a whole sheet as stream_sheet writes it. */
+/* A sheet of the multi-rank report, or a part of one (more: parts follow): into the
+ * sheet's CSV and its worksheet, which the first part opens and the last closes. */
 static void
 nccl_part(struct tab *t, int more, void *ctx)
 {
 	struct stream *st = ctx;
+	const struct opts *o = st->o;
 	struct error e = ERROR_INIT;
 	struct buf p = BUF_INIT;
 	int first = !st->inpart;
 
-	if (first && !more) {
-		stream_sheet(t, st);
-		return;
-	}
 	if (first) {
 		stream_start(st);
 		st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
 		st->seen[st->nseen++] = xstrdup(t->name);
-		st->inpart = 1;
+		st->inpart = wanted(o, t->name) ? 1 : 2;
 		st->part = NULL;
-		if (wanted(st->o, t->name)) {
-			buf_printf(&p, "%s/%s.csv", st->o->csv_dir, t->name);
+		st->bpart = NULL;
+		if (st->inpart == 1 && o->csv_dir != NULL) {
+			buf_printf(&p, "%s/%s.csv", o->csv_dir, t->name);
 			check_output("--csv-dir", p.p);
-			if (st->o->verbose)
+			if (o->verbose)
 				say("Writing %s", p.p);
 			if ((st->part = outfile_open(p.p, &e)) == NULL)
 				error_die(&e);
 		}
+		if (st->inpart == 1 && st->bk != NULL)
+			st->bpart = tab_book_begin(st->bk, t);
+		if (st->inpart == 1 && !more)
+			page_sheet(&st->pg, o, t);	/* --html: whole sheets only */
 	}
 	if (st->part != NULL && tab_write_csv_part(t, outfile_fp(st->part), first) != 0)
 		die(EXIT_DATA, "%s: %s", outfile_path(st->part), strerror(errno ? errno : EIO));
+	if (st->bpart != NULL && tab_book_rows(st->bpart, t) != 0)
+		die(EXIT_DATA, "%s", tab_book_error());
 	if (!more) {
 		if (st->part != NULL) {
 			st->of = xreallocarray(st->of, st->nof + 1, sizeof(*st->of));
 			st->of[st->nof++] = st->part;
 		}
+		if (st->bpart != NULL && tab_book_end(st->bpart) != 0)
+			die(EXIT_DATA, "%s", tab_book_error());
 		st->inpart = 0;
 		st->part = NULL;
+		st->bpart = NULL;
 	}
 	buf_free(&p);
 	tab_free(t);
 }
 
-/* TraceLens's multi-rank collective report of collective records. Into one directory or
- * one workbook, each sheet is written as it is made; into a directory (and no HTML
- * page) the large ones part by part, so that the reduce's memory stays bounded
+/* TraceLens's multi-rank collective report of collective records. Into a directory or a
+ * workbook, each sheet is written as it is made, the large ones part by part (but for
+ * an HTML page, which takes whole sheets), so that the reduce's memory stays bounded
  * whatever the number of ranks (issue 27). */
 static void
 nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
@@ -1286,7 +1294,7 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 	struct stream st;
 	size_t n, i, j;
 
-	if ((o->csv_dir != NULL) == (o->xlsx != NULL)) {
+	if ((o->csv_dir == NULL && o->xlsx == NULL) || o->html_stdout) {
 		n = nc_sheets(nc, &o->nc, &s, &err);
 		if (error_is_set(&err))
 			error_die(&err);
@@ -1297,8 +1305,8 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 	memset(&st, 0, sizeof(st));
 	st.o = o;
 	st.tl = tl;
-	nc_sheets_each(nc, &o->nc, o->csv_dir != NULL && !o->html_stdout && o->html == NULL ?
-	    (size_t)1 << 16 : 0, nccl_part, &st, &err);
+	nc_sheets_each(nc, &o->nc, o->html == NULL ? (size_t)1 << 16 : 0, nccl_part, &st,
+	    &err);
 	if (error_is_set(&err))
 		error_die(&err);
 	stream_start(&st);
@@ -1315,8 +1323,6 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 		if (i == st.nseen)
 			sheet_missing(o->sheets[j], st.seen, st.nseen);
 	}
-	for (i = 0; i < st.nkeep; i++)
-		tab_free(st.keep[i]);
 	for (i = 0; i < st.nseen; i++)
 		free(st.seen[i]);
 	free(st.seen);

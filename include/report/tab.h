@@ -144,6 +144,15 @@ struct tab_book *tab_book_new(const char *path);	/* NULL: errno-free failure */
 /* Adds t as a sheet (rows past Excel's 1,048,576 go on in sheets "NAME (2)", ...);
  * returns 0, or -1 (the message is in tab_book_error). */
 int tab_book_add(struct tab_book *b, const struct tab *t);
+/* A sheet written in parts, so that it is never held whole: tab_book_begin with the
+ * first part (the sheet's name and columns), tab_book_rows with each part in turn (the
+ * first included: its rows), tab_book_end. As tab_book_add's, rows past Excel's go on
+ * in "NAME (2)", ... The part functions return 0, or -1 (tab_book_error); tab_book_end
+ * frees the sheet whatever it returns. */
+struct tab_bsheet;
+struct tab_bsheet *tab_book_begin(struct tab_book *b, const struct tab *t);
+int tab_book_rows(struct tab_bsheet *s, const struct tab *t);
+int tab_book_end(struct tab_bsheet *s);
 /* Write and close; returns 0, or -1 (the message is in tab_book_error). */
 int tab_book_close(struct tab_book *b);
 const char *tab_book_error(void);

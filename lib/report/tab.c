@@ -1103,6 +1103,148 @@ tab_book_add(struct tab_book *bk, const struct tab *t)
 	return 0;
 }
 
+/* A sheet written in parts (tab_book_begin): the worksheet being written, its
+ * columns' widths, and where the rows go on. */
+struct tab_bsheet {
+	struct tab_book	*bk;
+	lxw_worksheet	*ws;
+	char		 name[XLSX_MAXNAME + 1];	/* the sheet's name, cleaned */
+	char		 part[XLSX_MAXNAME + 1];	/* the worksheet's */
+	size_t		 nlen;
+	double		*w;
+	size_t		 nk;
+	size_t		 rows;		/* in the worksheet */
+	size_t		 total;		/* in every worksheet */
+	size_t		 p;		/* the worksheet's number, from 1 */
+	int		 failed;
+};
+
+/* Its next worksheet: NAME, then "NAME (2)", ...; its header row. */
+static int
+bsheet_open(struct tab_bsheet *s, const struct tab *t)
+{
+	size_t j, k;
+	lxw_error e = LXW_NO_ERROR;
+
+	if (s->p == 1)
+		snprintf(s->part, sizeof(s->part), "%s", s->name);
+	else {
+		char sfx[24];
+		int m = snprintf(sfx, sizeof(sfx), " (%zu)", s->p);
+
+		snprintf(s->part, sizeof(s->part), "%.*s%s", (int)(s->nlen < XLSX_MAXNAME -
+		    (size_t)m ? s->nlen : XLSX_MAXNAME - (size_t)m), s->name, sfx);
+	}
+	if ((s->ws = workbook_add_worksheet(s->bk->wb, s->part)) == NULL) {
+		snprintf(book_err, sizeof(book_err), "%s: sheet %s: cannot add it",
+		    outfile_path(s->bk->out), s->part);
+		return -1;
+	}
+	for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
+		double cw;
+
+		if (t->fmts[j].flags & TAB_COL_NOFILE)
+			continue;
+		e = worksheet_write_string(s->ws, 0, (lxw_col_t)k, t->cols[j], s->bk->bold);
+		cw = (double)ttab_u8width(t->cols[j], strlen(t->cols[j]));
+		s->w[k++] = cw;	/* each worksheet's widths its own, as tab_book_add's */
+	}
+	s->nk = k;
+	s->rows = 0;
+	if (e != LXW_NO_ERROR)
+		return book_fail(s->bk, s->part, 1, e);
+	return 0;
+}
+
+/* Its worksheet's column widths (the widest cell of any part) and frozen header. */
+static int
+bsheet_close(struct tab_bsheet *s)
+{
+	size_t j;
+	lxw_error e;
+
+	for (j = 0; j < s->nk; j++)
+		if ((e = worksheet_set_column(s->ws, (lxw_col_t)j, (lxw_col_t)j,
+		    (s->w[j] > XLSX_MAXWIDTH ? XLSX_MAXWIDTH : s->w[j]) + 2, NULL)) !=
+		    LXW_NO_ERROR)
+			return book_fail(s->bk, s->part, 1, e);
+	worksheet_freeze_panes(s->ws, 1, 0);
+	return 0;
+}
+
+struct tab_bsheet *
+tab_book_begin(struct tab_book *bk, const struct tab *t)
+{
+	struct tab_bsheet *s = xcalloc(1, sizeof(*s));
+	size_t i, n;
+
+	s->bk = bk;
+	for (i = n = 0; t->name[i] && n < XLSX_MAXNAME; i++)
+		s->name[n++] = strchr("[]:*?/\\", t->name[i]) ? '_' : t->name[i];
+	s->name[n] = '\0';
+	s->nlen = n;
+	s->w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*s->w));
+	s->p = 1;
+	if (bsheet_open(s, t) != 0)
+		s->failed = 1;
+	return s;
+}
+
+int
+tab_book_rows(struct tab_bsheet *s, const struct tab *t)
+{
+	struct buf b = BUF_INIT;
+	lxw_error e = LXW_NO_ERROR;
+	size_t i, j, k;
+
+	for (i = 0; !s->failed && i < t->nrows; i++) {
+		lxw_row_t r;
+
+		if (s->rows == XLSX_MAXROWS) {
+			/* Excel's rows are full: the sheet goes on in the next one */
+			if (bsheet_close(s) != 0) {
+				s->failed = 1;
+				break;
+			}
+			s->p++;
+			if (bsheet_open(s, t) != 0) {
+				s->failed = 1;
+				break;
+			}
+		}
+		r = (lxw_row_t)++s->rows;
+		for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
+			if (t->fmts[j].flags & TAB_COL_NOFILE)
+				continue;
+			e = book_cell(&b, s->ws, t, tab_cell(t, i, j), r, (lxw_col_t)k, &s->w[k]);
+			k++;
+		}
+		if (e != LXW_NO_ERROR) {
+			book_fail(s->bk, s->part, (size_t)r + 1, e);
+			s->failed = 1;
+		}
+		s->total++;
+	}
+	buf_free(&b);
+	return s->failed ? -1 : 0;
+}
+
+int
+tab_book_end(struct tab_bsheet *s)
+{
+	int rc = s->failed ? -1 : bsheet_close(s);
+
+	if (rc == 0 && s->p == 2)
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in sheet "
+		    "\"%s\"", s->name, s->total, s->part);
+	else if (rc == 0 && s->p > 2)
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in %zu more "
+		    "sheets, up to \"%s\"", s->name, s->total, s->p - 1, s->part);
+	free(s->w);
+	free(s);
+	return rc;
+}
+
 int
 tab_book_close(struct tab_book *bk)
 {
