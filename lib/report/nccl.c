@@ -1659,6 +1659,55 @@ isync_rows(struct nc *nc, struct isrow *rows, const struct cgroup *gs, size_t ng
 	return nrows;
 }
 
+/* Each rank's waits (its cells of nccl_implicit_sync's rank_N_wait_time, in row order:
+ * rank index x's are at[off[x] .. off[x + 1]), rows at and values wv; off has
+ * ranks + 1 zeroed entries), how often it arrived last (idxmin: the first column
+ * holding the row's smallest wait) and first. */
+static void
+straggler_waits(struct nc *nc, const struct isrow *rows, size_t nrows,
+    const struct cgroup *gs, const struct wide *w, size_t *off, size_t *at, double *wv,
+    long long *nlast, long long *nfirst)
+{
+	const struct rankset *rs = w->rs;
+	size_t i, k, x, *fill;
+
+	for (i = 0; i < nrows; i++)
+		for (k = 0; k < gs[rows[i].g].n; k++)
+			off[rs->rix[nc->c[gs[rows[i].g].ev[k]].rank] + 1]++;
+	for (x = 0; x < rs->n; x++)
+		off[x + 1] += off[x];
+	fill = xreallocarray(NULL, rs->n + 1, sizeof(*fill));
+	memcpy(fill, off, rs->n * sizeof(*fill));
+	for (i = 0; i < nrows; i++) {
+		const struct cgroup *g = &gs[rows[i].g];
+		double best = INFINITY;
+		int bp = -1, br = -1;
+
+		for (k = 0; k < g->n; k++) {
+			const struct coll *c = &nc->c[g->ev[k]];
+			double v = rows[i].latest_s - c->ts;
+			int p = (int)wpos(w, c->rank, 2);
+
+			if (nc->ts_int && isfinite(v))
+				v = (double)(long long)v;
+			x = (size_t)rs->rix[c->rank];
+			at[fill[x]] = i;
+			wv[fill[x]++] = v;
+			if (!isnan(v) && (v < best || (v == best && p < bp))) {
+				best = v;
+				bp = p;
+				br = c->rank;
+			}
+		}
+		if (br >= 0)
+			nlast[rs->rix[br]]++;
+		if (rows[i].earliest >= 0 && rows[i].earliest <= rs->r[rs->n - 1] &&
+		    rs->rix[rows[i].earliest] >= 0)
+			nfirst[rs->rix[rows[i].earliest]]++;
+	}
+	free(fill);
+}
+
 static void
 sheet_straggler(struct nc *nc, struct tab *t, const struct isrow *rows, size_t nrows,
     const struct cgroup *gs, const struct wide *w)
@@ -1683,52 +1732,12 @@ sheet_straggler(struct nc *nc, struct tab *t, const struct isrow *rows, size_t n
 	tab_col(t, "pct_arrived_last");
 	tab_col(t, "num_collectives");
 	tab_col(t, "total_nccl_dur_us");
-	/* each rank's waits (its rows of nccl_implicit_sync's rank_N_wait_time, in row
-	 * order), who arrived last (idxmin: the first column holding the row's smallest
-	 * wait) and first */
 	off = xcalloc(rs->n + 1, sizeof(*off));
-	for (i = 0; i < nrows; i++)
-		for (k = 0; k < gs[rows[i].g].n; k++)
-			off[rs->rix[nc->c[gs[rows[i].g].ev[k]].rank] + 1]++;
-	for (x = 0; x < rs->n; x++)
-		off[x + 1] += off[x];
-	at = xreallocarray(NULL, off[rs->n] + 1, sizeof(*at));
-	wv = xreallocarray(NULL, off[rs->n] + 1, sizeof(*wv));
+	at = xreallocarray(NULL, nc->n + 1, sizeof(*at));
+	wv = xreallocarray(NULL, nc->n + 1, sizeof(*wv));
 	nlast = xcalloc(rs->n, sizeof(*nlast));
 	nfirst = xcalloc(rs->n, sizeof(*nfirst));
-	{
-		size_t *fill = xreallocarray(NULL, rs->n + 1, sizeof(*fill));
-
-		memcpy(fill, off, rs->n * sizeof(*fill));
-		for (i = 0; i < nrows; i++) {
-			const struct cgroup *g = &gs[rows[i].g];
-			double best = INFINITY;
-			int bp = -1, br = -1;
-
-			for (k = 0; k < g->n; k++) {
-				const struct coll *c = &nc->c[g->ev[k]];
-				double v = rows[i].latest_s - c->ts;
-				int p = (int)wpos(w, c->rank, 2);
-
-				if (nc->ts_int && isfinite(v))
-					v = (double)(long long)v;
-				x = (size_t)rs->rix[c->rank];
-				at[fill[x]] = i;
-				wv[fill[x]++] = v;
-				if (!isnan(v) && (v < best || (v == best && p < bp))) {
-					best = v;
-					bp = p;
-					br = c->rank;
-				}
-			}
-			if (br >= 0)
-				nlast[rs->rix[br]]++;
-			if (rows[i].earliest >= 0 && rows[i].earliest <= rs->r[rs->n - 1] &&
-			    rs->rix[rows[i].earliest] >= 0)
-				nfirst[rs->rix[rows[i].earliest]]++;
-		}
-		free(fill);
-	}
+	straggler_waits(nc, rows, nrows, gs, w, off, at, wv, nlast, nfirst);
 	dur = xcalloc(rs->n, sizeof(*dur));
 	for (i = 0; i < nc->n; i++)
 		stat_acc_add(&dur[rs->rix[nc->c[i].rank]], nc->c[i].dur);
@@ -2134,6 +2143,66 @@ rankset_free(struct rankset *rs)
 	free(rs->have);
 }
 
+/* The figures of the matched collectives: nccl_implicit_sync's rows (*nrows of rows)
+ * and wide sheet wi, nccl_all2allv's (*na2a of ar, by collective) and wide sheet wa;
+ * the unmatched collectives in u. */
+static void
+figures(struct nc *nc, const struct cgroup *gs, size_t ng, struct rankset *rs,
+    struct tab *u, struct isrow *rows, size_t *nrows, struct wide *wi, struct a2row *ar,
+    size_t *na2a, struct wide *wa)
+{
+	size_t i, *byg;
+
+	memset(wi, 0, sizeof(*wi));
+	memset(wa, 0, sizeof(*wa));
+	wi->gt = tab_new("nccl_implicit_sync");
+	*nrows = isync_rows(nc, rows, gs, ng, rs, u, wi->gt);
+	wi->grow = xreallocarray(NULL, *nrows ? *nrows : 1, sizeof(*wi->grow));
+	for (i = 0; i < *nrows; i++)
+		wi->grow[i] = rows[i].g;
+	wi->gs = wa->gs = gs;
+	wi->rs = wa->rs = rs;
+	wi->arg = rows;
+	wi->ngen = *nrows > 0 ? wi->gt->ncols : 0;
+	wide_cols(nc, wi, isync_kinds, 3, 2, gs, wi->grow, *nrows);
+	*na2a = a2a_rows(nc, gs, ng, rs, u, ar, &wa->gt, &wa->grow);
+	wa->arg = ar;
+	wa->ngen = NA2AG;
+	/* TraceLens's columns come in the collectives' order, before the sort */
+	byg = xreallocarray(NULL, *na2a ? *na2a : 1, sizeof(*byg));
+	memcpy(byg, wa->grow, *na2a * sizeof(*byg));
+	qsort(byg, *na2a, sizeof(*byg), cmp_size);
+	wide_cols(nc, wa, a2a_kinds, 10, 8, gs, byg, *na2a);
+	free(byg);
+}
+
+/* The collectives (their events by collective_id), in order of first appearance in
+ * nccl_long; their count in *ng. */
+static struct cgroup *
+coll_groups(struct nc *nc, size_t *ng)
+{
+	struct cgroup *gs = NULL;
+	struct names cids;
+	size_t i, n = 0, cap = 0;
+
+	names_init(&cids);
+	for (i = 0; i < nc->n; i++) {
+		uint32_t cid = nc->c[i].cid, k;
+		int added;
+
+		k = names_add(&cids, (const char *)&cid, sizeof(cid), &added);
+		if (added) {
+			gs = xgrow(gs, &cap, n + 1, sizeof(*gs));
+			memset(&gs[n++], 0, sizeof(*gs));
+		}
+		gs[k].ev = xgrow(gs[k].ev, &gs[k].cap, gs[k].n + 1, sizeof(size_t));
+		gs[k].ev[gs[k].n++] = i;
+	}
+	names_free(&cids);
+	*ng = n;
+	return gs;
+}
+
 size_t
 nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
     void (*fn)(struct tab *, int, void *), void *ctx, struct error *err)
@@ -2143,11 +2212,10 @@ nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
 	struct cgroup *gs = NULL;
 	struct isrow *rows;
 	struct a2row *ar;
-	struct names cids;
 	struct rankset rs;
 	struct wide wi, wa;
 	struct gen g;
-	size_t ng = 0, capg = 0, i, nrows, na2a;
+	size_t ng = 0, i, nrows, na2a;
 	const char *e = getenv("TTP_NC_PART");
 
 	if (chunk > 0 && e != NULL && atol(e) > 0)
@@ -2158,21 +2226,7 @@ nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
 		return 0;
 	}
 	match(nc);
-	/* the collectives, in order of first appearance in nccl_long */
-	names_init(&cids);
-	for (i = 0; i < nc->n; i++) {
-		uint32_t cid = nc->c[i].cid, k;
-		int added;
-
-		k = names_add(&cids, (const char *)&cid, sizeof(cid), &added);
-		if (added) {
-			gs = xgrow(gs, &capg, ng + 1, sizeof(*gs));
-			memset(&gs[ng++], 0, sizeof(*gs));
-		}
-		gs[k].ev = xgrow(gs[k].ev, &gs[k].cap, gs[k].n + 1, sizeof(size_t));
-		gs[k].ev[gs[k].n++] = i;
-	}
-	names_free(&cids);
+	gs = coll_groups(nc, &ng);
 	rankset_init(nc, &rs);
 	if (o.ws <= 0)
 		o.ws = rs.r[rs.n - 1] + 1;
@@ -2183,7 +2237,6 @@ nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
 			if (nc->ri[i].rank == rs.r[0])
 				o.gpn = nc->ri[i].devices;
 	}
-
 	u = tab_new("nccl_unmatched");
 	tab_col(u, "collective_id");
 	tab_col(u, "Process Group Name");
@@ -2191,32 +2244,9 @@ nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
 	tab_col(u, "problem");
 
 	/* what the sheets are made of: the matched collectives' figures */
-	memset(&wi, 0, sizeof(wi));
-	memset(&wa, 0, sizeof(wa));
 	rows = xreallocarray(NULL, ng, sizeof(*rows));
-	wi.gt = tab_new("nccl_implicit_sync");
-	nrows = isync_rows(nc, rows, gs, ng, &rs, u, wi.gt);
-	wi.grow = xreallocarray(NULL, nrows ? nrows : 1, sizeof(*wi.grow));
-	for (i = 0; i < nrows; i++)
-		wi.grow[i] = rows[i].g;
-	wi.gs = wa.gs = gs;
-	wi.rs = wa.rs = &rs;
-	wi.arg = rows;
-	wi.ngen = nrows > 0 ? wi.gt->ncols : 0;
-	wide_cols(nc, &wi, isync_kinds, 3, 2, gs, wi.grow, nrows);
 	ar = xcalloc(ng, sizeof(*ar));
-	na2a = a2a_rows(nc, gs, ng, &rs, u, ar, &wa.gt, &wa.grow);
-	wa.arg = ar;
-	wa.ngen = NA2AG;
-	{
-		/* TraceLens's columns come in the collectives' order, before the sort */
-		size_t *byg = xreallocarray(NULL, na2a ? na2a : 1, sizeof(*byg));
-
-		memcpy(byg, wa.grow, na2a * sizeof(*byg));
-		qsort(byg, na2a, sizeof(*byg), cmp_size);
-		wide_cols(nc, &wa, a2a_kinds, 10, 8, gs, byg, na2a);
-		free(byg);
-	}
+	figures(nc, gs, ng, &rs, u, rows, &nrows, &wi, ar, &na2a, &wa);
 
 	ssum = tab_new("nccl_summary_implicit_sync");
 	sheet_summary_isync(nc, ssum, rows, nrows, gs);
