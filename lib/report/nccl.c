@@ -2019,14 +2019,37 @@ sheet_summary_a2a(struct nc *nc, struct tab *t, const struct tab *d)
 	tab_sort_pandas(t, tab_find(t, "Total wall_time (ms)"), 1);
 }
 
+/* nccl_all2allv_heatmap: the bytes each rank sent each rank (w x w), the pairs met */
+struct heat {
+	double		*bytes;
+	long long	*cnt;
+	size_t		 w, *at, n;
+};
+
+static const char *const heat_cols[] = { "src_rank", "dst_rank", "total_sent_MB",
+	"avg_sent_MB", "count" };
+
 static void
-sheet_heatmap(struct nc *nc, struct tab *t, long long ws)
+fill_heat(struct nc *nc, struct tab *t, size_t row, size_t i, void *arg, uint32_t *pg)
 {
-	double *bytes;
-	long long *cnt;
+	const struct heat *h = arg;
+	size_t k = h->at[i];
+	double mb = h->bytes[k] / 1048576.0;
+
+	tab_set_int(t, row, 0, (long long)(k / h->w));
+	tab_set_int(t, row, 1, (long long)(k % h->w));
+	tab_set_num(t, row, 2, mb);
+	tab_set_num(t, row, 3, mb / (double)h->cnt[k]);
+	tab_set_int(t, row, 4, h->cnt[k]);
+}
+
+static void
+sheet_heatmap(struct nc *nc, struct out *o, long long ws)
+{
+	struct heat h = { NULL, NULL, 0, NULL, 0 };
+	struct gen g = { "nccl_all2allv_heatmap", heat_cols, 5, 0, fill_heat, &h };
 	static long long rk[4096];
 	size_t i, j, n, w;
-	bool any = false;
 
 	if (ws > 1024)
 		return;
@@ -2041,8 +2064,9 @@ sheet_heatmap(struct nc *nc, struct tab *t, long long ws)
 	}
 	if (w == 0 || w > 4096)
 		return;
-	bytes = xcalloc(w * w, sizeof(*bytes));
-	cnt = xcalloc(w * w, sizeof(*cnt));
+	h.w = w;
+	h.bytes = xcalloc(w * w, sizeof(*h.bytes));
+	h.cnt = xcalloc(w * w, sizeof(*h.cnt));
 	for (i = 0; i < nc->n; i++) {
 		const struct coll *c = &nc->c[i];
 		const struct val *s = V(nc, c->f[F_INSPLIT]), *gsz = V(nc, c->f[F_GSIZE]);
@@ -2060,34 +2084,23 @@ sheet_heatmap(struct nc *nc, struct tab *t, long long ws)
 		if ((b = dtype_bytes(nc, V(nc, c->f[F_DTYPE]))) == 0)
 			continue;
 		for (j = 0; j < n; j++) {
-			bytes[(size_t)c->rank * w + j] += (double)(rk[j] * b);
-			cnt[(size_t)c->rank * w + j]++;
-			any = true;
+			h.bytes[(size_t)c->rank * w + j] += (double)(rk[j] * b);
+			h.cnt[(size_t)c->rank * w + j]++;
 		}
 	}
-	if (any) {
-		tab_col(t, "src_rank");
-		tab_col(t, "dst_rank");
-		tab_col(t, "total_sent_MB");
-		tab_col(t, "avg_sent_MB");
-		tab_col(t, "count");
-		for (i = 0; i < w * w; i++) {
-			size_t row;
-			double mb;
-
-			if (cnt[i] == 0)
-				continue;
-			row = tab_row(t);
-			mb = bytes[i] / 1048576.0;
-			tab_set_int(t, row, 0, (long long)(i / w));
-			tab_set_int(t, row, 1, (long long)(i % w));
-			tab_set_num(t, row, 2, mb);
-			tab_set_num(t, row, 3, mb / (double)cnt[i]);
-			tab_set_int(t, row, 4, cnt[i]);
-		}
+	for (i = 0; i < w * w; i++)
+		h.n += h.cnt[i] != 0;
+	if (h.n > 0) {
+		h.at = xreallocarray(NULL, h.n, sizeof(*h.at));
+		for (i = j = 0; i < w * w; i++)
+			if (h.cnt[i] != 0)
+				h.at[j++] = i;
+		g.nrows = h.n;
+		emit(nc, o, &g);
 	}
-	free(bytes);
-	free(cnt);
+	free(h.at);
+	free(h.bytes);
+	free(h.cnt);
 }
 
 static int
@@ -2260,15 +2273,8 @@ nc_sheets_each(struct nc *nc, const struct nc_opts *opt, size_t chunk,
 		else
 			tab_free(sa2a);
 	}
-	if (opt->heatmap) {
-		struct tab *heat = tab_new("nccl_all2allv_heatmap");
-
-		sheet_heatmap(nc, heat, o.ws);
-		if (heat->nrows > 0)
-			hand_whole(nc, &o, heat, true);
-		else
-			tab_free(heat);
-	}
+	if (opt->heatmap)
+		sheet_heatmap(nc, &o, o.ws);
 	g = (struct gen){ "nccl_long", long_cols, sizeof(long_cols) / sizeof(long_cols[0]),
 	    nc->n, fill_long, NULL };
 	emit(nc, &o, &g);
