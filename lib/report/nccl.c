@@ -1836,6 +1836,7 @@ a2a_rows(struct nc *nc, const struct cgroup *gs, size_t ng, struct rankset *rs,
     struct tab *u, struct a2row *ar, struct tab **gtp, size_t **growp)
 {
 	struct tab *gt = tab_new("nccl_all2allv"), *p;
+	const char *cols[NA2AG + 1];
 	size_t gi, k, j, n = 0, gc;
 
 	for (j = 0; j < NA2AG; j++)
@@ -1918,7 +1919,9 @@ a2a_rows(struct nc *nc, const struct cgroup *gs, size_t ng, struct rankset *rs,
 	*growp = xreallocarray(NULL, n ? n : 1, sizeof(**growp));
 	for (k = 0; k < n; k++)
 		(*growp)[k] = (size_t)tab_cell(gt, k, gc)->v.i;
-	p = tab_project(gt, "nccl_all2allv", a2a_general);
+	memcpy(cols, a2a_general, sizeof(a2a_general));
+	cols[NA2AG] = NULL;	/* tab_project's list ends there */
+	p = tab_project(gt, "nccl_all2allv", cols);
 	tab_free(gt);
 	*gtp = p;
 	return n;
