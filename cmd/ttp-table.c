@@ -1218,14 +1218,112 @@ sheets_output(const struct opts *o, struct tl *tl)
 	tl_sheets_free(s, n);
 }
 
+/* The JAX sheets into one directory or one workbook as they are built (issue 26):
+ * one part of one sheet held at a time. */
+struct jstream {
+	const struct opts *o;
+	int		   started, want;
+	struct tab_book	  *bk;
+	struct tab_part	  *part;	/* the workbook's sheet being written */
+	struct outfile	  *cur;		/* the CSV being written */
+	struct outfile	 **of;		/* the CSVs written, renamed at the end */
+	size_t		   nof;
+	char		 **seen;
+	size_t		   nseen;
+	struct tab	  *keep;	/* --print-summary's gpu_timeline */
+};
+
+static void
+jax_part(struct tab *t, unsigned flags, void *ctx)
+{
+	struct jstream *st = ctx;
+	const struct opts *o = st->o;
+	struct error e = ERROR_INIT;
+	int rc = 0;
+
+	if (!st->started) {
+		st->started = 1;
+		if (o->csv_dir != NULL)
+			make_dirs(o->csv_dir);
+		else {
+			if (o->verbose)
+				say("Writing %s", o->xlsx);
+			if ((st->bk = tab_book_new(o->xlsx)) == NULL)
+				die(EXIT_DATA, "%s", tab_book_error());
+		}
+	}
+	if (flags & JX_FIRST) {
+		st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
+		st->seen[st->nseen++] = xstrdup(t->name);
+		if ((st->want = wanted(o, t->name)) && o->csv_dir != NULL) {
+			struct buf p = BUF_INIT;
+
+			buf_printf(&p, "%s/%s.csv", o->csv_dir, t->name);
+			check_output("--csv-dir", p.p);
+			if (o->verbose)
+				say("Writing %s", p.p);
+			if ((st->cur = outfile_open(p.p, &e)) == NULL)
+				error_die(&e);
+			buf_free(&p);
+			rc = tab_write_csv(t, outfile_fp(st->cur));
+		} else if (st->want)
+			rc = tab_book_begin(st->bk, t, &st->part);
+	} else if (st->want)
+		rc = o->csv_dir != NULL ? tab_write_csv_rows(t, outfile_fp(st->cur)) :
+		    tab_book_more(st->part, t);
+	if (rc != 0 && o->csv_dir != NULL)
+		die(EXIT_DATA, "%s: %s", outfile_path(st->cur), strerror(errno ? errno : EIO));
+	if (rc != 0 || (st->want && o->csv_dir == NULL && (flags & JX_LAST) &&
+	    tab_book_end(st->part) != 0))
+		die(EXIT_DATA, "%s", tab_book_error());
+	if (st->want && o->csv_dir != NULL && (flags & JX_LAST)) {
+		st->of = xreallocarray(st->of, st->nof + 1, sizeof(*st->of));
+		st->of[st->nof++] = st->cur;
+	}
+	if (o->print_summary && st->keep == NULL && strcmp(t->name, "gpu_timeline") == 0)
+		st->keep = t;
+	else
+		tab_free(t);
+}
+
 /* TraceLens's JAX report of an xplane.pb's records. */
 static void
 jax_output(const struct opts *o, struct jx *jx)
 {
 	struct tab **s;
 	struct error err = ERROR_INIT;
-	size_t n = jx_sheets(jx, &s, &err);
+	size_t n, i, j;
 
+	if ((o->csv_dir != NULL) != (o->xlsx != NULL) && !o->html_stdout && o->html == NULL) {
+		struct jstream st;
+
+		memset(&st, 0, sizeof(st));
+		st.o = o;
+		(void)jx_sheets_each(jx, jax_part, &st, &err);
+		if (error_is_set(&err))
+			error_die(&err);
+		if (st.bk != NULL && tab_book_close(st.bk) != 0)
+			die(EXIT_DATA, "%s", tab_book_error());
+		for (i = 0; i < st.nof; i++)
+			if (outfile_commit(st.of[i], &err) != 0)
+				error_die(&err);
+		free(st.of);
+		for (j = 0; j < o->nsheets; j++) {
+			for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
+				;
+			if (i == st.nseen)
+				sheet_missing(o->sheets[j], st.seen, st.nseen);
+		}
+		if (st.keep != NULL)
+			print_summary(&st.keep, 1, o->top >= 0 ? (size_t)o->top : 10,
+			    text_width(o->width));
+		tab_free(st.keep);
+		for (i = 0; i < st.nseen; i++)
+			free(st.seen[i]);
+		free(st.seen);
+		return;
+	}
+	n = jx_sheets(jx, &s, &err);
 	if (error_is_set(&err))
 		error_die(&err);
 	sheets_write(o, s, n);

@@ -29,4 +29,19 @@ size_t jx_count(const struct jx *jx);
 size_t jx_sheets(struct jx *jx, struct tab ***out, struct error *err);
 void jx_sheets_free(struct tab **s, size_t n);
 
+/*
+ * The same sheets handed to fn as they are built, so that a writer holds one part of
+ * one sheet at a time: fn owns each tab (tab_free). A sheet with a row per kernel
+ * (kernel_launchers, df_xla_perf) comes in parts of a few thousand rows, each a tab of
+ * the sheet's name and columns; JX_FIRST marks a sheet's first part (a new sheet: its
+ * header), JX_LAST its last (a sheet of one part has both). The rows of the parts, in
+ * order, are the sheet's. Returns the number of sheets; 0 with err set as jx_sheets.
+ * Memory: the distinct strings the sheets print and 8 bytes per kernel (32 with a perf
+ * model); the events are sorted through temporary files.
+ */
+#define JX_FIRST	0x1
+#define JX_LAST		0x2
+typedef void (*jx_sheet_fn)(struct tab *t, unsigned flags, void *ctx);
+size_t jx_sheets_each(struct jx *jx, jx_sheet_fn fn, void *ctx, struct error *err);
+
 #endif

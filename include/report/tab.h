@@ -157,6 +157,21 @@ int tab_book_end(struct tab_bsheet *s);
 int tab_book_close(struct tab_book *b);
 const char *tab_book_error(void);
 
+/*
+ * A sheet too long to hold at once, written in parts (tabs of the same name and
+ * columns, one after another; the JAX report's per-kernel sheets): tab_write_csv of
+ * the first part, then tab_write_csv_rows (the rows alone) of each other; in a workbook,
+ * tab_book_begin with the first part, tab_book_more with each other, tab_book_end (the
+ * column widths; frees the handle). The file is the one the parts joined would give.
+ * Each returns 0, or -1 (errno set; the workbook's message in tab_book_error; after a
+ * failure the handle still needs tab_book_end).
+ */
+int tab_write_csv_rows(const struct tab *t, FILE *fp);
+struct tab_part;
+int tab_book_begin(struct tab_book *b, const struct tab *t, struct tab_part **p);
+int tab_book_more(struct tab_part *p, const struct tab *t);
+int tab_book_end(struct tab_part *p);
+
 /* --- grouping and aggregation ------------------------------------------------------ */
 
 struct vec {

@@ -1527,3 +1527,163 @@ tab_groups_free(struct tab_groups *g)
 	names_free(&g->keys);
 	memset(g, 0, sizeof(*g));
 }
+
+/* --- a sheet in parts (issue 26) ------------------------------------------------------ */
+
+int
+tab_write_csv_rows(const struct tab *t, FILE *fp)
+{
+	struct buf b = BUF_INIT;
+	size_t i, j, k;
+
+	for (i = 0; i < t->nrows; i++) {
+		for (j = k = 0; j < t->ncols; j++) {
+			if (t->fmts[j].flags & TAB_COL_NOFILE)
+				continue;
+			if (k++)
+				fputc(',', fp);
+			buf_reset(&b);
+			buf_adds(&b, "");
+			cell_text(t, tab_cell(t, i, j), t->fmts[j].dec, &b);
+			csv_field(fp, b.p, b.len);
+		}
+		fputc('\n', fp);
+	}
+	buf_free(&b);
+	return ferror(fp) ? -1 : 0;
+}
+
+/* One sheet of a workbook written part by part: what tab_book_add does with one tab. */
+struct tab_part {
+	struct tab_book	*bk;
+	char		 name[XLSX_MAXNAME + 1], sheet[XLSX_MAXNAME + 1];
+	size_t		 n;		/* name's length */
+	size_t		 p;		/* the sheet's number: 1, then "name (2)", ... */
+	lxw_worksheet	*ws;
+	size_t		 row;		/* rows in the current sheet */
+	size_t		 total;		/* rows in all */
+	double		*w;		/* the current sheet's column widths */
+	size_t		 nk;
+	struct buf	 b;
+	int		 rc;
+};
+
+/* Start sheet number p->p with t's header row. */
+static int
+part_open(struct tab_part *p, const struct tab *t)
+{
+	lxw_error e = LXW_NO_ERROR;
+	char sfx[24];
+	size_t j, k;
+
+	if (p->p == 1)
+		snprintf(p->sheet, sizeof(p->sheet), "%s", p->name);
+	else {
+		int m = snprintf(sfx, sizeof(sfx), " (%zu)", p->p);
+
+		snprintf(p->sheet, sizeof(p->sheet), "%.*s%s",
+		    (int)(p->n < XLSX_MAXNAME - (size_t)m ? p->n : XLSX_MAXNAME - (size_t)m),
+		    p->name, sfx);
+	}
+	if ((p->ws = workbook_add_worksheet(p->bk->wb, p->sheet)) == NULL) {
+		snprintf(book_err, sizeof(book_err), "%s: sheet %s: cannot add it",
+		    outfile_path(p->bk->out), p->sheet);
+		return -1;
+	}
+	free(p->w);
+	p->w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*p->w));
+	for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
+		if (t->fmts[j].flags & TAB_COL_NOFILE)
+			continue;
+		e = worksheet_write_string(p->ws, 0, (lxw_col_t)k, t->cols[j], p->bk->bold);
+		p->w[k++] = (double)ttab_u8width(t->cols[j], strlen(t->cols[j]));
+	}
+	p->nk = k;
+	p->row = 0;
+	return e != LXW_NO_ERROR ? book_fail(p->bk, p->sheet, 1, e) : 0;
+}
+
+/* The current sheet's column widths and frozen header. */
+static int
+part_close(struct tab_part *p)
+{
+	lxw_error e;
+	size_t j;
+
+	for (j = 0; j < p->nk; j++)
+		if ((e = worksheet_set_column(p->ws, (lxw_col_t)j, (lxw_col_t)j,
+		    (p->w[j] > XLSX_MAXWIDTH ? XLSX_MAXWIDTH : p->w[j]) + 2, NULL)) !=
+		    LXW_NO_ERROR)
+			return book_fail(p->bk, p->sheet, 1, e);
+	worksheet_freeze_panes(p->ws, 1, 0);
+	return 0;
+}
+
+int
+tab_book_begin(struct tab_book *bk, const struct tab *t, struct tab_part **out)
+{
+	struct tab_part *p = xcalloc(1, sizeof(*p));
+	size_t i;
+
+	*out = p;
+	p->bk = bk;
+	for (i = 0; t->name[i] && p->n < XLSX_MAXNAME; i++)
+		p->name[p->n++] = strchr("[]:*?/\\", t->name[i]) ? '_' : t->name[i];
+	p->name[p->n] = '\0';
+	p->p = 1;
+	p->rc = part_open(p, t);
+	if (p->rc == 0)
+		p->rc = tab_book_more(p, t);
+	return p->rc;
+}
+
+int
+tab_book_more(struct tab_part *p, const struct tab *t)
+{
+	lxw_error e = LXW_NO_ERROR;
+	size_t i, j, k;
+
+	for (i = 0; p->rc == 0 && i < t->nrows; i++) {
+		lxw_row_t r;
+
+		if (p->row == XLSX_MAXROWS) {
+			if ((p->rc = part_close(p)) != 0)
+				break;
+			p->p++;
+			if ((p->rc = part_open(p, t)) != 0)
+				break;
+		}
+		r = (lxw_row_t)(p->row + 1);
+		for (j = k = 0; j < t->ncols && e == LXW_NO_ERROR; j++) {
+			if (t->fmts[j].flags & TAB_COL_NOFILE)
+				continue;
+			e = book_cell(&p->b, p->ws, t, tab_cell(t, i, j), r, (lxw_col_t)k,
+			    &p->w[k]);
+			k++;
+		}
+		if (e != LXW_NO_ERROR)
+			p->rc = book_fail(p->bk, p->sheet, (size_t)r + 1, e);
+		p->row++;
+		p->total++;
+	}
+	return p->rc;
+}
+
+int
+tab_book_end(struct tab_part *p)
+{
+	int rc = p->rc;
+
+	if (rc == 0)
+		rc = part_close(p);
+	if (rc == 0 && p->p == 2)
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in sheet "
+		    "\"%s\"", p->name, p->total, p->sheet);
+	else if (rc == 0 && p->p > 2)
+		note("sheet %s: %zu rows, more than an Excel sheet holds: continued in %zu more "
+		    "sheets, up to \"%s\"", p->name, p->total, p->p - 1, p->sheet);
+	buf_free(&p->b);
+	free(p->w);
+	free(p);
+	return rc;
+}
