@@ -94,6 +94,8 @@ struct plane {
 	uint64_t	 nconv;		/* converted events */
 	uint64_t	 base;		/* UID of its first converted event */
 	bool		 subns;		/* some time is not whole ns */
+	bool		 links_only;	/* counting pass: its counts do not matter, only
+					 * its events that may carry a correlation_id */
 	/* stat metadata ids of the stats read (-1: none) */
 	int64_t		 s_corr, s_hlo_op, s_hlo_module, s_program_id, s_kdetails, s_tf_op,
 			 s_name, s_hlo_proto, s_flops, s_bytes, s_category;
@@ -668,11 +670,13 @@ event_start(const struct line *ln, const struct event *e, int64_t *ns, uint32_t 
 typedef int (*event_fn)(struct xp *, struct plane *, size_t, const struct event *,
     const struct xstat *, size_t, uint64_t, uint64_t, void *);
 
+/* The fields of line li from file offset from on, one at a time through xsrc_it:
+ * walk_line's way past anything out of the ordinary, and its messages. */
 static int
-walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, size_t maxst)
+walk_slow(struct xp *x, struct plane *pl, size_t li, uint64_t from, event_fn fn, void *arg,
+    size_t maxst, struct xstat *st)
 {
 	struct line *ln = &pl->lines[li];
-	struct xstat st[MAXSTATS];
 	struct xsrc_it it;
 	struct pb_field f;
 	struct event e;
@@ -680,7 +684,7 @@ walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, siz
 	size_t nst;
 	int rc;
 
-	xsrc_it_init(&it, &x->src, ln->off, ln->len, "XLine");
+	xsrc_it_init(&it, &x->src, from, ln->off + ln->len - from, "XLine");
 	while ((rc = xsrc_next(&it, &f, x->err)) == PB_OK) {
 		if (f.num != 4 || f.wt != PB_LEN)
 			continue;
@@ -694,6 +698,138 @@ walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, siz
 			return -1;
 	}
 	return rc == PB_ERR ? -1 : 0;
+}
+
+/*
+ * An event the counting pass need not decode on a plane whose counts matter to no UID
+ * (links_only): its fields but its metadata id, offset and duration, well-formed
+ * varints of at most 9 bytes (an offset that is not negative), no stats of its own nor
+ * by its metadata, so that it carries no correlation_id. Anything else is decoded, and
+ * its errors reported, as always.
+ */
+static bool
+plain_event(const struct plane *pl, const unsigned char *p, uint64_t n)
+{
+	const unsigned char *e = p + n;
+	const struct evmd *m;
+	int64_t md = 0;
+
+	while (p < e) {
+		unsigned t = *p++, i;
+		uint64_t v = 0;
+
+		if (t != (1 << 3) && t != (2 << 3) && t != (3 << 3))
+			return false;
+		for (i = 0;; i++) {
+			if (i >= 9 || p + i >= e)
+				return false;
+			v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+			if ((p[i] & 0x80) == 0)
+				break;
+		}
+		p += i + 1;
+		if (t == (1 << 3))
+			md = (int64_t)v;
+	}
+	m = find_evmd(pl, md);
+	return m == NULL || m->nst == 0;
+}
+
+/* Bytes of a line read at once by walk_line (xsrc's window; TTP_WALK_CHUNK=N: N, for
+ * tests of the fields cut by a window's end). */
+#define WALK_CHUNK	((uint64_t)1 << 20)
+
+static uint64_t
+walk_chunk(void)
+{
+	static uint64_t n;
+	const char *e;
+
+	if (n == 0)
+		n = (e = getenv("TTP_WALK_CHUNK")) != NULL && atol(e) > 0 ? (uint64_t)atol(e) :
+		    WALK_CHUNK;
+	return n;
+}
+
+/* Walk the events of line li: fn(x, pl, li, event, stats, nstats, file off, len), which
+ * must not read the file (the window stays in use). The
+ * line's bytes come in windows of WALK_CHUNK, its fields read in place; from a field
+ * that is not a plain event head (a long tag, a group, a length past the line's end, an
+ * event over 16 MiB) walk_slow goes on, so that errors read as they always have. */
+static int
+walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, size_t maxst)
+{
+	struct line *ln = &pl->lines[li];
+	struct xstat st[MAXSTATS];
+	struct event e;
+	uint64_t pos = ln->off, end = ln->off + ln->len;
+	size_t nst;
+
+	while (pos < end) {
+		uint64_t n = end - pos < walk_chunk() ? end - pos : walk_chunk();
+		const unsigned char *p = xsrc_get(&x->src, pos, n, x->err), *q, *qe;
+
+		if (p == NULL)
+			return -1;
+		for (q = p, qe = p + n; q < qe;) {
+			uint64_t v = 0, left = (uint64_t)(qe - q);
+			unsigned t = q[0], i;
+
+			/* a one-byte tag of a varint or LEN field, its value in place */
+			if (t >= 0x80 || t < 8 || ((t & 7) != PB_VARINT && (t & 7) != PB_LEN))
+				return walk_slow(x, pl, li, pos + (uint64_t)(q - p), fn, arg, maxst,
+				    st);
+			for (i = 1; i < left && i <= 10; i++) {
+				v |= (uint64_t)(q[i] & 0x7f) << (7 * (i - 1));
+				if ((q[i] & 0x80) == 0)
+					break;
+			}
+			if (i >= left || i > 9) {
+				if (i >= left && pos + n < end && q > p)
+					break;		/* cut by the window: read on from q */
+				return walk_slow(x, pl, li, pos + (uint64_t)(q - p), fn, arg, maxst,
+				    st);
+			}
+			i++;
+			if ((t & 7) == PB_VARINT) {
+				q += i;
+				continue;
+			}
+			if (v > left - i) {
+				if (pos + n < end && q > p && v <= (1u << 24))
+					break;		/* cut by the window */
+				if (pos + n < end && v <= (1u << 24) && v + i <= end - pos) {
+					/* one field larger than a window: read it whole */
+					n = v + i;
+					if ((p = xsrc_get(&x->src, pos, n, x->err)) == NULL)
+						return -1;
+					q = p;
+					qe = p + n;
+					continue;
+				}
+				return walk_slow(x, pl, li, pos + (uint64_t)(q - p), fn, arg, maxst,
+				    st);
+			}
+			if ((t >> 3) == 4) {
+				uint64_t at = pos + (uint64_t)(q - p) + i;
+
+				if (v > (1u << 24))
+					return walk_slow(x, pl, li, at - i, fn, arg, maxst, st);
+				if (pl->links_only && plain_event(pl, q + i, v)) {
+					q += i + v;
+					continue;
+				}
+				if (decode_event(x, pl, q + i, v, at, &e, st, &nst, maxst,
+				    false) != 0)
+					return -1;
+				if (fn(x, pl, li, &e, st, nst, at, v, arg) != 0)
+					return -1;
+			}
+			q += i + v;
+		}
+		pos += (uint64_t)(q - p);
+	}
+	return 0;
 }
 
 static const struct xstat *
@@ -761,16 +897,21 @@ hash64(uint64_t v)
 static struct link *
 link_slot(struct xp *x, uint64_t corr)
 {
-	size_t i;
+	size_t i, k, blocks = x->caplinks >> 6;
 
 	if (x->caplinks == 0)
 		return NULL;
-	/* runs of 64 consecutive ids (launches are numbered in order) stay together,
-	 * the runs scattered: lookups in kernel order walk the table, not jump */
-	for (i = ((hash64(corr >> 6) << 6) | (corr & 63)) & (x->caplinks - 1); x->links[i].used;
-	    i = (i + 1) & (x->caplinks - 1))
+	/* runs of 64 consecutive ids (launches are numbered in order) stay together in a
+	 * block of 64 slots, the blocks scattered: lookups in kernel order walk the table,
+	 * not jump. A probe moves on by a block, keeping the place in it (so that a run
+	 * that meets another moves on whole, not slot by slot through it), and after every
+	 * block to the next place: each slot once in caplinks probes. */
+	i = ((hash64(corr >> 6) << 6) | (corr & 63)) & (x->caplinks - 1);
+	for (k = 1; x->links[i].used; k++) {
 		if (x->links[i].corr == corr)
 			return &x->links[i];
+		i = (i + 64 + (k % blocks == 0)) & (x->caplinks - 1);
+	}
 	return &x->links[i];
 }
 
@@ -1870,6 +2011,7 @@ run(struct xp *x)
 	struct plane **byp;
 	bool gpu = false;
 	size_t i, k;
+	long long lastpid = -1;
 	int rc;
 
 	/* XSpace: its planes and host names */
@@ -1929,13 +2071,23 @@ run(struct xp *x)
 			ln->nev = 0;
 		}
 	}
-	/* counting pass, the host first: it links the device events */
+	/* counting pass, the host first: it links the device events. The UIDs number
+	 * the planes' events in pid order, so that the counts of a plane after the last
+	 * one written matter to none: of such a host plane only the events that may be
+	 * launches are decoded, other planes there are passed over. */
+	for (i = 0; i < x->nplanes; i++)
+		if ((x->planes[i].kind == P_GPU || x->planes[i].kind == P_TPU) &&
+		    x->planes[i].pid > lastpid)
+			lastpid = x->planes[i].pid;
+	for (i = 0; i < x->nplanes; i++)
+		x->planes[i].links_only = x->planes[i].pid > lastpid;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < x->nplanes; i++) {
 			struct plane *pl = &x->planes[i];
 			size_t li;
 
-			if ((pl->kind == P_HOST) != (k == 0) || pl->pid < 0)
+			if ((pl->kind == P_HOST) != (k == 0) || pl->pid < 0 ||
+			    (pl->links_only && pl->kind != P_HOST))
 				continue;
 			for (li = 0; li < pl->nlines; li++)
 				if (pl->lines[li].kept &&
