@@ -2,6 +2,7 @@
 /* xplane: XSpace profiles to ttp records (jax/xplane.h; spec jax.md §1, §10). */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,11 +151,21 @@ struct xp {
 	struct buf	 out, tmp;
 	struct buf	 hcache;	/* the HLO members of the instructions seen */
 	struct buf	 estr;		/* the strings of the event being written */
+	struct names	 kdn;		/* the kernel_details texts met */
+	uint32_t	*kd_at;		/* per text: offset + 1 of its members in kdcache, 0
+					 * when not kept */
+	uint32_t	*kd_len;
+	size_t		 capkd;
+	struct buf	 kdcache;
 };
 
 /* The HLO members of a kernel record repeat for every run of its instruction (every
  * step): built once per instruction and copied, up to this many bytes in all. */
 #define HCACHE_MAX	(16u << 20)
+/* The members build_kdetails makes of a kernel_details text, kept the same way: texts
+ * repeat per kernel and step. */
+#define KDCACHE_MAX	(4u << 20)
+#define KDCACHE_TEXTS	65536
 
 static const char *const internal_names[] = {
 	"MemoryAllocation", "MemoryDeallocation", "PrefetchProduce", "PrefetchConsume",
@@ -339,6 +350,53 @@ read_stmd(struct xp *x, struct plane *pl, const struct pb_field *ef)
 }
 
 /* A line's head: everything but its events (located by the caller's second pass). */
+/* Bytes of a line read at once by walk_line (xsrc's window; TTP_WALK_CHUNK=N: N, for
+ * tests of the fields cut by a window's end). */
+#define WALK_CHUNK	((uint64_t)1 << 20)
+
+static uint64_t
+walk_chunk(void)
+{
+	static uint64_t n;
+	const char *e;
+
+	if (n == 0)
+		n = (e = getenv("TTP_WALK_CHUNK")) != NULL && atol(e) > 0 ? (uint64_t)atol(e) :
+		    WALK_CHUNK;
+	return n;
+}
+
+/* After an event field of a line: the events that follow it in place, counted and
+ * passed over (each a head of tag 4, LEN, and a length of at most five bytes, its
+ * payload inside the window), up to the first other field, left to xsrc_next. */
+static void
+skip_events(struct xp *x, struct xsrc_it *it, uint64_t *nev)
+{
+	uint64_t n = it->end - it->pos < walk_chunk() ? it->end - it->pos : walk_chunk();
+	struct error e = ERROR_INIT;
+	const unsigned char *p, *q, *qe;
+
+	if (n == 0 || (p = xsrc_get(&x->src, it->pos, n, &e)) == NULL) {
+		error_free(&e);
+		return;
+	}
+	for (q = p, qe = p + n; qe - q >= 2 && q[0] == (4 << 3 | PB_LEN);) {
+		uint64_t v = 0;
+		size_t i;
+
+		for (i = 1; i <= 5 && q + i < qe; i++) {
+			v |= (uint64_t)(q[i] & 0x7f) << (7 * (i - 1));
+			if ((q[i] & 0x80) == 0)
+				break;
+		}
+		if (i > 5 || q + i >= qe || v > (uint64_t)(qe - q - (ptrdiff_t)i - 1))
+			break;
+		q += i + 1 + v;
+		(*nev)++;
+	}
+	it->pos += (uint64_t)(q - p);
+}
+
 static int
 read_line(struct xp *x, struct plane *pl, const struct pb_field *lf)
 {
@@ -359,7 +417,11 @@ read_line(struct xp *x, struct plane *pl, const struct pb_field *lf)
 		case 3: ln.ts_ns = (int64_t)f.v; break;
 		case 2: ln.name = intern_field(x, pl, &f, &r2); break;
 		case 11: ln.dname = intern_field(x, pl, &f, &r2); break;
-		case 4: ln.nev++; break;
+		case 4:
+			ln.nev++;
+			if (f.wt == PB_LEN)
+				skip_events(x, &it, &ln.nev);
+			break;
 		default: break;
 		}
 		if (r2 != 0)
@@ -707,8 +769,29 @@ walk_slow(struct xp *x, struct plane *pl, size_t li, uint64_t from, event_fn fn,
  * by its metadata, so that it carries no correlation_id. Anything else is decoded, and
  * its errors reported, as always.
  */
+/* The length of the varint at p, 8 bytes readable there: 1 to 8, 0 when longer. */
+static inline unsigned
+varint_len8(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, m;
+
+	memcpy(&w, p, 8);
+	m = ~w & 0x8080808080808080ULL;
+	return m ? (unsigned)(__builtin_ctzll(m) >> 3) + 1 : 0;
+#else
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		if ((p[i] & 0x80) == 0)
+			return i + 1;
+	return 0;
+#endif
+}
+
 static bool
-plain_event(const struct plane *pl, const unsigned char *p, uint64_t n)
+plain_event(const struct plane *pl, const unsigned char *p, uint64_t n,
+    const unsigned char *lim)
 {
 	const unsigned char *e = p + n;
 	const struct evmd *m;
@@ -720,6 +803,13 @@ plain_event(const struct plane *pl, const unsigned char *p, uint64_t n)
 
 		if (t != (1 << 3) && t != (2 << 3) && t != (3 << 3))
 			return false;
+		if (t != (1 << 3) && lim - p >= 8 && (i = varint_len8(p)) != 0) {
+			/* an offset or a duration: passed over */
+			if (i > (uint64_t)(e - p))
+				return false;
+			p += i;
+			continue;
+		}
 		for (i = 0;; i++) {
 			if (i >= 9 || p + i >= e)
 				return false;
@@ -733,22 +823,6 @@ plain_event(const struct plane *pl, const unsigned char *p, uint64_t n)
 	}
 	m = find_evmd(pl, md);
 	return m == NULL || m->nst == 0;
-}
-
-/* Bytes of a line read at once by walk_line (xsrc's window; TTP_WALK_CHUNK=N: N, for
- * tests of the fields cut by a window's end). */
-#define WALK_CHUNK	((uint64_t)1 << 20)
-
-static uint64_t
-walk_chunk(void)
-{
-	static uint64_t n;
-	const char *e;
-
-	if (n == 0)
-		n = (e = getenv("TTP_WALK_CHUNK")) != NULL && atol(e) > 0 ? (uint64_t)atol(e) :
-		    WALK_CHUNK;
-	return n;
 }
 
 /* Walk the events of line li: fn(x, pl, li, event, stats, nstats, file off, len), which
@@ -815,7 +889,7 @@ walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg, siz
 
 				if (v > (1u << 24))
 					return walk_slow(x, pl, li, at - i, fn, arg, maxst, st);
-				if (pl->links_only && plain_event(pl, q + i, v)) {
+				if (pl->links_only && plain_event(pl, q + i, v, qe)) {
 					q += i + v;
 					continue;
 				}
@@ -1562,6 +1636,41 @@ build_kdetails(struct rec_build *rb, const char *s)
 
 /* What xprof shows of an event: its metadata's display name when set and not empty,
  * else its name; "" when it has neither. */
+/* build_kdetails of text t, its members kept for the next kernel of the same text (a
+ * member precedes them, the comma is due and stays due). */
+static void
+kdetails(struct xp *x, struct rec_build *rb, const char *t)
+{
+	size_t start = x->out.len, len = strlen(t);
+	uint32_t k;
+	int added;
+
+	if (x->kdn.n >= KDCACHE_TEXTS && names_lookup(&x->kdn, t, len) == NAME_NONE) {
+		build_kdetails(rb, t);
+		return;
+	}
+	k = names_add(&x->kdn, t, len, &added);
+	if (added) {
+		if ((size_t)k >= x->capkd) {
+			size_t old = x->capkd;
+
+			x->kd_at = xgrow(x->kd_at, &x->capkd, (size_t)k + 1, sizeof(*x->kd_at));
+			x->kd_len = xreallocarray(x->kd_len, x->capkd, sizeof(*x->kd_len));
+			memset(x->kd_at + old, 0, (x->capkd - old) * sizeof(*x->kd_at));
+		}
+		x->kd_at[k] = 0;
+	} else if (x->kd_at[k] != 0) {
+		buf_add(&x->out, x->kdcache.p + x->kd_at[k] - 1, x->kd_len[k]);
+		return;
+	}
+	build_kdetails(rb, t);
+	if (added && x->kdcache.len + (x->out.len - start) <= KDCACHE_MAX) {
+		x->kd_at[k] = (uint32_t)x->kdcache.len + 1;
+		x->kd_len[k] = (uint32_t)(x->out.len - start);
+		buf_add(&x->kdcache, x->out.p + start, x->out.len - start);
+	}
+}
+
 static const char *
 event_name(const struct plane *pl, const struct event *e)
 {
@@ -1687,7 +1796,7 @@ write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct ev
 	if ((t = stat_text(x, pl, find_stat(pl, e, st, nst, pl->s_kdetails))) != NULL) {
 		rec_build_key(&rb, "kernel_details");
 		rec_build_strz(&rb, t);
-		build_kdetails(&rb, t);
+		kdetails(x, &rb, t);
 	}
 	if (mod != NULL && op != NULL &&
 	    (mm = find_module(x, mod, has_pid ? &pidv : NULL)) != NULL) {
@@ -1928,7 +2037,10 @@ emit_plane(struct xp *x, struct plane *pl)
 				    &g, 0);
 		if (rc != 0)
 			break;
-		if (g.n > 0)
+		/* a tid of one line comes in order, as a rule: sorted only when not */
+		for (k = 1; k < g.n && cmp_ev(&g.evs[k - 1], &g.evs[k]) < 0; k++)
+			;
+		if (k < g.n)
 			qsort(g.evs, g.n, sizeof(*g.evs), cmp_ev);
 		for (k = 0; k < g.n && rc == 0; k++) {
 			const struct ev *v = &g.evs[k];
@@ -1999,6 +2111,10 @@ free_all(struct xp *x)
 	buf_free(&x->tmp);
 	buf_free(&x->hcache);
 	buf_free(&x->estr);
+	names_free(&x->kdn);
+	free(x->kd_at);
+	free(x->kd_len);
+	buf_free(&x->kdcache);
 	xsrc_close(&x->src);
 }
 
@@ -2146,6 +2262,7 @@ xplane_parse(const char *path, const char *name, int verbose, FILE *out, struct 
 	if (xsrc_open(&x.src, path, err) != 0)
 		return -1;
 	x.src.name = name;
+	names_init(&x.kdn);
 	rc = run(&x);
 	free_all(&x);
 	return rc;
