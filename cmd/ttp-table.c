@@ -1041,7 +1041,7 @@ struct stream {
 	struct page	   pg;		/* --html */
 	int		   inpart;	/* in a sheet handed over in parts: 1, 2 unwanted */
 	struct outfile	  *part;	/* its CSV (NULL: none) */
-	struct tab_bsheet *bpart;	/* its worksheet (NULL: none) */
+	struct tab_part	*bpart;	/* its worksheet (NULL: none) */
 };
 
 static void
@@ -1269,7 +1269,7 @@ jax_part(struct tab *t, unsigned flags, void *ctx)
 		} else if (st->want)
 			rc = tab_book_begin(st->bk, t, &st->part);
 	} else if (st->want)
-		rc = o->csv_dir != NULL ? tab_write_csv_rows(t, outfile_fp(st->cur)) :
+		rc = o->csv_dir != NULL ? tab_write_csv_part(t, outfile_fp(st->cur), 0) :
 		    tab_book_more(st->part, t);
 	if (rc != 0 && o->csv_dir != NULL)
 		die(EXIT_DATA, "%s: %s", outfile_path(st->cur), strerror(errno ? errno : EIO));
@@ -1356,14 +1356,15 @@ nccl_part(struct tab *t, int more, void *ctx)
 			if ((st->part = outfile_open(p.p, &e)) == NULL)
 				error_die(&e);
 		}
-		if (st->inpart == 1 && st->bk != NULL)
-			st->bpart = tab_book_begin(st->bk, t);
+		if (st->inpart == 1 && st->bk != NULL &&
+		    tab_book_begin(st->bk, t, &st->bpart) != 0)
+			die(EXIT_DATA, "%s", tab_book_error());
 		if (st->inpart == 1 && !more)
 			page_sheet(&st->pg, o, t);	/* --html: whole sheets only */
 	}
 	if (st->part != NULL && tab_write_csv_part(t, outfile_fp(st->part), first) != 0)
 		die(EXIT_DATA, "%s: %s", outfile_path(st->part), strerror(errno ? errno : EIO));
-	if (st->bpart != NULL && tab_book_rows(st->bpart, t) != 0)
+	if (!first && st->bpart != NULL && tab_book_more(st->bpart, t) != 0)
 		die(EXIT_DATA, "%s", tab_book_error());
 	if (!more) {
 		if (st->part != NULL) {

@@ -144,29 +144,20 @@ struct tab_book *tab_book_new(const char *path);	/* NULL: errno-free failure */
 /* Adds t as a sheet (rows past Excel's 1,048,576 go on in sheets "NAME (2)", ...);
  * returns 0, or -1 (the message is in tab_book_error). */
 int tab_book_add(struct tab_book *b, const struct tab *t);
-/* A sheet written in parts, so that it is never held whole: tab_book_begin with the
- * first part (the sheet's name and columns), tab_book_rows with each part in turn (the
- * first included: its rows), tab_book_end. As tab_book_add's, rows past Excel's go on
- * in "NAME (2)", ... The part functions return 0, or -1 (tab_book_error); tab_book_end
- * frees the sheet whatever it returns. */
-struct tab_bsheet;
-struct tab_bsheet *tab_book_begin(struct tab_book *b, const struct tab *t);
-int tab_book_rows(struct tab_bsheet *s, const struct tab *t);
-int tab_book_end(struct tab_bsheet *s);
 /* Write and close; returns 0, or -1 (the message is in tab_book_error). */
 int tab_book_close(struct tab_book *b);
 const char *tab_book_error(void);
 
 /*
  * A sheet too long to hold at once, written in parts (tabs of the same name and
- * columns, one after another; the JAX report's per-kernel sheets): tab_write_csv of
- * the first part, then tab_write_csv_rows (the rows alone) of each other; in a workbook,
+ * columns, one after another; the JAX report's per-kernel sheets, the multi-rank
+ * report's large ones): tab_write_csv_part with the header for the first part, without
+ * for each other; in a workbook,
  * tab_book_begin with the first part, tab_book_more with each other, tab_book_end (the
  * column widths; frees the handle). The file is the one the parts joined would give.
  * Each returns 0, or -1 (errno set; the workbook's message in tab_book_error; after a
  * failure the handle still needs tab_book_end).
  */
-int tab_write_csv_rows(const struct tab *t, FILE *fp);
 struct tab_part;
 int tab_book_begin(struct tab_book *b, const struct tab *t, struct tab_part **p);
 int tab_book_more(struct tab_part *p, const struct tab *t);
