@@ -54,6 +54,215 @@ opt_prefix() {
 	done
 }
 
+# --- the command line: one table, one loop ---------------------------------------------
+#
+# A driver declares its options once, in $opttab, one line per option (blank lines and
+# lines that start with # are left out):
+#   NAME  ARG  SHORT  WHERE  KIND  TARGET
+# NAME    the long name, without --
+# ARG     '-' a flag; '=' takes a value; '#' takes an integer (as Python's int(): a sign,
+#         then digits)
+# SHORT   its one-letter form, or '-'
+# WHERE   the entry points that accept it, a letter each (the driver's choice): upper
+#         case where ttp implements it, lower case where the reference tool has it and
+#         ttp refuses it (opt_refuse says why)
+# KIND    'ref' (the reference tool's option) or 'own' (ttp's)
+# TARGET  what it does: VAR (a flag sets VAR=1; a value sets VAR and VAR_set=1),
+#         VAR=V (sets VAR to V, which may be empty), VAR+ (appends --NAME, or
+#         --NAME='VALUE', to VAR: options passed on to a stage), @FUNC (calls
+#         FUNC NAME VALUE, qv the value quoted), or - (accepted, nothing to do)
+# and sets:
+# opt_style  argparse (TraceLens's drivers: argparse's messages, no positional argument,
+#            one short option per argument) or getopt (short options bundled, positional
+#            arguments and those after '--' given to the function $opt_args)
+# opt_tiers  1: a prefix is tried against the 'ref' options first, so that an
+#            abbreviation that worked with the reference tool keeps its meaning
+# and defines opt_refuse NAME (why=the message for a refused option, after "--NAME: ").
+# opt_parse ENTRY ARG... then reads the command line; every error is a usage error (bad).
+
+# opt_select E: opt_all=entry point E's options (either case), in the table's order, each
+# with a trailing '=' when it takes a value; opt_ref=those of kind ref.
+opt_select() {
+	opt_all= opt_ref=
+	_lc=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
+	while read -r _n _a _s _w _k _t; do
+		case $_n in '' | \#*) continue ;; esac
+		case $_w in *"$1"* | *"$_lc"*) ;; *) continue ;; esac
+		[ "$_a" = - ] || _n="$_n="
+		opt_all="$opt_all $_n"
+		[ "$_k" = ref ] && opt_ref="$opt_ref $_n"
+	done <<EOF
+$opttab
+EOF
+}
+
+# opt_row NAME|-C E: the row of the long option NAME (or of the short option C) at entry
+# point E: opt=its name, o_arg, o_target, and o_on=1 where ttp implements it. False when
+# there is none.
+opt_row() {
+	_lc=$(printf '%s' "$2" | tr '[:upper:]' '[:lower:]')
+	while read -r _n _a _s _w _k _t; do
+		case $_n in '' | \#*) continue ;; esac
+		case $1 in
+		-?) [ "$_s" != - ] && [ "-$_s" = "$1" ] || continue ;;
+		*) [ "$_n" = "$1" ] || continue ;;
+		esac
+		case $_w in
+		*"$2"*) o_on=1 ;;
+		*"$_lc"*) o_on= ;;
+		*) continue ;;
+		esac
+		opt=$_n o_arg=$_a o_target=$_t
+		return 0
+	done <<EOF
+$opttab
+EOF
+	return 1
+}
+
+# opt_err WHAT ARG [X]: the usage error WHAT in the driver's style: unknown (ARG the
+# argument as given, X the option in it), ambiguous (ARG the name given), noval (ARG the
+# option, X the argument that is not its value), explicit (ARG the option, X the value).
+opt_err() {
+	case $opt_style:$1 in
+	argparse:unknown) bad "unrecognized arguments: $2" ;;
+	getopt:unknown)
+		_m=$3
+		[ "$3" = "${2%%=*}" ] || _m="$3 in $2"
+		[ -e "$2" ] && bad "unrecognized option: $_m; to read the file $2, write ./$2 or put -- before it"
+		bad "unrecognized option: $3" ;;
+	*:ambiguous) bad "ambiguous option: --$2 could match $cands" ;;
+	argparse:noval) _m="argument --$2: expected one argument" ;;
+	getopt:noval) _m="option --$2 requires an argument" ;;
+	argparse:explicit) bad "argument --$2: ignored explicit argument '$3'" ;;
+	getopt:explicit) bad "option --$2 does not take an argument" ;;
+	esac
+	# a value that looks like an option, and is a file: say how to give it
+	[ -n "${3:-}" ] && [ -e "$3" ] &&
+	    bad "$_m ('$3' looks like an option: for the file, write --$2=$3 or ./$3)"
+	bad "$_m"
+}
+
+# opt_find NAME: match=the table's entry (NAME, NAME=) that NAME names, exactly or as a
+# unique prefix; else a usage error.
+opt_find() {
+	opt_exact "$1" "$opt_all"
+	[ -n "$match" ] && return
+	if [ -n "${opt_tiers:-}" ]; then
+		opt_prefix "$1" "$opt_ref"
+		[ "$n" -gt 1 ] && opt_err ambiguous "$1"
+		[ -n "$match" ] && return
+	fi
+	opt_prefix "$1" "$opt_all"
+	[ "$n" -gt 1 ] && opt_err ambiguous "$1"
+	[ -n "$match" ] || opt_err unknown "$arg" "--$1"
+}
+
+# int_arg NAME VALUE: VALUE is an integer as Python's int() reads one, else a usage error.
+int_arg() {
+	case $2 in
+	'' | *[!0-9+-]* | ?*[+-]*) bad "argument --$1: invalid int value: '$2'" ;;
+	esac
+}
+
+# opt_do VALUE: what the row found (opt, o_arg, o_target) says to do with VALUE.
+opt_do() {
+	case $o_target in
+	-) ;;
+	@*)
+		quote "$1"
+		${o_target#@} "$opt" "$1"
+		;;
+	*+)
+		if [ "$o_arg" = - ]; then
+			eval "${o_target%+}=\"\$${o_target%+} --$opt\""
+		else
+			quote "$1"
+			eval "${o_target%+}=\"\$${o_target%+} --$opt=\$qv\""
+		fi
+		;;
+	*=*) eval "${o_target%%=*}=\${o_target#*=}" ;;
+	*)
+		if [ "$o_arg" = - ]; then
+			eval "$o_target=1"
+		else
+			eval "$o_target=\$1 ${o_target}_set=1"
+		fi
+		;;
+	esac
+}
+
+# opt_parse E ARG...: the command line ARG... at entry point E, by $opttab.
+opt_parse() {
+	_e=$1
+	shift
+	opt_select "$_e"
+	while [ $# -gt 0 ]; do
+		arg=$1
+		shift
+		case $arg in
+		--)
+			[ "$opt_style" = getopt ] || opt_err unknown "$arg"
+			for _f; do
+				$opt_args "$_f"
+			done
+			return
+			;;
+		--?*)
+			name=${arg#--} hasval= val=
+			case $name in
+			*=*)
+				val=${name#*=}
+				name=${name%%=*}
+				hasval=1
+				;;
+			esac
+			opt_find "$name"
+			opt_row "${match%=}" "$_e"
+			if [ -z "$o_on" ]; then
+				why=
+				opt_refuse "$opt"
+				bad "--$opt: $why"
+			fi
+			if [ "$o_arg" = - ]; then
+				[ -z "$hasval" ] || opt_err explicit "$opt" "$val"
+			elif [ -z "$hasval" ]; then
+				[ $# -gt 0 ] || opt_err noval "$opt"
+				val=$1
+				# as argparse: an option is no value, but '-' and a negative number are
+				case $val in
+				- | -[0-9]* | -.[0-9]*) ;;
+				-*) opt_err noval "$opt" "$val" ;;
+				esac
+				shift
+			fi
+			[ "$o_arg" = '#' ] && int_arg "$opt" "$val"
+			opt_do "$val"
+			;;
+		-?*)
+			_sb=${arg#-}
+			if [ "$opt_style" = argparse ]; then
+				case $_sb in ?) ;; *) opt_err unknown "$arg" ;; esac
+			fi
+			# short options, bundled (getopt) or one (argparse)
+			while [ -n "$_sb" ]; do
+				_sr=${_sb#?}
+				_sc=${_sb%"$_sr"}
+				_sb=$_sr
+				if ! opt_row "-$_sc" "$_e" || [ -z "$o_on" ]; then
+					opt_err unknown "$arg" "-$_sc"
+				fi
+				opt_do ''
+			done
+			;;
+		*)
+			[ "$opt_style" = getopt ] || opt_err unknown "$arg"
+			$opt_args "$arg"
+			;;
+		esac
+	done
+}
+
 # stage NAME: qv=the quoted path of the stage NAME, next to the driver first, then PATH.
 here=$(dirname -- "$0")
 stage() {

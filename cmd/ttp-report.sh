@@ -96,16 +96,79 @@ EOF
 
 #include driver.sh
 
-# The long options: name and whether it takes an argument (=). tt-perf-report's first:
-# an abbreviation that names one of them means it, whatever ttp's own options add.
-refopts='start-signpost= end-signpost= signpost= ignore-signposts print-signposts
-min-percentage= id-range= arch= color no-color csv= no-advice tracing-mode raw-op-codes
-no-host-ops no-summary group-by= classic-colors summary-file= stacked-csv=
-no-stacked-report no-stack-by-in0 no-merge-devices help version verbose'
-ownopts='quiet device= op= phase= iter= format= sort= top= percent-of= no-const-eval
-no-input-layout-conversion program= loop= summary-only plot-format= html='
-longopts="$refopts $ownopts"
-
+# The options, once (driver.sh's table: NAME ARG SHORT WHERE KIND TARGET; one entry
+# point, R). tt-perf-report's come first: an abbreviation that names one of them means
+# it, whatever ttp's own options add (opt_tiers).
+opttab='
+start-signpost             =  -  R  ref  start
+end-signpost               =  -  R  ref  end
+signpost                   =  -  R  ref  start
+ignore-signposts           -  -  R  ref  ignore
+print-signposts            -  -  R  ref  print
+min-percentage             =  -  R  ref  minpct
+id-range                   =  -  R  ref  idrange
+arch                       =  -  R  ref  arch
+color                      -  -  R  ref  color
+no-color                   -  -  R  ref  nocolor
+csv                        =  -  R  ref  csv
+no-advice                  -  -  R  ref  noadvice
+tracing-mode               -  -  R  ref  tracing
+raw-op-codes               -  -  R  ref  raw
+no-host-ops                -  -  R  ref  nohost
+no-summary                 -  -  R  ref  nosummary
+group-by                   =  -  R  ref  @opt_group_by
+classic-colors             -  -  R  ref  classic
+summary-file               =  -  R  ref  summary
+stacked-csv                =  -  R  ref  stacked
+no-stacked-report          -  -  R  ref  nosummary
+no-stack-by-in0            -  -  R  ref  -
+no-merge-devices           -  -  R  ref  nomerge
+help                       -  h  R  ref  @opt_help
+version                    -  V  R  ref  @opt_version
+verbose                    -  v  R  ref  verbose=2
+quiet                      -  q  R  own  verbose=
+device                     =  -  R  own  fflags+
+op                         =  -  R  own  fflags+
+phase                      =  -  R  own  @opt_phased
+iter                       =  -  R  own  @opt_phased
+format                     =  -  R  own  tflags+
+sort                       =  -  R  own  tflags+
+top                        =  -  R  own  tflags+
+percent-of                 =  -  R  own  tflags+
+no-const-eval              -  -  R  own  fflags+
+no-input-layout-conversion -  -  R  own  fflags+
+program                    =  -  R  own  fflags+
+loop                       =  -  R  own  fflags+
+summary-only               -  -  R  own  tflags+
+plot-format                =  -  R  own  @opt_plot_format
+html                       =  -  R  own  tflags+
+'
+opt_style=getopt opt_tiers=1 opt_args=add_file
+opt_refuse() { why="not implemented"; }
+opt_help() { usage; exit 0; }
+opt_version() { echo "$prog $version"; exit 0; }
+# tt-perf-report's choices, ttp-table's other groupings and any record key, up to 4
+# joined by commas (phase,iter); phase and iter are ttp-phase's tags, so they run it
+opt_group_by() {
+	case $2 in
+	'' | ,* | *, | *,,* | *[!a-z0-9_,]* | [0-9]* | *,[0-9]* | *,*,*,*,*)
+		bad "option --group-by: invalid choice: '$2' (choose from 'op', 'memory', 'category')" ;;
+	esac
+	groupby=$2
+	case ,$2, in *,phase,* | *,iter,*) phased=1 ;; esac
+}
+# --phase and --iter select by ttp-phase's tags: they run it
+opt_phased() {
+	fflags="$fflags --$1=$qv"
+	phased=1
+}
+# checked here: ttp-table sees it only when a plot is written
+opt_plot_format() {
+	case $2 in
+	png | svg | pdf) plotfmt=$2 ;;
+	*) bad "--plot-format: expected png, svg or pdf, not '$2'" ;;
+	esac
+}
 
 # The values (empty: not given).
 start='' end='' ignore='' print='' minpct='' idrange='' arch='' color='' nocolor=''
@@ -123,147 +186,7 @@ add_file() {
 	nfiles=$((nfiles + 1))
 }
 
-while [ $# -gt 0 ]; do
-	arg=$1
-	shift
-	case $arg in
-	--)
-		for f in "$@"; do
-			add_file "$f"
-		done
-		break
-		;;
-	--?*)
-		name=${arg#--}
-		hasval=
-		case $name in
-		*=*)
-			val=${name#*=}
-			name=${name%%=*}
-			hasval=1
-			;;
-		esac
-		# exact name, else a unique prefix (as Python's argparse)
-		opt_exact "$name" "$longopts"
-		for set in "$refopts" "$ownopts"; do
-			[ -z "$match" ] || break
-			opt_prefix "$name" "$set"
-			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
-		done
-		if [ -z "$match" ]; then
-			[ -e "$arg" ] && bad "unrecognized option: --$name; to read the file $arg, write ./$arg or put -- before it"
-			bad "unrecognized option: --$name"
-		fi
-		opt=${match%=}
-		case $match in
-		*=)
-			if [ -z "$hasval" ]; then
-				[ $# -gt 0 ] || bad "option --$opt requires an argument"
-				val=$1
-				# as argparse: a following option is not a value; '-' and
-				# negative numbers (-15 in --id-range -15) are
-				case $val in
-				-|-[0-9]*|-.[0-9]*) ;;
-				-*) bad "option --$opt requires an argument" ;;
-				esac
-				shift
-			fi
-			;;
-		*)
-			[ -n "$hasval" ] && bad "option --$opt does not take an argument"
-			;;
-		esac
-		case $opt in
-		start-signpost|signpost) start=$val; start_set=1 ;;
-		end-signpost) end=$val; end_set=1 ;;
-		ignore-signposts) ignore=1 ;;
-		print-signposts) print=1 ;;
-		min-percentage) minpct=$val; minpct_set=1 ;;
-		id-range) idrange=$val; idrange_set=1 ;;
-		arch) arch=$val; arch_set=1 ;;
-		color) color=1 ;;
-		no-color) nocolor=1 ;;
-		csv) csv=$val; csv_set=1 ;;
-		no-advice) noadvice=1 ;;
-		tracing-mode) tracing=1 ;;
-		raw-op-codes) raw=1 ;;
-		no-host-ops) nohost=1 ;;
-		no-summary|no-stacked-report) nosummary=1 ;;
-		group-by)
-			# tt-perf-report's choices, ttp-table's other groupings and any
-			# record key, up to 4 joined by commas (phase,iter); phase and iter
-			# are ttp-phase's tags, so they run it
-			case $val in
-			'' | ,* | *, | *,,* | *[!a-z0-9_,]* | [0-9]* | *,[0-9]* | *,*,*,*,*)
-				bad "option --group-by: invalid choice: '$val' (choose from 'op', 'memory', 'category')" ;;
-			esac
-			groupby=$val
-			case ,$val, in *,phase,* | *,iter,*) phased=1 ;; esac
-			;;
-		classic-colors) classic=1 ;;
-		summary-file) summary=$val; summary_set=1 ;;
-		stacked-csv) stacked=$val; stacked_set=1 ;;
-		no-stack-by-in0) ;;
-		no-merge-devices) nomerge=1 ;;
-		device|op|phase|iter)
-			quote "$val"
-			fflags="$fflags --$opt=$qv"
-			case $opt in phase|iter) phased=1 ;; esac
-			;;
-		format|sort|top|percent-of)
-			quote "$val"
-			tflags="$tflags --$opt=$qv"
-			;;
-		no-const-eval|no-input-layout-conversion) fflags="$fflags --$opt" ;;
-		program|loop)
-			quote "$val"
-			fflags="$fflags --$opt=$qv"
-			;;
-		summary-only) tflags="$tflags --$opt" ;;
-		plot-format)
-			# checked here: ttp-table sees it only when a plot is written
-			case $val in
-			png|svg|pdf) plotfmt=$val ;;
-			*) bad "--plot-format: expected png, svg or pdf, not '$val'" ;;
-			esac
-			;;
-		html)
-			# the page (ttp-table --html): written by ttp-table, atomically
-			quote "$val"
-			tflags="$tflags --html=$qv"
-			;;
-		help) usage; exit 0 ;;
-		version) echo "$prog $version"; exit 0 ;;
-		verbose) verbose=2 ;;
-		quiet) verbose= ;;
-		esac
-		;;
-	-)
-		add_file -
-		;;
-	-?*)
-		# short options, possibly bundled: -h -V -v -q
-		s=${arg#-}
-		while [ -n "$s" ]; do
-			rest=${s#?}
-			c=${s%"$rest"}
-			s=$rest
-			case $c in
-			h) usage; exit 0 ;;
-			V) echo "$prog $version"; exit 0 ;;
-			v) verbose=2 ;;
-			q) verbose= ;;
-			*)
-				[ -e "$arg" ] && bad "unrecognized option: -$c in $arg; to read the file $arg, write ./$arg or put -- before it"
-				bad "unrecognized option: -$c" ;;
-			esac
-		done
-		;;
-	*)
-		add_file "$arg"
-		;;
-	esac
-done
+opt_parse R "$@"
 
 # No CSV: standard input, unless it is a terminal (then nobody is about to type a CSV).
 if [ "$nfiles" -eq 0 ]; then

@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# ttp-tracelens: the drop-in driver for TraceLens_generate_perf_report_pytorch's command
-# line, and with --inference for TraceLens_generate_perf_report_pytorch_inference's. It
-# parses that command line (argparse's rules: --opt value, --opt=value, unique prefixes)
-# and runs
+# ttp-tracelens: the drop-in driver for TraceLens's command lines: its four entry points
+# (TraceLens_generate_perf_report_pytorch; with --inference, its _inference variant; with
+# --jax, TraceLens_generate_perf_report_jax; with --multi-rank,
+# TraceLens_generate_multi_rank_collective_report_pytorch) share one option table, read
+# by driver.sh's loop with argparse's rules (--opt value, --opt=value, unique prefixes).
+# It runs
 #   ttp-parse TRACE | ttp-roofline [| ttp-phase] | ttp-table --xlsx FILE | --csv-dir DIR
-# The stages are looked up next to this script first, then in PATH. Exit status: that of
-# the first stage that failed (0 when all succeeded), 2 for a bad command line.
+# (for many ranks, ttp-parse | ttp-filter --collectives per rank, then ttp-table). The
+# stages are looked up next to this script first, then in PATH. Exit status: that of the
+# first stage that failed (0 when all succeeded), 2 for a bad command line.
 
 prog=ttp-tracelens
 version=@VERSION@
@@ -139,30 +142,14 @@ silently ignored.
 EOF
 }
 
-#include driver.sh
-
-# --- Many ranks: TraceLens_generate_multi_rank_collective_report_pytorch's command line
-# (--multi-rank). Self-contained: resolves one trace per rank, runs
-#   ttp-parse RANK_TRACE | ttp-filter --collectives --rank I      (at most -j at once)
-# and ttp-table on the collective records of every rank.
-multirank=
-for a in "$@"; do
-	[ "$a" = --multi-rank ] && multirank=1
-done
-if [ -n "$multirank" ]; then
-	mopts='trace_dir= trace_pattern= trace_glob= world_size= rank_regex= output_xlsx_path=
-output_csvs_dir= detailed_analysis use_multiprocessing max_workers= gpus_per_node=
-all2allv_heatmap help version quiet multi-rank'
-	munimpl='agg_metrics='
-	mdir='' mpat='' mglob='' mws='' mrx='' xlsx='' csvdir='' mpar='' mjobs='' mgpn=''
-	mheat='' verbose=1
-	musage() {
-		cat <<'EOM'
+usage_multirank() {
+	cat <<'EOF'
 usage: ttp-tracelens --multi-rank [-h] [-V] (--trace_dir TRACE_DIR |
                      --trace_pattern TRACE_PATTERN | --trace_glob TRACE_GLOB)
                      --world_size WORLD_SIZE [--rank_regex RANK_REGEX]
                      [--output_xlsx_path OUTPUT_XLSX_PATH]
-                     [--output_csvs_dir OUTPUT_CSVS_DIR] [--detailed_analysis]
+                     [--output_csvs_dir OUTPUT_CSVS_DIR]
+                     [--output_html_path OUTPUT_HTML_PATH] [--detailed_analysis]
                      [--use_multiprocessing] [--max_workers MAX_WORKERS]
                      [--gpus_per_node GPUS_PER_NODE] [--all2allv_heatmap] [-q]
 
@@ -182,6 +169,8 @@ options:
   --output_xlsx_path F     the workbook (default: nccl_analysis_report.xlsx in
                            the traces' directory)
   --output_csvs_dir D      one CSV per sheet in D
+  --output_html_path F     also the sheets as one self-contained HTML page in F
+                           (ttp's own option)
   --use_multiprocessing    parse the ranks in parallel (--max_workers at once,
                            default: the number of CPUs)
   --gpus_per_node N        node_id and node_span columns (default: rank 0's
@@ -189,73 +178,225 @@ options:
   --all2allv_heatmap       add nccl_all2allv_heatmap
   --detailed_analysis      accepted (always on, as in TraceLens)
   -q, --quiet              no informational messages on stderr
-EOM
-	}
-	while [ $# -gt 0 ]; do
-		arg=$1
-		shift
-		case $arg in
-		--?*)
-			name=${arg#--} hasval=
-			case $name in *=*) val=${name#*=}; name=${name%%=*}; hasval=1 ;; esac
-			opt_exact "$name" "$mopts $munimpl"
-			if [ -z "$match" ]; then
-				opt_prefix "$name" "$mopts $munimpl"
-				[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
-				[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
-			fi
-			opt=${match%=}
-			for o in $munimpl; do
-				[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
-			done
-			case $match in
-			*=)
-				if [ -z "$hasval" ]; then
-					[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
-					val=$1
-					case $val in -*) bad "argument --$opt: expected one argument" ;; esac
-					shift
-				fi
-				;;
-			*) [ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'" ;;
-			esac
-			case $opt in
-			world_size|max_workers|gpus_per_node)
-				case $val in
-				''|*[!0-9]*) bad "argument --$opt: invalid int value: '$val'" ;;
-				esac
-				;;
-			esac
-			case $opt in
-			trace_dir|trace_pattern|trace_glob)
-				[ -n "$mdir$mpat$mglob" ] &&
-				    bad "argument --$opt: not allowed with another of --trace_dir, --trace_pattern, --trace_glob"
-				case $opt in
-				trace_dir) mdir=$val ;;
-				trace_pattern) mpat=$val ;;
-				trace_glob) mglob=$val ;;
-				esac
-				[ -n "$val" ] || bad "argument --$opt: an empty path"
-				;;
-			world_size) mws=$((val + 0)) ;;
-			rank_regex) mrx=$val ;;
-			output_xlsx_path) xlsx=$val ;;
-			output_csvs_dir) csvdir=$val ;;
-			use_multiprocessing) mpar=1 ;;
-			max_workers) mjobs=$((val + 0)) ;;
-			gpus_per_node) mgpn=$((val + 0)) ;;
-			all2allv_heatmap) mheat=1 ;;
-			help) musage; exit 0 ;;
-			version) echo "$prog $version"; exit 0 ;;
-			quiet) verbose= ;;
-			esac
-			;;
-		-h) musage; exit 0 ;;
-		-V) echo "$prog $version"; exit 0 ;;
-		-q) verbose= ;;
-		*) bad "unrecognized arguments: $arg" ;;
+EOF
+}
+
+usage_jax() {
+	cat <<'EOF'
+usage: ttp-tracelens --jax --profile_path PROFILE_PATH [--output_xlsx_path OUTPUT_XLSX_PATH] [--output_csvs_dir OUTPUT_CSVS_DIR] [--output_html_path OUTPUT_HTML_PATH] [-q]
+EOF
+}
+
+#include driver.sh
+
+# The options of the four entry points, once (driver.sh's table: NAME ARG SHORT WHERE
+# KIND TARGET). The entry points: P TraceLens_generate_perf_report_pytorch, I its
+# _inference variant (--inference), J TraceLens_generate_perf_report_jax (--jax, or
+# --profile_path without --profile_json_path), M
+# TraceLens_generate_multi_rank_collective_report_pytorch (--multi-rank). A lower-case
+# letter: TraceLens has the option there and ttp refuses it (opt_refuse says why).
+opttab='
+profile_json_path               =  -  PI    ref  trace
+output_xlsx_path                =  -  PIJM  ref  xlsx
+output_csvs_dir                 =  -  PIJM  ref  csvdir
+include_unlinked_kernels        -  -  PI    ref  unlinked
+micro_idle_thresh_us            #  -  PI    ref  micro_idle
+disable_coll_analysis           -  -  PI    ref  nocoll
+enable_kernel_summary           -  -  PI    ref  ksum
+group_by_parent_module          -  -  pI    ref  parent_module
+short_kernel_study              -  -  PI    ref  short
+short_kernel_threshold_us       #  -  PI    ref  short_thresh
+short_kernel_histogram_bins     #  -  PI    ref  short_bins
+topk_short_kernels              #  -  PI    ref  topk_short
+topk_ops                        #  -  PI    ref  @opt_no_effect
+topk_roofline_ops               #  -  PI    ref  @opt_no_effect
+gpu_arch_json_path              =  -  PIj   ref  gpu_arch
+help                            -  h  PIJM  ref  @opt_help
+version                         -  V  PIJM  own  @opt_version
+quiet                           -  q  PIJM  own  verbose=
+inference                       -  -  PI    own  -
+inference_phase_analysis        -  -  P     ref  phases
+phase_detection_method          =  -  P     ref  @opt_method
+decode_threshold                #  -  P     ref  @opt_decode
+disable_plots                   -  -  P     ref  noplots
+generate_plots                  -  -  P     ref  -
+plot_format                     =  -  P     ref  @opt_plot_format
+plot_dpi                        #  -  P     ref  plotdpi
+enable_pseudo_ops               -  -  PI    ref  pseudo
+group_by_num_kernels            -  -  PI    ref  num_kernels
+include_call_stack              -  -  PI    ref  call_stack
+output_html_path                =  -  PIJM  own  @opt_html
+capture_folder                  =  -  pI    ref  capture
+comparison_json_path            =  -  pi    ref  -
+extension_file                  =  -  pi    ref  -
+python_path                     =  -  pi    ref  -
+gpu_arch_platform               =  -  pij   ref  -
+detect_recompute                -  -  p     ref  -
+include_overlap_info            -  -  pi    ref  -
+inductor_cache_dir              =  -  p     ref  -
+include_first_occurrence_time   -  -  p     ref  -
+enable-origami                  -  -  pij   ref  -
+comparison_capture_folder       =  -  pi    ref  -
+jax                             -  -  J     own  -
+profile_path                    =  -  J     ref  trace
+kernel_metadata_keyword_filters =  -  j     ref  -
+multi-rank                      -  -  M     own  -
+trace_dir                       =  -  M     ref  @opt_traces
+trace_pattern                   =  -  M     ref  @opt_traces
+trace_glob                      =  -  M     ref  @opt_traces
+world_size                      #  -  M     ref  mws
+rank_regex                      =  -  M     ref  mrx
+detailed_analysis               -  -  M     ref  -
+use_multiprocessing             -  -  M     ref  mpar
+max_workers                     #  -  M     ref  mjobs
+gpus_per_node                   #  -  M     ref  mgpn
+all2allv_heatmap                -  -  M     ref  mheat
+agg_metrics                     =  -  m     ref  -
+'
+opt_style=argparse opt_tiers=
+
+# The entry point: --multi-rank wherever it stands; else --jax or --profile_path (unless
+# --profile_json_path comes first); else --inference wherever it stands; else P.
+entry=P
+for a; do
+	[ "$a" = --multi-rank ] && entry=M
+done
+if [ "$entry" = P ]; then
+	for a; do
+		case $a in
+		--jax | --profile_path | --profile_path=*) entry=J ;;
+		--profile_json_path | --profile_json_path=*) entry=P; break ;;
 		esac
 	done
+fi
+if [ "$entry" = P ]; then
+	for a; do
+		[ "$a" = --inference ] && entry=I
+	done
+fi
+
+# opt_refuse NAME: why=what the error says about TraceLens's option NAME.
+opt_refuse() {
+	_w=
+	case $entry:$1 in
+	P:group_by_parent_module | P:capture_folder)
+		why="an option of TraceLens's inference report (TraceLens_generate_perf_report_pytorch_inference): add --inference"
+		return ;;
+	[PI]:extension_file) _w="TraceLens's Python extensions cannot run in ttp; run TraceLens itself for what they add" ;;
+	[PI]:python_path) _w="ttp has no GEMM simulator to run; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
+	[PI]:gpu_arch_platform) _w="give the platform's TraceLens arch JSON with --gpu_arch_json_path instead" ;;
+	[PI]:enable-origami) _w="ttp has no simulated GEMM/SDPA times; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
+	[PI]:comparison_json_path | [PI]:comparison_capture_folder)
+		_w="ttp has no TraceDiff; write each trace's sheets (--output_csvs_dir) and compare them" ;;
+	[PI]:detect_recompute) _w="ttp does not mark recomputed ops (no is_recompute column); leave it out for the other columns" ;;
+	[PI]:include_overlap_info) _w="ttp has no overlap columns; gpu_timeline shows the exposed (not overlapped) communication and memcpy time" ;;
+	[PI]:include_first_occurrence_time) _w="ttp has no first-occurrence column; leave it out for the other columns" ;;
+	[PI]:inductor_cache_dir) _w="ttp reads Triton kernels from the trace alone (no inductor cache)" ;;
+	esac
+	why="TraceLens's option is not implemented by ttp${_w:+: $_w}"
+}
+opt_help() {
+	case $entry in
+	P) usage ;;
+	I) usage_inference ;;
+	J) usage_jax ;;
+	M) usage_multirank ;;
+	esac
+	exit 0
+}
+opt_version() { echo "$prog $version"; exit 0; }
+opt_no_effect() {
+	notes="$notes--$1 changes no sheet (TraceLens parses it and never uses it)
+"
+}
+opt_method() {
+	case $2 in
+	union | hybrid) method=$2 ;;
+	gemm_params) method=gemm-params ;;
+	kernel_names) method=kernel-names ;;
+	attention_patterns) method=attention ;;
+	framework_apis) method=framework ;;
+	operation_frequency) method=frequency ;;
+	steps) method=steps ;;
+	*) bad "argument --phase_detection_method: invalid choice: '$2' (choose from 'union', 'gemm_params', 'kernel_names', 'attention_patterns', 'framework_apis', 'operation_frequency', 'hybrid', 'steps')" ;;
+	esac
+}
+opt_decode() {
+	case $2 in
+	-*) bad "argument --decode_threshold: ttp needs a threshold of 0 or more: '$2'" ;;
+	esac
+	pargs="$pargs --threshold=${2#+}"
+}
+opt_plot_format() {
+	case $2 in
+	png | pdf | svg) plotfmt=$2 ;;
+	*) bad "argument --plot_format: invalid choice: '$2' (choose from 'png', 'pdf', 'svg')" ;;
+	esac
+}
+opt_html() {
+	[ -n "$2" ] || bad "argument --output_html_path: an empty file name"
+	html=$2
+}
+# --trace_dir, --trace_pattern, --trace_glob: one of them
+opt_traces() {
+	[ -n "$mdir$mpat$mglob" ] &&
+	    bad "argument --$1: not allowed with another of --trace_dir, --trace_pattern, --trace_glob"
+	case $1 in
+	trace_dir) mdir=$2 ;;
+	trace_pattern) mpat=$2 ;;
+	trace_glob) mglob=$2 ;;
+	esac
+	[ -n "$2" ] || bad "argument --$1: an empty path"
+}
+
+trace='' trace_set='' xlsx='' csvdir='' html='' verbose=1 notes='' pargs='' method=''
+mdir='' mpat='' mglob='' mws='' mrx='' mpar='' mjobs='' mgpn='' mheat=''
+opt_parse "$entry" "$@"
+
+# check_trace: the trace is readable, else a message and exit 1.
+check_trace() {
+	if [ ! -r "$trace" ]; then
+		if [ -e "$trace" ]; then
+			printf '%s: %s: Permission denied\n' "$prog" "$trace" >&2
+		else
+			printf '%s: %s: No such file or directory\n' "$prog" "$trace" >&2
+		fi
+		exit 1
+	fi
+}
+
+# sheets_out DEFAULT_XLSX: tout=ttp-table's output options (--csv-dir, else --xlsx with
+# DEFAULT_XLSX when none was given; and --html), out=what the last message names.
+sheets_out() {
+	if [ -n "$csvdir" ]; then
+		quote "$csvdir"
+		tout="--csv-dir=$qv"
+		out=$csvdir
+	else
+		[ -n "$xlsx" ] || xlsx=$1
+		quote "$xlsx"
+		tout="--xlsx=$qv"
+		out=$xlsx
+	fi
+	if [ -n "$html" ]; then
+		# ttp's own: the sheets and charts as one HTML page (ttp-table --html)
+		quote "$html"
+		tout="$tout --html=$qv"
+		out="$out and $html"
+	fi
+}
+
+# refuse_overwrite OPTION FILE: FILE (an output) is not the trace.
+refuse_overwrite() {
+	[ -n "$2" ] && [ "$2" -ef "$trace" ] &&
+	    bad "$1 $2: that file is the trace ($traceopt); writing it would destroy the trace (give another output name)"
+}
+
+# --- Many ranks: TraceLens_generate_multi_rank_collective_report_pytorch's command line.
+# One trace per rank, each parsed by its own process (at most --max_workers at once):
+#   ttp-parse RANK_TRACE | ttp-filter --collectives --rank I
+# then ttp-table on the collective records of every rank.
+if [ "$entry" = M ]; then
 	[ -n "$mdir$mpat$mglob" ] ||
 	    bad "one of the arguments --trace_dir --trace_pattern --trace_glob is required"
 	merr() {
@@ -263,11 +404,14 @@ EOM
 		exit 1
 	}
 	[ -n "$mws" ] || merr "--world_size must be given"
+	mws=$((mws + 0))
 	[ "$mws" -ge 1 ] || merr "--world_size must be at least 1"
+	[ -z "$mgpn" ] || mgpn=$((mgpn + 0))
 	[ -z "$mgpn" ] || [ "$mgpn" -ge 1 ] ||
 	    merr "--gpus_per_node must be a positive integer, got $mgpn"
-	mtmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
-	trap 'rm -rf "$mtmp"' EXIT
+	[ -z "$mjobs" ] || mjobs=$((mjobs + 0))
+	tmp_init
+	mtmp=$tmp
 	# the list of traces, one per rank in rank order: $mtmp/files
 	: >"$mtmp/files"
 	if [ -n "$mglob" ]; then
@@ -333,17 +477,10 @@ EOM
 			i=$((i + 1))
 		done
 	fi
-	if [ -n "$csvdir" ]; then
-		quote "$csvdir"; tout="--csv-dir=$qv"; out=$csvdir
+	if [ -n "$mdir" ]; then
+		sheets_out "$mdir/nccl_analysis_report.xlsx"
 	else
-		if [ -z "$xlsx" ]; then
-			if [ -n "$mdir" ]; then
-				xlsx=$mdir/nccl_analysis_report.xlsx
-			else
-				xlsx=$(dirname -- "$(head -n 1 "$mtmp/files")")/nccl_analysis_report.xlsx
-			fi
-		fi
-		quote "$xlsx"; tout="--xlsx=$qv"; out=$xlsx
+		sheets_out "$(dirname -- "$(head -n 1 "$mtmp/files")")/nccl_analysis_report.xlsx"
 	fi
 	stage ttp-parse; mparse=$qv
 	stage ttp-filter; mfilter=$qv
@@ -355,16 +492,19 @@ EOM
 	else
 		mjobs=1
 	fi
-	export mtmp
 	i=0
 	while IFS= read -r f; do
 		printf '%s\0%s\0' "$i" "$f"
 		i=$((i + 1))
-	done <"$mtmp/files" |
-	    mparse=$mparse mfilter=$mfilter xargs -0 -n 2 -P "$mjobs" sh -c '
-		{ eval "$mparse -q -- \"\$2\"" 2>"$mtmp/pe$1"; echo $? >"$mtmp/ps$1"; } |
-		    { eval "$mfilter -q --collectives --rank \"\$1\"" >"$mtmp/r$1.ndjson" \
-		    2>"$mtmp/fe$1"; echo $? >"$mtmp/fs$1"; }' sh
+	done <"$mtmp/files" >"$mtmp/ranks"
+	quote "$mtmp"; mq=$qv
+	quote "$mparse"; mpq=$qv
+	quote "$mfilter"; mfq=$qv
+	run_stages '' "mtmp=$mq mparse=$mpq mfilter=$mfq xargs -0 -n 2 -P $mjobs sh -c '
+		{ eval \"\$mparse -q -- \\\"\\\$2\\\"\" 2>\"\$mtmp/pe\$1\"; echo \$? >\"\$mtmp/ps\$1\"; } |
+		    { eval \"\$mfilter -q --collectives --rank \\\"\\\$1\\\"\" >\"\$mtmp/r\$1.ndjson\" \\
+		    2>\"\$mtmp/fe\$1\"; echo \$? >\"\$mtmp/fs\$1\"; }' sh <$mq/ranks"
+	[ "$rc" -eq 0 ] || exit "$rc"
 	i=0 inputs=
 	while [ $i -lt "$mws" ]; do
 		for st in p f; do
@@ -375,302 +515,55 @@ EOM
 			fi
 			cat "$mtmp/${st}e$i" >&2
 		done
-		inputs="$inputs \"\$mtmp/r$i.ndjson\""
+		inputs="$inputs $mq/r$i.ndjson"
 		i=$((i + 1))
 	done
 	targs="--world-size=$mws"
 	[ -n "$mgpn" ] && targs="$targs --gpus-per-node=$mgpn"
 	[ -n "$mheat" ] && targs="$targs --all2allv-heatmap"
 	[ -n "$verbose" ] || targs="$targs -q"
-	eval "$mtable $tout $targs $inputs"
-	rc=$?
+	run_stages '' "$mtable $tout $targs$inputs"
 	[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
 	exit "$rc"
 fi
 
-# --- JAX: TraceLens_generate_perf_report_jax's command line (--jax, or --profile_path
-# given without --profile_json_path). Self-contained: parses its options and runs
-#   ttp-parse PROFILE | ttp-roofline | ttp-table --csv-dir DIR | --xlsx FILE
-jax=
-for a in "$@"; do
-	case $a in
-	--jax) jax=1 ;;
-	--profile_json_path|--profile_json_path=*) jax= ; break ;;
-	--profile_path|--profile_path=*) jax=1 ;;
-	esac
-done
-if [ -n "$jax" ]; then
-	jopts='profile_path= output_xlsx_path= output_csvs_dir= help version quiet jax'
-	junimpl='kernel_metadata_keyword_filters= gpu_arch_json_path= gpu_arch_platform= enable-origami'
-	trace='' xlsx='' csvdir='' verbose=1 trace_set=''
-	while [ $# -gt 0 ]; do
-		arg=$1
-		shift
-		case $arg in
-		--?*)
-			name=${arg#--} hasval=
-			case $name in *=*) val=${name#*=}; name=${name%%=*}; hasval=1 ;; esac
-			opt_exact "$name" "$jopts $junimpl"
-			if [ -z "$match" ]; then
-				opt_prefix "$name" "$jopts $junimpl"
-				[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
-				[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
-			fi
-			opt=${match%=}
-			for o in $junimpl; do
-				[ "$o" = "$match" ] && bad "--$opt: TraceLens's option is not implemented by ttp"
-			done
-			case $match in
-			*=)
-				if [ -z "$hasval" ]; then
-					[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
-					val=$1
-					case $val in -*) bad "argument --$opt: expected one argument" ;; esac
-					shift
-				fi
-				;;
-			*) [ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'" ;;
-			esac
-			case $opt in
-			profile_path) trace=$val; trace_set=1 ;;
-			output_xlsx_path) xlsx=$val ;;
-			output_csvs_dir) csvdir=$val ;;
-			help) echo "usage: ttp-tracelens --jax --profile_path PROFILE_PATH [--output_xlsx_path OUTPUT_XLSX_PATH] [--output_csvs_dir OUTPUT_CSVS_DIR] [-q]"; exit 0 ;;
-			version) echo "$prog $version"; exit 0 ;;
-			quiet) verbose= ;;
-			esac
-			;;
-		-h) echo "usage: ttp-tracelens --jax --profile_path PROFILE_PATH [--output_xlsx_path OUTPUT_XLSX_PATH] [--output_csvs_dir OUTPUT_CSVS_DIR] [-q]"; exit 0 ;;
-		-V) echo "$prog $version"; exit 0 ;;
-		-q) verbose= ;;
-		*) bad "unrecognized arguments: $arg" ;;
-		esac
-	done
+# --- JAX: TraceLens_generate_perf_report_jax's command line:
+#   ttp-parse PROFILE | ttp-roofline | ttp-table --csv-dir DIR | --xlsx FILE [--html F]
+if [ "$entry" = J ]; then
 	[ -n "$trace_set" ] || bad "the following arguments are required: --profile_path"
-	if [ -n "$csvdir" ]; then
-		quote "$csvdir"; tout="--csv-dir=$qv"; out=$csvdir
-	else
-		# TraceLens: the path before its last ".xplane.pb" + "_perf_report.xlsx"
-		[ -n "$xlsx" ] || xlsx=${trace%.xplane.pb*}_perf_report.xlsx
-		quote "$xlsx"; tout="--xlsx=$qv"; out=$xlsx
-	fi
-	if [ ! -r "$trace" ]; then
-		if [ -e "$trace" ]; then
-			printf '%s: %s: Permission denied\n' "$prog" "$trace" >&2
-		else
-			printf '%s: %s: No such file or directory\n' "$prog" "$trace" >&2
-		fi
-		exit 1
-	fi
-	stage ttp-parse; jparse=$qv
-	stage ttp-roofline; jroof=$qv
-	stage ttp-table; jtable=$qv
+	# TraceLens: the path before its last ".xplane.pb" + "_perf_report.xlsx"
+	sheets_out "${trace%.xplane.pb*}_perf_report.xlsx"
+	check_trace
+	traceopt=--profile_path
+	[ -n "$csvdir" ] || refuse_overwrite --output_xlsx_path "$xlsx"
+	refuse_overwrite --output_html_path "$html"
+	stage ttp-parse; parse=$qv
+	stage ttp-roofline; roofline=$qv
+	stage ttp-table; table=$qv
 	quote "$trace"
-	jtmp=$(mktemp -d "${TMPDIR:-/tmp}/ttp-tracelens.XXXXXX") || exit 1
-	trap 'rm -rf "$jtmp"' EXIT
-	# each stage's status in a file (no pipefail); a failed stage poisons the pipe
-	eval "{ $jparse -q -- $qv 2>\"\$jtmp/e1\"; s=\$?; echo \$s >\"\$jtmp/1\";
-		[ \$s -eq 0 ] || echo '$prog: an earlier stage failed'; } |
-	    { $jroof 2>\"\$jtmp/e2\"; s=\$?; echo \$s >\"\$jtmp/2\";
-		[ \$s -eq 0 ] || echo '$prog: an earlier stage failed'; } |
-	    { $jtable $tout 2>\"\$jtmp/e3\"; echo \$? >\"\$jtmp/3\"; }"
-	rc=0 i=0
-	while [ $i -lt 3 ]; do
-		i=$((i + 1))
-		s=$(cat "$jtmp/$i" 2>/dev/null) || s=1
-		cat "$jtmp/e$i" >&2
-		if [ "$s" -ne 0 ] && [ "$s" -ne 141 ]; then rc=$s; break; fi
-	done
+	tmp_init
+	run_stages '' "$parse -q -- $qv" "$roofline" "$table $tout --protect=$qv"
 	[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
 	exit "$rc"
 fi
 
-longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
-micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary short_kernel_study
-short_kernel_threshold_us= short_kernel_histogram_bins= topk_short_kernels= topk_ops=
-topk_roofline_ops= gpu_arch_json_path= help version quiet inference
-inference_phase_analysis phase_detection_method= decode_threshold= disable_plots generate_plots
-plot_format= plot_dpi='
-longopts="$longopts enable_pseudo_ops group_by_num_kernels include_call_stack output_html_path="
-# TraceLens's options that ttp does not implement: a clear error each (unimpl_why), and
-# the inference report's options that ttp has only there.
-unimpl='extension_file= python_path= gpu_arch_platform= detect_recompute
-include_overlap_info comparison_json_path= inductor_cache_dir=
-include_first_occurrence_time enable-origami group_by_parent_module capture_folder=
-comparison_capture_folder='
-
-# unimpl_why NAME: why=what the error says about TraceLens's option NAME.
-unimpl_why() {
-	case $1 in
-	extension_file) why="TraceLens's Python extensions cannot run in ttp; run TraceLens itself for what they add" ;;
-	python_path) why="ttp has no GEMM simulator to run; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
-	gpu_arch_platform) why="give the platform's TraceLens arch JSON with --gpu_arch_json_path instead" ;;
-	enable-origami) why="ttp has no simulated GEMM/SDPA times; the roofline sheets use the GPU's peaks (--gpu_arch_json_path)" ;;
-	comparison_json_path|comparison_capture_folder)
-		why="ttp has no TraceDiff; write each trace's sheets (--output_csvs_dir) and compare them" ;;
-	detect_recompute) why="ttp does not mark recomputed ops (no is_recompute column); leave it out for the other columns" ;;
-	include_overlap_info) why="ttp has no overlap columns; gpu_timeline shows the exposed (not overlapped) communication and memcpy time" ;;
-	include_first_occurrence_time) why="ttp has no first-occurrence column; leave it out for the other columns" ;;
-	inductor_cache_dir) why="ttp reads Triton kernels from the trace alone (no inductor cache)" ;;
-	*) why="not implemented" ;;
-	esac
-}
-
-# --inference, wherever it stands, selects the inference entry point's option set.
-inference=
-for a in "$@"; do
-	[ "$a" = --inference ] && inference=1
-done
-if [ -n "$inference" ]; then
-	longopts='profile_json_path= output_xlsx_path= output_csvs_dir= include_unlinked_kernels
-micro_idle_thresh_us= disable_coll_analysis enable_kernel_summary group_by_parent_module
-short_kernel_study short_kernel_threshold_us= short_kernel_histogram_bins=
-topk_short_kernels= enable_pseudo_ops topk_ops= topk_roofline_ops= gpu_arch_json_path=
-group_by_num_kernels include_call_stack capture_folder= help version quiet inference
-output_html_path='
-	unimpl='comparison_json_path= extension_file= python_path= gpu_arch_platform=
-enable-origami comparison_capture_folder= include_overlap_info'
-fi
-
-
-trace='' xlsx='' csvdir='' targs='' rargs='' verbose=1 trace_set='' html=''
-
-# A number argparse's int() accepts (TraceLens's options are typed int).
-int_arg() {
-	case $2 in
-	''|*[!0-9+-]*|?*[+-]*) bad "argument --$1: invalid int value: '$2'" ;;
-	esac
-}
-
-while [ $# -gt 0 ]; do
-	arg=$1
-	shift
-	case $arg in
-	--?*)
-		name=${arg#--}
-		hasval=
-		case $name in
-		*=*)
-			val=${name#*=}
-			name=${name%%=*}
-			hasval=1
-			;;
-		esac
-		opt_exact "$name" "$longopts $unimpl"
-		if [ -z "$match" ]; then
-			opt_prefix "$name" "$longopts $unimpl"
-			[ $n -eq 0 ] && bad "unrecognized arguments: $arg"
-			[ $n -gt 1 ] && bad "ambiguous option: --$name could match $cands"
-		fi
-		opt=${match%=}
-		for o in $unimpl; do
-			[ "$o" = "$match" ] || continue
-			case $opt in
-			group_by_parent_module|capture_folder)
-				bad "--$opt: an option of TraceLens's inference report (TraceLens_generate_perf_report_pytorch_inference): add --inference" ;;
-			esac
-			unimpl_why "$opt"
-			bad "--$opt: TraceLens's option is not implemented by ttp: $why"
-		done
-		case $match in
-		*=)
-			if [ -z "$hasval" ]; then
-				[ $# -gt 0 ] || bad "argument --$opt: expected one argument"
-				val=$1
-				case $val in
-				-[0-9]*) ;;
-				-*)
-					# as argparse; but a file of that name gets a hint
-					[ -e "$val" ] && bad "argument --$opt: expected one argument ('$val' looks like an option: for the file, write --$opt=$val or ./$val)"
-					bad "argument --$opt: expected one argument" ;;
-				esac
-				shift
-			fi
-			;;
-		*)
-			[ -n "$hasval" ] && bad "argument --$opt: ignored explicit argument '$val'"
-			;;
-		esac
-		quote "$val"
-		case $opt in
-		profile_json_path) trace=$val; trace_set=1 ;;
-		output_xlsx_path) xlsx=$val ;;
-		output_html_path)
-			[ -n "$val" ] || bad "argument --output_html_path: an empty file name"
-			html=$val ;;
-		output_csvs_dir) csvdir=$val ;;
-		include_unlinked_kernels) targs="$targs --include-unlinked-kernels" ;;
-		micro_idle_thresh_us)
-			int_arg "$opt" "$val"
-			targs="$targs --micro-idle-thresh-us=$qv"
-			;;
-		disable_coll_analysis) targs="$targs --no-coll-analysis" ;;
-		enable_kernel_summary) ksum=1 ;;
-		short_kernel_study) short=1 ;;
-		short_kernel_threshold_us)
-			int_arg "$opt" "$val"
-			targs="$targs --short-kernel-threshold-us=$qv"
-			;;
-		short_kernel_histogram_bins)
-			int_arg "$opt" "$val"
-			targs="$targs --short-kernel-bins=$qv"
-			;;
-		topk_short_kernels)
-			int_arg "$opt" "$val"
-			targs="$targs --topk-short-kernels=$qv"
-			;;
-		topk_ops|topk_roofline_ops)
-			int_arg "$opt" "$val"
-			notes="$notes--$opt changes no sheet (TraceLens parses it and never uses it)
-"
-			;;
-		gpu_arch_json_path) rargs="$rargs --spec=$qv" ;;
-		inference_phase_analysis) phases=1 ;;
-		phase_detection_method)
-			case $val in
-			union|hybrid) method=$val ;;
-			gemm_params) method=gemm-params ;;
-			kernel_names) method=kernel-names ;;
-			attention_patterns) method=attention ;;
-			framework_apis) method=framework ;;
-			operation_frequency) method=frequency ;;
-			steps) method=steps ;;
-			*) bad "argument --phase_detection_method: invalid choice: '$val' (choose from 'union', 'gemm_params', 'kernel_names', 'attention_patterns', 'framework_apis', 'operation_frequency', 'hybrid', 'steps')" ;;
-			esac
-			;;
-		decode_threshold)
-			int_arg "$opt" "$val"
-			case $val in
-			-*) bad "argument --decode_threshold: ttp needs a threshold of 0 or more: '$val'" ;;
-			esac
-			pargs="$pargs --threshold=${val#+}"
-			;;
-		disable_plots) noplots=1 ;;
-		generate_plots) ;;
-		plot_format)
-			case $val in
-			png|pdf|svg) plotfmt=$val ;;
-			*) bad "argument --plot_format: invalid choice: '$val' (choose from 'png', 'pdf', 'svg')" ;;
-			esac
-			;;
-		plot_dpi) int_arg "$opt" "$val"; plotdpi=$val ;;
-		inference) targs="$targs --inference" ;;
-		group_by_parent_module) targs="$targs --group-by-parent-module"; python=1 ;;
-		group_by_num_kernels) targs="$targs --group-by-num-kernels" ;;
-		include_call_stack) targs="$targs --include-call-stack"; python=1 ;;
-		capture_folder) capture=$val; python=1 ;;
-		enable_pseudo_ops) targs="$targs --pseudo-ops"; rargs="$rargs --pseudo-ops"; python=1 ;;
-		help) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
-		version) echo "$prog $version"; exit 0 ;;
-		quiet) verbose= ;;
-		esac
-		;;
-	-h) [ -n "$inference" ] && { usage_inference; exit 0; }; usage; exit 0 ;;
-	-V) echo "$prog $version"; exit 0 ;;
-	-q) verbose= ;;
-	*) bad "unrecognized arguments: $arg" ;;
-	esac
-done
+# --- PyTorch: TraceLens_generate_perf_report_pytorch's command line (P), or with
+# --inference its _inference variant's (I):
+#   ttp-parse TRACE | ttp-roofline [| ttp-phase] | ttp-table --xlsx FILE | --csv-dir DIR
+targs= rargs=
+[ "$entry" = I ] && targs=" --inference"
+[ -n "${unlinked:-}" ] && targs="$targs --include-unlinked-kernels"
+if [ -n "${micro_idle_set:-}" ]; then quote "$micro_idle"; targs="$targs --micro-idle-thresh-us=$qv"; fi
+[ -n "${nocoll:-}" ] && targs="$targs --no-coll-analysis"
+if [ -n "${short_thresh_set:-}" ]; then quote "$short_thresh"; targs="$targs --short-kernel-threshold-us=$qv"; fi
+if [ -n "${short_bins_set:-}" ]; then quote "$short_bins"; targs="$targs --short-kernel-bins=$qv"; fi
+if [ -n "${topk_short_set:-}" ]; then quote "$topk_short"; targs="$targs --topk-short-kernels=$qv"; fi
+if [ -n "${gpu_arch_set:-}" ]; then quote "$gpu_arch"; rargs="$rargs --spec=$qv"; fi
+[ -n "${parent_module:-}" ] && targs="$targs --group-by-parent-module" python=1
+[ -n "${num_kernels:-}" ] && targs="$targs --group-by-num-kernels"
+[ -n "${call_stack:-}" ] && targs="$targs --include-call-stack" python=1
+[ -n "${capture_set:-}" ] && python=1
+[ -n "${pseudo:-}" ] && targs="$targs --pseudo-ops" rargs="$rargs --pseudo-ops" python=1
 
 [ -n "$trace_set" ] || bad "the following arguments are required: --profile_json_path"
 if [ -n "${phases:-}" ]; then
@@ -714,42 +607,19 @@ elif [ -n "${method:-}${pargs:-}" ]; then
 fi
 [ -n "${ksum:-}" ] || targs="$targs --no-kernel-summary"
 [ -n "${short:-}" ] || targs="$targs --no-short-kernels"
-if [ -n "$csvdir" ]; then
-	quote "$csvdir"
-	targs="$targs --csv-dir=$qv"
-	out=$csvdir
-else
-	# TraceLens: the trace's path up to its last ".json", plus "_perf_report.xlsx"
-	if [ -z "$xlsx" ]; then
-		case $trace in
-		*.json*) xlsx=${trace%.json*}_perf_report.xlsx ;;
-		*) xlsx=${trace}_perf_report.xlsx ;;
-		esac
-	fi
-	quote "$xlsx"
-	targs="$targs --xlsx=$qv"
-	out=$xlsx
-fi
-if [ -n "$html" ]; then
-	# ttp's own: the sheets and charts as one HTML page (ttp-table --html)
-	quote "$html"
-	targs="$targs --html=$qv"
-	out="$out and $html"
-fi
+# TraceLens: the trace's path up to its last ".json", plus "_perf_report.xlsx"
+case $trace in
+*.json*) sheets_out "${trace%.json*}_perf_report.xlsx" ;;
+*) sheets_out "${trace}_perf_report.xlsx" ;;
+esac
+targs="$targs $tout"
 [ -n "$verbose" ] && [ -n "${notes:-}" ] && printf '%s: %s' "$prog" "$notes" >&2
 
-if [ ! -r "$trace" ]; then
-	if [ -e "$trace" ]; then
-		printf '%s: %s: Permission denied\n' "$prog" "$trace" >&2
-	else
-		printf '%s: %s: No such file or directory\n' "$prog" "$trace" >&2
-	fi
-	exit 1
-fi
+check_trace
 
 # TraceLens's training report reads no step annotation: its inference-engine attention
 # ops get no figures
-[ -n "$inference" ] || rargs="$rargs --no-step-counts"
+[ "$entry" = I ] || rargs="$rargs --no-step-counts"
 stage ttp-parse; parse=$qv
 stage ttp-roofline; roofline=$qv
 stage ttp-table; table=$qv
@@ -773,12 +643,9 @@ fi
 
 # No output may replace the trace (an xlsx or CSV named like it, or a link to it): TraceLens
 # would destroy its input. ttp-table checks the sheets' names too (--protect).
-if [ -z "$csvdir" ] && [ "$xlsx" -ef "$trace" ]; then
-	bad "--output_xlsx_path $xlsx: that file is the trace (--profile_json_path); writing it would destroy the trace (give another output name)"
-fi
-if [ -n "$html" ] && [ "$html" -ef "$trace" ]; then
-	bad "--output_html_path $html: that file is the trace (--profile_json_path); writing it would destroy the trace (give another output name)"
-fi
+traceopt=--profile_json_path
+[ -n "$csvdir" ] || refuse_overwrite --output_xlsx_path "$xlsx"
+refuse_overwrite --output_html_path "$html"
 targs="$targs --protect=$trace_q"
 
 # Each stage leaves its exit status in a file (dash has no pipefail); a stage that fails
