@@ -1,6 +1,7 @@
 #!/bin/sh
 # The HTML pages in a real browser (issue 29): ttp-report's page of the sample TT trace
-# and ttp-tracelens's of the sample PyTorch trace, each loaded by headless Chromium. A
+# and ttp-tracelens's of the sample PyTorch trace and of the small JAX profile, each
+# loaded by headless Chromium. A
 # page passes when it loads without a script error, its script ran to the end, its
 # tables and charts are in the document, and a click on a header sorts its table (a test
 # script appended to a copy of the page clicks and checks). A screenshot of each page is
@@ -88,7 +89,11 @@ ttp-report -q tests/data/sample.csv --html "build/browser/tt-report.html" >/dev/
 ttp-tracelens -q --profile_json_path tests/data/kineto/sample.json \
     --output_csvs_dir "$tmp/csvs" --output_html_path "build/browser/pytorch-report.html" >/dev/null ||
     echo "not ok - browser: ttp-tracelens --output_html_path failed"
+ttp-tracelens -q --jax --profile_path tests/data/jax/small.xplane.pb \
+    --output_csvs_dir "$tmp/jcsvs" --output_html_path "build/browser/jax-report.html" >/dev/null ||
+    echo "not ok - browser: ttp-tracelens --jax --output_html_path failed"
 check tt-report build/browser/tt-report.html 2 1
 check pytorch-report build/browser/pytorch-report.html 8 3
+check jax-report build/browser/jax-report.html 9 1
 echo "browser: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
