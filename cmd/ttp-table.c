@@ -216,7 +216,8 @@ usage(FILE *fp)
 	    "                        written (the files read are protected already)\n"
 	    "  -q, --quiet           no advisory notes (warnings and errors still appear)\n"
 	    "  -v, --verbose         say which files are written; twice, also the ops\n"
-	    "                        counted as category Other\n"
+	    "                        counted as category Other and the communication\n"
+	    "                        kernels coll_analysis leaves out\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n", BADREC_SHOWN);
 }
@@ -229,6 +230,7 @@ static int summary_only;
 struct opts {
 	const char	*csv, *summary_file, *stacked_csv;
 	int		 advice, raw, summary, group_by, classic, per_device, verbose;
+	int		 nverbose;	/* -v given this many times */
 	int		 colour_mode, markdown, sort, percent_shown;
 	long long	 top;		/* -1: all rows */
 	double		 min_pct;
@@ -905,6 +907,7 @@ ready(void *self, struct stage_env *env)
 	struct opts *o = &((struct tbl *)self)->o;
 
 	o->verbose = env->verbose;
+	o->nverbose = env->nverbose;
 	if (env->nverbose > 1)	/* twice: also the notes a user cannot act on */
 		metrics_category_notes(1);
 	check_args(o);
@@ -1049,7 +1052,8 @@ comm_note(const struct opts *o, struct tl *tl)
 {
 	size_t i;
 
-	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
+	if (o->nverbose > 1 && o->tl.coll && !o->tl.inference &&
+	    (i = tl_comm_kernels(tl)) > 0)
 		note("coll_analysis leaves out %zu communication kernels without their "
 		    "collective's args (Collective name, dtype, ...)", i);
 }
@@ -1211,7 +1215,8 @@ sheets_output(const struct opts *o, struct tl *tl)
 		error_die(&err);
 	for (i = 0; phase_charts != NULL && i < n; i++)
 		(void)phasechart_add(phase_charts, s[i]);
-	if (o->tl.coll && !o->tl.inference && (i = tl_comm_kernels(tl)) > 0)
+	if (o->nverbose > 1 && o->tl.coll && !o->tl.inference &&
+	    (i = tl_comm_kernels(tl)) > 0)
 		note("coll_analysis leaves out %zu communication kernels without their "
 		    "collective's args (Collective name, dtype, ...)", i);
 	sheets_write(o, s, n);

@@ -82,7 +82,7 @@ usage: ttp-tracelens [-h] [-V] --profile_json_path PROFILE_JSON_PATH
                      [--phase_detection_method METHOD]
                      [--decode_threshold DECODE_THRESHOLD] [--generate_plots]
                      [--disable_plots] [--plot_format {png,pdf,svg}]
-                     [--plot_dpi PLOT_DPI] [-q]
+                     [--plot_dpi PLOT_DPI] [-q] [-v]
 
 TraceLens's performance report of a PyTorch profiler trace (.json or .json.gz), as
 TraceLens_generate_perf_report_pytorch writes it. Runs ttp-parse | ttp-roofline |
@@ -92,6 +92,9 @@ options:
   -h, --help               show this help and exit
   -V, --version            show the version and exit
   -q, --quiet              no informational messages on stderr
+  -v, --verbose            also the notes a user cannot act on (the
+                           communication kernels coll_analysis leaves out, as
+                           TraceLens does, for want of their collective's args)
   --profile_json_path P    the trace (.json or .json.gz)
   --output_xlsx_path F     the workbook (default: the trace's name up to its last
                            ".json" + "_perf_report.xlsx")
@@ -214,6 +217,7 @@ gpu_arch_json_path              =  -  PIj   ref  gpu_arch
 help                            -  h  PIJM  ref  @opt_help
 version                         -  V  PIJM  own  @opt_version
 quiet                           -  q  PIJM  own  verbose=
+verbose                         -  v  PIJM  own  verbose=2
 inference                       -  -  PI    own  -
 inference_phase_analysis        -  -  P     ref  phases
 phase_detection_method          =  -  P     ref  @opt_method
@@ -552,6 +556,8 @@ fi
 #   ttp-parse TRACE | ttp-roofline [| ttp-phase] | ttp-table --xlsx FILE | --csv-dir DIR
 targs= rargs=
 [ "$entry" = I ] && targs=" --inference"
+# -v: ttp-table's notes a user cannot act on too
+[ "$verbose" = 2 ] && targs="$targs -v -v"
 [ -n "${unlinked:-}" ] && targs="$targs --include-unlinked-kernels"
 if [ -n "${micro_idle_set:-}" ]; then quote "$micro_idle"; targs="$targs --micro-idle-thresh-us=$qv"; fi
 [ -n "${nocoll:-}" ] && targs="$targs --no-coll-analysis"
