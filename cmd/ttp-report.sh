@@ -194,7 +194,8 @@ if [ "$nfiles" -eq 0 ]; then
 	add_file -
 fi
 
-# tt-perf-report crashes on this combination (spec Q31); ttp refuses it (D1).
+# tt-perf-report crashes on this combination (Q31 in docs/tt-perf-report.md); ttp refuses it
+# (D1).
 if [ -n "$nomerge" ] && [ "$groupby" = category ]; then
 	bad "--no-merge-devices cannot be combined with --group-by category"
 fi

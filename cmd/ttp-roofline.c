@@ -28,7 +28,7 @@
 
 static struct roofline_opts opt;
 
-/* JAX kernels: TraceLens's perf model (spec jax.md §6) as perf_model, flops, bytes and
+/* JAX kernels: TraceLens's perf model (docs/jax.md §6) as perf_model, flops, bytes and
  * params; a model TraceLens fails on drops the kernel's row, counted in one warning. */
 static size_t jax_failed;
 static char *jax_failed_msg;

@@ -8,7 +8,7 @@
  *
  * GPUs live in the same table as entries of kind HW_GPU: memory bandwidth (dram_gbps)
  * and peak TFLOP/s per compute spec ("matrix_bf16", "vector_fp32", ...; TraceLens's
- * names), from the vendors' datasheets (spec/tracelens.md section 6.1) or from
+ * names), from the vendors' datasheets (docs/tracelens.md §6.1) or from
  * TraceLens's arch JSON files. TT lookups (hwspec_find, hwspec_names) see only TT
  * chips; GPU lookups (hwspec_gpu_*) only GPUs.
  */

@@ -100,7 +100,7 @@ bool rec_int(struct rec *r, const char *key, long long *v);	/* integers only */
 bool rec_num(struct rec *r, const char *key, double *v);	/* integer or real */
 bool rec_bool(struct rec *r, const char *key, bool *v);
 /*
- * Figures (DESIGN "Records", ttp-record(5)): a figure that does not apply is absent; one
+ * Figures (ttp-record(5)): a figure that does not apply is absent; one
  * that applies but cannot be computed (tt-perf-report's NaN) is null. These read null as
  * NaN and return true, absent as false; rec_set_num writes NaN back as null.
  */

@@ -6,7 +6,7 @@
  * dot and convolution dimension numbers, its operands and whether it is the root of
  * its computation; and the text XLA prints for them (shapes "bf16[1,16]{1,0}", the
  * "metadata={...}" attribute), from which TraceLens's report takes its values (spec
- * jax.md §1.7). Field numbers: spec jax.md §1.3. Ids are 64-bit.
+ * docs/jax.md §1.7). Field numbers: docs/jax.md §1.3. Ids are 64-bit.
  */
 #ifndef TTP_HLO_H
 #define TTP_HLO_H
@@ -91,13 +91,13 @@ const char *hlo_metadata_str(const struct hlo_module *m, const struct hlo_instr 
 long long hlo_metadata_line(const struct hlo_module *m, const struct hlo_instr *ins);
 /*
  * Whether TraceLens (HEAD) parses the instruction's line of the module's text (spec
- * jax.md §1.7): not a ROOT line, and either printed with metadata or holding one of its
+ * docs/jax.md §1.7): not a ROOT line, and either printed with metadata or holding one of its
  * dtype substrings. The line is XLA's text as far as these tests need it (name, shape,
  * opcode, operand names, custom-call target, metadata, backend config).
  */
 bool hlo_tl_listed(const struct hlo_module *m, const struct hlo_instr *ins);
 /*
- * A matrix multiplication's sizes by HLO's meaning (spec jax.md 12.5): B the product of
+ * A matrix multiplication's sizes by HLO's meaning (docs/jax.md §12.5): B the product of
  * the batch dimensions, M of the lhs's other free dimensions, N of the rhs's, K of the
  * contracting ones. For a dot, from its dimension numbers; for a cuBLAS / hipBLASLt
  * custom call (target with "matmul", "gemm" or "cublas"), from its dimension numbers or

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * jaxtl: what TraceLens's JAX report sees of a kernel, from ttp-parse's gpu record of
- * an xplane.pb (spec jax.md §1.5-§1.8, §3.1, §6): its category by name and HLO op, the
+ * an xplane.pb (docs/jax.md §1.5-§1.8, §3.1, §6): its category by name and HLO op, the
  * HLO-text fragments TraceLens cuts out of the instruction's printed line (operands as
  * their instructions' result texts or "%name", an index=N comment before every fifth, the
  * metadata, custom-call target and backend config cut by its regexes), the perf model
@@ -60,13 +60,13 @@ struct jax_perf {
 	struct buf	params;
 };
 
-/* Run v's model; 0, or -1 with a message in err (TraceLens raises there: spec §6.4's
+/* Run v's model; 0, or -1 with a message in err (TraceLens raises there: docs/jax.md §6.4's
  * packed TE layout, §6.2's GEMM text oddities). "rest": 1 (no model). */
 int jax_perf_run(const struct jax_tl *v, const char *kname, struct jax_perf *p,
     struct buf *err);
 
 /*
- * Beyond TraceLens (spec jax.md 11): the figures by HLO's meaning and a roofline from
+ * Beyond TraceLens (docs/jax.md §11): the figures by HLO's meaning and a roofline from
  * the device planes' own capability stats, no arch file. jax_devs_read takes the trace
  * record's devices (per pid: a GPU's peak TFLOP/s per dtype from its clock, core count
  * and compute capability, its memory bandwidth; a TPU's own peak figures); jax_hlo_add

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * xplane: a JAX / TensorFlow profile (an XSpace protobuf, "*.xplane.pb", plain or gzip)
- * to ttp records (spec jax.md §1, §10; ttp-record(5), JAX section): one "trace" record
+ * to ttp records (docs/jax.md §1, §10; ttp-record(5), JAX section): one "trace" record
  * (hosts, devices with their capability stats, the HLO modules), then one "gpu" record
  * per event of a device plane's "Stream" lines, in xprof's order (pid, tid, start,
  * longest first), each with xprof's pid and tid, its UID as TraceLens numbers it (spec

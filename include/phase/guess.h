@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * guess: the prefill/decode heuristics of TraceLens's unmerged inference-phase branch
- * (spec/tracelens.md §9.2), rule for rule and quirk for quirk, for traces without step
+ * (docs/tracelens.md §9.2), rule for rule and quirk for quirk, for traces without step
  * annotations. They label kernel-launcher ops from their names, their kernels' names,
  * the leading dimension of their first input and how often their name occurs. The spec
  * shows several of them mislabelling real traces; ttp-phase(1) says which.

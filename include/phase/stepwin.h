@@ -49,7 +49,7 @@ int stepwin_run(struct rec_reader *rd, FILE *out, const struct stepwin_opts *o,
     struct error *err);
 
 /* The largest steady-state region of a run of n steps whose request counts are
- * nreq[0..n) (spec/tracelens.md §9.1, TraceLens's identify_steady_state_regions and the
+ * nreq[0..n) (docs/tracelens.md §9.1, TraceLens's identify_steady_state_regions and the
  * largest of its regions): a step is near the peak when |nreq - max| <= max(1, thr *
  * max), thr 0.1 (0.2 when n < num_steps); a region opens once more than 5 near-peak
  * steps were counted and closes when the count falls back to 0; without any region,

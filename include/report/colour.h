@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * colour: ANSI colouring of report cells as tt-perf-report does it (spec 16), the
- * --color=auto|always|never decision, and the visible width of coloured text.
+ * colour: ANSI colouring of report cells as tt-perf-report does it (docs/tt-perf-report.md
+ * §16), the --color=auto|always|never decision, and the visible width of coloured text.
  *
  * A colour is a 256-colour palette index written as ESC[38;5;<n>m ... ESC[0m; the
  * reference wraps even an empty string when a cell has a colour, and so do we.
@@ -37,7 +37,7 @@ int colour_wanted(int mode, FILE *fp);
 
 /* Append s[0..n) to b, wrapped in colour c when on and c != COL_NONE. */
 void colour_add(struct buf *b, int on, int c, const char *s, size_t n);
-/* The colour of an op name (spec 16's ordered substring list; white when none). */
+/* The colour of an op name (§16's ordered substring list; white when none). */
 int colour_for_op(const char *label);
 /* Visible width: UTF-8 code points outside ESC[...m sequences (Python's len of the
  * text with the escapes removed). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * jaxsheets: TraceLens's JAX report (spec jax.md §2-§7) from the records ttp-parse
+ * jaxsheets: TraceLens's JAX report (docs/jax.md §2-§7) from the records ttp-parse
  * writes for an xplane.pb (kind "trace" and "gpu", trace "xplane"), with the perf-model
  * keys ttp-roofline adds to them (perf_model, flops, bytes, params) for the op_* sheets.
  * Sheets in TraceLens's order: gpu_timeline, gpu_events_averages, kernel_launchers,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * opcsv: the op table as tt-perf-report's --csv file (spec 18), byte for byte:
- * Python csv module quoting, CRLF line ends, floats in Python repr, "nan" where the
+ * opcsv: the op table as tt-perf-report's --csv file (docs/tt-perf-report.md §18), byte for
+ * byte: Python csv module quoting, CRLF line ends, floats in Python repr, "nan" where the
  * reference has NaN, True/False; Cores and Global Call Count as integers (D6).
  */
 #ifndef TTP_OPCSV_H

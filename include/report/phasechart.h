@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * phasechart: the five inference-phase charts of TraceLens's phase-analysis branch
- * (spec tracelens.md §9.2; the branch's inference_phase_plots.py at d8acb562), drawn
+ * (docs/tracelens.md §9.2; the branch's inference_phase_plots.py at d8acb562), drawn
  * through chart.h from the phase sheets ops_summary_prefill and ops_summary_decode:
  *
  *   phase_overview           time share (pie), op counts, time per op, a table

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * plot: the summary ("stacked") plot of ttp-table, drawn once through chart.h: a PNG as
- * the reference tool's matplotlib PNG (DESIGN.md D5), or SVG (with each segment's label
- * as its tooltip) or PDF.
+ * the reference tool's matplotlib PNG (docs/tt-perf-report.md D5), or SVG (with each
+ * segment's label as its tooltip) or PDF.
  *
  * The caller (lib/report/summary.c) hands over the summary rows grouped into bars: one bar
  * when devices are merged, one per device otherwise. Segments arrive in the summary's
  * row order (Device Time Sum descending); plot_svg() does the reference's ordering
- * (spec 20: categories Compute, TM, DM, Other, then the others, each by time descending;
+ * (§20: categories Compute, TM, DM, Other, then the others, each by time descending;
  * table order with classic colours), the colours, the labels (segments >= 2 % of their
  * bar), the category brackets and the titles. Nothing in the arrays is modified.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * report: the rows ttp-table renders and the text report of tt-perf-report
- * (spec 15-17): the performance table, its totals line and the advice section,
- * plus the same table as Markdown.
+ * (docs/tt-perf-report.md §15-§17): the performance table, its totals line and the advice
+ * section, plus the same table as Markdown.
  *
  * A table holds one compact row per record: numbers in fixed fields and every string
  * interned once (names.h: op names, datatypes, advice repeat a lot). The records

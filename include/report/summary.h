@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * summary: the grouped ("stacked") summary of tt-perf-report (spec 19): groups of ops
- * by op name, op name + input-0 memory, category (and, beyond the reference, by
- * device or phase), optionally per device; its text table, its CSV and its plot.
+ * summary: the grouped ("stacked") summary of tt-perf-report (docs/tt-perf-report.md §19):
+ * groups of ops by op name, op name + input-0 memory, category (and, beyond the reference,
+ * by device or phase), optionally per device; its text table, its CSV and its plot.
  *
  * Beyond the reference, a group can be any record key or a list of keys and report
  * names ("loc_line", "phase,iter", "line" for loc_file,loc_line): the label joins the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * tlsheets: TraceLens's sheets (spec tracelens.md §2, §7) from the records of a PyTorch
+ * tlsheets: TraceLens's sheets (docs/tracelens.md §2, §7) from the records of a PyTorch
  * profiler trace: kind "gpu" (every GPU event), kind "op" (CPU ops and orphan launches,
  * with ttp-roofline's category, flops, bytes, params and roofline keys when present).
  *
@@ -30,7 +30,7 @@ struct tl_opts {
 	long	short_bins;		/* default 100 */
 	long	topk_short;		/* -1: all */
 	int	coll;			/* coll_analysis (not in the inference report) */
-	/* TraceLens's inference report (spec §8, §8.1): */
+	/* TraceLens's inference report (docs/tracelens.md §8, §8.1): */
 	int	inference;		/* every family but GEMM and the elementwise ones
 					 * is <fam>_fwd (Normalization_fwd) */
 	int	by_module;		/* --group_by_parent_module: parent_module and the

@@ -101,9 +101,9 @@ struct tl {
 	const struct tl_opts *o;		/* of the tl_sheets call */
 };
 
-/* gpu_timeline's times in µs (spec §2): computation, exposed communication and memcpy
- * (not under computation; memcpy not under communication either), busy, idle (split at
- * micro_idle_us into micro and macro), the span from the first start to the last end,
+/* gpu_timeline's times in µs (docs/tracelens.md §2): computation, exposed communication and
+ * memcpy (not under computation; memcpy not under communication either), busy, idle (split
+ * at micro_idle_us into micro and macro), the span from the first start to the last end,
  * and all communication and memcpy time. */
 struct tl_timeline {
 	double	comp, xcomm, xmemcpy, busy, idle, micro, macro, total, comm, memcpy;
@@ -125,7 +125,7 @@ size_t tl_count(const struct tl *tl);
 /* Number of communication kernels (NCCL/RCCL) taken without their collective's args
  * ("comm"): coll_analysis leaves them out. */
 size_t tl_comm_kernels(const struct tl *tl);
-/* Whether the stream is GPU-only (spec §1.4 item 7): only the GPU sheets. */
+/* Whether the stream is GPU-only (docs/tracelens.md §1.4 item 7): only the GPU sheets. */
 bool tl_gpu_only(const struct tl *tl);
 
 /* Link the ops once all records are taken (again: nothing): parents, children, the

@@ -2,7 +2,7 @@
 /*
  * kcat: the name-based GPU kernel categories of TraceLens's inference-phase branch
  * (categorize_kernel_by_name in TraceLens/TreePerf/tree_perf.py at d8acb562; spec
- * tracelens.md §9.2): "GEMM-cuBLAS", "Memory-Set", "PagedAttention-Compute",
+ * docs/tracelens.md §9.2): "GEMM-cuBLAS", "Memory-Set", "PagedAttention-Compute",
  * "Norm-RMS", ... or "Uncategorized". Substring rules in the reference's order, quirks
  * included (a "conv" inside "convert" is a convolution).
  */

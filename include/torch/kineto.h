@@ -5,7 +5,7 @@
  * The trace is read once, one event at a time through the core JSON tokenizer (never as
  * a whole document); each event the records need is kept as a compact summary (about 120
  * bytes) and the argument lists of CPU ops go to a spool. Then the host call tree and the
- * CPU-to-GPU links are built exactly as TraceLens builds them (spec/tracelens.md §1.4,
+ * CPU-to-GPU links are built exactly as TraceLens builds them (docs/tracelens.md §1.4,
  * §1.5: the linking key, ac2g flows, graph launches, the "bleed" rule, launchers, the
  * forward/backward link by Sequence number), and the records are written (ttp-record(5)):
  * a leading "trace" record, then "op", "gpu" and "signpost" records in time order (a GPU

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * opclass: TraceLens's op registry for PyTorch ops (spec/tracelens.md section 3): for
+ * opclass: TraceLens's op registry for PyTorch ops (docs/tracelens.md §3): for
  * each op name it knows, the op category ("GEMM", "CONV_fwd", "elementwise", ...),
  * the perf-model class that models it (TraceLens's class name, or NULL for the
  * category-only ops) and the family of its roofline sheet ("GEMM", "SDPA",
@@ -23,7 +23,7 @@ struct opclass {
 const struct opclass *opclass_find(const char *name);
 
 /*
- * The op category of spec section 3: the registry's, else "triton" or
+ * The op category of docs/tracelens.md §3: the registry's, else "triton" or
  * "record_param_comms" by name prefix, else from the name of the op's first kernel
  * (by start time; NULL when it has none): "void at::native..." containing
  * "elementwise", "reduce" or "multi_tensor_apply"; else "other".
@@ -38,7 +38,7 @@ const char *opclass_category(const char *name, const char *first_kernel);
 bool opclass_bwd_dropped(const char *name);
 
 /*
- * The one family-to-sheet rule (spec section 3.3): the roofline sheet of TraceLens's
+ * The one family-to-sheet rule (docs/tracelens.md §3.3): the roofline sheet of TraceLens's
  * report that shows a modelled op of sheet family family (a registry family, or a
  * category or sheet name). A name ending in "_fwd" or "_bwd" is its own sheet; GEMM
  * and the element-wise families are one sheet each, and so is Normalization in the

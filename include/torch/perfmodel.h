@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * perfmodel: TraceLens's perf models of PyTorch ops (spec/tracelens.md section 4):
+ * perfmodel: TraceLens's perf models of PyTorch ops (docs/tracelens.md §4):
  * from an op's arguments (Kineto's Input Dims, Input type, Input Strides and Concrete
  * Inputs, one struct targ per argument), the FLOPs and bytes moved it implies, its
  * compute spec ("matrix_bf16", "vector_fp32", ...) and the parameters the model read,

@@ -3,7 +3,7 @@
  * roofline (torch): ttp-roofline for PyTorch records ("trace":"kineto"): the op
  * category of every op (opclass), the perf model's figures where TraceLens has one
  * (perfmodel), the achieved TFLOP/s and TB/s over the busy time of the op's whole
- * subtree, and, when the GPU is known, the roofline of spec/tracelens.md section 6.
+ * subtree, and, when the GPU is known, the roofline of docs/tracelens.md §6.
  * Backward ops linked to a modelled forward op ("fwd") get that model's backward
  * figures. The GPU comes from --arch, else a TraceLens arch file (--spec), else the
  * trace record's device names. The keys are documented in ttp-record(5).

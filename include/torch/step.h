@@ -2,7 +2,7 @@
 /*
  * step: the grammar of the step annotations that inference engines and the PyTorch
  * profiler write into traces (user annotations, profiler steps), and the phase each one
- * names. TraceLens's annotation_utils reads the same strings (spec/tracelens.md §9.1);
+ * names. TraceLens's annotation_utils reads the same strings (docs/tracelens.md §9.1);
  * the formats, their priority and the counts they carry are its, with the differences
  * listed at step_parse.
  *

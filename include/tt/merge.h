@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * merge: tt-perf-report's device step (spec section 8, quirks Q8, Q9, Q33, Q43) over
+ * merge: tt-perf-report's device step (docs/tt-perf-report.md §8, quirks Q8, Q9, Q33, Q43) over
  * ttp-filter's per-record summaries: keep per-device rows, or merge the devices' queues
  * of "tt_dnn_device" ops step by step (the longest duration wins; collectives get the
  * mean duration on the lowest device's row), then order the result by op ID.

@@ -6,10 +6,10 @@
  * facts, Bound, the math-fidelity verdict, matmul advice and the op category.
  *
  * A figure that does not apply is unset (has_* false). A missing duration or CORE COUNT
- * (trace-capture rows, spec 10.1) makes the figures that depend on it NaN, set, as the
- * reference's arithmetic does: they apply but cannot be computed (records carry them as
- * null). Bad input (no shapes, a zero duration, unknown fidelity or datatype, a conv
- * without window_hw) leaves the figures that cannot be computed unset and prints one
+ * (trace-capture rows, docs/tt-perf-report.md §10.1) makes the figures that depend on it
+ * NaN, set, as the reference's arithmetic does: they apply but cannot be computed (records
+ * carry them as null). Bad input (no shapes, a zero duration, unknown fidelity or datatype,
+ * a conv without window_hw) leaves the figures that cannot be computed unset and prints one
  * warning per reason and op name (note_once); never inf.
  */
 #ifndef TTP_METRICS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * mlirloc: the texts of the columns tt-mlir's `ttrt perf` and tt-torch append to the ops
- * CSV (spec ttmetal-csv A.3), read into the parts a user groups and filters by: the
+ * CSV (docs/tt-perf-report.md §1), read into the parts a user groups and filters by: the
  * MLIR source location of LOC, and PROGRAM_METADATA's program and loop numbers.
  *
  * Accepted, nested to any depth up to MLIRLOC_MAXDEPTH, with or without the outer

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * opclass: the TT-Metal op-kind table, the one place for what an op's name says about
- * it (tt-perf-report's substring and category rules, spec 9, 13, 16, 17, 21, and ttp's
- * own models): which kind of op it is (host fallback, matmul, convolution, halo,
- * collective, decode step), its op category (Compute, DM, TM, Host), how it touches
- * its tensors (the roofline's access model), its FLOP model, and the colour the report
- * gives its name. The filter, the merge, the metrics, the roofline, the report's colours and
- * the phases all read it; a new op kind is one row in lib/tt/opclass.c.
+ * it (tt-perf-report's substring and category rules, docs/tt-perf-report.md §9, §13, §16,
+ * §17, §21, and ttp's own models): which kind of op it is (host fallback, matmul,
+ * convolution, halo, collective, decode step), its op category (Compute, DM, TM, Host), how
+ * it touches its tensors (the roofline's access model), its FLOP model, and the colour the
+ * report gives its name. The filter, the merge, the metrics, the roofline, the report's
+ * colours and the phases all read it; a new op kind is one row in lib/tt/opclass.c.
  *
  * A row holds a pattern and the facets it decides. Its category applies to a label
  * whose first word (Python's str.split()[0]) is the pattern, or the pattern followed by
- * "DeviceOperation" (spec 21; no word matches two rows). Its other facets apply to a
+ * "DeviceOperation" (§21; no word matches two rows). Its other facets apply to a
  * name that contains the pattern (and not the row's "unless" text): the kind flags of
  * every such row add up, the access model, FLOP model and colour are the first such
- * row's that sets them, in the table's order (spec 16's colour order, then the access
+ * row's that sets them, in the table's order (§16's colour order, then the access
  * models' precedence). The rows with such facets come before the rows with only a
  * category.
  */
@@ -70,7 +70,7 @@ const struct opkind *opkind_table(size_t *n);
  * OPK_CSTR for a NUL-terminated s. */
 #define OPK_CSTR	((size_t)-1)
 unsigned opkind_flags(const char *s, size_t n, unsigned mask);
-/* The category of the label whose first word is w[0..n) (spec 21), NULL when no row
+/* The category of the label whose first word is w[0..n) (§21), NULL when no row
  * names it. */
 const char *opkind_category(const char *w, size_t n);
 /* The access model, FLOP model and colour of the first row in NUL-terminated s that
@@ -93,7 +93,7 @@ bool opclass_collective(const char *name);
 bool opclass_device_type(const char *op_type);
 
 /*
- * What tt-perf-report's report makes of an op by its OP Code cell (spec 9, 13, 16, 17): a
+ * What tt-perf-report's report makes of an op by its OP Code cell (§9, §13, §16, §17): a
  * host op, a matmul (Bound, advice, the Matmul Optimization list), an OptimizedConvNew (its
  * Math Fidelity cell coloured as a matmul's): the flags OPC_HOST, OPC_MATMUL and
  * OPC_CONV_NEW of the label. ttp-roofline computes them on the label and

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * window: ttp-filter's compact per-record summary, the signpost window of tt-perf-report (spec section 7, deviation D3), and the parsers of
- * --id-range and --device lists.
+ * window: ttp-filter's compact per-record summary, the signpost window of tt-perf-report
+ * (docs/tt-perf-report.md §7, deviation D3), and the parsers of --id-range and --device
+ * lists.
  *
  * The selection works on summaries, never on records: one struct fent per input record
  * (about 48 bytes) holds what the window, the device merge and the later filters need,
@@ -82,7 +83,7 @@ void window_say(const uint32_t *sp, size_t nsp, const struct names *nm,
 
 /*
  * Select the window over e[0..n) (stream order, i.e. sorted) as tt-perf-report does
- * (spec 7): --start-signpost / --end-signpost keep the entries whose ID is greater /
+ * (§7): --start-signpost / --end-signpost keep the entries whose ID is greater /
  * less than the chosen signpost's ID; the default window keeps the entries after the
  * first one named like the last signpost, by stream position. Which occurrence is first,
  * second or last is counted in stream order. The two rules differ when stream order is

@@ -40,7 +40,7 @@ static const struct hwspec builtin[] = {
 
 /*
  * GPUs: vendors' datasheet peaks, dense (no sparsity), TFLOP/s per GPU, HBM GB/s
- * (spec/tracelens.md section 6.1). matrix_fp32 is TF32 on NVIDIA parts; a "-" of the
+ * (docs/tracelens.md §6.1). matrix_fp32 is TF32 on NVIDIA parts; a "-" of the
  * datasheet (no FP8 on A100 and MI210) is a peak the entry leaves out, so ops of that
  * compute spec get no roofline. match is the model name looked for in a trace's
  * deviceProperties name.

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* jaxtl: TraceLens's view of a JAX kernel record, and its perf models (jax/jaxtl.h). */
+/* jaxtl: TraceLens's view of a JAX kernel record, and its perf models (jax/jaxtl.h);
+ * sections (§): docs/jax.md. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -581,7 +582,7 @@ torch_dtype(const char *t)
 }
 
 /*
- * jax_te_fused_attn (spec jax.md 6.4): q, k, v the first three operand shapes in BSHD,
+ * jax_te_fused_attn (docs/jax.md §6.4): q, k, v the first three operand shapes in BSHD,
  * TraceLens's SDPA figures (T4.4) with causal False and flash_impl True; a backward
  * custom call (te_fused_attn_backward_ffi) takes the backward figures with the same
  * class. TE's packed BS3HD qkv (one [B,S,3,H,D] operand, then empty ones) fails as in

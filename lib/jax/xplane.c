@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* xplane: XSpace profiles to ttp records (jax/xplane.h; spec jax.md §1, §10). */
+/* xplane: XSpace profiles to ttp records (jax/xplane.h; docs/jax.md §1, §10). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,7 +42,7 @@ struct evmd {
 static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset" };
 static const char *const classes[] = { "comp", "comm", "memcpy" };
 
-/* An event's name, its gpu category and class (spec jax.md 1.5, 2). */
+/* An event's name, its gpu category and class (docs/jax.md §1.5, 2). */
 static void
 classify(const char *name, uint8_t *gpu, uint8_t *cls)
 {
@@ -1347,7 +1347,7 @@ build_ints(struct rec_build *rb, const struct hlo_module *m, struct hlo_span msg
 	rec_build_end_array(rb);
 }
 
-/* The HLO facts of the instruction a kernel ran (spec jax.md §10). */
+/* The HLO facts of the instruction a kernel ran (docs/jax.md §10). */
 static void
 build_hlo(struct rec_build *rb, struct xp *x, const struct hlo_module *m,
     const struct hlo_instr *ins)
@@ -1695,7 +1695,7 @@ build_event_head(struct rec_build *rb, const char *kind, uint64_t uid)
 	build_u64(rb, uid);
 }
 
-/* One device event as a gpu record (spec jax.md §10). */
+/* One device event as a gpu record (docs/jax.md §10). */
 static int
 write_gpu(struct xp *x, struct plane *pl, const struct line *ln, const struct event *e,
     const struct xstat *st, size_t nst, uint64_t uid)
@@ -1868,8 +1868,8 @@ build_op_stats(struct rec_build *rb, struct xp *x, const struct plane *pl,
 	}
 }
 
-/* One event of a TPU plane's XLA Ops or XLA Modules line as an op record (spec jax.md
- * 10, 11): its name as op (the core key of op records), its line, its duration as
+/* One event of a TPU plane's XLA Ops or XLA Modules line as an op record (docs/jax.md
+ * §10, §11): its name as op (the core key of op records), its line, its duration as
  * device_ns and exactly in ps, and its metadata's cost stats. */
 static int
 write_op(struct xp *x, struct plane *pl, const struct line *ln, const struct event *e,
@@ -2157,7 +2157,7 @@ run(struct xp *x)
 			return -1;
 	for (i = 0; i < x->nplanes; i++)
 		gpu = gpu || x->planes[i].kind == P_GPU;
-	/* xprof's pids (spec §1.4): host 701, GPU (else TPU) 1 + id, custom 501 + id */
+	/* xprof's pids (docs/jax.md §1.4): host 701, GPU (else TPU) 1 + id, custom 501 + id */
 	for (i = 0; i < x->nplanes; i++) {
 		struct plane *pl = &x->planes[i];
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * colour: ANSI colours for the report (spec 16), the auto/always/never decision and
- * the visible width of text that may hold escapes.
+ * colour: ANSI colours for the report (docs/tt-perf-report.md §16), the auto/always/never
+ * decision and the visible width of text that may hold escapes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* jaxsheets: TraceLens's JAX report from xplane.pb records (report/jaxsheets.h). */
+/* jaxsheets: TraceLens's JAX report from xplane.pb records (report/jaxsheets.h);
+ * sections (§): docs/jax.md. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -935,7 +936,7 @@ cat_add(const struct jx *jx, struct sgroups *sg, const struct kev *e)
 	pid_add(&sg->pids, &sg->npids, &sg->cappids, e->pid);
 }
 
-/* The kernel-stats dict of a group's durations (T§7.3), after its head. */
+/* The kernel-stats dict of a group's durations (docs/tracelens.md §7.3), after its head. */
 static void
 kstats(struct buf *b, const struct vec *d)
 {

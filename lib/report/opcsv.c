@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * opcsv: the reference-compatible op CSV (spec 18, D6).
+ * opcsv: the reference-compatible op CSV (docs/tt-perf-report.md §18, D6).
  */
 #include <errno.h>
 #include <math.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * plot: draws the summary ("stacked") plot, laid out like the reference tool's
- * matplotlib figure (spec 20): 6x8 in at 300 dpi (1800x2400 user units), one stacked bar
- * (merged) or one per device, category palettes or the classic tab20 list, segment labels
- * on segments of at least 2 %, category brackets and vertical category labels.
- * Everything is drawn once, through a chart (chart.h), in any of its formats; the SVG
- * also gets groups by role (bar, seg with its label as title, cat, catlabel, seglabel,
+ * matplotlib figure (docs/tt-perf-report.md §20): 6x8 in at 300 dpi (1800x2400 user units),
+ * one stacked bar (merged) or one per device, category palettes or the classic tab20 list,
+ * segment labels on segments of at least 2 %, category brackets and vertical category
+ * labels. Everything is drawn once, through a chart (chart.h), in any of its formats; the
+ * SVG also gets groups by role (bar, seg with its label as title, cat, catlabel, seglabel,
  * title) through chart_svg.
  */
 #include <errno.h>

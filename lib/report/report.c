@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * report: the compact row table that ttp-table builds from records, and the text
- * report of tt-perf-report: performance table, totals line, advice (spec 13, 15-17).
+ * report of tt-perf-report: performance table, totals line, advice (docs/tt-perf-report.md
+ * §13, §15-§17).
  */
 #include <float.h>
 #include <math.h>
@@ -147,7 +148,7 @@ get_str(struct table *t, struct rec *r, const char *key)
 	return table_intern(t, s, n);
 }
 
-/* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (spec 9), as
+/* The Math Fidelity cell of a non-matmul op when no ttp-roofline ran (§9), as
  * ttp-roofline makes it. */
 static strid
 fallback_math(struct table *t, const struct row *w)
@@ -226,7 +227,7 @@ table_spool(struct table *t)
 	t->may_spool = 1;
 }
 
-/* Total % of a row (spec 13), once the total is known. */
+/* Total % of a row (docs/tt-perf-report.md §13), once the total is known. */
 static void
 row_pct(const struct table *t, struct row *w)
 {
@@ -387,7 +388,7 @@ op_figures(struct rec *r, struct row *w)
 {
 	bool b;
 
-	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (spec 10.1) */
+	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (§10.1) */
 	if (rec_fig(r, "dram_gbps", &w->dram))
 		w->flags |= ROW_DRAM;
 	if (rec_fig(r, "dram_pct", &w->dram_pct))
@@ -721,7 +722,7 @@ verdict_colour(const char *v)
 	return COL_WHITE;
 }
 
-/* Whether a row is muted: Total % below the minimum and not a host op (spec 16). */
+/* Whether a row is muted: Total % below the minimum and not a host op (§16). */
 static int
 row_grey(const struct row *w, const struct report_opts *o)
 {
@@ -754,7 +755,7 @@ roof_colour(const struct row *w, const char *bound, const char *roof, int larger
 	return COL_NONE;
 }
 
-/* The colour of cell col of a row that is not muted (spec 16). */
+/* The colour of cell col of a row that is not muted (docs/tt-perf-report.md §16). */
 static int
 cell_colour(const struct table *t, const struct row *w, int col)
 {
@@ -954,7 +955,7 @@ numval(const struct row *w, int col, double *v)
 }
 
 /*
- * Column widths (spec 15): the widest of the header and every cell. Correctly rounded
+ * Column widths (§15): the widest of the header and every cell. Correctly rounded
  * fixed-point text never gets shorter as the magnitude grows, so a numeric column
  * only needs its largest and smallest values formatted, not every cell.
  */
@@ -998,7 +999,7 @@ compute_layout(const struct table *t, struct ttab *tb, const struct report_opts 
 			continue;
 		for (j = 0; j < 2; j++) {
 			if (col == C_ID) {
-				/* spec 15 "Exception, ID": measured with thousands
+				/* §15 (the ID column's width): measured with thousands
 				 * separators, printed without */
 				char nb[NUM_BUFSZ];
 				size_t n = report_fixed(nb, j ? vlo[col] : vhi[col], 0);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * summary: the grouped summary (spec 19) and its outputs: text, CSV, SVG plot; and the
- * generic grouping by record keys (see summary.h). The summary is a tab (tab.h): its
- * groups come from tab_group, its figures from the stat_* functions, its orders from
- * tab_sort and its text, Markdown and CSV from tab's printers.
+ * summary: the grouped summary (docs/tt-perf-report.md §19) and its outputs: text, CSV, SVG
+ * plot; and the generic grouping by record keys (see summary.h). The summary is a tab
+ * (tab.h): its groups come from tab_group, its figures from the stat_* functions, its
+ * orders from tab_sort and its text, Markdown and CSV from tab's printers.
  */
 #include <errno.h>
 #include <math.h>
@@ -134,7 +134,7 @@ summary_check_keys(const struct table *t, const struct group_spec *g, struct err
 	return 0;
 }
 
-/* The op's category: ttp-roofline's, else looked up here as it would (spec 21). */
+/* The op's category: ttp-roofline's, else looked up here as it would (§21). */
 static const char *
 row_category(const struct table *t, const struct row *w)
 {
@@ -499,7 +499,7 @@ static void
 add_row(struct agg *a, const struct row *w)
 {
 	double dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-	/* a NaN FLOPs % (spec 10.1) is left out like an empty one */
+	/* a NaN FLOPs % (docs/tt-perf-report.md §10.1) is left out like an empty one */
 	int has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
 	uint32_t l, g;
 
@@ -578,7 +578,7 @@ set_percent(struct tab *tb, size_t ng, int per_device)
 	for (i = 0; i < ng; i++) {
 		double tot = devtot[device_group(&devices, tab_cell(tb, i, S_DEVICE))].plain;
 
-		/* spec 19 "Integer zeros": merged, a grand total of 0 is pandas' integer 0 */
+		/* §19 (integer zeros): merged, a grand total of 0 is pandas' integer 0 */
 		if (!per_device && tot == 0)
 			tab_set_int(tb, i, S_PCT, 0);
 		else

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* tlcoll: coll_analysis (spec tracelens.md §7.8). */
+/* tlcoll: coll_analysis (docs/tracelens.md §7.8). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

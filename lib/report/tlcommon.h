@@ -2,7 +2,7 @@
 /*
  * tlcommon: what the files of TraceLens's sheets share (tlsheets.c and the sheet
  * families: tlkernels, tlops, tlphase, tlunified, tlroof, tlcoll; tlrows, tlcols and
- * tlpseudo).
+ * tlpseudo). Sections (§) are docs/tracelens.md's.
  * Private to lib/report.
  */
 #ifndef TTP_REPORT_TLCOMMON_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlkernels: gpu_timeline, kernel_summary and the short-kernel sheets (spec
- * tracelens.md §2, §7.6, §7.7). */
+ * docs/tracelens.md §2, §7.6, §7.7). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlops: the kernel launchers and ops_summary_by_category, ops_summary,
- * ops_unique_args (spec tracelens.md §3, §7.1-§7.3, §8.1). */
+ * ops_unique_args (docs/tracelens.md §3, §7.1-§7.3, §8.1). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

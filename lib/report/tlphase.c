@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlphase: the sheets by inference phase: ops_summary_by_phase, ops_summary_prefill
- * and ops_summary_decode (spec tracelens.md §9.2). */
+ * and ops_summary_decode (docs/tracelens.md §9.2). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

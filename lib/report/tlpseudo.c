@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlpseudo: --enable_pseudo_ops's names and the gates of TraceLens's pseudo-op
- * extensions (spec tracelens.md §3.2). */
+ * extensions (docs/tracelens.md §3.2). */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ py_gates(const char *n)
 	return g;
 }
 
-/* --enable_pseudo_ops (spec §3.2; TraceLens's apply_pseudo_op_extensions): sglang_profiler::
+/* --enable_pseudo_ops (§3.2; TraceLens's apply_pseudo_op_extensions): sglang_profiler::
  * CPU op names without their trailing "_<digits>". TraceLens then runs an extension only
  * when its gate holds; ttp builds none of them yet, so a trace that opens a gate stops the
  * report, and any other trace (vllm::moe_forward without vllm::rocm_aiter_fused_moe or a

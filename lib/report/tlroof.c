@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* tlroof: the per-family roofline sheets (spec tracelens.md §3.3, §7.5). */
+/* tlroof: the per-family roofline sheets (docs/tracelens.md §3.3, §7.5). */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* tlrows: what the op sheets share: kernel details (spec tracelens.md §7.3), per-op
+/* tlrows: what the op sheets share: kernel details (docs/tracelens.md §7.3), per-op
  * perf rows and their grouping, the roofline columns (§5, §6). */
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlsheets: TraceLens's sheets in their order, each handed on as built (spec
- * tracelens.md §7); the helpers the sheet families share. */
+ * docs/tracelens.md §7); the helpers the sheet families share. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tltree: TraceLens's trace model from Kineto records (see report/tltree.h; spec
- * tracelens.md §1.5, §2). */
+ * docs/tracelens.md §1.5, §2). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -111,7 +111,7 @@ is_comm_name(const char *s)
 	return strcasestr(s, "nccl") || strcasestr(s, "rccl") || strcasestr(s, "cross_device_reduce");
 }
 
-/* ROCm's legacy copy kernels count as memcpy (spec §2). */
+/* ROCm's legacy copy kernels count as memcpy (docs/tracelens.md §2). */
 static int
 is_copy_kernel(const char *s)
 {
@@ -134,7 +134,7 @@ is_copy_kernel(const char *s)
 	return *p == '\0' || strcmp(p, ".kd") == 0;
 }
 
-/* ns as TraceLens's µs: the double that strtod gives for the trace's text (spec §1.1 and
+/* ns as TraceLens's µs: the double that strtod gives for the trace's text (§1.1 and
  * its erratum). Below 2^53 the cast is exact and the division rounds once; above (epoch
  * clocks: 1.6e18 ns) the cast itself would round, so the whole µs (exact) and the
  * fraction are added: the one rounding of that sum is strtod's, since a fraction of
@@ -627,7 +627,7 @@ add_trace(struct tl *tl, struct rec *r)
 		tl->capture = 1;
 }
 
-/* A GPU-only trace (spec section 1.4 item 7: no cpu_op events; the trace record's
+/* A GPU-only trace (docs/tracelens.md §1.4.7: no cpu_op events; the trace record's
  * gpu_only) has only gpu_timeline, kernel_summary and the short-kernel sheets: its
  * graph launches are launchers (op records), but not ops of the op sheets. A stream
  * without trace records: no op records. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlunified: unified_perf_summary, with its call stacks and entry points (spec
- * tracelens.md §7.4, §8.1). */
+ * docs/tracelens.md §7.4, §8.1). */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * capture: the graph-capture merge of the Kineto reader (spec tracelens.md §8;
+ * capture: the graph-capture merge of the Kineto reader (docs/tracelens.md §8;
  * TraceLens's --capture_folder), between kineto.c's links and its records: merge_captures
  * reads the folder, pairs each engine step's graph launches with a capture trace, aligns
  * the capture's launches with the replayed GPU events and grafts the capture's host tree

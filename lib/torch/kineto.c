@@ -3,7 +3,7 @@
  * kineto: PyTorch profiler traces to records (see torch/kineto.h). Three steps: read the
  * events into compact summaries (read_trace), build the host tree and the GPU links
  * (build_tree, link_gpu, find_launchers, link_fwd_bwd), write the records in time order
- * (write_records). The rules are TraceLens's (spec/tracelens.md §1.4-1.5). With a capture
+ * (write_records). The rules are TraceLens's (docs/tracelens.md §1.4-1.5). With a capture
  * folder, capture.c grafts the capture traces in between the links and the records
  * (merge_captures); torch/kinpriv.h holds the state the two files share. Without one
  * (the usual case) the summaries are not held: they go to a temporary file and the same
@@ -380,7 +380,7 @@ static const char *const keyname[] = {
 	"kernel", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
 };
 
-/* The args of a communication kernel that coll_analysis reads (spec tracelens.md §1.3,
+/* The args of a communication kernel that coll_analysis reads (docs/tracelens.md §1.3,
  * §7.8), and Kineto's Seq, Comms Id, Src Rank and Dst Rank (the collective's sequence
  * number in its process group, its id, a point-to-point's peers; issue 27): kept
  * verbatim in the gpu record's "comm" object. */
@@ -818,7 +818,7 @@ keep_event(struct kin *k, uint32_t idx)
 	}
 	if (e->cat == C_CPU_OP)
 		k->has_cpu_op = true;
-	/* the linking key: the first launch's (spec §1.4.1) */
+	/* the linking key: the first launch's (docs/tracelens.md §1.4.1) */
 	if (IS_LAUNCH(e->cat) && !k->key_decided && e->has_name &&
 	    has_launch(e->name.p, e->name.len)) {
 		k->key_decided = 1;
@@ -986,11 +986,11 @@ read_trace(struct kin *k)
 		kfail_at(k, -1, "not a PyTorch profiler trace: no \"traceEvents\"");
 }
 
-/* --- the host tree (spec §1.4.3) ----------------------------------------------------------- */
+/* --- the host tree (§1.4.3) ----------------------------------------------------------- */
 
 /*
  * Nanoseconds as the double TraceLens holds for the microseconds of the JSON text
- * (spec/tracelens.md section 1.1 and its erratum). Whole and fractional microseconds
+ * (docs/tracelens.md §1.1 and its erratum). Whole and fractional microseconds
  * apart: (double)ns / 1000 rounds ns itself once it passes 2^53 (epoch timestamps,
  * about 1.6e18 ns), the sum of the two is the correctly rounded quotient (the fraction
  * is never within rounding distance of a midpoint), which is what strtod gives for the
@@ -1094,7 +1094,7 @@ build_tree(struct kin *k)
 	free(h);
 }
 
-/* --- GPU links (spec §1.4.4, §1.5) ------------------------------------------------------------ */
+/* --- GPU links (§1.4.4, §1.5) ------------------------------------------------------------ */
 
 static int64_t
 linkval(const struct kin *k, const struct kev *v)
@@ -1102,7 +1102,7 @@ linkval(const struct kin *k, const struct kev *v)
 	return kv_get(k, k->key_corr ? v->corr : v->ext);
 }
 
-/* The name matches rccl|nccl|cross_device_reduce, case-insensitively (spec §1.5). */
+/* The name matches rccl|nccl|cross_device_reduce, case-insensitively (§1.5). */
 static bool
 is_comm(const char *s)
 {
@@ -1257,7 +1257,7 @@ link_gpu(struct kin *k)
 
 /* The op a linked GPU event is charged to: the first CPU op above its launch, python
  * functions skipped, "execute" passed through, the walk stopped by any other kind of
- * event (a merged capture's root); else the launch itself (spec §1.5). */
+ * event (a merged capture's root); else the launch itself (docs/tracelens.md §1.5). */
 static void
 find_launchers(struct kin *k)
 {
@@ -1291,7 +1291,7 @@ find_launchers(struct kin *k)
 	}
 }
 
-/* spec §1.4.6: per Sequence number, the first autograd::engine::evaluate_function: event is
+/* §1.4.6: per Sequence number, the first autograd::engine::evaluate_function: event is
  * the backward op; its forward op is the latest one with that number on another thread. */
 static int
 by_seq(const void *a, const void *b)
@@ -1418,7 +1418,7 @@ by_start(const void *x, const void *y)
 	return p->a < q->a ? -1 : p->a > q->a;
 }
 
-/* Busy time: the length of the union of the events' intervals (spec §2). */
+/* Busy time: the length of the union of the events' intervals (docs/tracelens.md §2). */
 static int64_t
 busy_ns(struct kin *k, const int32_t *g, size_t n, struct span **tmp, size_t *cap)
 {
@@ -1507,7 +1507,7 @@ gpu_class_of(const struct kin *k, uint32_t name, int cat, int flags)
 	if (cat == C_MEMCPY)
 		return "memcpy";
 	if (cat == C_KERNEL) {
-		/* ROCm's legacy copy and fill kernels (spec §2) */
+		/* ROCm's legacy copy and fill kernels (docs/tracelens.md §2) */
 		if (n > 3 && strcmp(s + n - 3, ".kd") == 0)
 			n -= 3;
 		if (n > 12 && strncmp(s, "MEMORY_COPY_", 12) == 0 &&
@@ -1757,7 +1757,7 @@ struct subres {
 	uint32_t	 len;			/* ... (0: none) */
 };
 
-/* By Sequence number (spec §1.4.6). */
+/* By Sequence number (docs/tracelens.md §1.4.6). */
 struct sq {
 	int64_t		 seq, ts;
 	uint32_t	 idx, kn, thr;
@@ -1870,7 +1870,7 @@ group_add(struct group *g, const void *r)
 	g->n++;
 }
 
-/* One linking id's events and flows (spec §1.4.4): each GPU event linked to the last
+/* One linking id's events and flows (§1.4.4): each GPU event linked to the last
  * launch (in trace order) that links it, through its flow or as a graph launch, as
  * link_gpu does. Returns how many GPU events it linked. */
 static size_t
@@ -2232,7 +2232,7 @@ sub_stream(struct kin *k, struct spsort *subs, struct spsort *res, struct spool 
 	}
 }
 
-/* spec §1.4.6, as link_fwd_bwd: per Sequence number, the backward op and its forward. */
+/* §1.4.6, as link_fwd_bwd: per Sequence number, the backward op and its forward. */
 static void
 fwd_stream(struct kin *k, struct spsort *sqs, struct spsort *fws)
 {

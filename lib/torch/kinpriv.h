@@ -33,7 +33,7 @@ enum cat {
 
 enum {
 	F_REC = 1,		/* written as an op record */
-	F_LAUNCHER = 2,		/* launches a non-communication GPU event (spec §1.5) */
+	F_LAUNCHER = 2,		/* launches a non-comm GPU event (docs/tracelens.md §1.5) */
 	F_COMM = 4,		/* GPU event: a communication kernel */
 	F_HASCORR = 8,		/* args had "correlation" */
 	F_DUR = 16		/* has a duration */
@@ -133,7 +133,7 @@ struct kin {
 	struct imap	 flow_s, flow_f;	/* ac2g flows by id; f: its (pid, tid) */
 	int64_t		*f_pid, *f_tid;
 	struct imap	 thread_name, process_name, process_label;
-	int		 key_decided, key_corr;	/* the linking key (spec §1.4.1) */
+	int		 key_decided, key_corr;	/* the linking key (docs/tracelens.md §1.4.1) */
 	struct spool	*sp;
 	struct buf	 devices;		/* deviceProperties as records' JSON */
 	struct buf	 dist;			/* distributedInfo as written */

@@ -3,7 +3,7 @@
  * opclass: the registry of PyTorch op names (TraceLens 171dd747: the core perf-model
  * map, the pseudo-op extension names, the element-wise, normalization, reduce,
  * padding and upsampling lists, then the category-only names, which win), in
- * TraceLens's registry order, and the category rules of spec section 3.
+ * TraceLens's registry order, and the category rules of docs/tracelens.md §3.
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -305,7 +305,7 @@ set_pynum(struct rec *r, const char *key, struct pynum v)
 }
 
 /* The family and the training report's roofline sheet of a modelled op (opclass_sheet:
- * spec section 3.3); an op of a backward category has a backward row. */
+ * docs/tracelens.md §3.3); an op of a backward category has a backward row. */
 static void
 write_sheet(struct rec *r, const struct opclass *oc, bool bwd)
 {

@@ -238,7 +238,8 @@ emit(struct filter *f, struct fent *x, const char *line, size_t len)
 	struct rec *r;
 
 	if (x->kind == FK_OP) {
-		/* spec 9: a gap only when a non-signpost row precedes in the sequence */
+		/* docs/tt-perf-report.md §9: a gap only when a non-signpost row precedes in
+		 * the sequence */
 		if (!f->seen_op)
 			clr = true;
 		f->seen_op = true;
@@ -247,7 +248,7 @@ emit(struct filter *f, struct fent *x, const char *line, size_t len)
 		if ((o->idrange.has_lo && x->id < o->idrange.lo) ||
 		    (o->idrange.has_hi && x->id > o->idrange.hi))
 			return false;
-		if (!f->range_started) {	/* spec 14: the first kept row has no gap */
+		if (!f->range_started) {	/* docs/tt-perf-report.md §14: no gap */
 			f->range_started = true;
 			clr = true;
 		}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * metrics: tt-perf-report's per-op analysis (spec sections 9-13, 17, 21): report
+ * metrics: tt-perf-report's per-op analysis (docs/tt-perf-report.md §9-§13, §17, §21): report
  * labels, Math Fidelity cells, matmul and conv throughput, halo labels, program-config
  * facts, Bound, the fidelity verdict, matmul advice and categories. Every figure is
  * computed with the reference's operations in the reference's order, so the doubles
@@ -22,9 +22,9 @@
 #include "tt/metrics.h"
 #include "tt/opclass.h"
 
-#define THRESHOLD	65	/* spec 13: Bound thresholds, >= */
-#define FULL_GRID	64	/* spec 17.1 / Q26: the reference's hard-coded grid */
-#define DRAM_SHARDED_CORES 12	/* spec 10 / Q15 */
+#define THRESHOLD	65	/* docs/tt-perf-report.md §13: Bound thresholds, >= */
+#define FULL_GRID	64	/* §17.1, Q26: the reference's hard-coded grid */
+#define DRAM_SHARDED_CORES 12	/* docs/tt-perf-report.md §10, Q15 */
 
 void
 metrics_init(struct mresult *m)
@@ -120,7 +120,7 @@ metrics_bound_name(enum bound b)
 	}
 }
 
-/* --- fidelity verdict (spec 17.3) -------------------------------------------------- */
+/* --- fidelity verdict (§17.3) -------------------------------------------------- */
 
 static int
 mantissa_bits(const char *t)
@@ -231,7 +231,7 @@ metrics_fidelity_verdict(const char *in0, const char *in1, const char *out,
 	return VERDICT_UNKNOWN;	/* unreachable for the four known types */
 }
 
-/* --- bound (spec 13) -------------------------------------------------------------- */
+/* --- bound (§13) -------------------------------------------------------------- */
 
 enum bound
 metrics_bound(bool has_dram, double dram_pct, bool has_flops, double flops_pct)
@@ -248,7 +248,7 @@ metrics_bound(bool has_dram, double dram_pct, bool has_flops, double flops_pct)
 	return BOUND_SLOW;
 }
 
-/* --- categories (spec 21) --------------------------------------------------------- */
+/* --- categories (§21) --------------------------------------------------------- */
 
 /* The categories are the op-kind table's (tt/opclass.h): a label's first word names one. */
 
@@ -611,7 +611,7 @@ metrics_math_plain(struct buf *b, const char *in0, const char *in1, const char *
 
 /*
  * t = duration * 1e-9 seconds; false (with a warning) when it cannot divide. A missing
- * duration (trace-capture rows) is NaN, as in the reference (spec 10.1): the figures
+ * duration (trace-capture rows) is NaN, as in the reference (§10.1): the figures
  * that depend on it apply but cannot be computed.
  */
 static bool
@@ -684,7 +684,7 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 		have_cores = true;
 		cores = DRAM_SHARDED_CORES;
 	} else if (!have_cores) {
-		/* spec 10.1: an empty CORE COUNT is NaN in the Cores cell and the peak */
+		/* §10.1: an empty CORE COUNT is NaN in the Cores cell and the peak */
 		m->has_report_cores = true;
 		m->report_cores = NAN;
 	}
@@ -759,7 +759,7 @@ analyse_matmul(const struct mop *op, struct mresult *m)
 		return;
 	}
 	flops /= t;
-	/* A NaN FLOP/s leaves the FLOPs cell empty but FLOPs % NaN (spec 10.1). */
+	/* A NaN FLOP/s leaves the FLOPs cell empty but FLOPs % NaN (§10.1). */
 	m->has_tflops = !isnan(flops);
 	m->tflops = flops / 1e12;
 	if (peak(op, have_cores ? (double)cores : NAN, &pk)) {

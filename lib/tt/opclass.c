@@ -11,13 +11,13 @@
 #define TM	"TM"
 
 /*
- * The rows whose substring facets have an order come first, in it: spec 16's colour
- * list ((torch) red, Matmul magenta, the convolutions orange, LayerNorm and the
- * collectives cyan, attention decode and KV-cache ops blue), then the access models
+ * The rows whose substring facets have an order come first, in it: docs/tt-perf-report.md
+ * §16's colour list ((torch) red, Matmul magenta, the convolutions orange, LayerNorm and
+ * the collectives cyan, attention decode and KV-cache ops blue), then the access models
  * (an embedding but not its backward pass gathers; a slice write, and a sharded-to-
  * interleaved partial, update part of their output; a slice, and an interleaved-to-
  * sharded partial, read part of their input). Then the other rows with a kind or a
- * model, then the rest of spec 21's category lists, in their order.
+ * model, then the rest of docs/tt-perf-report.md §21's category lists, in their order.
  */
 static const struct opkind table[] = {
 	/* pattern, unless, flags, category, access, flop, colour */

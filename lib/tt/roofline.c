@@ -337,7 +337,7 @@ arch_say(const struct roofline_opts *o, const struct hwspec *hw, const char *nam
 	}
 }
 
-/* A figure: absent when it does not apply, null when NaN (DESIGN "Records"). */
+/* A figure: absent when it does not apply, null when NaN (ttp-record(5)). */
 static void
 set_opt_num(struct rec *r, const char *key, bool has, double v)
 {

@@ -1094,8 +1094,9 @@ signpost_keys(struct rec_build *rb, const struct cx *cx, int hasts, long long ts
 	rec_build_end(rb);
 }
 
-/* Device d of file k numbered after the devices of the files before it (spec 3): d +
- * k × ndev. False when that, or the device count d + 1, is beyond 64 bits. */
+/* Device d of file k numbered after the devices of the files before it
+ * (docs/tt-perf-report.md §3): d + k × ndev. False when that, or the device count d + 1, is
+ * beyond 64 bits. */
 static int
 dev_number(const struct st *st, long long d, int k, long long *out)
 {
@@ -1105,7 +1106,8 @@ dev_number(const struct st *st, long long d, int k, long long *out)
 	    ck_add_i64(d, off, out);
 }
 
-/* An op's DEVICE ID, numbered after the devices of the files before file k (spec 3). */
+/* An op's DEVICE ID, numbered after the devices of the files before file k
+ * (docs/tt-perf-report.md §3). */
 static void
 op_device(struct rec_build *rb, const struct cx *cx, int k)
 {

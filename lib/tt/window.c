@@ -70,7 +70,8 @@ window_plan(const uint32_t *sp, size_t nsp, const struct names *nm,
 			p->lo = i;
 		}
 		if (o->end != NULL) {
-			/* the second occurrence when the end is the start's name (spec 7.4) */
+			/* the second occurrence when the end is the start's name
+			 * (docs/tt-perf-report.md §7) */
 			want = o->start != NULL && strcmp(o->start, o->end) == 0;
 			at = nsp;
 			for (i = 0, count = 0; i < nsp && ename != NAME_NONE; i++) {
@@ -178,7 +179,8 @@ window_select(const struct fent *e, size_t n, const struct names *nm,
 	}
 	free(sp);
 	free(spat);
-	/* Named windows compare IDs, the default one stream positions (spec 7, item 7). */
+	/* Named windows compare IDs, the default one stream positions
+	 * (docs/tt-perf-report.md §7). */
 	idlo = has_lo ? (p.named ? e[lo].id : (int64_t)lo) : 0;
 	idhi = has_hi ? (p.named ? e[hi].id : (int64_t)hi) : 0;
 	for (i = 0; i < n; i++) {

@@ -184,7 +184,7 @@ rm -rf "$OUT/xp.ndjson" "$OUT/xpcsv"
 
 # Scale (BIG=0 skips it): a 2 GB TT-Metal CSV and a 1 GB PyTorch trace through every
 # program, each stage's time and peak RSS measured inside the pipeline (no intermediate
-# file), checked against DESIGN.md's 64 MB per stage. The inputs are generated into
+# file), checked against the 64 MB per stage the README states. The inputs are generated into
 # build/bench and deleted at the end.
 [ "${BIG:-1}" = 0 ] && exit 0
 LIMIT_KB=65536

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 # Writes a large synthetic JAX profile (an XSpace protobuf, "*.xplane.pb") to a file, for
 # make bench (tests/bench/bench.sh). The protobuf wire format is written by hand (field
-# numbers: spec jax.md 1.2-1.3); no protobuf library.
+# numbers: docs/jax.md §1.3); no protobuf library.
 # Usage: gen-xplane.py OUT [SCALE]
 # SCALE 1 (the default) gives about 100 MB, shaped like a JAX 0.8 training profile on
 # ROCm: one /host:metadata plane with MODULES compiled programs (an xla.HloProto each, a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for lib/phase/guess.c: TraceLens's prefill/decode heuristics, rule by
- * rule, with the quirks spec/tracelens.md §9.2 lists. */
+ * rule, with the quirks docs/tracelens.md §9.2 lists. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for merge: tt-perf-report's device merge on summaries (spec 8). */
+/* Unit tests for merge: tt-perf-report's device merge on summaries (docs/tt-perf-report.md
+ * §8). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

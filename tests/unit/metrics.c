@@ -60,9 +60,9 @@ matmul(const char *arch, long long cores, const char *fid, double dur)
 static void
 test_deepseek(void)
 {
-	/* spec 10's example: deepseek ID 7, 3200 x 1792 x 1536 HiFi2 on 100 Blackhole
-	 * cores in 94.25 us: 186.9 TFLOPs, 67.6 % of 276.48; all in L1 first (no DRAM
-	 * figures, so no Bound), then with the weights in DRAM (FLOP-bound). */
+	/* docs/tt-perf-report.md §10's example: deepseek ID 7, 3200 x 1792 x 1536 HiFi2 on
+	 * 100 Blackhole cores in 94.25 us: 186.9 TFLOPs, 67.6 % of 276.48; all in L1 first
+	 * (no DRAM figures, so no Bound), then with the weights in DRAM (FLOP-bound). */
 	struct mop op = matmul("blackhole", 100, "HiFi2", 94250);
 	struct mresult m;
 

@@ -34,8 +34,9 @@ table_tests(void)
 	size_t n, i, j, bad = 0;
 	char w[128];
 
-	/* spec 21: a word names a category as the pattern or pattern + DeviceOperation,
-	 * and no word names two rows (so the rows' order does not matter to it) */
+	/* docs/tt-perf-report.md §21: a word names a category as the pattern or pattern +
+	 * DeviceOperation, and no word names two rows (so the rows' order does not matter
+	 * to it) */
 	t = opkind_table(&n);
 	for (i = 0; i < n; i++) {
 		if (t[i].category == NULL)
@@ -82,7 +83,7 @@ table_tests(void)
 	    col("AllReduceAsync") == OPCOL_CYAN &&
 	    col("PagedUpdateCacheDeviceOperation") == OPCOL_BLUE &&
 	    col("NlpCreateHeadsDecode") == 0 && col("") == 0,
-	    "colours: spec 16's order, none for other names");
+	    "colours: docs/tt-perf-report.md §16's order, none for other names");
 	ok(opkind_flags("ScaledDotProductAttentionDecode", 31, OPC_DECODE) == OPC_DECODE &&
 	    opkind_flags("UpdateCache", 11, ~0u) == OPC_DECODE &&
 	    opkind_flags("AllGatherMatmul", 15, ~0u) == (OPC_MATMUL | OPC_COLLECTIVE) &&

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for lib/torch/step.c: every annotation form of spec/tracelens.md §9.1, the
+/* Unit tests for lib/torch/step.c: every annotation form of docs/tracelens.md §9.1, the
  * examples TraceLens documents and the annotations of the shared traces. */
 #include <limits.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for lib/phase/stepwin.c: the --steps range and TraceLens's steady-state
- * region rule (spec/tracelens.md §9.1, identify_steady_state_regions). */
+ * region rule (docs/tracelens.md §9.1, identify_steady_state_regions). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for opclass_sheet: TraceLens's roofline sheet of a family (spec §3.3). */
+/* Unit tests for opclass_sheet: TraceLens's roofline sheet of a family (docs/tracelens.md
+ * §3.3). */
 #include <stdbool.h>
 
 #include "torch/opclass.h"

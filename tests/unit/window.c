@@ -158,8 +158,9 @@ test_window(void)
 	add('o', 2, "X");
 	add('o', 3, "Y");
 	is_str(run(NULL, NULL, false, false, false), "2 3", "no signposts: everything");
-	/* Stream order differs from ID order (spec 7 item 7; hand_win.csv): a@300 S@200
-	 * b@100 c@400 E@250 d@50 in file order (IDs 2..7), sorted by timestamp */
+	/* Stream order differs from ID order (docs/tt-perf-report.md §7; hand_win.csv):
+	 * a@300 S@200 b@100 c@400 E@250 d@50 in file order (IDs 2..7), sorted by timestamp
+	 * */
 	nents = 0;
 	add('o', 7, "d");
 	add('o', 4, "b");

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: ISC
 # Writes small XSpace profiles (the protobuf of a JAX .xplane.pb) for the golden cases,
-# field numbers from spec jax.md 1.2-1.3, with no protobuf library:
+# field numbers from docs/jax.md §1.3, with no protobuf library:
 #   mkxspace.py small OUT   two GPUs (plane ids 0 and 3), a non-Stream line, a host
 #                           plane with launches, two programs of one module name, a
 #                           64-bit HLO id, a ROOT kernel, an unlinked kernel
 #   mkxspace.py te OUT      Transformer Engine's fused attention in the BSHD layout
 #                           (grouped-query: 8 query heads, 4 kv heads), its backward,
-#                           and one call in the packed BS3HD layout (spec jax.md 6.4)
+#                           and one call in the packed BS3HD layout (docs/jax.md §6.4)
 #   mkxspace.py tpu OUT     a TPU plane (id 2) with XLA Modules, XLA Ops (sub-ns times,
 #                           cost stats on the metadata), an Async XLA Ops line named
 #                           without a display name and an XLA TraceMe line
