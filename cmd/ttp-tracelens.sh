@@ -217,7 +217,7 @@ gpu_arch_json_path              =  -  PIj   ref  gpu_arch
 help                            -  h  PIJM  ref  @opt_help
 version                         -  V  PIJM  own  @opt_version
 quiet                           -  q  PIJM  own  verbose=
-verbose                         -  v  PIJM  own  verbose=2
+verbose                         -  v  PI    own  verbose=2
 inference                       -  -  PI    own  -
 inference_phase_analysis        -  -  P     ref  phases
 phase_detection_method          =  -  P     ref  @opt_method
