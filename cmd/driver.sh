@@ -81,42 +81,59 @@ opt_prefix() {
 # opt_parse ENTRY ARG... then reads the command line; every error is a usage error (bad).
 
 # opt_select E: opt_all=entry point E's options (either case), in the table's order, each
-# with a trailing '=' when it takes a value; opt_ref=those of kind ref.
+# with a trailing '=' when it takes a value; opt_ref=those of kind ref; opt_e=E, opt_lc=E
+# in lower case.
 opt_select() {
-	opt_all= opt_ref=
-	_lc=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
-	while read -r _n _a _s _w _k _t; do
-		case $_n in '' | \#*) continue ;; esac
-		case $_w in *"$1"* | *"$_lc"*) ;; *) continue ;; esac
-		[ "$_a" = - ] || _n="$_n="
+	opt_all= opt_ref= opt_e=$1
+	opt_lc=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
+	_ifs=$IFS
+	IFS='
+'
+	set -f
+	for _l in $opttab; do
+		IFS=$_ifs
+		# shellcheck disable=SC2086
+		set -- $_l
+		case ${1:-#} in \#*) continue ;; esac
+		case $4 in *"$opt_e"* | *"$opt_lc"*) ;; *) continue ;; esac
+		_n=$1
+		[ "$2" = - ] || _n="$_n="
 		opt_all="$opt_all $_n"
-		[ "$_k" = ref ] && opt_ref="$opt_ref $_n"
-	done <<EOF
-$opttab
-EOF
+		[ "$5" = ref ] && opt_ref="$opt_ref $_n"
+	done
+	IFS=$_ifs
+	set +f
 }
 
-# opt_row NAME|-C E: the row of the long option NAME (or of the short option C) at entry
-# point E: opt=its name, o_arg, o_target, and o_on=1 where ttp implements it. False when
-# there is none.
+# opt_row NAME|-C: the row of the long option NAME (or of the short option C) at the
+# entry point opt_select chose: opt=its name, o_arg, o_target, and o_on=1 where ttp
+# implements it. False when there is none.
 opt_row() {
-	_lc=$(printf '%s' "$2" | tr '[:upper:]' '[:lower:]')
-	while read -r _n _a _s _w _k _t; do
-		case $_n in '' | \#*) continue ;; esac
-		case $1 in
-		-?) [ "$_s" != - ] && [ "-$_s" = "$1" ] || continue ;;
-		*) [ "$_n" = "$1" ] || continue ;;
+	_want=$1 _ifs=$IFS
+	IFS='
+'
+	set -f
+	for _l in $opttab; do
+		IFS=$_ifs
+		# shellcheck disable=SC2086
+		set -- $_l
+		case ${1:-#} in \#*) continue ;; esac
+		case $_want in
+		-?) [ "$3" != - ] && [ "-$3" = "$_want" ] || continue ;;
+		*) [ "$1" = "$_want" ] || continue ;;
 		esac
-		case $_w in
-		*"$2"*) o_on=1 ;;
-		*"$_lc"*) o_on= ;;
+		case $4 in
+		*"$opt_e"*) o_on=1 ;;
+		*"$opt_lc"*) o_on= ;;
 		*) continue ;;
 		esac
-		opt=$_n o_arg=$_a o_target=$_t
+		opt=$1 o_arg=$2 o_target=$6
+		IFS=$_ifs
+		set +f
 		return 0
-	done <<EOF
-$opttab
-EOF
+	done
+	IFS=$_ifs
+	set +f
 	return 1
 }
 
@@ -218,7 +235,7 @@ opt_parse() {
 				;;
 			esac
 			opt_find "$name"
-			opt_row "${match%=}" "$_e"
+			opt_row "${match%=}"
 			if [ -z "$o_on" ]; then
 				why=
 				opt_refuse "$opt"
@@ -249,7 +266,7 @@ opt_parse() {
 				_sr=${_sb#?}
 				_sc=${_sb%"$_sr"}
 				_sb=$_sr
-				if ! opt_row "-$_sc" "$_e" || [ -z "$o_on" ]; then
+				if ! opt_row "-$_sc" || [ -z "$o_on" ]; then
 					opt_err unknown "$arg" "-$_sc"
 				fi
 				opt_do ''
