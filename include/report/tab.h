@@ -79,6 +79,9 @@ void tab_format(struct tab *t, size_t col, const struct tab_fmt *f);
 size_t tab_find(const struct tab *t, const char *name);
 /* Append an empty row; returns its index. */
 size_t tab_row(struct tab *t);
+/* Room for nrows rows in all, exactly (no doubling's slack): for a table whose row
+ * count is known before its rows are added. */
+void tab_reserve(struct tab *t, size_t nrows);
 
 void tab_set_int(struct tab *t, size_t row, size_t col, long long v);
 /* A non-finite value is stored as empty (pandas' NaN is written empty). */

@@ -46,10 +46,11 @@ tab_free(struct tab *t)
 size_t
 tab_col(struct tab *t, const char *name)
 {
-	if (t->nrows != 0) {
-		/* a column after rows: the cells re-laid out with one more per row, in
-		 * place (from the last row down, each row moves to or past where it was),
-		 * so that the table is never held twice */
+	if (t->caprows != 0) {
+		/* a column after rows (or after room for them, tab_reserve): the cells
+		 * re-laid out with one more per row, in place (from the last row down,
+		 * each row moves to or past where it was), so that the table is never
+		 * held twice */
 		size_t nc = t->ncols + 1, i;
 
 		t->cells = xreallocarray(t->cells, t->caprows * nc, sizeof(*t->cells));
@@ -96,6 +97,16 @@ tab_row(struct tab *t)
 	}
 	memset(t->cells + t->nrows * t->ncols, 0, t->ncols * sizeof(*t->cells));
 	return t->nrows++;
+}
+
+void
+tab_reserve(struct tab *t, size_t nrows)
+{
+	if (nrows <= t->caprows)
+		return;
+	t->cells = xreallocarray(t->cells, nrows * (t->ncols ? t->ncols : 1),
+	    sizeof(*t->cells));
+	t->caprows = nrows;
 }
 
 struct tab_cell *

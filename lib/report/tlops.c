@@ -479,6 +479,7 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 		vec_add(&dv[g[i]], ls[i].direct);
 		vec_add(&sv[g[i]], ls[i].subtree);
 	}
+	tab_reserve(t, ng);
 	for (r = 0; r < ng; r++) {
 		size_t n = 0;
 

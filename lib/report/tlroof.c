@@ -350,6 +350,7 @@ sheet_family(struct tl *tl, uint32_t fam)
 	    (tl->roofline ? FC_ROOFLINE : 0), idx);
 	pfloat = param_columns(tl, p, n, pk, npk);
 	ng = tl_group_rows(tl, p, n, 1, &start, &mem);
+	tab_reserve(t, ng);
 	for (r = 0; r < ng; r++) {
 		size_t nm = start[r + 1] - start[r], *m = mem + start[r];
 		struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));

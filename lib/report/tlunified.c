@@ -652,6 +652,7 @@ tl_sheet_unified(struct tl *tl)
 	tl_cols_add(t, ucols, UC_N, (tl->roofline ? UC_ROOFLINE : 0) |
 	    (tl->o->call_stack ? UC_CALLSTACK : 0), idx);
 	ng = tl_group_rows(tl, u.r, u.n, 0, &start, &mem);
+	tab_reserve(t, ng);
 	for (i = 0; i < ng; i++) {
 		size_t r = tab_row(t);
 
