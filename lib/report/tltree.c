@@ -432,6 +432,27 @@ is_runtime_name(const char *s)
 /* The string key of r, or NULL (absent, null; of another type: r is bad). */
 #define STR(key)	rec_str(r, key, NULL)
 
+/*
+ * Whether a sheet may show the argument reprs of the op of record r (modelled: it has a
+ * perf model or figures). They are the bulk of the op state when every op's arguments
+ * differ, and a sheet shows them only for an op that launches GPU work (ops_unique_args,
+ * unified_perf_summary's rows and synthetic rows, short_kernels_summary: the op a GPU
+ * event's launched_by names) or that has a model (unified_perf_summary, the roofline
+ * sheets: a backward op's forward op has a model too). ttp-parse says the first on the
+ * op record, before its GPU events come: "launcher" (non-communication work) and
+ * "kernels" (any). A record without "launcher" (not ttp-parse's) keeps its arguments.
+ */
+static bool
+args_shown(struct rec *r, bool modelled)
+{
+	bool l;
+
+	if (modelled || rec_type(r, "perf_model") != REC_ABSENT ||
+	    rec_type(r, "kernels") != REC_ABSENT || rec_type(r, "launcher") != REC_BOOL)
+		return true;
+	return rec_bool(r, "launcher", &l) && l;
+}
+
 static void
 add_op(struct tl *tl, struct rec *r)
 {
@@ -487,7 +508,11 @@ add_op(struct tl *tl, struct rec *r)
 	o->params = NAME_NONE;
 	o->flops = has_flops ? flops : NAN;
 	o->bytes = has_bytes ? bytes : NAN;
-	add_args(tl, o, r);
+	if (args_shown(r, hasmodel || has_flops || has_roof || has_bwd_of || spec != NULL ||
+	    sheet != NULL))
+		add_args(tl, o, r);
+	else
+		o->args = NAME_NONE;
 	add_params(tl, o, r);
 	if (!isnan(o->flops))
 		o->model = 1;

@@ -149,6 +149,45 @@ timeline(void)
 	tl_free(tl);
 }
 
+/* The argument reprs an op keeps: those a sheet may show (ttp-parse's "launcher" or
+ * "kernels", a model, or a record that does not say), not those of an op that
+ * launches nothing and has no model. */
+static void
+args_kept(void)
+{
+	static const struct {
+		const char	*extra, *dims;
+		int		 kept;
+	} c[] = {
+		{ "\"launcher\":false", "((1,),)", 0 },
+		{ "\"launcher\":true", "((2,),)", 1 },
+		{ "", "((3,),)", 1 },
+		{ "\"launcher\":false,\"kernels\":[\"nccl\"]", "((4,),)", 1 },
+		{ "\"launcher\":false,\"perf_model\":\"GEMM\"", "((5,),)", 1 },
+		{ "\"launcher\":false,\"flops\":1", "((6,),)", 1 },
+		{ "\"launcher\":\"no\"", "((7,),)", 1 },
+	};
+	struct tl *tl = tl_new();
+	char line[512];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\","
+		    "\"cat\":\"cpu_op\",\"id\":%zu,\"op\":\"aten::x\",\"in\":[{\"shape\":"
+		    "[%zu]}]%s%s}", i + 1, i + 1, *c[i].extra ? "," : "", c[i].extra);
+		add(tl, line);
+	}
+	tl_link(tl);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		j = at(tl, (long long)i + 1);
+		ok(j != TL_NONE && (tl_arg_repr(tl, &tl->op[j], 0) != NAME_NONE) == c[i].kept &&
+		    (names_lookup(&tl->str, c[i].dims, strlen(c[i].dims)) != NAME_NONE) ==
+		    c[i].kept, "arguments %s: %s", c[i].kept ? "kept" : "not kept",
+		    *c[i].extra ? c[i].extra : "no launcher key");
+	}
+	tl_free(tl);
+}
+
 int
 main(void)
 {
@@ -161,5 +200,6 @@ main(void)
 	tl_free(tl);
 	tree();
 	timeline();
+	args_kept();
 	return tap_done();
 }
