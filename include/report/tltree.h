@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/diag.h"
 #include "core/names.h"
@@ -45,20 +46,33 @@ struct gpuev {
 	double		s, e, dur;
 };
 
-/* One op record (a CPU op or an orphan launch). */
-struct top {
-	long long	id, parent, hs, he;
-	long long	rank;			/* of its trace: ids are event indices per trace */
-	long long	bwd_of;			/* ttp-roofline's: the forward op whose
-						 * backward figures it carries, or -1 */
+/* ttp-roofline's figures of an op (struct top's mod; most ops have none: read them
+ * with tl_mod, which gives tl_mod_none's for those). */
+struct tmod {
+	long long	bwd_of;			/* the forward op whose backward figures it
+						 * carries, or -1 */
 	double		flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
-	uint32_t	up;			/* parent index, or TL_UP_NONE (read with UP) */
-	uint32_t	name, cat, process, label, thread, spec, sheet, params;
-	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
-	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
-						 * NAME_NONE when it has no "in" */
+	uint32_t	spec, params;
 	uint32_t	bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
 	uint32_t	p0, np;			/* its params: tl->pkv[p0 .. p0 + np) */
+};
+
+/* One op record (a CPU op or an orphan launch). Every op of the trace is one: what
+ * few ops have (figures, params) is in struct tmod, what ops share (rank, process,
+ * label, thread) interned. */
+struct top {
+	long long	id, hs, he;
+	uint32_t	up;			/* parent index, or TL_UP_NONE (read with UP) */
+	uint32_t	name, cat, sheet;
+	uint32_t	rank;			/* of its trace (ids are event indices per
+						 * trace): tl->ranks, read with tl_op_rank */
+	uint32_t	who;			/* process, label and thread: tl->who, read
+						 * with tl_op_who */
+	uint32_t	mod;			/* its figures: tl->mod[mod], or TL_MOD_NONE */
+	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
+	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
+						 * NAME_NONE when it has no "in" or no sheet
+						 * shows them */
 	uint32_t	ev0, nev;		/* own GPU events (all, comm included):
 						 * tl->oev[ev0 .. ev0 + nev) */
 	uint32_t	kid0, nkid;		/* children in tl->kids */
@@ -66,6 +80,9 @@ struct top {
 	uint8_t		hasmodel;		/* TraceLens has a perf model for it */
 	uint8_t		python;			/* a python function (ttp-parse -p); runtime too */
 };
+#define TL_MOD_NONE	UINT32_MAX
+/* tl_op_who's j */
+enum { TL_PROCESS, TL_LABEL, TL_THREAD };
 
 /* An op's parent index as a size_t: NONE at the root. (Ops and their events and
  * params are counted in 32 bits: add_op and add_gpu stop past TL_OP_MAX.) */
@@ -78,6 +95,13 @@ struct tl {
 	size_t		 nk, capk;
 	struct top	*op;
 	size_t		 nop, capop;
+	long long	*parent;		/* per op, until tl_link: its parent's id
+						 * or -1 */
+	size_t		 cappar;
+	struct tmod	*mod;
+	size_t		 nmod, capmod;
+	struct names	 ranks;			/* the ops' ranks: 8 bytes each */
+	struct names	 who;			/* (process, label, thread): 3 uint32 */
 	struct names	 str;
 	struct names	 gkey;			/* "group" records: (rank, name) to the ... */
 	uint32_t	*granks;		/* ... process group's rank list (in str) */
@@ -171,6 +195,34 @@ static inline const char *
 tl_str(const struct tl *tl, uint32_t id)
 {
 	return names_str(&tl->str, id);
+}
+
+/* The figures of an op without any: bwd_of -1, NaN, NAME_NONE, no params. */
+extern const struct tmod tl_mod_none;
+
+static inline const struct tmod *
+tl_mod(const struct tl *tl, const struct top *o)
+{
+	return o->mod == TL_MOD_NONE ? &tl_mod_none : &tl->mod[o->mod];
+}
+
+static inline long long
+tl_op_rank(const struct tl *tl, const struct top *o)
+{
+	long long r;
+
+	memcpy(&r, tl->ranks.str[o->rank], sizeof(r));
+	return r;
+}
+
+/* Op o's process name (TL_PROCESS), process label or thread name (interned). */
+static inline uint32_t
+tl_op_who(const struct tl *tl, const struct top *o, int j)
+{
+	uint32_t v;
+
+	memcpy(&v, tl->who.str[o->who] + 4 * j, sizeof(v));
+	return v;
 }
 uint32_t tl_intern(struct tl *tl, const char *s);	/* NULL: "" */
 struct buf;

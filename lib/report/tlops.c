@@ -179,7 +179,7 @@ group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *n
 			buf_printf(&key, "%u", o->name);
 		else
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
-			    o->name, tl_op_category(tl, L->op[i]), o->process, o->label, o->thread,
+			    o->name, tl_op_category(tl, L->op[i]), tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL), tl_op_who(tl, o, TL_THREAD),
 			    TDIMS(o), TTYPES(o), TSTRIDES(o), TCONC(o));
 		if (L->pm)
 			buf_printf(&key, "\x1fm%u", L->pm[i]);
@@ -257,9 +257,9 @@ ua_first(void *ctx, int src, struct tl_val *v)
 	switch (src) {
 	case UA_NAME: s = o->name; break;
 	case UA_CAT: s = tl_op_category(tl, op); break;
-	case UA_PROC: s = o->process; break;
-	case UA_LABEL: s = o->label; break;
-	case UA_THREAD: s = o->thread; break;
+	case UA_PROC: s = tl_op_who(tl, o, TL_PROCESS); break;
+	case UA_LABEL: s = tl_op_who(tl, o, TL_LABEL); break;
+	case UA_THREAD: s = tl_op_who(tl, o, TL_THREAD); break;
 	case UA_DIMS: s = TDIMS(o); break;
 	case UA_TYPES: s = TTYPES(o); break;
 	case UA_STRIDES: s = TSTRIDES(o); break;

@@ -87,8 +87,10 @@ as_cmp(const void *a, const void *b)
 	const struct prow *x = a, *y = b;
 	const struct top *ox = &sort_tl->op[x->as], *oy = &sort_tl->op[y->as];
 
-	if (ox->rank != oy->rank)
-		return (ox->rank > oy->rank) - (ox->rank < oy->rank);
+	long long rx = tl_op_rank(sort_tl, ox), ry = tl_op_rank(sort_tl, oy);
+
+	if (rx != ry)
+		return (rx > ry) - (rx < ry);
 	if (x->uid != y->uid)
 		return (x->uid > y->uid) - (x->uid < y->uid);
 	return (x->op > y->op) - (x->op < y->op);
@@ -108,7 +110,7 @@ param_of(const struct tl *tl, const struct top *o, uint32_t key)
 {
 	size_t i;
 
-	for (i = 0; i < o->np; i++)
+	for (i = 0; i < tl_mod(tl, o)->np; i++)
 		if (PK(o, i) == key)
 			return tl_str(tl, PV(o, i));
 	return NULL;
@@ -258,16 +260,16 @@ ffirst(void *ctx, int src, struct tl_val *v)
 
 	switch (src) {
 	case FF_NAME: s = as->name; break;
-	case FF_PROC: s = as->process; break;
-	case FF_LABEL: s = as->label; break;
-	case FF_THREAD: s = as->thread; break;
+	case FF_PROC: s = tl_op_who(tl, as, TL_PROCESS); break;
+	case FF_LABEL: s = tl_op_who(tl, as, TL_LABEL); break;
+	case FF_THREAD: s = tl_op_who(tl, as, TL_THREAD); break;
 	case FF_BOUND: s = tl_pgroup_bound(g); break;
 	case FF_LDIMS: case FF_LTYPES: case FF_LSTRIDES: case FF_LCONC:
 		s = tl_arg_repr(tl, as, 4 + src - FF_LDIMS);
 		break;
 	case FF_SPEC:
 		for (i = 0; i < g->nm && s == NAME_NONE; i++)
-			s = tl->op[g->p[g->m[i]].op].spec;
+			s = tl_mod(tl, &tl->op[g->p[g->m[i]].op])->spec;
 		break;
 	case FF_NK:
 		*v = (struct tl_val){ TAB_INT, (long long)p0->nev, 0, NULL };
@@ -301,16 +303,17 @@ family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
 		p[n].op = p[n].as = x;
 		/* backward figures (ttp-roofline's bwd_of): TraceLens's row is the
 		 * forward op's, with the backward op's kernels */
-		if (o->bwd_of >= 0 && (j = tl_find_op(tl, o->rank, o->bwd_of)) != NONE) {
+		if (tl_mod(tl, o)->bwd_of >= 0 && (j = tl_find_op(tl, tl_op_rank(tl, o),
+		    tl_mod(tl, o)->bwd_of)) != NONE) {
 			p[n].as = j;
 			nbwd++;
 		}
 		p[n].uid = tl->op[p[n].as].id;
-		p[n].flops = o->flops;
-		p[n].bytes = o->bytes;
-		p[n].roof_us = o->roof_us;
+		p[n].flops = tl_mod(tl, o)->flops;
+		p[n].bytes = tl_mod(tl, o)->bytes;
+		p[n].roof_us = tl_mod(tl, o)->roof_us;
 		tl_prow_events(tl, &p[n], x);
-		for (j = 0; j < o->np; j++) {
+		for (j = 0; j < tl_mod(tl, o)->np; j++) {
 			for (c = 0; c < *npk && (*pk)[c] != PK(o, j); c++)
 				;
 			if (c == *npk) {

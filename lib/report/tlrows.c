@@ -230,7 +230,7 @@ tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **
 		buf_reset(&key);
 		if (roof) {
 			buf_printf(&key, "%u", tl->op[p[i].as].name);
-			for (j = 0; j < o->np; j++)
+			for (j = 0; j < tl_mod(tl, o)->np; j++)
 				buf_printf(&key, "\x1f%u=%u", PK(o, j), PV(o, j));
 			if (tl->o->by_nkernels)
 				buf_printf(&key, "\x1fk%zu", p[i].nev);
@@ -238,7 +238,7 @@ tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **
 			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
 		else
 			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
-			    p[i].name, p[i].cat, o->process, o->label, o->thread, TDIMS(o),
+			    p[i].name, p[i].cat, tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL), tl_op_who(tl, o, TL_THREAD), TDIMS(o),
 			    TTYPES(o), TSTRIDES(o), TCONC(o));
 		g[i] = tab_group(&groups, key.p, key.len);
 	}
@@ -308,6 +308,6 @@ tl_pgroup_bound(const struct pgroup *g)
 
 	for (i = 0; i < g->nm; i++)
 		if (!isnan(g->p[g->m[i]].roof_us))
-			return g->tl->op[g->p[g->m[i]].op].bound;
+			return tl_mod(g->tl, &g->tl->op[g->p[g->m[i]].op])->bound;
 	return NAME_NONE;
 }

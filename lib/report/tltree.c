@@ -18,10 +18,13 @@
 
 #define NONE TL_NONE
 
-/* Op o's param j: its name and its value's repr; own GPU event j of op o. */
-#define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])
-#define PV(o, j)	(tl->pkv[(o)->p0 + (j)][1])
+/* Figures m's param j: its name and its value's repr; own GPU event j of op o. */
+#define MPK(m, j)	(tl->pkv[(m)->p0 + (j)][0])
+#define MPV(m, j)	(tl->pkv[(m)->p0 + (j)][1])
 #define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
+
+const struct tmod tl_mod_none = { -1, NAN, NAN, NAN, NAME_NONE, NAME_NONE, NAME_NONE,
+	0, 0 };
 
 /*
  * Ops repeat their arguments: each "in" text is converted once while it is in this
@@ -45,6 +48,8 @@ tl_new(void)
 	names_init(&tl->str);
 	names_init(&tl->gkey);
 	names_init(&tl->argset);
+	names_init(&tl->ranks);
+	names_init(&tl->who);
 	tl->inc = xcalloc(INCACHE, sizeof(*tl->inc));
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
@@ -60,6 +65,10 @@ tl_free(struct tl *tl)
 	if (tl == NULL)
 		return;
 	free(tl->op);
+	free(tl->parent);
+	free(tl->mod);
+	names_free(&tl->ranks);
+	names_free(&tl->who);
 	names_free(&tl->gkey);
 	free(tl->granks);
 	error_free(&tl->refused);
@@ -256,13 +265,6 @@ tl_arg_repr(const struct tl *tl, const struct top *o, int j)
 	return v;
 }
 
-/* Param j of op o: its name and its value's repr; own GPU event j of op o. */
-#define PK(o, j)	(tl->pkv[(o)->p0 + (j)][0])
-
-#define PV(o, j)	(tl->pkv[(o)->p0 + (j)][1])
-
-#define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
-
 static uint64_t
 text_hash(const char *s, size_t n)
 {
@@ -366,7 +368,7 @@ param_is_list(struct rec *r, const char *key)
 /* The op's "params" object: each member's repr and the whole dict's (a repeated key keeps
  * its first place and its last value, as jansson kept them). */
 static void
-add_params(struct tl *tl, struct top *o, struct rec *r)
+add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 {
 	struct buf b = BUF_INIT, v = BUF_INIT;
 	size_t n, i, k;
@@ -378,7 +380,7 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 	if (raw == NULL || rec_type(r, "params") != REC_OBJECT)
 		return;
 	real = py_json_bigint(raw, n) ? PY_REAL : 0;
-	o->p0 = (uint32_t)tl->npkv;
+	m->p0 = (uint32_t)tl->npkv;
 	rd = js_open_mem(raw, n);
 	js_next(rd);
 	while (js_next(rd) == JS_KEY) {
@@ -392,22 +394,22 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 		js_capture(rd, &v);
 		buf_reset(&b);
 		py_json(&b, v.p, v.len, tuple | real);
-		for (k = 0; k < o->np && PK(o, k) != key; k++)
+		for (k = 0; k < m->np && MPK(m, k) != key; k++)
 			;
-		if (k == o->np) {	/* the op's pairs are the last ones: appended */
+		if (k == m->np) {	/* the op's pairs are the last ones: appended */
 			if (tl->npkv >= TL_OP_MAX)
 				die(EXIT_DATA, "more than %zu op params", TL_OP_MAX);
 			tl->pkv = xgrow(tl->pkv, &tl->cappkv, tl->npkv + 1, sizeof(*tl->pkv));
 			tl->pkv[tl->npkv++][0] = key;
-			o->np++;
+			m->np++;
 		}
-		PV(o, k) = tl_intern_buf(tl, &b);
+		MPV(m, k) = tl_intern_buf(tl, &b);
 	}
 	js_close(rd);
 	buf_reset(&b);
 	buf_addc(&b, '{');
-	for (i = 0; i < o->np; i++) {
-		const char *ks = tl_str(tl, PK(o, i)), *vs = tl_str(tl, PV(o, i));
+	for (i = 0; i < m->np; i++) {
+		const char *ks = tl_str(tl, MPK(m, i)), *vs = tl_str(tl, MPV(m, i));
 
 		if (i)
 			buf_adds(&b, ", ");
@@ -416,7 +418,7 @@ add_params(struct tl *tl, struct top *o, struct rec *r)
 		buf_adds(&b, vs);
 	}
 	buf_addc(&b, '}');
-	o->params = tl_intern_buf(tl, &b);
+	m->params = tl_intern_buf(tl, &b);
 	o->model = 1;
 	buf_free(&b);
 	buf_free(&v);
@@ -457,6 +459,8 @@ static void
 add_op(struct tl *tl, struct rec *r)
 {
 	struct top *o;
+	struct tmod mv, *m;
+	uint32_t who[3];
 	const char *cat = STR("cat"), *name = STR("op");
 	long long id, parent, rank, hs, he;
 	bool has_id = rec_int(r, "id", &id);
@@ -484,14 +488,16 @@ add_op(struct tl *tl, struct rec *r)
 	if (tl->nop >= TL_OP_MAX)
 		die(EXIT_DATA, "more than %zu op records", TL_OP_MAX);
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
+	tl->parent = xgrow(tl->parent, &tl->cappar, tl->nop + 1, sizeof(*tl->parent));
+	tl->parent[tl->nop] = has_parent ? parent : -1;
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
 	o->id = id;
 	if (o->id > tl->maxid)
 		tl->maxid = o->id;
-	o->parent = has_parent ? parent : -1;
-	o->bwd_of = has_bwd_of ? bwd_of : -1;
-	o->rank = has_rank ? rank : 0;
+	if (!has_rank)
+		rank = 0;
+	o->rank = names_intern(&tl->ranks, (const char *)&rank, sizeof(rank));
 	o->up = TL_UP_NONE;
 	o->hs = has_hs ? hs : 0;
 	o->he = has_he ? he : o->hs;
@@ -499,39 +505,52 @@ add_op(struct tl *tl, struct rec *r)
 	o->runtime = cat ? strcmp(cat, "cpu_op") != 0 : name != NULL && is_runtime_name(name);
 	o->python = cat && strcmp(cat, "python_function") == 0;
 	o->cat = category ? tl_intern(tl, category) : NAME_NONE;
-	o->process = tl_intern(tl, process ? process : "Unknown");
-	o->label = tl_intern(tl, label ? label : "Unknown");
-	o->thread = tl_intern(tl, thread ? thread : "Unknown");
-	o->spec = spec ? tl_intern(tl, spec) : NAME_NONE;
+	who[TL_PROCESS] = tl_intern(tl, process ? process : "Unknown");
+	who[TL_LABEL] = tl_intern(tl, label ? label : "Unknown");
+	who[TL_THREAD] = tl_intern(tl, thread ? thread : "Unknown");
+	o->who = names_intern(&tl->who, (const char *)who, sizeof(who));
+	o->mod = TL_MOD_NONE;
+	m = &mv;
+	*m = tl_mod_none;
+	if (has_flops || has_bytes || has_roof || has_bwd_of || spec != NULL ||
+	    rec_type(r, "params") == REC_OBJECT) {
+		if (tl->nmod >= TL_OP_MAX)
+			die(EXIT_DATA, "more than %zu op records", TL_OP_MAX);
+		o->mod = (uint32_t)tl->nmod;
+	}
+	m->bwd_of = has_bwd_of ? bwd_of : -1;
+	m->spec = spec ? tl_intern(tl, spec) : NAME_NONE;
 	o->sheet = sheet ? tl_intern(tl, sheet) : NAME_NONE;
 	o->phase = phase ? tl_intern(tl, phase) : NAME_NONE;
-	o->params = NAME_NONE;
-	o->flops = has_flops ? flops : NAN;
-	o->bytes = has_bytes ? bytes : NAN;
+	m->flops = has_flops ? flops : NAN;
+	m->bytes = has_bytes ? bytes : NAN;
 	if (args_shown(r, hasmodel || has_flops || has_roof || has_bwd_of || spec != NULL ||
 	    sheet != NULL))
 		add_args(tl, o, r);
 	else
 		o->args = NAME_NONE;
-	add_params(tl, o, r);
-	if (!isnan(o->flops))
+	add_params(tl, o, m, r);
+	if (!isnan(m->flops))
 		o->model = 1;
 	/* TraceLens's _has_perf_model: the name has a model, whether or not it applies;
 	 * a backward op's figures are its forward op's model (the roofline sheets'), not
 	 * its own */
 	o->hasmodel = hasmodel && !has_bwd_of;
-	o->roof_us = has_roof ? roof_us : NAN;
-	o->bound = NAME_NONE;
-	if (!isnan(o->roof_us)) {
+	m->roof_us = has_roof ? roof_us : NAN;
+	if (!isnan(m->roof_us)) {
 		tl->roofline = 1;
 		if (roof != NULL)
-			o->bound = tl_intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
+			m->bound = tl_intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
 			    "MEMORY_BOUND");
 		else if (has_peak && has_flops && peak > 0)
 			/* no kernel time, so no "roof": TraceLens's bound all the same, the
 			 * compute time (its expression) being the roofline time */
-			o->bound = tl_intern(tl, (flops / 1e9 * 1e9 / (peak * 1e12)) * 1e6 >=
+			m->bound = tl_intern(tl, (flops / 1e9 * 1e9 / (peak * 1e12)) * 1e6 >=
 			    roof_us ? "COMPUTE_BOUND" : "MEMORY_BOUND");
+	}
+	if (o->mod != TL_MOD_NONE) {
+		tl->mod = xgrow(tl->mod, &tl->capmod, tl->nmod + 1, sizeof(*tl->mod));
+		tl->mod[tl->nmod++] = mv;
 	}
 }
 
@@ -787,9 +806,10 @@ static int
 byid_cmp(const void *a, const void *b)
 {
 	const struct top *x = &cmp_tl->op[*(const size_t *)a], *y = &cmp_tl->op[*(const size_t *)b];
+	long long rx = tl_op_rank(cmp_tl, x), ry = tl_op_rank(cmp_tl, y);
 
-	if (x->rank != y->rank)
-		return (x->rank > y->rank) - (x->rank < y->rank);
+	if (rx != ry)
+		return (rx > ry) - (rx < ry);
 	return (x->id > y->id) - (x->id < y->id);
 }
 
@@ -801,10 +821,11 @@ tl_find_op(const struct tl *tl, long long rank, long long id)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct top *m = &tl->op[tl->byid[mid]];
+		long long mr = tl_op_rank(tl, m);
 
-		if (m->rank == rank && m->id == id)
+		if (mr == rank && m->id == id)
 			return tl->byid[mid];
-		if (m->rank < rank || (m->rank == rank && m->id < id))
+		if (mr < rank || (mr == rank && m->id < id))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -842,7 +863,7 @@ tl_tie_runs(const struct tl *tl, size_t *v, size_t n)
 		const struct top *o = &tl->op[v[a]];
 		double t = tl_ns_us(o->hs);
 
-		for (b = a + 1; b < n && tl->op[v[b]].rank == o->rank &&
+		for (b = a + 1; b < n && tl->op[v[b]].rank == o->rank &&	/* interned */
 		    tl_ns_us(tl->op[v[b]].hs) == t; b++)
 			;
 		for (i = a + 1; i < b; i++) {	/* insertion sort: runs are short */
@@ -869,8 +890,12 @@ tl_link(struct tl *tl)
 	cmp_tl = tl;
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	for (i = 0; i < tl->nop; i++)
-		if (tl->op[i].parent >= 0)
-			tl->op[i].up = (uint32_t)tl_find_op(tl, tl->op[i].rank, tl->op[i].parent);
+		if (tl->parent[i] >= 0)
+			tl->op[i].up = (uint32_t)tl_find_op(tl, tl_op_rank(tl, &tl->op[i]),
+			    tl->parent[i]);
+	free(tl->parent);	/* the ids are links now */
+	tl->parent = NULL;
+	tl->cappar = 0;
 	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));

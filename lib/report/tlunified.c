@@ -113,12 +113,12 @@ urow(struct tl *tl, struct ucoll *u, size_t i)
 	p->uid = o->id;
 	p->name = o->name;
 	p->cat = tl_op_category(tl, i);
-	p->model = o->model && o->bwd_of < 0;
+	p->model = o->model && tl_mod(tl, o)->bwd_of < 0;
 	p->hasmodel = o->hasmodel;
 	p->dur_us = (double)(o->he - o->hs) / 1000.0;
-	p->flops = p->model ? o->flops : NAN;
-	p->bytes = p->model ? o->bytes : NAN;
-	p->roof_us = p->model ? o->roof_us : NAN;
+	p->flops = p->model ? tl_mod(tl, o)->flops : NAN;
+	p->bytes = p->model ? tl_mod(tl, o)->bytes : NAN;
+	p->roof_us = p->model ? tl_mod(tl, o)->roof_us : NAN;
 	tl_prow_events(tl, p, i);
 	for (j = 0; j < p->nev; j++)
 		u->covered[p->ev[j]] = 1;
@@ -232,9 +232,9 @@ ufirst(void *ctx, int src, struct tl_val *v)
 	switch (src) {
 	case UF_NAME: s = p0->name; break;
 	case UF_CAT: s = p0->cat; break;
-	case UF_PROC: s = o->process; break;
-	case UF_LABEL: s = o->label; break;
-	case UF_THREAD: s = o->thread; break;
+	case UF_PROC: s = tl_op_who(tl, o, TL_PROCESS); break;
+	case UF_LABEL: s = tl_op_who(tl, o, TL_LABEL); break;
+	case UF_THREAD: s = tl_op_who(tl, o, TL_THREAD); break;
 	case UF_BOUND: s = tl_pgroup_bound(g); break;
 	case UF_UID:
 		*v = (struct tl_val){ TAB_INT, p0->uid, 0, NULL };
@@ -247,12 +247,13 @@ ufirst(void *ctx, int src, struct tl_val *v)
 		for (i = 0; i < g->nm; i++) {
 			const struct prow *q = &g->p[g->m[i]];
 
-			if (src == UF_SPEC && q->model && tl->op[q->op].spec != NAME_NONE) {
-				s = tl->op[q->op].spec;
+			if (src == UF_SPEC && q->model &&
+			    tl_mod(tl, &tl->op[q->op])->spec != NAME_NONE) {
+				s = tl_mod(tl, &tl->op[q->op])->spec;
 				break;
 			}
 			if (src != UF_SPEC && q->model) {
-				s = tl->op[q->op].params;
+				s = tl_mod(tl, &tl->op[q->op])->params;
 				break;
 			}
 		}
