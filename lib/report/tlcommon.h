@@ -66,12 +66,12 @@ struct sink {
 
 /* One row of unified_perf_summary or of a roofline sheet before grouping. */
 struct prow {
-	size_t		 op;		/* the op the row describes (or the synthetic's parent) */
-	size_t		 as;		/* the op whose name, UID, thread and arguments it
+	uint32_t	 op;		/* the op the row describes (or the synthetic's parent) */
+	uint32_t	 as;		/* the op whose name, UID, thread and arguments it
 					 * shows: op, or the forward op of backward figures */
 	long long	 uid;
 	uint32_t	 name, cat;
-	int		 model, hasmodel, synth;
+	uint8_t		 model, hasmodel, synth;
 	double		 dur_us, ktime, flops, bytes, roof_us;
 	size_t		*ev;		/* its GPU events, sorted by ts */
 	size_t		 nev;

@@ -199,6 +199,8 @@ tl_prow_events(struct tl *tl, struct prow *p, size_t i)
 	p->ev = NULL;
 	p->nev = 0;
 	tl_subtree_events(tl, i, &p->ev, &p->nev, &cap);
+	if (p->nev > 0 && p->nev < cap)	/* held until the sheet is built */
+		p->ev = xreallocarray(p->ev, p->nev, sizeof(*p->ev));
 	tl_sort_events(tl, p->ev, p->nev);
 	p->ktime = tl_busy(tl, p->ev, p->nev);
 }

@@ -22,9 +22,10 @@ struct ucoll {
 	struct prow	*r;
 	size_t		 n, cap;
 	char		*covered;	/* per GPU event */
-	int		*submodel;	/* per op: a descendant has a model */
-	size_t		*subn;		/* per op: GPU events in the subtree */
+	uint8_t		*sub;		/* per op: SUB_EV, SUB_MODEL */
 };
+#define SUB_EV		1u	/* a GPU event in the subtree */
+#define SUB_MODEL	2u	/* a descendant has a model */
 
 static struct prow *
 ucoll_add(struct ucoll *u)
@@ -51,12 +52,10 @@ subtree_facts(const struct tl *tl, struct ucoll *u, size_t i)
 	while (pre.n > 0) {
 		const struct top *o = &tl->op[i = pre.s[--pre.n]];
 
-		u->subn[i] = o->nev;
-		u->submodel[i] = 0;
+		u->sub[i] = o->nev > 0 ? SUB_EV : 0;
 		for (j = 0; j < o->nkid; j++) {
 			k = tl->kids[o->kid0 + j];
-			u->subn[i] += u->subn[k];
-			u->submodel[i] |= u->submodel[k] || tl->op[k].hasmodel;
+			u->sub[i] |= u->sub[k] | (tl->op[k].hasmodel ? SUB_MODEL : 0);
 		}
 	}
 	free(w.s);
@@ -87,11 +86,11 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	while (w.n > 0) {
 		const struct top *o = &tl->op[i = w.s[--w.n]];
 
-		if (u->subn[i] == 0)
+		if (!(u->sub[i] & SUB_EV))
 			continue;
 		/* python frames and launches under them pass through: only CPU ops are
 		 * rows */
-		if (o->runtime || (!o->hasmodel && (u->submodel[i] ||
+		if (o->runtime || (!o->hasmodel && ((u->sub[i] & SUB_MODEL) ||
 		    !has_own_compute(tl, i))))
 			tl_walk_push_kids(tl, &w, i);
 		else
@@ -604,8 +603,7 @@ tl_sheet_unified(struct tl *tl)
 
 	memset(&u, 0, sizeof(u));
 	u.covered = xcalloc(tl->nk + 1, 1);
-	u.submodel = xcalloc(tl->nop + 1, sizeof(int));
-	u.subn = xcalloc(tl->nop + 1, sizeof(size_t));
+	u.sub = xcalloc(tl->nop + 1, 1);
 	roots = xreallocarray(NULL, tl->nop + 1, sizeof(*roots));
 	for (i = 0; i < tl->nop; i++)
 		if (TL_UP(tl->op[i]) == NONE)
@@ -670,7 +668,6 @@ tl_sheet_unified(struct tl *tl)
 	free(mem);
 	tl_prow_free(u.r, u.n);
 	free(u.covered);
-	free(u.submodel);
-	free(u.subn);
+	free(u.sub);
 	return t;
 }
