@@ -46,6 +46,15 @@ struct gpuev {
 	double		s, e, dur;
 };
 
+/* An op record not kept: it launches nothing and has no GPU work below it, no model and
+ * nothing any sheet reads (tl_add). Kept until tl_link, which links the ops below it to
+ * the op above it. */
+struct tgone {
+	long long	id, parent, rank;
+	size_t		up;		/* tl_link: the kept op above it, or TL_NONE */
+	int		state;		/* tl_link: 0 not resolved, 1 on the walk, 2 done */
+};
+
 /* ttp-roofline's figures of an op (struct top's mod; most ops have none: read them
  * with tl_mod, which gives tl_mod_none's for those). */
 struct tmod {
@@ -98,6 +107,10 @@ struct tl {
 	long long	*parent;		/* per op, until tl_link: its parent's id
 						 * or -1 */
 	size_t		 cappar;
+	struct tgone	*gone;			/* the ops not kept (tl_add), until
+						 * tl_link: their links up */
+	size_t		 ngone, capgone;
+	size_t		 nskip;			/* op records not kept, in all */
 	struct tmod	*mod;
 	size_t		 nmod, capmod;
 	struct names	 ranks;			/* the ops' ranks: 8 bytes each */
@@ -111,8 +124,8 @@ struct tl {
 	size_t		 npkv, cappkv;
 	struct names	 argset;		/* distinct argument reprs: 8 uint32 each */
 	struct incache	*inc;			/* recent "in" texts and their argset */
-	size_t		*kids;			/* CSR children lists */
-	size_t		*byid;			/* op indices sorted by id */
+	uint32_t	*kids;			/* CSR children lists */
+	uint32_t	*byid;			/* op indices sorted by id */
 	long long	 maxid;
 	int		 linked;		/* ops linked to parents and events */
 	int		 roofline;		/* some op has a roofline time */
@@ -144,7 +157,10 @@ struct tl *tl_new(void);
 void tl_free(struct tl *tl);
 /* Take a record: 1 if it is a Kineto record (kind trace, op, gpu, signpost), else 0. */
 int tl_add(struct tl *tl, struct rec *r);
-/* Number of op and gpu records taken. */
+/* Whether the op name matters to the pseudo-op gates (tlpseudo.c): such an op is kept
+ * whatever it launches. */
+bool tl_pseudo_name(const char *name);
+/* Number of op and gpu records taken (kept or not). */
 size_t tl_count(const struct tl *tl);
 /* Number of communication kernels (NCCL/RCCL) taken without their collective's args
  * ("comm"): coll_analysis leaves them out. */

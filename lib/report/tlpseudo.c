@@ -2,6 +2,7 @@
 /* tlpseudo: --enable_pseudo_ops's names and the gates of TraceLens's pseudo-op
  * extensions (docs/tracelens.md §3.2). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,18 +92,30 @@ py_gates(const char *n)
  *   MLA_Prefill        aiter::mla_prefill_ps_asm_fwd and the python function
  *   V4_Paged_Decode    the python function alone
  *   paged-attention KV-cache dtypes: _rocm_C::paged_attention, aiter::paged_attention_v1 */
+enum { MOE_FWD = 1, AITER_MOE = 2, OUTPLACE = 4, FLYDSL = 8, MLA_D = 16, MLA_P = 32,
+    ROCM_PA = 64, AITER_PA = 128 };
+static const struct { const char *name; int bit; } gate[] = {
+	{ "vllm::moe_forward", MOE_FWD }, { "vllm::rocm_aiter_fused_moe", AITER_MOE },
+	{ "vllm::outplace_fused_experts", OUTPLACE }, { "aiter::fused_moe_", FLYDSL },
+	{ "aiter::mla_decode_stage1_asm_fwd", MLA_D },
+	{ "aiter::mla_prefill_ps_asm_fwd", MLA_P },
+	{ "_rocm_C::paged_attention", ROCM_PA }, { "aiter::paged_attention_v1", AITER_PA },
+	{ NULL, 0 } };
+
+bool
+tl_pseudo_name(const char *n)
+{
+	size_t j;
+
+	for (j = 0; gate[j].name; j++)
+		if (strcmp(n, gate[j].name) == 0)
+			return true;
+	return py_gates(n) != 0 || strncmp(n, "sglang_profiler::", 17) == 0;
+}
+
 const char *
 tl_pseudo_ops(struct tl *tl)
 {
-	enum { MOE_FWD = 1, AITER_MOE = 2, OUTPLACE = 4, FLYDSL = 8, MLA_D = 16, MLA_P = 32,
-	    ROCM_PA = 64, AITER_PA = 128 };
-	static const struct { const char *name; int bit; } gate[] = {
-		{ "vllm::moe_forward", MOE_FWD }, { "vllm::rocm_aiter_fused_moe", AITER_MOE },
-		{ "vllm::outplace_fused_experts", OUTPLACE }, { "aiter::fused_moe_", FLYDSL },
-		{ "aiter::mla_decode_stage1_asm_fwd", MLA_D },
-		{ "aiter::mla_prefill_ps_asm_fwd", MLA_P },
-		{ "_rocm_C::paged_attention", ROCM_PA }, { "aiter::paged_attention_v1", AITER_PA },
-		{ NULL, 0 } };
 	const char *why = NULL;
 	size_t i, j, len, k;
 	int has = 0, py = 0, ogs = 0, awq = 0;

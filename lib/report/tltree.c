@@ -66,6 +66,7 @@ tl_free(struct tl *tl)
 		return;
 	free(tl->op);
 	free(tl->parent);
+	free(tl->gone);
 	free(tl->mod);
 	names_free(&tl->ranks);
 	names_free(&tl->who);
@@ -88,7 +89,7 @@ tl_free(struct tl *tl)
 size_t
 tl_count(const struct tl *tl)
 {
-	return tl->nk + tl->nop;
+	return tl->nk + tl->nop + tl->nskip;
 }
 
 size_t
@@ -455,12 +456,32 @@ args_shown(struct rec *r, bool modelled)
 	return rec_bool(r, "launcher", &l) && l;
 }
 
+/*
+ * Whether no sheet needs the op of record r (a CPU op, not modelled): ttp-parse says it
+ * charges no GPU event to it ("launcher" false, no "kernels") and launches none below it
+ * (no "subtree_ns"). Its subtree then has no GPU work, so it is no launcher, no row of
+ * unified_perf_summary and no frame of a call stack; the ops below it that are kept
+ * (modelled ones) are linked to the op above it, which keeps unified_perf_summary's
+ * "a descendant has a model". Most ops of a trace are such (owlv2: 68 %).
+ */
+static bool
+not_needed(struct rec *r, const char *cat, const char *name, bool modelled)
+{
+	bool l;
+
+	return !modelled && cat != NULL && strcmp(cat, "cpu_op") == 0 &&
+	    rec_type(r, "launcher") == REC_BOOL && rec_bool(r, "launcher", &l) && !l &&
+	    rec_type(r, "kernels") == REC_ABSENT && rec_type(r, "subtree_ns") == REC_ABSENT &&
+	    rec_type(r, "perf_model") == REC_ABSENT && !tl_pseudo_name(name ? name : "");
+}
+
 static void
 add_op(struct tl *tl, struct rec *r)
 {
 	struct top *o;
 	struct tmod mv, *m;
 	uint32_t who[3];
+	bool modelled;
 	const char *cat = STR("cat"), *name = STR("op");
 	long long id, parent, rank, hs, he;
 	bool has_id = rec_int(r, "id", &id);
@@ -487,16 +508,25 @@ add_op(struct tl *tl, struct rec *r)
 		return;		/* read all first: nothing kept of a bad record */
 	if (tl->nop >= TL_OP_MAX)
 		die(EXIT_DATA, "more than %zu op records", TL_OP_MAX);
+	modelled = hasmodel || has_flops || has_roof || has_bwd_of || spec != NULL ||
+	    sheet != NULL;
+	if (id > tl->maxid)
+		tl->maxid = id;
+	if (!has_rank)
+		rank = 0;
+	if (not_needed(r, cat, name, modelled)) {
+		tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
+		tl->gone[tl->ngone++] = (struct tgone){ id, has_parent ? parent : -1, rank, NONE,
+		    0 };
+		tl->nskip++;
+		return;
+	}
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
 	tl->parent = xgrow(tl->parent, &tl->cappar, tl->nop + 1, sizeof(*tl->parent));
 	tl->parent[tl->nop] = has_parent ? parent : -1;
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
 	o->id = id;
-	if (o->id > tl->maxid)
-		tl->maxid = o->id;
-	if (!has_rank)
-		rank = 0;
 	o->rank = names_intern(&tl->ranks, (const char *)&rank, sizeof(rank));
 	o->up = TL_UP_NONE;
 	o->hs = has_hs ? hs : 0;
@@ -524,8 +554,7 @@ add_op(struct tl *tl, struct rec *r)
 	o->phase = phase ? tl_intern(tl, phase) : NAME_NONE;
 	m->flops = has_flops ? flops : NAN;
 	m->bytes = has_bytes ? bytes : NAN;
-	if (args_shown(r, hasmodel || has_flops || has_roof || has_bwd_of || spec != NULL ||
-	    sheet != NULL))
+	if (args_shown(r, modelled))
 		add_args(tl, o, r);
 	else
 		o->args = NAME_NONE;
@@ -678,7 +707,7 @@ add_trace(struct tl *tl, struct rec *r)
 bool
 tl_gpu_only(const struct tl *tl)
 {
-	return tl->ntraces > 0 ? tl->ngpuonly == tl->ntraces : tl->nop == 0;
+	return tl->ntraces > 0 ? tl->ngpuonly == tl->ntraces : tl->nop + tl->nskip == 0;
 }
 
 /* The key of a process group on a rank: the rank, the group's name as JSON text. */
@@ -805,7 +834,8 @@ static struct tl *cmp_tl;
 static int
 byid_cmp(const void *a, const void *b)
 {
-	const struct top *x = &cmp_tl->op[*(const size_t *)a], *y = &cmp_tl->op[*(const size_t *)b];
+	const struct top *x = &cmp_tl->op[*(const uint32_t *)a];
+	const struct top *y = &cmp_tl->op[*(const uint32_t *)b];
 	long long rx = tl_op_rank(cmp_tl, x), ry = tl_op_rank(cmp_tl, y);
 
 	if (rx != ry)
@@ -831,6 +861,61 @@ tl_find_op(const struct tl *tl, long long rank, long long id)
 			hi = mid;
 	}
 	return NONE;
+}
+
+static int
+gone_cmp(const void *a, const void *b)
+{
+	const struct tgone *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static size_t
+gone_find(const struct tl *tl, long long rank, long long id)
+{
+	struct tgone key = { id, -1, rank, 0, 0 }, *g;
+
+	if (tl->ngone == 0)
+		return NONE;
+	g = bsearch(&key, tl->gone, tl->ngone, sizeof(*tl->gone), gone_cmp);
+	return g != NULL ? (size_t)(g - tl->gone) : NONE;
+}
+
+/* The kept op that is the parent (rank, id) or the first kept op above it through the
+ * ops not kept; TL_NONE at a root (or a cycle of ops not kept). Each op not kept is
+ * walked once: its answer is kept for the ops below it. */
+static size_t
+kept_parent(struct tl *tl, long long rank, long long id, struct tl_walk *path)
+{
+	size_t j = NONE, g;
+
+	path->n = 0;
+	for (;;) {
+		if (id < 0)
+			break;
+		if ((j = tl_find_op(tl, rank, id)) != NONE)
+			break;
+		if ((g = gone_find(tl, rank, id)) == NONE)
+			break;
+		if (tl->gone[g].state == 2) {
+			j = tl->gone[g].up;
+			break;
+		}
+		if (tl->gone[g].state == 1)
+			break;		/* a cycle: no op above */
+		tl->gone[g].state = 1;
+		tl_walk_push(path, g);
+		id = tl->gone[g].parent;
+	}
+	while (path->n > 0) {
+		g = path->s[--path->n];
+		tl->gone[g].up = j;
+		tl->gone[g].state = 2;
+	}
+	return j;
 }
 
 /* Parent links read from records may form a cycle (no trace has one; a hand-made or
@@ -880,22 +965,29 @@ tl_link(struct tl *tl)
 {
 	size_t i, *cnt;
 	struct top *o;
+	struct tl_walk path = { NULL, 0, 0 };
 
 	if (tl->linked)
 		return;
 	tl->linked = 1;
 	tl->byid = xreallocarray(NULL, tl->nop ? tl->nop : 1, sizeof(*tl->byid));
 	for (i = 0; i < tl->nop; i++)
-		tl->byid[i] = i;
+		tl->byid[i] = (uint32_t)i;
 	cmp_tl = tl;
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
+	if (tl->ngone > 1)
+		qsort(tl->gone, tl->ngone, sizeof(*tl->gone), gone_cmp);
 	for (i = 0; i < tl->nop; i++)
 		if (tl->parent[i] >= 0)
-			tl->op[i].up = (uint32_t)tl_find_op(tl, tl_op_rank(tl, &tl->op[i]),
-			    tl->parent[i]);
+			tl->op[i].up = (uint32_t)kept_parent(tl, tl_op_rank(tl, &tl->op[i]),
+			    tl->parent[i], &path);
+	free(path.s);
 	free(tl->parent);	/* the ids are links now */
 	tl->parent = NULL;
 	tl->cappar = 0;
+	free(tl->gone);
+	tl->gone = NULL;
+	tl->ngone = tl->capgone = 0;
 	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
@@ -910,11 +1002,19 @@ tl_link(struct tl *tl)
 		size_t u = TL_UP(tl->op[i]);
 
 		if (u != NONE)
-			tl->kids[tl->op[u].kid0 + cnt[u]++] = i;
+			tl->kids[tl->op[u].kid0 + cnt[u]++] = (uint32_t)i;
+	}
+	for (i = 0; i < tl->nop; i++) {	/* cnt: room for the longest list */
+		uint32_t *kv = tl->kids + tl->op[i].kid0;
+		size_t j, n = tl->op[i].nkid;
+
+		for (j = 0; j < n; j++)
+			cnt[j] = kv[j];
+		tl_tie_runs(tl, cnt, n);
+		for (j = 0; j < n; j++)
+			kv[j] = (uint32_t)cnt[j];
 	}
 	free(cnt);
-	for (i = 0; i < tl->nop; i++)
-		tl_tie_runs(tl, tl->kids + tl->op[i].kid0, tl->op[i].nkid);
 	for (i = 0; i < tl->nk; i++) {
 		struct gpuev *k = &tl->k[i];
 

@@ -159,7 +159,7 @@ args_kept(void)
 		const char	*extra;
 		int		 shape, kept;
 	} c[] = {
-		{ "\"launcher\":false", 1, 0 },
+		{ "\"launcher\":false,\"subtree_ns\":5", 1, 0 },
 		{ "\"launcher\":true", 2, 1 },
 		{ "", 3, 1 },
 		{ "\"launcher\":false,\"kernels\":[\"nccl\"]", 4, 1 },
@@ -191,6 +191,44 @@ args_kept(void)
 	tl_free(tl);
 }
 
+/* Ops no sheet needs (no GPU work at or below them, no model) are not kept: the kept
+ * ops below them hang from the op above them. 1 > 2 (not needed) > 3 (modelled) and
+ * 4 (not needed) > 5 (not needed, a cycle with 4) > 6 (modelled). */
+static void
+ops_kept(void)
+{
+	static const char *const rec[] = {
+		"\"id\":1,\"op\":\"a\",\"launcher\":false,\"subtree_ns\":1",
+		"\"id\":2,\"parent\":1,\"op\":\"b\",\"launcher\":false",
+		"\"id\":3,\"parent\":2,\"op\":\"c\",\"launcher\":false,\"perf_model\":\"M\"",
+		"\"id\":4,\"parent\":5,\"op\":\"d\",\"launcher\":false",
+		"\"id\":5,\"parent\":4,\"op\":\"e\",\"launcher\":false",
+		"\"id\":6,\"parent\":5,\"op\":\"f\",\"launcher\":false,\"flops\":2",
+		"\"id\":7,\"parent\":2,\"op\":\"vllm::moe_forward\",\"launcher\":false",
+	};
+	struct tl *tl = tl_new();
+	char line[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
+		snprintf(line, sizeof(line), "{\"kind\":\"op\",\"trace\":\"kineto\","
+		    "\"cat\":\"cpu_op\",%s}", rec[i]);
+		add(tl, line);
+	}
+	tl_link(tl);
+	ok(tl_count(tl) == 7, "7 op records taken (%zu)", tl_count(tl));
+	ok(tl->nop == 4 && at(tl, 2) == TL_NONE && at(tl, 4) == TL_NONE &&
+	    at(tl, 5) == TL_NONE, "ops 2, 4, 5 not kept (%zu kept)", tl->nop);
+	ok(at(tl, 3) != TL_NONE && TL_UP(tl->op[at(tl, 3)]) == at(tl, 1),
+	    "op 3 hangs from op 1, above the op not kept");
+	ok(at(tl, 6) != TL_NONE && TL_UP(tl->op[at(tl, 6)]) == TL_NONE,
+	    "op 6 under a cycle of ops not kept: a root");
+	ok(at(tl, 7) != TL_NONE && TL_UP(tl->op[at(tl, 7)]) == at(tl, 1),
+	    "a pseudo-op gate's op is kept");
+	ok(!tl_gpu_only(tl), "not GPU-only");
+	tl_free(tl);
+}
+
 int
 main(void)
 {
@@ -204,6 +242,7 @@ main(void)
 	tree();
 	timeline();
 	args_kept();
+	ops_kept();
 	/* every op of a trace is one: 152 bytes before the figures moved out */
 	ok(sizeof(struct top) <= 80, "struct top in 80 bytes (%zu)", sizeof(struct top));
 	return tap_done();
