@@ -1004,12 +1004,14 @@ make_dirs(const char *dir)
 
 /* The terminal summary beside the files: the GPU timeline and the ops that take the
  * most GPU time, with their category, throughput and share of the roofline. */
+/* The columns of unified_perf_summary that --print-summary shows. */
+static const char *const summary_cols[] = { "name", "op category", "operation_count",
+	"Kernel Time (\u00b5s)_sum", "Percentage (%)", "TFLOPS/s_mean", "TB/s_mean",
+	"Pct Roofline_mean", NULL };
+
 static void
 print_summary(struct tab **s, size_t n, size_t top, size_t width)
 {
-	static const char *const cols[] = { "name", "op category", "operation_count",
-	    "Kernel Time (\u00b5s)_sum", "Percentage (%)", "TFLOPS/s_mean", "TB/s_mean",
-	    "Pct Roofline_mean", NULL };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -1017,7 +1019,7 @@ print_summary(struct tab **s, size_t n, size_t top, size_t width)
 			printf("GPU timeline\n");
 			tab_write_text(s[i], stdout, 0, width);
 		} else if (strcmp(s[i]->name, "unified_perf_summary") == 0) {
-			struct tab *p = tab_project(s[i], "top ops", cols);
+			struct tab *p = tab_project(s[i], "top ops", summary_cols);
 
 			printf("\nTop ops by GPU kernel time\n");
 			tab_write_text(p, stdout, top, width);
@@ -1120,10 +1122,14 @@ stream_sheet(struct tab *t, void *ctx)
 			die(EXIT_DATA, "%s", tab_book_error());
 		page_sheet(&st->pg, o, t);
 	}
-	if (o->print_summary && st->nkeep < 2 && (strcmp(t->name, "gpu_timeline") == 0 ||
-	    strcmp(t->name, "unified_perf_summary") == 0))
+	if (o->print_summary && st->nkeep < 2 && strcmp(t->name, "gpu_timeline") == 0)
 		st->keep[st->nkeep++] = t;
-	else
+	else if (o->print_summary && st->nkeep < 2 &&
+	    strcmp(t->name, "unified_perf_summary") == 0) {
+		/* only the columns the summary shows: the sheet has a row per op */
+		st->keep[st->nkeep++] = tab_project(t, t->name, summary_cols);
+		tab_free(t);
+	} else
 		tab_free(t);
 }
 
