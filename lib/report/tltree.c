@@ -475,6 +475,26 @@ not_needed(struct rec *r, const char *cat, const char *name, bool modelled)
 	    rec_type(r, "perf_model") == REC_ABSENT && !tl_pseudo_name(name ? name : "");
 }
 
+/* An op's roofline time roof_us (NaN: none) and its bound into m: its record's "roof",
+ * else from its flops and peak_tflops (NULL when absent). */
+static void
+add_roof(struct tl *tl, struct tmod *m, double roof_us, const char *roof,
+    const double *flops, const double *peak)
+{
+	m->roof_us = roof_us;
+	if (isnan(roof_us))
+		return;
+	tl->roofline = 1;
+	if (roof != NULL)
+		m->bound = tl_intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
+		    "MEMORY_BOUND");
+	else if (peak != NULL && flops != NULL && *peak > 0)
+		/* no kernel time, so no "roof": TraceLens's bound all the same, the
+		 * compute time (its expression) being the roofline time */
+		m->bound = tl_intern(tl, (*flops / 1e9 * 1e9 / (*peak * 1e12)) * 1e6 >=
+		    roof_us ? "COMPUTE_BOUND" : "MEMORY_BOUND");
+}
+
 static void
 add_op(struct tl *tl, struct rec *r)
 {
@@ -565,18 +585,8 @@ add_op(struct tl *tl, struct rec *r)
 	 * a backward op's figures are its forward op's model (the roofline sheets'), not
 	 * its own */
 	o->hasmodel = hasmodel && !has_bwd_of;
-	m->roof_us = has_roof ? roof_us : NAN;
-	if (!isnan(m->roof_us)) {
-		tl->roofline = 1;
-		if (roof != NULL)
-			m->bound = tl_intern(tl, strcmp(roof, "compute") == 0 ? "COMPUTE_BOUND" :
-			    "MEMORY_BOUND");
-		else if (has_peak && has_flops && peak > 0)
-			/* no kernel time, so no "roof": TraceLens's bound all the same, the
-			 * compute time (its expression) being the roofline time */
-			m->bound = tl_intern(tl, (flops / 1e9 * 1e9 / (peak * 1e12)) * 1e6 >=
-			    roof_us ? "COMPUTE_BOUND" : "MEMORY_BOUND");
-	}
+	add_roof(tl, m, has_roof ? roof_us : NAN, roof, has_flops ? &flops : NULL,
+	    has_peak ? &peak : NULL);
 	if (o->mod != TL_MOD_NONE) {
 		tl->mod = xgrow(tl->mod, &tl->capmod, tl->nmod + 1, sizeof(*tl->mod));
 		tl->mod[tl->nmod++] = mv;
