@@ -95,6 +95,7 @@ check-run: all $(UNITS) $(FUZZ_REPLAY)
 	@$(GOLDEN_ENV) sh tests/run-golden.sh
 	@sh tests/browser-check.sh
 	@sh tests/run-conformance.sh "$(SHARED)"
+	@sh tests/merge/identity.sh "$(SHARED)"
 
 # Regenerates the expected output of golden cases (all, or CASES=pattern); review the diff.
 bless: all

@@ -33,6 +33,7 @@
 #include "report/jaxsheets.h"
 #include "report/nccl.h"
 #include "report/phasechart.h"
+#include "report/tlmerge.h"
 #include "report/tlsheets.h"
 #include "tt/metrics.h"
 
@@ -45,7 +46,7 @@ enum {
 	OPT_SUMMARY_ONLY, OPT_PRINT_SUMMARY, OPT_INFERENCE, OPT_BY_MODULE, OPT_BY_NKERNELS,
 	OPT_PSEUDO, OPT_NO_COLL,
 	OPT_CALL_STACK, OPT_PROTECT, OPT_GPUS_PER_NODE, OPT_WORLD_SIZE,
-	OPT_HEATMAP, OPT_HTML,
+	OPT_HEATMAP, OPT_HTML, OPT_PARTIAL, OPT_MERGE,
 	OPT_PLOT = 400, OPT_PLOT_FORMAT, OPT_DEVICE, OPT_PLOT_PHASES, OPT_PLOT_DPI,
 	OPT_PLOT_TITLE
 };
@@ -99,6 +100,8 @@ static const struct option longopts[] = {
 	{ "world-size", required_argument, NULL, OPT_WORLD_SIZE },
 	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "partial", no_argument, NULL, OPT_PARTIAL },
+	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -226,6 +229,11 @@ usage(FILE *fp)
 static struct group_spec gspec;
 /* --summary-only: the summary without the op table (--top counts its groups) */
 static int summary_only;
+/* --partial, --merge (report/tlmerge.h): the sheets as partial records, and their
+ * merge; the partial's rank and the report it is of */
+static int partial_mode, merge_mode;
+static long long partial_rank = -1;
+static const char *partial_kind = "pytorch";
 
 struct opts {
 	const char	*csv, *summary_file, *stacked_csv;
@@ -861,6 +869,8 @@ sheet_option(struct opts *o, int ch, char *arg)
 			die_usage("--world-size: too small: '%s'", arg);
 		break;
 	case OPT_HEATMAP: o->nc.heatmap = 1; break;
+	case OPT_PARTIAL: partial_mode = 1; break;
+	case OPT_MERGE: merge_mode = 1; break;
 	default:
 		return false;
 	}
@@ -901,6 +911,10 @@ option(void *self, int ch, char *arg)
 		plot_option(ch, arg);
 }
 
+/* ttp-table's stage: records in, tables out; --merge reads its partials whole */
+static struct stage tbl_stage;
+static int tbl_merge(void *self, struct rec_reader *rd, struct error *e);
+
 static void
 ready(void *self, struct stage_env *env)
 {
@@ -913,8 +927,14 @@ ready(void *self, struct stage_env *env)
 	check_args(o);
 	if (plot_kind == NULL && plot_device >= 0)
 		die_usage("--device: only with --plot roofline");
-	if (plot_kind == NULL && plot_phases_dir != NULL)
+	if (plot_kind == NULL && plot_phases_dir != NULL && !(partial_mode && !merge_mode))
 		phase_charts = phasechart_new();
+	if (partial_mode && !merge_mode)
+		tlm_capture_begin();
+	if (merge_mode) {
+		tbl_stage.push = NULL;
+		tbl_stage.run = tbl_merge;
+	}
 }
 
 /* ttp-table --plot roofline CHART [FILE ...]: CHART leads the inputs. */
@@ -1211,7 +1231,8 @@ sheets_output(const struct opts *o, struct tl *tl)
 	struct error err = ERROR_INIT;
 	size_t n, i;
 
-	if ((o->csv_dir != NULL) != (o->xlsx != NULL)) {
+	partial_rank = tl->rank0;
+	if ((o->csv_dir != NULL) != (o->xlsx != NULL) && !partial_mode) {
 		sheets_stream(o, tl);
 		return;
 	}
@@ -1305,7 +1326,9 @@ jax_output(const struct opts *o, struct jx *jx)
 	struct error err = ERROR_INIT;
 	size_t n, i, j;
 
-	if ((o->csv_dir != NULL) != (o->xlsx != NULL) && !o->html_stdout && o->html == NULL) {
+	partial_kind = "jax";
+	if ((o->csv_dir != NULL) != (o->xlsx != NULL) && !o->html_stdout && o->html == NULL &&
+	    !partial_mode) {
 		struct jstream st;
 
 		memset(&st, 0, sizeof(st));
@@ -1404,7 +1427,8 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 	struct stream st;
 	size_t n, i, j;
 
-	if ((o->csv_dir == NULL && o->xlsx == NULL) || o->html_stdout) {
+	partial_kind = "collectives";
+	if ((o->csv_dir == NULL && o->xlsx == NULL) || o->html_stdout || partial_mode) {
 		n = nc_sheets(nc, &o->nc, &s, &err);
 		if (error_is_set(&err))
 			error_die(&err);
@@ -1446,6 +1470,13 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 	size_t width = text_width(o->width);
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
+	if (partial_mode && !merge_mode) {
+		char *opts = tlm_opts_text(&o->tl, partial_kind);
+
+		tlm_partial_write(stdout, s, n, partial_rank, opts, trace_file);
+		free(opts);
+		return;
+	}
 	for (j = 0; j < o->nsheets; j++) {
 		for (i = 0; i < n && strcmp(s[i]->name, o->sheets[j]) != 0; i++)
 			;
@@ -1508,6 +1539,36 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 		}
 		io_check_stdout();
 	}
+}
+
+/* --merge: the partials' sheets written as the sheets are, or one partial again (the
+ * stage's run: the inputs are partials, read whole). */
+static int
+tbl_merge(void *self, struct rec_reader *rd, struct error *e)
+{
+	const struct opts *o = &((struct tbl *)self)->o;
+	struct tlm *m = tlm_new();
+	struct tab **s;
+	size_t n, i;
+
+	if (tlm_read(m, rd, e) != 0) {
+		tlm_free(m);
+		return -1;
+	}
+	if (tlm_file(m) != NULL)
+		trace_file = xstrdup(tlm_file(m));
+	if (partial_mode)
+		tlm_write(m, stdout);
+	else {
+		n = tlm_sheets(m, &s);
+		for (i = 0; phase_charts != NULL && i < n; i++)
+			(void)phasechart_add(phase_charts, s[i]);
+		sheets_write(o, s, n);
+		tl_sheets_free(s, n);
+		phase_plots(o);
+	}
+	tlm_free(m);
+	return 0;
 }
 
 /* A record of a PyTorch trace. */
@@ -1689,6 +1750,9 @@ tt_table(struct tbl *p)
 	struct table *t = &p->t;
 	struct error keyerr = ERROR_INIT;
 
+	if (partial_mode)
+		die(EXIT_DATA, "--partial: only TraceLens's sheets have partials, not the TT "
+		    "report");
 	table_finish(t);
 	if (t->nnokind > 0)
 		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
@@ -1765,6 +1829,8 @@ tbl_finish(void *self, struct error *e)
 
 	if (plot_kind != NULL)
 		return plot_finish(p, e);
+	if (merge_mode)
+		return 0;
 	/* Not even ttp-parse's trace record: an earlier stage failed (in a shell without
 	 * pipefail the pipeline's status is this stage's), or the input was empty. */
 	if (p->nrecs == 0 && p->env->bad.n == 0)
@@ -1797,12 +1863,13 @@ tbl_close(void *self)
 	table_free(&p->t);
 }
 
+static struct stage tbl_stage = {
+	tbl_open, tbl_push, NULL, tbl_finish, tbl_close
+};
+
 int
 main(int argc, char **argv)
 {
-	static const struct stage stage = {
-		tbl_open, tbl_push, NULL, tbl_finish, tbl_close
-	};
 	static struct tbl self = {
 		.o = {
 			.advice = 1, .summary = 1, .group_by = GROUP_MEMORY,
@@ -1813,7 +1880,7 @@ main(int argc, char **argv)
 	static const struct stage_prog prog = {
 		.name = "ttp-table", .optstring = "", .longopts = longopts,
 		.flags = STAGE_SKIP_BAD, .usage = usage, .option = option, .ready = ready,
-		.stage = &stage, .self = &self, .operands = operands
+		.stage = &tbl_stage, .self = &self, .operands = operands
 	};
 	const char *err;
 

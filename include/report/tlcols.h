@@ -68,6 +68,10 @@ void tl_cols_add(struct tab *t, const struct tl_col *c, size_t n, unsigned have,
 /* Fill row r's cells of the columns added (but TL_CUSTOM ones) from group g. */
 void tl_cols_row(struct tab *t, size_t r, const struct tl_col *c, size_t n,
     const size_t *idx, const struct tl_group *g);
+/* --partial (report/tlmerge.h): when set, tl_cols_row hands each row it filled, with
+ * its group, to this hook as well, which keeps what merging the row needs. */
+extern void (*tl_cols_hook)(struct tab *t, size_t r, const struct tl_col *c, size_t n,
+    const size_t *idx, const struct tl_group *g);
 static inline struct tl_val
 tl_val_str(const char *s)
 {

@@ -6,6 +6,9 @@
 #include "report/tab.h"
 #include "report/tlcols.h"
 
+void (*tl_cols_hook)(struct tab *, size_t, const struct tl_col *, size_t, const size_t *,
+    const struct tl_group *);
+
 void
 tl_cols_add(struct tab *t, const struct tl_col *c, size_t n, unsigned have, size_t *idx)
 {
@@ -85,4 +88,6 @@ tl_cols_row(struct tab *t, size_t r, const struct tl_col *c, size_t n, const siz
 		else
 			tab_set_num(t, r, idx[j], x);
 	}
+	if (tl_cols_hook != NULL)
+		tl_cols_hook(t, r, c, n, idx, g);
 }
