@@ -548,9 +548,13 @@ read_header(struct tlm *m, struct rec *r, struct error *err)
 		if (j < m->nranks || k < 0 || (double)k != rk[i]) {
 			char nb[NUM_BUFSZ];
 
-			free(rk);
+			int norank = k < 0 || (double)k != rk[i];
+
 			num_shortest(nb, rk[i]);
-			return bad(err, r, "rank %s is in two partials (or is no rank)%s", nb, "");
+			free(rk);
+			if (norank)
+				return bad(err, r, "partial: %s is no rank", nb);
+			return bad(err, r, "rank %lld is in two partials", k);
 		}
 		m->ranks = xreallocarray(m->ranks, m->nranks + 1, sizeof(*m->ranks));
 		for (j = m->nranks++; j > 0 && m->ranks[j - 1] > k; j--)
@@ -591,6 +595,7 @@ read_sheet(struct tlm *m, struct rec *r, struct error *err)
 		s->name = xstrdup(name);
 		names_init(&s->keys);
 		s->rule = rule_of(name);
+		s->dropped = m->nparts > 1 && s->rule == NULL;
 		s->ncols = cols.n;
 		s->cols = xreallocarray(NULL, cols.n + 1, sizeof(*s->cols));
 		for (j = 0; j < cols.n; j++)
@@ -964,9 +969,12 @@ tlm_write(struct tlm *m, FILE *fp)
 
 			if (multi(m) && (s->dropped || s->rule != &rules[q]))
 				continue;
+			if (multi(m))
+				sort_dens(s);
 			write_sheet(&b, s);
 			flush(&b, fp);
-			o = multi(m) ? rows_by_key(s) : NULL;
+			/* gpu_timeline keeps its types' order */
+			o = multi(m) && s->rule != &rules[0] ? rows_by_key(s) : NULL;
 			for (j = 0; j < s->nrows; j++) {
 				write_row(&b, s, &s->rows[o ? o[j] : j]);
 				flush(&b, fp);
