@@ -564,7 +564,8 @@ read_header(struct tlm *m, struct rec *r, struct error *err)
 	}
 	free(rk);
 	if (m->nparts > 1 && m->unknown)
-		return bad(err, r, "a partial of no known rank merges with no other%s%s", "", "");
+		return bad(err, r, "a partial of no known rank (its trace said none) merges "
+		    "with no other: the first partial is %s", m->where);
 	if (m->nparts == 2)
 		go_multi(m);
 	m->cur = NULL;
