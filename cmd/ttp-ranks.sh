@@ -142,6 +142,7 @@ here=$(cd -- "$here" && pwd)	# the stages by absolute paths: the map may run els
 stage ttp-parse; sparse=$qv
 stage ttp-filter; sfilter=$qv
 stage ttp-table; stable=$qv
+stage ttp-roofline; sroofline=$qv
 stage ttp-tracelens; stracelens=$qv
 
 # map_cmds: one shell command line per rank on stdout. A rank that fails writes its
@@ -153,8 +154,13 @@ map_cmds() {
 		abs "$f"; qf=$qv
 		rk=
 		[ -z "$byorder" ] || rk=" --rank $i"
-		cmd="{ $sparse -q -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
-		if [ -z "$noreports" ]; then
+		if [ -n "$noreports" ]; then
+			cmd="{ $sparse -q -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
+		else
+			# the records once: the collectives, and the partial of the per-op sheets
+			# (ttp-table --partial) that the reduce merges over ranks
+			cmd="{ $sparse -q$rk -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | tee $qwork/$i.recs | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
+			cmd="$cmd [ -e $qwork/$i.fail ] || $sroofline -q --no-step-counts <$qwork/$i.recs | $stable -q --no-short-kernels --partial >$qwork/$i.part 2>>$qwork/$i.err || echo \"ttp-table --partial exit \$?\" >>$qwork/$i.fail; rm -f $qwork/$i.recs;"
 			cmd="$cmd [ -e $qwork/$i.fail ] || $stracelens -q --profile_json_path $qf --output_csvs_dir $qwork/$i.sheets >/dev/null 2>>$qwork/$i.err || echo \"ttp-tracelens exit \$?\" >>$qwork/$i.fail;"
 		fi
 		cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"
@@ -312,6 +318,18 @@ targs="--world-size=$ws"
 [ -n "$verbose" ] || targs="$targs -q"
 quote "$out"
 eval "$stable --csv-dir=$qv $targs $inputs" || { rc=$?; cleanup; exit $rc; }
+# the per-op sheets over ranks: the ranks' partials merged (DIR/<sheet>.csv)
+if [ -f "$work/0.part" ]; then
+	i=0 parts=
+	while [ $i -lt "$n" ]; do
+		[ -f "$work/$i.part" ] || { printf '%s: %s/%s.part: missing (rank %s of the map did not finish)\n' "$prog" "$work" "$i" "$i" >&2; exit 1; }
+		parts="$parts \"\$work/$i.part\""
+		i=$((i + 1))
+	done
+	margs=-q
+	[ -z "$verbose" ] || margs=-v
+	eval "$stable --merge $margs --csv-dir=$qv $parts" || { rc=$?; cleanup; exit $rc; }
+fi
 i=0
 while [ $i -lt "$n" ]; do
 	if [ -d "$work/$i.sheets" ]; then
