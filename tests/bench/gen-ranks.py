@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 """Synthetic multi-rank PyTorch profiler traces for the many-ranks benchmark (issue 27).
 
-Usage: gen-ranks.py OUTDIR W C [GPUS_PER_NODE]
+Usage: gen-ranks.py [--ops K] OUTDIR W C [GPUS_PER_NODE]
 
 Writes OUTDIR/rank{i}_trace.json.gz for i in 0..W-1, the layout TraceLens's
 --trace_dir reads: each a Kineto trace of one rank with C collectives, in three process
@@ -17,17 +17,43 @@ GEMM of its own between collectives. Each rank arrives at collective j with a
 deterministic skew and all leave together (NCCL's implicit sync), so the report has
 stragglers. distributedInfo carries the rank, the world and the rank's process groups;
 deviceProperties one entry per GPU of the node.
+
+With --ops K (issue 28), each step also has K per-op events after the GEMM: ops of a
+dozen names (elementwise, normalisation, softmax, copies; some launch two kernels), each
+a cpu_op, its cudaLaunchKernel(s) and kernel(s) whose duration depends on the rank, the
+step and the op, so that ops_summary and kernel_summary have groups to merge over ranks
+with a spread.
 """
 import gzip
 import os
 import sys
 
 
+# --ops: (op name, kernel name, kernels per op)
+OPS = [("aten::add", "vectorized_elementwise_kernel_add", 1),
+       ("aten::mul", "vectorized_elementwise_kernel_mul", 1),
+       ("aten::layer_norm", "vectorized_layer_norm_kernel", 1),
+       ("aten::softmax", "cunn_SoftMaxForward", 1),
+       ("aten::copy_", "direct_copy_kernel_cuda", 1),
+       ("aten::gelu", "vectorized_elementwise_kernel_gelu", 1),
+       ("aten::native_dropout", "fused_dropout_kernel_vec", 2),
+       ("aten::sum", "reduce_kernel_sum", 1),
+       ("aten::cat", "CatArrayBatchedCopy", 1),
+       ("aten::embedding", "indexSelectLargeIndex", 1),
+       ("aten::rsqrt", "vectorized_elementwise_kernel_rsqrt", 1),
+       ("aten::_fused_adam", "multi_tensor_apply_kernel", 2)]
+
+
 def main():
-    if len(sys.argv) < 4:
+    argv = sys.argv[1:]
+    nops = 0
+    if argv[:1] == ["--ops"] and len(argv) > 1:
+        nops = int(argv[1])
+        argv = argv[2:]
+    if len(argv) < 3 or nops < 0:
         sys.exit(__doc__.split("\n\n")[1])
-    out, w, c = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    gpn = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+    out, w, c = argv[0], int(argv[1]), int(argv[2])
+    gpn = int(argv[3]) if len(argv) > 3 else 8
     if w < 1 or c < 1 or gpn < 1 or w % gpn != 0:
         sys.exit("gen-ranks.py: W and C must be >= 1 and W a multiple of GPUS_PER_NODE")
     os.makedirs(out, exist_ok=True)
@@ -78,6 +104,27 @@ def main():
                       'bf16f32", "pid": 0, "tid": 7, "ts": %d.000, "dur": 300.000, "args": '
                       '{"External id": %d, "correlation": %d, "device": %d, "stream": 7}}'
                       % (t + 30, ext, corr, local))
+            # the per-op events: nops ops in the 300 us after the GEMM's launch
+            for k in range(nops):
+                oname, kname, nk = OPS[(j * 7 + k) % len(OPS)]
+                ext += 1
+                ots = t + 40 + k * 250 // nops
+                ev.append('{"ph": "X", "cat": "cpu_op", "name": "%s", "pid": 100, '
+                          '"tid": 100, "ts": %d.000, "dur": 4.000, "args": {"External id": '
+                          '%d, "Input Dims": [[1024, 4096]], "Input type": ["c10::BFloat16"]}}'
+                          % (oname, ots, ext))
+                for q in range(nk):
+                    corr += 1
+                    dur_ns = 1000 + ((r * 31 + j * 17 + k * 13 + q * 7) % 97) * 50
+                    ev.append('{"ph": "X", "cat": "cuda_runtime", "name": '
+                              '"cudaLaunchKernel", "pid": 100, "tid": 100, "ts": %d.%03d, '
+                              '"dur": 1.000, "args": {"External id": %d, "correlation": %d}}'
+                              % (ots + 1 + q, q * 500, ext, corr))
+                    ev.append('{"ph": "X", "cat": "kernel", "name": "%s_%d", "pid": 0, '
+                              '"tid": 7, "ts": %d.%03d, "dur": %d.%03d, "args": {"External '
+                              'id": %d, "correlation": %d, "device": %d, "stream": 7}}'
+                              % (kname, q, t + 340 + k * 300 // nops + q * 150 // nops, 0,
+                                 dur_ns // 1000, dur_ns % 1000, ext, corr, local))
             # the collective: every rank arrives with its own skew, all leave together
             skew = (r * 7919 + j * 104729) % 997          # ns, deterministic
             start_ns = (t + 400) * 1000 + skew
