@@ -1398,10 +1398,17 @@ tlm_sheets(struct tlm *m, struct tab ***out)
 		*out = v;
 		return n;
 	}
-	for (i = 0; i < m->nsh; i++)
-		if (m->sh[i].dropped || m->sh[i].rule == NULL)
-			note("%s: one rank's sheet, left out of the merge of %zu ranks",
-			    m->sh[i].name, m->nranks);
+	{
+		struct buf b = BUF_INIT;
+
+		for (i = 0; i < m->nsh; i++)
+			if (m->sh[i].dropped || m->sh[i].rule == NULL)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", m->sh[i].name);
+		if (b.len > 0)
+			note("the merge of %zu ranks leaves out the sheets of one rank: %s",
+			    m->nranks, b.p);
+		buf_free(&b);
+	}
 	for (q = 0; q < NRULES; q++)
 		for (i = 0; i < m->nsh; i++) {
 			struct msheet *s = &m->sh[i];
