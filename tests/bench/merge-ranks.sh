@@ -9,9 +9,14 @@
 #     and the peak RSS of its largest process (GNU time's %M is the largest waited-for
 #     descendant's).
 # Usage: tests/bench/merge-ranks.sh [OUTDIR]   (W_LIST="256 512 1024", RANKS_C=100)
+# The programs run from a copy of bin/ (OUTDIR/bin), so that a rebuild does not disturb
+# a run.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:-$TOP/build/bench/merge}
-PATH=$TOP/bin:$PATH
+mkdir -p "$OUT" || exit 1
+rm -rf "$OUT/bin"
+cp -R "$TOP/bin" "$OUT/bin" || exit 1
+PATH=$OUT/bin:$PATH
 export PATH
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
