@@ -572,6 +572,18 @@ read_header(struct tlm *m, struct rec *r, struct error *err)
 	return 0;
 }
 
+/* Whether x is a rank of the partial being read. */
+static int
+of_partial(const struct tlm *m, double x)
+{
+	size_t i;
+
+	for (i = 0; i < m->npr; i++)
+		if ((double)m->prank[i] == x)
+			return 1;
+	return 0;
+}
+
 static int
 read_sheet(struct tlm *m, struct rec *r, struct error *err)
 {
@@ -638,6 +650,12 @@ read_sheet(struct tlm *m, struct rec *r, struct error *err)
 	s->drank = xreallocarray(s->drank, s->nden + (size_t)nr + 1, sizeof(*s->drank));
 	s->den = xreallocarray(s->den, 2 * (s->nden + (size_t)nr) + 1, sizeof(*s->den));
 	for (i = 0; i < nr; i++) {
+		if (!of_partial(m, drk[i])) {
+			free(drk);
+			free(den);
+			return bad(err, r, "partial_sheet %s: \"den_ranks\" are not ranks of its "
+			    "partial", name);
+		}
 		s->drank[s->nden] = (long long)drk[i];
 		s->den[2 * s->nden] = den[2 * i];
 		s->den[2 * s->nden + 1] = den[2 * i + 1];
@@ -711,8 +729,15 @@ read_row(struct tlm *m, struct rec *r, struct error *err)
 	}
 	row.nr = (size_t)nr;
 	row.rank = xreallocarray(NULL, row.nr + 1, sizeof(*row.rank));
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		row.rank[i] = (long long)rk[i];
+		if (!of_partial(m, rk[i]) || (i > 0 && row.rank[i] <= row.rank[i - 1])) {
+			free(rk);
+			row_free(&row, s->ncols);
+			return bad(err, r, "partial_row of %s: \"ranks\" are not ranks of its "
+			    "partial, ascending", s->name);
+		}
+	}
 	free(rk);
 	sheet_add_row(m, s, &row);
 	return 0;
