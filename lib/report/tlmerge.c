@@ -1238,6 +1238,50 @@ derived(const struct rule *u, const char *col)
 	return 0;
 }
 
+/* The spread columns of the sorted merged sheet t: each row's state found again by its
+ * key (map: s's columns in t). */
+static void
+spread_cols_add(const struct tlm *m, const struct msheet *s, struct tab *t,
+    const size_t *map, size_t d)
+{
+	struct names kn;
+	struct buf b = BUF_INIT;
+	size_t i, j, r, c0;
+	uint32_t at;
+
+	names_init(&kn);
+	for (i = 0; i < s->nrows; i++) {
+		row_key(s, &s->rows[i], &b);
+		names_intern(&kn, b.p, b.len);
+	}
+	c0 = tab_col(t, spread_cols[0]);
+	for (i = 1; i < 5; i++)
+		tab_col(t, spread_cols[i]);
+	for (r = 0; r < t->nrows; r++) {
+		struct mrow tmp;
+		struct mcell *c = xcalloc(s->ncols + 1, sizeof(*c));
+
+		for (j = 0; j < s->ncols; j++) {
+			const struct tab_cell *x;
+
+			if (map[j] == (size_t)-1)
+				continue;
+			x = tab_cell(t, r, map[j]);
+			c[j].kind = x->kind;
+			c[j].i = x->v.i;
+			c[j].d = x->v.d;
+			c[j].s = x->kind == TAB_STR ? (char *)tab_str(t, r, map[j]) : NULL;
+		}
+		tmp.c = c;
+		row_key(s, &tmp, &b);
+		free(c);
+		if ((at = names_lookup(&kn, b.p, b.len)) != NAME_NONE)
+			spread(m, s, &s->rows[at], d, t, r, c0);
+	}
+	buf_free(&b);
+	names_free(&kn);
+}
+
 static struct tab *
 sheet_merged(const struct tlm *m, struct msheet *s)
 {
@@ -1246,7 +1290,6 @@ sheet_merged(const struct tlm *m, struct msheet *s)
 	struct fsum f = { NULL, 0, 0 };
 	double den[2];
 	size_t *map = xcalloc(s->ncols + 1, sizeof(*map)), *dcol, i, j, r, nk = 0, sp = 0;
-	size_t c0 = 0;
 
 	for (j = 0; j < 2; j++) {
 		for (i = 0; i < s->nden; i++)
@@ -1291,47 +1334,8 @@ sheet_merged(const struct tlm *m, struct msheet *s)
 	}
 	if (s->rule->pct != NULL && (j = tab_find(t, s->rule->pct)) != (size_t)-1)
 		tab_percentages(t, j);
-	if (sp > 0) {
-		/* the rows are sorted: find each one's state again by its key */
-		struct names kn;
-		struct buf b = BUF_INIT;
-		uint32_t *at = xcalloc(t->nrows + 1, sizeof(*at));
-
-		names_init(&kn);
-		for (i = 0; i < s->nrows; i++) {
-			row_key(s, &s->rows[i], &b);
-			names_intern(&kn, b.p, b.len);
-		}
-		c0 = tab_col(t, spread_cols[0]);
-		for (i = 1; i < 5; i++)
-			tab_col(t, spread_cols[i]);
-		for (r = 0; r < t->nrows; r++) {
-			struct mrow tmp;
-			struct mcell *c = xcalloc(s->ncols + 1, sizeof(*c));
-
-			for (j = 0; j < s->ncols; j++) {
-				size_t k = map[j];
-				const struct tab_cell *x;
-
-				if (k == (size_t)-1)
-					continue;
-				x = tab_cell(t, r, k);
-				c[j].kind = x->kind;
-				c[j].i = x->v.i;
-				c[j].d = x->v.d;
-				c[j].s = x->kind == TAB_STR ? (char *)tab_str(t, r, k) : NULL;
-			}
-			tmp.c = c;
-			row_key(s, &tmp, &b);
-			free(c);
-			at[r] = names_lookup(&kn, b.p, b.len);
-			if (at[r] != NAME_NONE)
-				spread(m, s, &s->rows[at[r]], sp - 1, t, r, c0);
-		}
-		free(at);
-		buf_free(&b);
-		names_free(&kn);
-	}
+	if (sp > 0)
+		spread_cols_add(m, s, t, map, sp - 1);
 	free(map);
 	free(dcol);
 	return t;
