@@ -145,6 +145,9 @@ stage ttp-table; stable=$qv
 stage ttp-roofline; sroofline=$qv
 stage ttp-tracelens; stracelens=$qv
 
+# the sheets that merge over ranks (ttp-table(1), --merge): the partials carry no others
+msheets="--sheet gpu_timeline --sheet ops_summary_by_category --sheet ops_summary --sheet kernel_summary"
+
 # map_cmds: one shell command line per rank on stdout. A rank that fails writes its
 # file's name and what failed to N.fail and exits non-zero.
 map_cmds() {
@@ -160,7 +163,7 @@ map_cmds() {
 			# the records once: the collectives, and the partial of the per-op sheets
 			# (ttp-table --partial) that the reduce merges over ranks
 			cmd="{ $sparse -q$rk -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | tee $qwork/$i.recs | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
-			cmd="$cmd [ -e $qwork/$i.fail ] || $sroofline -q --no-step-counts <$qwork/$i.recs | $stable -q --no-short-kernels --partial >$qwork/$i.part 2>>$qwork/$i.err || echo \"ttp-table --partial exit \$?\" >>$qwork/$i.fail; rm -f $qwork/$i.recs;"
+			cmd="$cmd [ -e $qwork/$i.fail ] || $sroofline -q --no-step-counts <$qwork/$i.recs | $stable -q --no-short-kernels $msheets --partial >$qwork/$i.part 2>>$qwork/$i.err || echo \"ttp-table --partial exit \$?\" >>$qwork/$i.fail; rm -f $qwork/$i.recs;"
 			cmd="$cmd [ -e $qwork/$i.fail ] || $stracelens -q --profile_json_path $qf --output_csvs_dir $qwork/$i.sheets >/dev/null 2>>$qwork/$i.err || echo \"ttp-tracelens exit \$?\" >>$qwork/$i.fail;"
 		fi
 		cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"

@@ -1471,10 +1471,16 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
 	if (partial_mode && !merge_mode) {
+		/* the sheets --sheet names, or all */
 		char *opts = tlm_opts_text(&o->tl, partial_kind);
+		struct tab **w = xcalloc(n + 1, sizeof(*w));
 
-		tlm_partial_write(stdout, s, n, partial_rank, opts, trace_file);
+		for (i = j = 0; i < n; i++)
+			if (wanted(o, s[i]->name))
+				w[j++] = s[i];
+		tlm_partial_write(stdout, w, j, partial_rank, opts, trace_file);
 		free(opts);
+		free(w);
 		return;
 	}
 	for (j = 0; j < o->nsheets; j++) {

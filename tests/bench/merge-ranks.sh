@@ -22,6 +22,8 @@ PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 C=${RANKS_C:-100}
 T="/usr/bin/time -f %M\tKB\t%e\ts"
+# the sheets that merge over ranks, as ttp-ranks asks for them
+S="--sheet gpu_timeline --sheet ops_summary_by_category --sheet ops_summary --sheet kernel_summary"
 mkdir -p "$OUT" || exit 1
 for W in ${W_LIST:-256 512 1024}; do
 	d=$OUT/r$W
@@ -34,14 +36,14 @@ for W in ${W_LIST:-256 512 1024}; do
 	printf 'W=%s map rank 0 ttp-roofline:\t%s\n' "$W" \
 	    "$($T ttp-roofline -q --no-step-counts <"$OUT/recs" 2>&1 >"$OUT/recs2")"
 	printf 'W=%s map rank 0 ttp-table --partial:\t%s\t%s bytes\n' "$W" \
-	    "$($T ttp-table -q --no-short-kernels --partial <"$OUT/recs2" 2>&1 >"$OUT/p0")" \
+	    "$($T ttp-table -q --no-short-kernels $S --partial <"$OUT/recs2" 2>&1 >"$OUT/p0")" \
 	    "$(wc -c <"$OUT/p0")"
 	rm -f "$OUT/recs" "$OUT/recs2" "$OUT/p0"
 	t0=$(date +%s.%N)
 	i=0
 	while [ $i -lt "$W" ]; do echo $i; i=$((i + 1)); done |
 	    xargs -P 2 -I{} sh -c "ttp-parse -q '$d/rank{}_trace.json.gz' |
-	    ttp-roofline -q --no-step-counts | ttp-table -q --no-short-kernels --partial \
+	    ttp-roofline -q --no-step-counts | ttp-table -q --no-short-kernels $S --partial \
 	    >'$OUT/p$W/{}.part'"
 	t1=$(date +%s.%N)
 	printf 'W=%s partials of every rank (2 at a time):\t%s s wall\t%s bytes\n' "$W" \
