@@ -1471,12 +1471,14 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 	size_t top = o->top >= 0 ? (size_t)o->top : 0;
 
 	if (partial_mode && !merge_mode) {
-		/* the sheets --sheet names, or all */
+		/* the sheets --sheet names, or all; those --print-summary shows */
 		char *opts = tlm_opts_text(&o->tl, partial_kind);
 		struct tab **w = xcalloc(n + 1, sizeof(*w));
 
 		for (i = j = 0; i < n; i++)
-			if (wanted(o, s[i]->name))
+			if (wanted(o, s[i]->name) || (o->print_summary &&
+			    (strcmp(s[i]->name, "gpu_timeline") == 0 ||
+			    strcmp(s[i]->name, "unified_perf_summary") == 0)))
 				w[j++] = s[i];
 		tlm_partial_write(stdout, w, j, partial_rank, opts, trace_file);
 		free(opts);
