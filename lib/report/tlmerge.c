@@ -17,12 +17,13 @@
 #include "report/tlsheets.h"
 
 #define HIDDEN	"\x1fpartial"	/* --partial's column: the row's captured state */
-#define NST	5		/* per declared column and rank: n, sum, plain sum, min, max */
+#define NST	5		/* per source and rank: n, sum, plain sum, min, max */
 
 /* A declared aggregating column whose merge needs state. */
 struct mcol {
 	char	*name;
 	int	 agg, fmt, arg;
+	int	 src;		/* the series it aggregates: its state's index in a row */
 };
 
 struct mcell {
@@ -34,9 +35,10 @@ struct mcell {
 
 struct mrow {
 	struct mcell	*c;		/* ncols cells: the lowest rank's */
-	long long	*rank;		/* the ranks it holds, ascending */
+	long long	*rank;		/* the ranks it holds (ascending unless unsorted) */
 	double		*v;		/* nv values per rank */
-	size_t		 nr;
+	size_t		 nr, cap;
+	int		 unsorted;
 };
 
 struct msheet {
@@ -44,7 +46,7 @@ struct msheet {
 	char		**cols;
 	size_t		 ncols;
 	struct mcol	*decl;
-	size_t		 ndecl, nv;
+	size_t		 ndecl, nsrc, nv;
 	long long	*drank;		/* the percent denominators, two per rank */
 	double		*den;
 	size_t		 nden;
@@ -191,8 +193,10 @@ struct capsheet {
 	const struct tab *t;
 	struct mcol	*decl;
 	size_t		 ndecl;
+	int		*srcs;		/* the sheet's sources the decl columns read */
+	size_t		 nsrc;
 	double		 den[2];
-	double		*v;		/* NST * ndecl per row captured */
+	double		*v;		/* NST * nsrc per row captured */
 	size_t		 nrows, cap;
 };
 
@@ -227,23 +231,26 @@ capture(struct tab *t, size_t r, const struct tl_col *c, size_t n, const size_t 
 		for (j = 0; j < n; j++) {
 			if (idx[j] == TL_COL_NONE || !stateful(c[j].agg))
 				continue;
+			for (k = 0; k < cs->nsrc && cs->srcs[k] != c[j].src; k++)
+				;
+			if (k == cs->nsrc) {
+				cs->srcs = xreallocarray(cs->srcs, k + 1, sizeof(*cs->srcs));
+				cs->srcs[cs->nsrc++] = c[j].src;
+			}
 			cs->decl = xreallocarray(cs->decl, cs->ndecl + 1, sizeof(*cs->decl));
 			cs->decl[cs->ndecl++] = (struct mcol){ xstrdup(c[j].name), c[j].agg,
-			    c[j].fmt, c[j].arg };
+			    c[j].fmt, c[j].arg, (int)k };
 		}
 		tab_col(t, HIDDEN);
 	}
 	hc = tab_find(t, HIDDEN);
-	cs->v = xgrow(cs->v, &cs->cap, (cs->nrows + 1) * NST * (cs->ndecl + 1), sizeof(*cs->v));
-	v = cs->v + cs->nrows * NST * cs->ndecl;
-	for (j = 0, k = 0; j < n; j++) {
-		const struct vec *x;
+	cs->v = xgrow(cs->v, &cs->cap, (cs->nrows + 1) * NST * (cs->nsrc + 1), sizeof(*cs->v));
+	v = cs->v + cs->nrows * NST * cs->nsrc;
+	for (k = 0; k < cs->nsrc; k++) {
+		const struct vec *x = g->v[cs->srcs[k]];
 		double p = 0;
 		size_t i;
 
-		if (idx[j] == TL_COL_NONE || !stateful(c[j].agg))
-			continue;
-		x = g->v[c[j].src];
 		for (i = 0; i < x->n; i++)
 			p += x->v[i];
 		v[k * NST] = (double)x->n;
@@ -251,10 +258,10 @@ capture(struct tab *t, size_t r, const struct tl_col *c, size_t n, const size_t 
 		v[k * NST + 2] = p;
 		v[k * NST + 3] = stat_min(x);
 		v[k * NST + 4] = stat_max(x);
-		if (c[j].agg == TL_PCT && c[j].arg >= 0 && c[j].arg < 2)
-			cs->den[c[j].arg] = g->denom[c[j].arg];
-		k++;
 	}
+	for (j = 0; j < n; j++)
+		if (idx[j] != TL_COL_NONE && c[j].agg == TL_PCT && c[j].arg >= 0 && c[j].arg < 2)
+			cs->den[c[j].arg] = g->denom[c[j].arg];
 	tab_set_int(t, r, hc, (long long)cs->nrows++);
 }
 
@@ -356,6 +363,66 @@ col_index(const struct msheet *s, const char *name)
 	return (size_t)-1;
 }
 
+/* The row's lowest rank. */
+static long long
+row_lo(const struct mrow *r)
+{
+	long long lo = r->nr ? r->rank[0] : -1;
+	size_t i;
+
+	for (i = 1; r->unsorted && i < r->nr; i++)
+		if (r->rank[i] < lo)
+			lo = r->rank[i];
+	return lo;
+}
+
+struct rkv {
+	long long	 rank;
+	size_t		 at;
+};
+
+static int
+rkv_cmp(const void *a, const void *b)
+{
+	const struct rkv *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The ranks of every row in order, their values with them. */
+static void
+sort_rows(struct tlm *m)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < m->nsh; i++) {
+		struct msheet *s = &m->sh[i];
+
+		for (j = 0; j < s->nrows; j++) {
+			struct mrow *r = &s->rows[j];
+			struct rkv *o;
+			double *v;
+
+			if (!r->unsorted)
+				continue;
+			o = xreallocarray(NULL, r->nr + 1, sizeof(*o));
+			v = xreallocarray(NULL, r->nr * s->nv + 1, sizeof(*v));
+			for (k = 0; k < r->nr; k++)
+				o[k] = (struct rkv){ r->rank[k], k };
+			qsort(o, r->nr, sizeof(*o), rkv_cmp);
+			for (k = 0; k < r->nr; k++) {
+				r->rank[k] = o[k].rank;
+				memcpy(v + k * s->nv, r->v + o[k].at * s->nv,
+				    s->nv * sizeof(*v));
+			}
+			free(r->v);
+			r->v = v;
+			r->unsorted = 0;
+			free(o);
+		}
+	}
+}
+
 /* The row's key: its cells of the rule's key columns. */
 static void
 row_key(const struct msheet *s, const struct mrow *r, struct buf *b)
@@ -380,36 +447,30 @@ row_key(const struct msheet *s, const struct mrow *r, struct buf *b)
 	}
 }
 
-/* Merge row b's ranks into row a (b is freed): the cells of the lower first rank. */
+/* Merge row b's ranks into row a (b is freed): appended (sorted when used, so that
+ * W ranks merge in O(W log W)); the cells are the lower first rank's. */
 static void
 row_merge(struct mrow *a, struct mrow *b, size_t ncols, size_t nv)
 {
-	long long *rk = xreallocarray(NULL, a->nr + b->nr + 1, sizeof(*rk));
-	double *v = xreallocarray(NULL, (a->nr + b->nr) * nv + 1, sizeof(*v));
-	size_t i = 0, j = 0, n = 0;
+	size_t n = a->nr + b->nr;
 
-	while (i < a->nr || j < b->nr) {
-		int froma = j == b->nr || (i < a->nr && a->rank[i] < b->rank[j]);
-
-		rk[n] = froma ? a->rank[i] : b->rank[j];
-		memcpy(v + n * nv, froma ? a->v + i * nv : b->v + j * nv, nv * sizeof(*v));
-		n++;
-		if (froma)
-			i++;
-		else
-			j++;
-	}
-	if (b->nr > 0 && (a->nr == 0 || b->rank[0] < a->rank[0])) {
+	if (b->nr > 0 && (a->nr == 0 || b->rank[0] < row_lo(a))) {
 		struct mcell *c = a->c;
 
 		a->c = b->c;
 		b->c = c;
 	}
-	free(a->rank);
-	free(a->v);
-	a->rank = rk;
-	a->v = v;
+	if (n > a->cap) {
+		a->cap = grow_cap(a->cap, n);
+		a->rank = xreallocarray(a->rank, a->cap, sizeof(*a->rank));
+		a->v = xreallocarray(a->v, a->cap * nv + 1, sizeof(*a->v));
+	}
+	if (b->nr > 0 && a->nr > 0 && b->rank[0] < a->rank[a->nr - 1])
+		a->unsorted = 1;
+	memcpy(a->rank + a->nr, b->rank, b->nr * sizeof(*b->rank));
+	memcpy(a->v + a->nr * nv, b->v, b->nr * nv * sizeof(*b->v));
 	a->nr = n;
+	a->unsorted |= b->unsorted;
 	row_free(b, ncols);
 }
 
@@ -618,7 +679,7 @@ read_sheet(struct tlm *m, struct rec *r, struct error *err)
 				const char *cn = rec_elem_str(&e, "name", NULL);
 				const char *ag = rec_elem_str(&e, "agg", NULL);
 				const char *fm = rec_elem_str(&e, "fmt", NULL);
-				long long arg = 0;
+				long long arg = 0, src = -1;
 				size_t a, f;
 
 				if (cn == NULL || ag == NULL || fm == NULL)
@@ -627,14 +688,18 @@ read_sheet(struct tlm *m, struct rec *r, struct error *err)
 				a = names_in_list(agg_names, 12, ag, strlen(ag));
 				f = names_in_list(fmt_names, 5, fm, strlen(fm));
 				(void)rec_elem_int(&e, "arg", &arg);
-				if (a == 12 || f == 5 || !stateful((int)a) || arg < 0 || arg > 1)
+				(void)rec_elem_int(&e, "src", &src);
+				if (a == 12 || f == 5 || !stateful((int)a) || arg < 0 || arg > 1 ||
+				    src < 0 || src > (long long)s->ndecl)
 					return bad(err, r, "partial_sheet: decl of column %s: "
-					    "unknown agg or fmt \"%s\"", cn, ag);
+					    "unknown agg, fmt or src (agg \"%s\")", cn, ag);
 				s->decl = xreallocarray(s->decl, s->ndecl + 1, sizeof(*s->decl));
 				s->decl[s->ndecl++] = (struct mcol){ xstrdup(cn), (int)a, (int)f,
-				    (int)arg };
+				    (int)arg, (int)src };
+				if ((size_t)src + 1 > s->nsrc)
+					s->nsrc = (size_t)src + 1;
 			}
-		s->nv = strcmp(name, "gpu_timeline") == 0 ? 2 : NST * s->ndecl;
+		s->nv = strcmp(name, "gpu_timeline") == 0 ? 2 : NST * s->nsrc;
 	} else {
 		s = &m->sh[j];
 		if (s->ncols != cols.n)
@@ -727,7 +792,7 @@ read_row(struct tlm *m, struct rec *r, struct error *err)
 		return bad(err, r, "partial_row of %s: \"ranks\" and \"v\" do not match%s",
 		    s->name, "");
 	}
-	row.nr = (size_t)nr;
+	row.nr = row.cap = (size_t)nr;
 	row.rank = xreallocarray(NULL, row.nr + 1, sizeof(*row.rank));
 	for (i = 0; i < nr; i++) {
 		row.rank[i] = (long long)rk[i];
@@ -871,6 +936,8 @@ write_sheet(struct buf *b, const struct msheet *s)
 		rec_build_word(&rb, fmt_names[s->decl[i].fmt]);
 		rec_build_key(&rb, "arg");
 		rec_build_int(&rb, s->decl[i].arg);
+		rec_build_key(&rb, "src");
+		rec_build_int(&rb, s->decl[i].src);
 		rec_build_end_object(&rb);
 	}
 	rec_build_end_array(&rb);
@@ -987,6 +1054,7 @@ tlm_write(struct tlm *m, FILE *fp)
 	struct buf b = BUF_INIT;
 	size_t i, j, q, *o;
 
+	sort_rows(m);
 	write_header(&b, m->ranks, m->nranks, m->unknown, m->opts, m->file);
 	flush(&b, fp);
 	for (q = 0; q < (multi(m) ? NRULES : 1); q++)
@@ -1046,6 +1114,7 @@ from_tabs(struct tlm *m, struct tab **t, size_t n, long long rank)
 				s->decl[j].name = xstrdup(cs->decl[j].name);
 			}
 			s->ndecl = cs->ndecl;
+			s->nsrc = cs->nsrc;
 			s->nden = 1;
 			s->drank = xcalloc(1, sizeof(*s->drank));
 			s->drank[0] = rank;
@@ -1053,7 +1122,7 @@ from_tabs(struct tlm *m, struct tab **t, size_t n, long long rank)
 			s->den[0] = cs->den[0];
 			s->den[1] = cs->den[1];
 		}
-		s->nv = strcmp(s->name, "gpu_timeline") == 0 ? 2 : NST * s->ndecl;
+		s->nv = strcmp(s->name, "gpu_timeline") == 0 ? 2 : NST * s->nsrc;
 		s->rows = xcalloc(t[i]->nrows + 1, sizeof(*s->rows));
 		s->nrows = s->cap = t[i]->nrows;
 		for (r = 0; r < t[i]->nrows; r++) {
@@ -1116,6 +1185,7 @@ tlm_partial_write(FILE *fp, struct tab **s, size_t n, long long rank, const char
 		for (j = 0; j < caps[i].ndecl; j++)
 			free(caps[i].decl[j].name);
 		free(caps[i].decl);
+		free(caps[i].srcs);
 		free(caps[i].v);
 	}
 	free(caps);
@@ -1164,7 +1234,7 @@ merged_value(const struct msheet *s, const struct mrow *r, size_t d, const doubl
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
-		const double *v = r->v + i * s->nv + d * NST;
+		const double *v = r->v + i * s->nv + (size_t)c->src * NST;
 
 		n += v[0];
 		fsum_add(&f, c->agg == TL_PSUM ? v[2] : v[1]);
@@ -1198,7 +1268,8 @@ spread(const struct tlm *m, const struct msheet *s, const struct mrow *r, size_t
 	for (i = 0; i < m->nranks; i++) {
 		while (j < r->nr && r->rank[j] < m->ranks[i])
 			j++;
-		x = j < r->nr && r->rank[j] == m->ranks[i] ? r->v[j * s->nv + d * NST + 1] : 0;
+		x = j < r->nr && r->rank[j] == m->ranks[i] ? r->v[j * s->nv +
+		    (size_t)s->decl[d].src * NST + 1] : 0;
 		if (s->decl[d].fmt == TL_MS)
 			x /= 1000;
 		v[i] = x;
@@ -1421,6 +1492,7 @@ tlm_sheets(struct tlm *m, struct tab ***out)
 	struct tab **v = xcalloc(m->nsh + 1, sizeof(*v));
 	size_t i, q, n = 0;
 
+	sort_rows(m);
 	if (!multi(m)) {
 		for (i = 0; i < m->nsh; i++)
 			v[n++] = sheet_as_is(&m->sh[i]);

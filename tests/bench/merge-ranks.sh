@@ -21,7 +21,7 @@ export PATH
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 C=${RANKS_C:-100}
-T="/usr/bin/time -f %M\tKB\t%e\ts"
+T="/usr/bin/time -f %M\tKB\t%e\ts\t%U\tuser"
 # the sheets that merge over ranks, as ttp-ranks asks for them
 S="--sheet gpu_timeline --sheet ops_summary_by_category --sheet ops_summary --sheet kernel_summary"
 mkdir -p "$OUT" || exit 1
