@@ -125,7 +125,8 @@ usage(FILE *fp)
 	    "                 [--group-by-parent-module] [--group-by-num-kernels]\n"
 	    "                 [--pseudo-ops] [--include-call-stack]\n"
 	    "                 [--format text|md|csv|html] [--html FILE] [--skip-bad]\n"
-	    "                 [FILE ...]\n"
+	    "                 [--partial] [FILE ...]\n"
+	    "       ttp-table --merge [--partial] [sheet options] [PARTIAL ...]\n"
 	    "       ttp-table --plot roofline [--device N] [--top N] CHART [FILE ...]\n"
 	    "Renders ttp records (from ttp-roofline) as tt-perf-report's report, or the\n"
 	    "records of a PyTorch trace as TraceLens's sheets.\n"
@@ -206,6 +207,11 @@ usage(FILE *fp)
 	    "                        is an error: ttp does not build them yet\n"
 	    "  --include-call-stack  entry_point and call_stack_full in unified_perf_summary\n"
 	    "                        (needs ttp-parse -p for the python frames)\n"
+	    "  --partial             write the sheets (those of --sheet) as partial\n"
+	    "                        aggregates, records that --merge reads\n"
+	    "  --merge               read partials (FILEs or stdin, any number, any order)\n"
+	    "                        and write their sheets; of several ranks: the\n"
+	    "                        sheets over ranks; with --partial: one partial\n"
 	    "Collective records (from ttp-filter) of every rank: TraceLens's\n"
 	    "multi-rank collective report, written by the sheet options above.\n"
 	    "  --world-size N        its world size (default: the highest rank + 1)\n"
@@ -1760,7 +1766,7 @@ tt_table(struct tbl *p)
 
 	if (partial_mode)
 		die(EXIT_DATA, "--partial: only TraceLens's sheets have partials, not the TT "
-		    "report");
+		    "report or the --group-by summary");
 	table_finish(t);
 	if (t->nnokind > 0)
 		warning("warning: %s: %ld record%s without \"kind\" left out (not ttp records?)",
