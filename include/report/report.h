@@ -4,7 +4,7 @@
  * (docs/tt-perf-report.md §15-§17): the performance table, its totals line and the advice
  * section, plus the same table as Markdown.
  *
- * A table holds one compact row per record: numbers in fixed fields and every string
+ * A table holds one compact row per record: its cells (struct row) and every string
  * interned once (names.h: op names, datatypes, advice repeat a lot). The records
  * themselves are never kept. A table that is only read in file order (table_spool) moves
  * its rows to a spool file (spool.h) past TABLE_MEMROWS, so its memory is the strings
@@ -13,58 +13,107 @@
 #ifndef TTP_REPORT_H
 #define TTP_REPORT_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "core/names.h"
+#include "report/tab.h"
 
 struct rec;
 struct spool;
 
-/* Row flags: which values are present, and what kind of row it is. */
-#define ROW_SIGNPOST	0x00001
-#define ROW_HOST	0x00002		/* a host op (opclass_report: "(torch)") */
-#define ROW_DEVICE	0x00004		/* device id present */
-#define ROW_CORES	0x00008
-#define ROW_CALL	0x00010
-#define ROW_DEV_US	0x00020		/* Device Time present */
-#define ROW_DEV_ZERO	0x00040		/* ... and it is the integer 0 (no duration) */
-#define ROW_GAP		0x00080
-#define ROW_DRAM	0x00100
-#define ROW_DRAM_PCT	0x00200
-#define ROW_TFLOPS	0x00400
-#define ROW_FLOPS_PCT	0x00800
-#define ROW_PCT		0x01000		/* Total % present */
-#define ROW_SHARDED	0x02000		/* DRAM Sharded */
-#define ROW_IN0BW	0x04000
-#define ROW_SBH		0x08000
-#define ROW_SBW		0x10000
-#define ROW_MATMUL	0x20000		/* a matmul (opclass_report: "Matmul") */
-#define ROW_ITER	0x40000
-#define ROW_DEV_INTNS	0x80000		/* device_ns was an integer: dev_ns holds it */
-#define ROW_GAP_INTNS	0x100000	/* gap_ns was an integer: gap_ns holds it */
-#define ROW_CONV_NEW	0x200000	/* an OptimizedConvNew (opclass_report) */
+/*
+ * A row is the tab model's (tab.h) cells of one record, one per field below: each
+ * TAB_NONE (the empty cell: the record has no such value) or a value of a tab_kind. A
+ * figure that applies but cannot be computed (null in the record, tt-perf-report's NaN)
+ * is the number NaN. Device Time is the integer 0 for a device op without a duration
+ * (and empty for a host op), else a number of microseconds; strings are strid (below).
+ * What kind of row it is (a signpost, or an op and its classes) is row.cls.
+ */
+enum tt_field {
+	TF_ID, TF_PCT, TF_BOUND, TF_LABEL, TF_DEVICE, TF_DEVTIME, TF_GAP, TF_CORES,
+	TF_DRAM, TF_DRAMPCT, TF_TFLOPS, TF_FLOPSPCT, TF_MATH, TF_DT_OUT, TF_DT_IN0,
+	TF_DT_IN1, TF_SHARDED, TF_MEM0, TF_IN0BW, TF_SBH, TF_SBW, TF_CALL, TF_ADVICE,
+	TF_OP, TF_VERDICT, TF_CATEGORY, TF_PHASE, TF_ITER, TF_GKEY, TF_NFIELDS
+};
+
+/* row.cls: a signpost, or an op with tt/opclass.h's OPC_HOST, OPC_MATMUL, OPC_CONV_NEW */
+#define ROW_SIGNPOST	0x80
 
 /* A string of the table: 0 is "absent", anything else its names.h index + 1. */
 typedef uint32_t strid;
 
-struct row {
-	long long	id, device, call;
-	long long	dev_ns, gap_ns;	/* the integer durations, see ROW_*_INTNS */
-	/* Figures: NaN when they apply but cannot be computed (null in the record) */
-	double		cores, dev_us, gap_us, dram, dram_pct, tflops, flops_pct, pct;
-	int		in0bw, sbh, sbw, iter;
-	uint32_t	flags;
-	strid		label, op, math, bound, verdict, category, phase;
-	strid		dt_out, dt_in0, dt_in1, mem0;
-	strid		advice;		/* items separated by '\n'; absent for non-matmuls */
-	strid		gkey;		/* the values of the table's group keys, see below */
+union row_val {
+	long long	i;		/* TAB_INT, TAB_BOOL */
+	double		d;		/* TAB_NUM */
+	strid		s;		/* TAB_STR */
 };
+
+/* The cells packed: their kinds, then their values (a spooled row is this struct). */
+struct row {
+	uint8_t		kind[TF_NFIELDS];	/* enum tab_kind */
+	uint8_t		cls;
+	union row_val	v[TF_NFIELDS];
+};
+
+/* Whether field f has a value. */
+static inline int
+row_has(const struct row *w, int f)
+{
+	return w->kind[f] != TAB_NONE;
+}
+
+/* Field f as a number: NaN when it is empty or not a number. */
+static inline double
+row_num(const struct row *w, int f)
+{
+	return w->kind[f] == TAB_NUM ? w->v[f].d : w->kind[f] == TAB_INT ?
+	    (double)w->v[f].i : NAN;
+}
+
+/* Field f as an integer (TAB_INT, TAB_BOOL), 0 otherwise. */
+static inline long long
+row_int(const struct row *w, int f)
+{
+	return w->kind[f] == TAB_INT || w->kind[f] == TAB_BOOL ? w->v[f].i : 0;
+}
+
+/* Field f as a string of the table, 0 when it is not one. */
+static inline strid
+row_str(const struct row *w, int f)
+{
+	return w->kind[f] == TAB_STR ? w->v[f].s : 0;
+}
+
+/*
+ * The report's columns, declared once (report.c's tt_cols): the text report and its
+ * Markdown show the columns without TAB_COL_NOTEXT in fmt.flags, the CSV writes them
+ * all (but Advice and Raw OP Code unless asked), each a field of the row in a format.
+ */
+#define TTC_ADVICE	0x01	/* in the CSV with OPCSV_ADVICE only */
+#define TTC_RAW		0x02	/* in the CSV with OPCSV_RAW only */
+#define TTC_BULLETS	0x04	/* a list ('\n'-separated): items joined by " \u2022 " in CSV */
+#define TTC_PLAIN	0x08	/* text: the integer without separators (ID) */
+#define TTC_OPCODE	0x10	/* text: the OP Code cell (signposts, the name coloured apart) */
+#define TTC_OPEMPTY	0x20	/* text: an op's empty cell still takes its colour (Bound) */
+#define TTC_GREYEMPTY	0x40	/* text: an op's empty cell takes a muted row's grey (Math) */
+
+struct tt_col {
+	const char	*name;		/* header, in the CSV and the text */
+	int		 field;		/* enum tt_field */
+	unsigned	 flags;		/* TTC_* */
+	struct tab_fmt	 fmt;		/* text: decimals, thousands, unit, alignments */
+	const char	*csv_empty;	/* the CSV's text for an empty cell */
+};
+
+extern const struct tt_col tt_cols[];
+extern const size_t tt_ncols;
 
 #define TABLE_MAXKEYS 4
 
 /* Rows a spooling table keeps in memory before it moves them to its spool. */
-#define TABLE_MEMROWS 16384
+#define TABLE_MEMROWS 10000
 
 struct table {
 	struct row	*rows;		/* in memory, or NULL once spooled: use table_row */

@@ -141,6 +141,34 @@ int tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags
 int tab_write_text(const struct tab *t, FILE *fp, size_t top, size_t width);
 int tab_write_md(const struct tab *t, FILE *fp, size_t top);
 
+/*
+ * Blocks of columns for a table printed from a stream of rows (one too long to hold as
+ * a tab: the TT report's rows are spooled), in text at a width: tab_layout splits the
+ * columns as tab_print splits a tab's, each block after the first led by column 0, the
+ * widest columns cut down to their floors, headers that the cut would make alike kept
+ * apart. The caller prints each block's columns at those widths and cuts (ttab_cut)
+ * a cell wider than its column.
+ */
+struct tab_lcol {
+	const char	*header;	/* not copied */
+	size_t		 natural;	/* the widest of the header and the shown cells */
+	size_t		 numw;		/* the widest number among them: never cut */
+	int		 right;		/* a shown cell is a number */
+};
+struct tab_block {
+	size_t		 n;		/* its columns: */
+	size_t		*col;		/* their indices in tab_layout's array */
+	size_t		*w;		/* their widths */
+	char		**hdr;		/* their headers as cut for the block */
+};
+struct tab_layout {
+	struct tab_block *b;
+	size_t		  n;
+};
+/* The blocks of ncols columns at width (> 0); tab_layout_free frees them. */
+void tab_layout(struct tab_layout *l, const struct tab_lcol *c, size_t ncols, size_t width);
+void tab_layout_free(struct tab_layout *l);
+
 /* An .xlsx workbook holding one sheet per tab. */
 struct tab_book;
 struct tab_book *tab_book_new(const char *path);	/* NULL: errno-free failure */

@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * opcsv: the reference-compatible op CSV (docs/tt-perf-report.md §18, D6).
+ * opcsv: the reference-compatible op CSV (docs/tt-perf-report.md §18, D6): the columns of report.h's
+ * tt_cols, each cell in Python's csv module's form.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
 #include "core/numfmt.h"
 #include "report/opcsv.h"
 #include "report/report.h"
-
-static const char header[] =
-    "ID,Total %,Bound,OP Code,Device,Device Time,Op-to-Op Gap,Cores,DRAM,DRAM %,"
-    "FLOPs,FLOPs %,Math Fidelity,Output Datatype,Input 0 Datatype,Input 1 Datatype,"
-    "DRAM Sharded,Input 0 Memory,Inner Dim Block Size,Output Subblock H,"
-    "Output Subblock W,Global Call Count";
 
 void
 csv_field(FILE *fp, const char *s, size_t n)
@@ -38,83 +34,47 @@ csv_field(FILE *fp, const char *s, size_t n)
 	putc_unlocked('"', fp);
 }
 
-static void
-put_num(FILE *fp, int present, double v)
-{
-	char b[NUM_BUFSZ];
-
-	if (present)
-		fwrite_unlocked(b, 1, num_shortest(b, v), fp);
-}
-
 /*
- * An integer number of ns as Python's repr of ns / 1000.0: for 0 <= ns < 1e15 the
- * quotient's shortest round-trip text is the exact decimal ns/1000 (its double is
+ * A number as Python's repr writes it. An integer number of ns divided by 1000 (every
+ * Device Time and gap, most figures) takes a shortcut: for 0 <= ns < 1e15 the shortest
+ * round-trip text of the double ns / 1000.0 is the exact decimal ns/1000 (the double is
  * closer than 0.0005 to it and no shorter decimal is that close), so no float
- * formatting is needed.
+ * formatting is needed when v is that double.
  */
 static void
-put_ns_us(FILE *fp, long long ns, double us)
+put_repr(FILE *fp, double v)
 {
 	char b[NUM_BUFSZ];
+	long long ns, f;
 	int n;
 
-	if (ns < 0 || ns >= 1000000000000000LL) {
-		fwrite_unlocked(b, 1, num_shortest(b, us), fp);
+	if (!(v >= 0 && v < 1e12) || (double)(ns = llround(v * 1000)) / 1000 != v) {
+		fwrite_unlocked(b, 1, num_shortest(b, v), fp);	/* NaN: "nan" */
 		return;
 	}
-	{
-		long long f = ns % 1000;
-
-		n = (int)num_int(b, ns / 1000, 0);
-		b[n++] = '.';
-		b[n++] = (char)('0' + f / 100);
-		b[n++] = (char)('0' + f / 10 % 10);
-		b[n++] = (char)('0' + f % 10);
-		while (b[n - 1] == '0' && b[n - 2] != '.')
-			n--;
-		fwrite_unlocked(b, 1, (size_t)n, fp);
-	}
+	f = ns % 1000;
+	n = (int)num_int(b, ns / 1000, 0);
+	b[n++] = '.';
+	b[n++] = (char)('0' + f / 100);
+	b[n++] = (char)('0' + f / 10 % 10);
+	b[n++] = (char)('0' + f % 10);
+	while (b[n - 1] == '0' && b[n - 2] != '.')
+		n--;
+	fwrite_unlocked(b, 1, (size_t)n, fp);
 }
 
+/* A list cell: its '\n'-separated items joined by " \u2022 ". */
 static void
-put_int(FILE *fp, int present, long long v, const char *missing)
+put_bullets(FILE *fp, const char *a)
 {
-	char b[NUM_INTSZ];
-
-	if (present)
-		fwrite_unlocked(b, 1, num_int(b, v, 0), fp);
-	else
-		fputs_unlocked(missing, fp);
-}
-
-static void
-put_str(FILE *fp, const struct table *t, strid id, const char *missing)
-{
-	const char *s;
-
-	if (id == 0) {
-		fputs_unlocked(missing, fp);
-		return;
-	}
-	s = table_str(t, id);
-	csv_field(fp, s, strlen(s));
-}
-
-static void
-put_advice(FILE *fp, const struct table *t, strid id)
-{
-	const char *a = table_str(t, id), *p;
+	const char *p;
 	size_t n = 0;
 	char small[1024], *buf = small;
 
-	/* items are stored separated by '\n'; the CSV joins them with " • " */
 	for (p = a; *p; p++)
 		n += *p == '\n' ? 5 : 1;
 	if (n + 1 > sizeof(small))
-		buf = malloc(n + 1);
-	if (buf == NULL)
-		return;
+		buf = xmalloc(n + 1);
 	n = 0;
 	for (p = a; *p; p++) {
 		if (*p == '\n') {
@@ -129,82 +89,66 @@ put_advice(FILE *fp, const struct table *t, strid id)
 		free(buf);
 }
 
+/* Cell f of row w in column c's CSV form. */
+static void
+put_cell(FILE *fp, const struct table *t, const struct row *w, const struct tt_col *c)
+{
+	char b[NUM_INTSZ];
+	const char *s;
+	int f = c->field;
+
+	switch (w->kind[f]) {
+	case TAB_INT:
+		fwrite_unlocked(b, 1, num_int(b, w->v[f].i, 0), fp);
+		break;
+	case TAB_NUM:
+		put_repr(fp, w->v[f].d);
+		break;
+	case TAB_BOOL:
+		fputs_unlocked(w->v[f].i ? "True" : "False", fp);
+		break;
+	case TAB_STR:
+		s = table_str(t, w->v[f].s);
+		if (c->flags & TTC_BULLETS)
+			put_bullets(fp, s);
+		else
+			csv_field(fp, s, strlen(s));
+		break;
+	default:
+		fputs_unlocked(c->csv_empty, fp);
+		break;
+	}
+}
+
+/* Whether column c is in a CSV written with flags. */
+static int
+shown(const struct tt_col *c, int flags)
+{
+	return (!(c->flags & TTC_ADVICE) || (flags & OPCSV_ADVICE)) &&
+	    (!(c->flags & TTC_RAW) || (flags & OPCSV_RAW));
+}
+
 int
 opcsv_write(FILE *fp, const struct table *t, int flags)
 {
-	size_t i;
+	size_t i, k, n;
 
-	fputs_unlocked(header, fp);
-	if (flags & OPCSV_ADVICE)
-		fputs_unlocked(",Advice", fp);
-	if (flags & OPCSV_RAW)
-		fputs_unlocked(",Raw OP Code", fp);
+	for (k = n = 0; k < tt_ncols; k++)
+		if (shown(&tt_cols[k], flags)) {
+			if (n++ > 0)
+				putc_unlocked(',', fp);
+			csv_field(fp, tt_cols[k].name, strlen(tt_cols[k].name));
+		}
 	fputs_unlocked("\r\n", fp);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
-		uint32_t f = w->flags;
 
-		put_int(fp, 1, w->id, "");
-		putc_unlocked(',', fp);
-		put_num(fp, f & ROW_PCT, w->pct);
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->bound, "");
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->label, "");
-		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_DEVICE, w->device, "");
-		putc_unlocked(',', fp);
-		if (f & ROW_DEV_ZERO)
-			putc_unlocked('0', fp);
-		else if (f & ROW_DEV_INTNS)
-			put_ns_us(fp, w->dev_ns, w->dev_us);
-		else
-			put_num(fp, f & ROW_DEV_US, w->dev_us);
-		putc_unlocked(',', fp);
-		if (f & ROW_GAP_INTNS)
-			put_ns_us(fp, w->gap_ns, w->gap_us);
-		else
-			put_num(fp, f & ROW_GAP, w->gap_us);
-		putc_unlocked(',', fp);
-		if ((f & ROW_CORES) && !isnan(w->cores))
-			put_int(fp, 1, (long long)w->cores, "");
-		else
-			put_num(fp, f & ROW_CORES, w->cores);	/* NaN: "nan" */
-		putc_unlocked(',', fp);
-		put_num(fp, f & ROW_DRAM, w->dram);
-		putc_unlocked(',', fp);
-		put_num(fp, f & ROW_DRAM_PCT, w->dram_pct);
-		putc_unlocked(',', fp);
-		put_num(fp, f & ROW_TFLOPS, w->tflops);
-		putc_unlocked(',', fp);
-		put_num(fp, f & ROW_FLOPS_PCT, w->flops_pct);
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->math, "");
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->dt_out, "nan");
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->dt_in0, "nan");
-		putc_unlocked(',', fp);
-		put_str(fp, t, w->dt_in1, "nan");
-		fputs_unlocked(f & ROW_SHARDED ? ",True," : ",False,", fp);
-		put_str(fp, t, w->mem0, "");
-		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_IN0BW, w->in0bw, "");
-		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_SBH, w->sbh, "");
-		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_SBW, w->sbw, "");
-		putc_unlocked(',', fp);
-		put_int(fp, f & ROW_CALL, w->call, "nan");
-		if (flags & OPCSV_ADVICE) {
-			putc_unlocked(',', fp);
-			if (w->advice != 0)
-				put_advice(fp, t, w->advice);
-		}
-		if (flags & OPCSV_RAW) {
-			putc_unlocked(',', fp);
-			put_str(fp, t, w->op, "");
-		}
+		for (k = n = 0; k < tt_ncols; k++)
+			if (shown(&tt_cols[k], flags)) {
+				if (n++ > 0)
+					putc_unlocked(',', fp);
+				put_cell(fp, t, w, &tt_cols[k]);
+			}
 		fputs_unlocked("\r\n", fp);
 	}
 	if (fflush(fp) == EOF || ferror(fp)) {

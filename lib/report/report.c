@@ -24,6 +24,39 @@
 #include "core/tensor.h"
 #include "tt/opclass.h"
 
+/* --- the cells ------------------------------------------------------------------- */
+
+static void
+set_int(struct row *w, int f, long long v)
+{
+	w->kind[f] = TAB_INT;
+	w->v[f].i = v;
+}
+
+static void
+set_num(struct row *w, int f, double v)
+{
+	w->kind[f] = TAB_NUM;
+	w->v[f].d = v;
+}
+
+/* A string cell; id 0 (absent) leaves it empty. */
+static void
+set_str(struct row *w, int f, strid id)
+{
+	if (id == 0)
+		return;
+	w->kind[f] = TAB_STR;
+	w->v[f].s = id;
+}
+
+static void
+set_bool(struct row *w, int f, int v)
+{
+	w->kind[f] = TAB_BOOL;
+	w->v[f].i = v != 0;
+}
+
 /* --- the strings ----------------------------------------------------------------- */
 
 strid
@@ -91,7 +124,7 @@ group_keys(struct table *t, struct rec *r, struct row *w, int has[TABLE_MAXKEYS]
 		buf_add(&b, v, n);
 	}
 	if (any)
-		w->gkey = table_intern(t, b.p, b.len);
+		set_str(w, TF_GKEY, table_intern(t, b.p, b.len));
 	buf_free(&b);
 }
 
@@ -126,13 +159,13 @@ tensors(struct table *t, struct rec *r, struct row *w)
 
 	n = tensor_read(r, "in", tt, 2);
 	if (n > 0) {
-		w->dt_in0 = intern_opt(t, tt[0].dtype);
-		w->mem0 = intern_opt(t, tt[0].mem);
+		set_str(w, TF_DT_IN0, intern_opt(t, tt[0].dtype));
+		set_str(w, TF_MEM0, intern_opt(t, tt[0].mem));
 	}
 	if (n > 1)
-		w->dt_in1 = intern_opt(t, tt[1].dtype);
+		set_str(w, TF_DT_IN1, intern_opt(t, tt[1].dtype));
 	if (tensor_read(r, "out", tt, 1) == 1)
-		w->dt_out = intern_opt(t, tt[0].dtype);
+		set_str(w, TF_DT_OUT, intern_opt(t, tt[0].dtype));
 }
 
 /* --- records to rows ------------------------------------------------------------- */
@@ -154,10 +187,11 @@ static strid
 fallback_math(struct table *t, const struct row *w)
 {
 	struct buf b = BUF_INIT;
-	strid id;
+	strid id, i0 = row_str(w, TF_DT_IN0), i1 = row_str(w, TF_DT_IN1);
+	strid o = row_str(w, TF_DT_OUT);
 
-	metrics_math_plain(&b, w->dt_in0 ? table_str(t, w->dt_in0) : NULL,
-	    w->dt_in1 ? table_str(t, w->dt_in1) : NULL, w->dt_out ? table_str(t, w->dt_out) : NULL);
+	metrics_math_plain(&b, i0 ? table_str(t, i0) : NULL, i1 ? table_str(t, i1) : NULL,
+	    o ? table_str(t, o) : NULL);
 	id = table_intern(t, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return id;
@@ -206,19 +240,19 @@ get_advice(struct table *t, struct rec *r)
 	return id;
 }
 
-static int
-get_small_int(struct rec *r, const char *key, int *v)
+/* An int-sized integer key into field f. */
+static void
+get_small_int(struct rec *r, const char *key, struct row *w, int f)
 {
 	long long x;
 
 	if (!rec_int(r, key, &x))
-		return 0;
+		return;
 	if (x < -2147483647LL || x > 2147483647LL) {
 		rec_reject(r, "key \"%s\": integer out of range", key);
-		return 0;
+		return;
 	}
-	*v = (int)x;
-	return 1;
+	set_int(w, f, x);
 }
 
 void
@@ -233,12 +267,11 @@ row_pct(const struct table *t, struct row *w)
 {
 	double dt, g;
 
-	if (!(w->flags & (ROW_DEV_US | ROW_GAP)) || !(t->total > 0))
+	if (!(row_has(w, TF_DEVTIME) || row_has(w, TF_GAP)) || !(t->total > 0))
 		return;
-	dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-	g = (w->flags & ROW_GAP) ? w->gap_us : 0;
-	w->pct = (dt + g) / t->total * 100;
-	w->flags |= ROW_PCT;
+	dt = row_has(w, TF_DEVTIME) ? row_num(w, TF_DEVTIME) : 0;
+	g = row_has(w, TF_GAP) ? row_num(w, TF_GAP) : 0;
+	set_num(w, TF_PCT, (dt + g) / t->total * 100);
 }
 
 const struct row *
@@ -302,13 +335,13 @@ signpost_row(struct table *t, struct rec *r, struct row *w)
 	const char *s;
 	size_t n;
 
-	w->flags |= ROW_SIGNPOST;
+	w->cls = ROW_SIGNPOST;
 	if ((s = rec_str(r, "name", &n)) == NULL)
 		s = "", n = 0;
-	w->op = table_intern(t, s, n);
+	set_str(w, TF_OP, table_intern(t, s, n));
 	buf_add(&lb, s, n);
 	buf_adds(&lb, " (signpost)");
-	w->label = table_intern(t, lb.p, lb.len);
+	set_str(w, TF_LABEL, table_intern(t, lb.p, lb.len));
 	buf_free(&lb);
 }
 
@@ -319,94 +352,82 @@ op_names(struct table *t, struct rec *r, struct row *w)
 {
 	const char *s;
 	size_t n;
-	unsigned opc;
+	strid op, label;
 	bool noroof;
 
 	if ((s = rec_str(r, "op", &n)) == NULL)
 		s = "", n = 0;
-	w->op = table_intern(t, s, n);
-	w->label = get_str(t, r, "label");
-	noroof = w->label == 0;
+	op = table_intern(t, s, n);
+	set_str(w, TF_OP, op);
+	label = get_str(t, r, "label");
+	noroof = label == 0;
 	if (noroof)	/* no ttp-roofline: the op name is the OP Code */
-		w->label = w->op;
-	opc = get_opclass(t, r, w->label);
-	if (opc & OPC_HOST)
-		w->flags |= ROW_HOST;
-	if (opc & OPC_MATMUL)
-		w->flags |= ROW_MATMUL;
-	if (opc & OPC_CONV_NEW)
-		w->flags |= ROW_CONV_NEW;
+		label = op;
+	set_str(w, TF_LABEL, label);
+	w->cls = (uint8_t)(get_opclass(t, r, label) & (OPC_HOST | OPC_MATMUL | OPC_CONV_NEW));
 	return noroof;
 }
 
-/* A duration key in ns, in microseconds: the flags has | intns when it is an integer
- * (*ns holds it), has when another number, 0 when absent or null. */
-static uint32_t
-get_us(struct rec *r, const char *key, long long *ns, double *us, uint32_t has,
-    uint32_t intns)
+/* A duration key in ns into field f in microseconds; 0 when absent or null. */
+static int
+get_us(struct rec *r, const char *key, struct row *w, int f)
 {
+	long long ns;
 	double d;
 
-	if (rec_type(r, key) == REC_INT && rec_int(r, key, ns)) {
-		*us = (double)*ns / 1000;
-		return has | intns;
-	}
-	if (rec_num(r, key, &d)) {
-		*us = d / 1000;
-		return has;
-	}
-	return 0;
+	if (rec_type(r, key) == REC_INT && rec_int(r, key, &ns))
+		d = (double)ns;
+	else if (!rec_num(r, key, &d))
+		return 0;
+	set_num(w, f, d / 1000);
+	return 1;
 }
 
-/* An op's device, cores, call count, Device Time (none for a host op, 0 when absent) and
- * Op-to-Op Gap. */
+/* An op's device, cores, call count, Device Time (none for a host op, the integer 0
+ * when absent) and Op-to-Op Gap. */
 static void
 op_numbers(struct rec *r, struct row *w)
 {
-	uint32_t f;
+	long long x;
+	double d;
 
-	if (rec_int(r, "device", &w->device))
-		w->flags |= ROW_DEVICE;
-	if (rec_ifig(r, "report_cores", &w->cores) || rec_ifig(r, "cores", &w->cores))
-		w->flags |= ROW_CORES;
-	if (rec_int(r, "call", &w->call))
-		w->flags |= ROW_CALL;
-	if (!(w->flags & ROW_HOST)) {
-		f = get_us(r, "device_ns", &w->dev_ns, &w->dev_us, ROW_DEV_US, ROW_DEV_INTNS);
-		if (f == 0) {
-			w->dev_us = 0;
-			f = ROW_DEV_US | ROW_DEV_ZERO;
-		}
-		w->flags |= f;
+	if (rec_int(r, "device", &x))
+		set_int(w, TF_DEVICE, x);
+	if (rec_ifig(r, "report_cores", &d) || rec_ifig(r, "cores", &d)) {
+		if (isnan(d))
+			set_num(w, TF_CORES, d);
+		else
+			set_int(w, TF_CORES, (long long)d);
 	}
-	w->flags |= get_us(r, "gap_ns", &w->gap_ns, &w->gap_us, ROW_GAP, ROW_GAP_INTNS);
+	if (rec_int(r, "call", &x))
+		set_int(w, TF_CALL, x);
+	if (!(w->cls & OPC_HOST) && !get_us(r, "device_ns", w, TF_DEVTIME))
+		set_int(w, TF_DEVTIME, 0);
+	(void)get_us(r, "gap_ns", w, TF_GAP);
 }
 
 /* What ttp-roofline found of an op: the roofline figures, the matmul's blocking. */
 static void
 op_figures(struct rec *r, struct row *w)
 {
+	static const struct { const char *key; int f; } fig[] = {
+		{ "dram_gbps", TF_DRAM }, { "dram_pct", TF_DRAMPCT },
+		{ "tflops", TF_TFLOPS }, { "flops_pct", TF_FLOPSPCT }
+	};
+	size_t i;
+	double d;
 	bool b;
 
 	/* figures may be null: NaN, an empty text cell and "nan" in the CSV (§10.1) */
-	if (rec_fig(r, "dram_gbps", &w->dram))
-		w->flags |= ROW_DRAM;
-	if (rec_fig(r, "dram_pct", &w->dram_pct))
-		w->flags |= ROW_DRAM_PCT;
-	if (rec_fig(r, "tflops", &w->tflops))
-		w->flags |= ROW_TFLOPS;
-	if (rec_fig(r, "flops_pct", &w->flops_pct))
-		w->flags |= ROW_FLOPS_PCT;
+	for (i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+		if (rec_fig(r, fig[i].key, &d))
+			set_num(w, fig[i].f, d);
 	if (rec_bool(r, "dram_sharded", &b) && b)
-		w->flags |= ROW_SHARDED;
-	if (get_small_int(r, "in0_block_w", &w->in0bw))
-		w->flags |= ROW_IN0BW;
-	if (get_small_int(r, "out_subblock_h", &w->sbh))
-		w->flags |= ROW_SBH;
-	if (get_small_int(r, "out_subblock_w", &w->sbw))
-		w->flags |= ROW_SBW;
-	if (get_small_int(r, "iter", &w->iter))
-		w->flags |= ROW_ITER;
+		set_bool(w, TF_SHARDED, 1);
+	get_small_int(r, "in0_block_w", w, TF_IN0BW);
+	get_small_int(r, "out_subblock_h", w, TF_SBH);
+	get_small_int(r, "out_subblock_w", w, TF_SBW);
+	get_small_int(r, "iter", w, TF_ITER);
 }
 
 /* An op's text cells: Bound, the fidelity verdict, category, phase, the tensors' types,
@@ -415,21 +436,23 @@ static void
 op_strings(struct table *t, struct rec *r, struct row *w)
 {
 	const char *s;
+	strid bound;
 
-	w->bound = get_str(t, r, "bound");
-	if ((w->flags & ROW_HOST) && w->bound == 0)
-		w->bound = table_intern(t, "HOST", 4);
-	w->verdict = get_str(t, r, "fidelity_verdict");
-	w->category = get_str(t, r, "category");
-	w->phase = get_str(t, r, "phase");
+	bound = get_str(t, r, "bound");
+	if ((w->cls & OPC_HOST) && bound == 0)
+		bound = table_intern(t, "HOST", 4);
+	set_str(w, TF_BOUND, bound);
+	set_str(w, TF_VERDICT, get_str(t, r, "fidelity_verdict"));
+	set_str(w, TF_CATEGORY, get_str(t, r, "category"));
+	set_str(w, TF_PHASE, get_str(t, r, "phase"));
 	/* a PyTorch op's tensors (any rank, lists of shapes) are not TT-Metal's */
 	if ((s = rec_str(r, "trace", NULL)) == NULL || strcmp(s, "kineto") != 0)
 		tensors(t, r, w);
 	if (rec_type(r, "math") != REC_ABSENT)
-		w->math = get_str(t, r, "math");
-	else if (!(w->flags & ROW_HOST))
-		w->math = fallback_math(t, w);
-	w->advice = get_advice(t, r);
+		set_str(w, TF_MATH, get_str(t, r, "math"));
+	else if (!(w->cls & OPC_HOST))
+		set_str(w, TF_MATH, fallback_math(t, w));
+	set_str(w, TF_ADVICE, get_advice(t, r));
 }
 
 /* What the table keeps of a good op beside its row: the counts, the first op's keys. */
@@ -441,7 +464,7 @@ op_counts(struct table *t, struct rec *r, const struct row *w, bool noroof,
 
 	if (noroof)
 		t->nnoroof++;
-	if (w->flags & ROW_HOST)
+	if (w->cls & OPC_HOST)
 		t->nhost++;
 	else
 		t->ndevice++;
@@ -474,8 +497,9 @@ table_add(struct table *t, struct rec *r)
 		return 0;
 	}
 	w = table_new_row(t);
-	memset(w, 0, sizeof(*w));
-	w->id = id;
+	memset(w, 0, sizeof(*w));	/* every cell empty (TAB_NONE) */
+	set_int(w, TF_ID, id);
+	set_bool(w, TF_SHARDED, 0);
 
 	if (strcmp(kind, "signpost") == 0) {
 		signpost_row(t, r, w);
@@ -507,10 +531,10 @@ table_finish(struct table *t)
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
 
-		if (w->flags & ROW_DEV_US)
-			sd += w->dev_us;
-		if (w->flags & ROW_GAP)
-			sg += w->gap_us;
+		if (row_has(w, TF_DEVTIME))
+			sd += row_num(w, TF_DEVTIME);
+		if (row_has(w, TF_GAP))
+			sg += row_num(w, TF_GAP);
 	}
 	t->sum_dev = sd;
 	t->sum_gap = sg;
@@ -541,10 +565,10 @@ sort_num(const struct row *w)
 {
 	double v = 0;
 
-	if (sort_key != SORT_GAP && (w->flags & ROW_DEV_US))
-		v += w->dev_us;
-	if (sort_key != SORT_TIME && (w->flags & ROW_GAP))
-		v += w->gap_us;
+	if (sort_key != SORT_GAP && row_has(w, TF_DEVTIME))
+		v += row_num(w, TF_DEVTIME);
+	if (sort_key != SORT_TIME && row_has(w, TF_GAP))
+		v += row_num(w, TF_GAP);
 	return v;
 }
 
@@ -553,14 +577,15 @@ row_cmp(const void *pa, const void *pb)
 {
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
 	const struct row *a = &sort_t->rows[ia], *b = &sort_t->rows[ib];
-	int sa = (a->flags & ROW_SIGNPOST) != 0, sb = (b->flags & ROW_SIGNPOST) != 0;
+	int sa = (a->cls & ROW_SIGNPOST) != 0, sb = (b->cls & ROW_SIGNPOST) != 0;
 	double x, y;
 	int c = 0;
 
 	if (sa != sb)
 		return sa - sb;
 	if (sort_key == SORT_OP)
-		c = strcmp(table_str(sort_t, a->label), table_str(sort_t, b->label));
+		c = strcmp(table_str(sort_t, row_str(a, TF_LABEL)),
+		    table_str(sort_t, row_str(b, TF_LABEL)));
 	else if (!sa) {
 		x = sort_num(a);
 		y = sort_num(b);
@@ -609,33 +634,65 @@ table_top(struct table *t, size_t n, int shown)
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
 
-		if (w->flags & ROW_SIGNPOST)
+		if (w->cls & ROW_SIGNPOST)
 			t->nsignpost++;
-		else if (w->flags & ROW_HOST)
+		else if (w->cls & OPC_HOST)
 			t->nhost++;
 		else
 			t->ndevice++;
 		if (t->sp == NULL)	/* a spooled row gets it in table_row */
-			t->rows[i].flags &= ~(uint32_t)ROW_PCT;
+			t->rows[i].kind[TF_PCT] = TAB_NONE;
 	}
 	n = t->nall;
 	table_finish(t);
 	t->nall = n;
 }
 
-/* --- cells ----------------------------------------------------------------------- */
-
-enum col {
-	C_ID, C_PCT, C_BOUND, C_OPCODE, C_DEVICE, C_DEVTIME, C_GAP, C_CORES, C_DRAM,
-	C_DRAMPCT, C_FLOPS, C_FLOPSPCT, C_MATH, NCOLS
-};
-
-static const char *const headers[NCOLS] = {
-	"ID", "Total %", "Bound", "OP Code", "Device", "Device Time", "Op-to-Op Gap",
-	"Cores", "DRAM", "DRAM %", "FLOPs", "FLOPs %", "Math Fidelity"
-};
+/* --- the columns ----------------------------------------------------------------- */
 
 #define MU "\xce\xbc"	/* U+03BC, as the reference prints it */
+
+/* A text column: decimals, unit, alignment in text and in Markdown (headers are all
+ * left-aligned in text, as the reference pads them). */
+#define SHOW(dec, unit, al, md)	{ NULL, dec, 1, unit, al, md, 0 }
+#define NUMBER(dec, unit)	SHOW(dec, unit, TAB_RIGHT, TAB_RIGHT)
+#define TEXT(al)		SHOW(-1, NULL, al, TAB_LEFT)
+/* A column of the CSV only. */
+#define FILEONLY		{ NULL, -1, 0, NULL, TAB_AUTO, TAB_AUTO, TAB_COL_NOTEXT }
+
+/* tt-perf-report's table (§15) and CSV (§18), in their order. */
+const struct tt_col tt_cols[] = {
+	{ "ID",			TF_ID,		TTC_PLAIN,	NUMBER(0, NULL),	"" },
+	{ "Total %",		TF_PCT,		0,		NUMBER(1, "%"),		"" },
+	{ "Bound",		TF_BOUND,	TTC_OPEMPTY,	TEXT(TAB_RIGHT),	"" },
+	{ "OP Code",		TF_LABEL,	TTC_OPCODE,	TEXT(TAB_LEFT),		"" },
+	{ "Device",		TF_DEVICE,	0,		NUMBER(0, NULL),	"" },
+	{ "Device Time",	TF_DEVTIME,	0,		NUMBER(0, MU "s"),	"" },
+	{ "Op-to-Op Gap",	TF_GAP,		0,		NUMBER(0, MU "s"),	"" },
+	{ "Cores",		TF_CORES,	0,		NUMBER(0, NULL),	"" },
+	{ "DRAM",		TF_DRAM,	0,		NUMBER(0, "GB/s"),	"" },
+	{ "DRAM %",		TF_DRAMPCT,	0,		NUMBER(1, "%"),		"" },
+	{ "FLOPs",		TF_TFLOPS,	0,		NUMBER(1, "TFLOPs"),	"" },
+	{ "FLOPs %",		TF_FLOPSPCT,	0,		NUMBER(1, "%"),		"" },
+	{ "Math Fidelity",	TF_MATH,	TTC_GREYEMPTY,	TEXT(TAB_RIGHT),	"" },
+	{ "Output Datatype",	TF_DT_OUT,	0,		FILEONLY,		"nan" },
+	{ "Input 0 Datatype",	TF_DT_IN0,	0,		FILEONLY,		"nan" },
+	{ "Input 1 Datatype",	TF_DT_IN1,	0,		FILEONLY,		"nan" },
+	{ "DRAM Sharded",	TF_SHARDED,	0,		FILEONLY,		"False" },
+	{ "Input 0 Memory",	TF_MEM0,	0,		FILEONLY,		"" },
+	{ "Inner Dim Block Size", TF_IN0BW,	0,		FILEONLY,		"" },
+	{ "Output Subblock H",	TF_SBH,		0,		FILEONLY,		"" },
+	{ "Output Subblock W",	TF_SBW,		0,		FILEONLY,		"" },
+	{ "Global Call Count",	TF_CALL,	0,		FILEONLY,		"nan" },
+	{ "Advice",		TF_ADVICE,	TTC_ADVICE | TTC_BULLETS, FILEONLY,	"" },
+	{ "Raw OP Code",	TF_OP,		TTC_RAW,	FILEONLY,		"" },
+};
+const size_t tt_ncols = sizeof(tt_cols) / sizeof(tt_cols[0]);
+
+/* The text columns are the first NTEXT. */
+#define NTEXT 13
+
+/* --- cells ----------------------------------------------------------------------- */
 
 /*
  * num_fixed with thousands separators, fast for the report's 0-2 decimals: with a
@@ -726,7 +783,7 @@ verdict_colour(const char *v)
 static int
 row_grey(const struct row *w, const struct report_opts *o)
 {
-	return (w->flags & ROW_PCT) && w->pct < o->min_pct && !(w->flags & ROW_HOST);
+	return row_has(w, TF_PCT) && row_num(w, TF_PCT) < o->min_pct && !(w->cls & OPC_HOST);
 }
 
 static int
@@ -749,36 +806,38 @@ roof_colour(const struct row *w, const char *bound, const char *roof, int larger
 {
 	if (strcmp(bound, roof) == 0)
 		return COL_GREEN;
-	if (strcmp(bound, "SLOW") == 0 && (w->flags & ROW_DRAM_PCT) &&
-	    (w->flags & ROW_FLOPS_PCT) && larger)
+	if (strcmp(bound, "SLOW") == 0 && row_has(w, TF_DRAMPCT) && row_has(w, TF_FLOPSPCT) &&
+	    larger)
 		return COL_YELLOW;
 	return COL_NONE;
 }
 
-/* The colour of cell col of a row that is not muted (docs/tt-perf-report.md §16). */
+/* The colour of field f's cell in a row that is not muted (§16). */
 static int
-cell_colour(const struct table *t, const struct row *w, int col)
+cell_colour(const struct table *t, const struct row *w, int f)
 {
-	const char *bound = table_str(t, w->bound);
+	const char *bound = table_str(t, row_str(w, TF_BOUND));
+	double cores, dp = row_num(w, TF_DRAMPCT), fp = row_num(w, TF_FLOPSPCT);
 
-	switch (col) {
-	case C_BOUND:
+	switch (f) {
+	case TF_BOUND:
 		return bound_colour(bound);
-	case C_OPCODE:
-		return colour_for_op(table_str(t, w->label));
-	case C_GAP:
-		return w->gap_us > 6.5 ? COL_RED : COL_NONE;
-	case C_CORES:
-		return w->cores < 10 ? COL_RED : w->cores == 64 ? COL_GREEN : COL_NONE;
-	case C_DRAM:
-	case C_DRAMPCT:
-		return roof_colour(w, bound, "DRAM", w->dram_pct > w->flops_pct);
-	case C_FLOPS:
-	case C_FLOPSPCT:
-		return roof_colour(w, bound, "FLOP", !(w->dram_pct > w->flops_pct));
-	case C_MATH:
-		if (w->flags & (ROW_MATMUL | ROW_CONV_NEW))
-			return verdict_colour(table_str(t, w->verdict));
+	case TF_LABEL:
+		return colour_for_op(table_str(t, row_str(w, TF_LABEL)));
+	case TF_GAP:
+		return row_num(w, TF_GAP) > 6.5 ? COL_RED : COL_NONE;
+	case TF_CORES:
+		cores = row_num(w, TF_CORES);
+		return cores < 10 ? COL_RED : cores == 64 ? COL_GREEN : COL_NONE;
+	case TF_DRAM:
+	case TF_DRAMPCT:
+		return roof_colour(w, bound, "DRAM", dp > fp);
+	case TF_TFLOPS:
+	case TF_FLOPSPCT:
+		return roof_colour(w, bound, "FLOP", !(dp > fp));
+	case TF_MATH:
+		if (w->cls & (OPC_MATMUL | OPC_CONV_NEW))
+			return verdict_colour(table_str(t, row_str(w, TF_VERDICT)));
 		return COL_NONE;
 	}
 	return COL_NONE;
@@ -789,10 +848,11 @@ cell_colour(const struct table *t, const struct row *w, int col)
 static void
 cell_opcode(struct buf *b, const struct table *t, const struct row *w, int on, int c)
 {
-	const char *label = table_str(t, w->label), *op = table_str(t, w->op);
+	const char *label = table_str(t, row_str(w, TF_LABEL));
+	const char *op = table_str(t, row_str(w, TF_OP));
 	size_t ol = strlen(op);
 
-	if (w->flags & ROW_SIGNPOST) {
+	if (w->cls & ROW_SIGNPOST) {
 		struct buf sb = BUF_INIT;
 
 		buf_adds(&sb, "\xf0\x9f\xaa\xa7 ");	/* U+1FAA7 PLACARD */
@@ -807,150 +867,194 @@ cell_opcode(struct buf *b, const struct table *t, const struct row *w, int on, i
 		cell_str(b, on, c, label);
 }
 
-/* Append the text of one cell of row w (colours when on). */
+/* Append the text of row w's cell in text column k (colours when on): the column's
+ * field in its format. */
 static void
-cell(struct buf *b, const struct table *t, const struct row *w, int col, int on,
+cell(struct buf *b, const struct table *t, const struct row *w, size_t k, int on,
     const struct report_opts *o)
 {
-	int grey = on && row_grey(w, o);
-	int sp = (w->flags & ROW_SIGNPOST) != 0;
-	int c = grey ? COL_GREY : on ? cell_colour(t, w, col) : COL_NONE;
-	char nb[64];
+	const struct tt_col *tc = &tt_cols[k];
+	int f = tc->field, grey = on && row_grey(w, o);
+	int c = grey ? COL_GREY : on ? cell_colour(t, w, f) : COL_NONE;
+	char nb[NUM_INTSZ];
 
-	switch (col) {
-	case C_ID:
-		colour_add(b, on, c, nb, num_int(nb, w->id, 0));
-		break;
-	case C_PCT:
-		if (w->flags & ROW_PCT)
-			cell_num(b, on, c, w->pct, 1, "%");
-		break;
-	case C_BOUND:
-		if (!sp)
-			cell_str(b, on, c, table_str(t, w->bound));
-		break;
-	case C_OPCODE:
+	if (tc->flags & TTC_OPCODE) {
 		cell_opcode(b, t, w, on, c);
+		return;
+	}
+	if ((w->cls & ROW_SIGNPOST) && (tc->flags & (TTC_OPEMPTY | TTC_GREYEMPTY)))
+		return;
+	switch (w->kind[f]) {
+	case TAB_NONE:
+		/* the reference colours these empty cells */
+		if ((tc->flags & TTC_OPEMPTY) || ((tc->flags & TTC_GREYEMPTY) && grey))
+			cell_str(b, on, c, "");
 		break;
-	case C_DEVICE:
-		if (w->flags & ROW_DEVICE)
-			cell_num(b, on, c, (double)w->device, 0, NULL);
+	case TAB_INT:
+		if (tc->flags & TTC_PLAIN)
+			colour_add(b, on, c, nb, num_int(nb, w->v[f].i, 0));
+		else
+			cell_num(b, on, c, (double)w->v[f].i, tc->fmt.dec, tc->fmt.unit);
 		break;
-	case C_DEVTIME:
-		if (w->flags & ROW_DEV_US)
-			cell_num(b, on, c, w->dev_us, 0, MU "s");
+	case TAB_NUM:
+		cell_num(b, on, c, w->v[f].d, tc->fmt.dec, tc->fmt.unit);
 		break;
-	case C_GAP:
-		if (w->flags & ROW_GAP)
-			cell_num(b, on, c, w->gap_us, 0, MU "s");
-		break;
-	case C_CORES:
-		if (w->flags & ROW_CORES)
-			cell_num(b, on, c, w->cores, 0, NULL);
-		break;
-	case C_DRAM:
-		if (w->flags & ROW_DRAM)
-			cell_num(b, on, c, w->dram, 0, "GB/s");
-		break;
-	case C_DRAMPCT:
-		if (w->flags & ROW_DRAM_PCT)
-			cell_num(b, on, c, w->dram_pct, 1, "%");
-		break;
-	case C_FLOPS:
-		if (w->flags & ROW_TFLOPS)
-			cell_num(b, on, c, w->tflops, 1, "TFLOPs");
-		break;
-	case C_FLOPSPCT:
-		if (w->flags & ROW_FLOPS_PCT)
-			cell_num(b, on, c, w->flops_pct, 1, "%");
-		break;
-	case C_MATH:
-		if (!sp && (w->math != 0 || grey))
-			cell_str(b, on, c, table_str(t, w->math));
+	case TAB_STR:
+		cell_str(b, on, c, table_str(t, w->v[f].s));
 		break;
 	}
 }
 
-/* --- the text table -------------------------------------------------------------- */
+/* --- views: the columns a table or a block of it prints ------------------------- */
 
-/* The report's columns; only OP Code is left-aligned in text, as the reference pads it,
- * and its headers are all left-aligned. */
+/* The text columns a ttab prints (all, or a block of them at a width), and whether its
+ * cells are cut to the columns' widths. */
+struct view {
+	struct ttab	 tb;
+	size_t		 col[NTEXT];	/* the tt_cols shown, in order */
+	size_t		 n;
+	int		 cut;
+};
+
+/* The whole table: the reference's layout, or Markdown. */
 static void
-columns(struct ttab *tb, int flags)
+view_all(struct view *v, int flags)
 {
-	int col;
+	size_t k;
 
-	ttab_init(tb, NCOLS, flags | TTAB_HEADLEFT);
-	for (col = 0; col < NCOLS; col++)
-		ttab_column(tb, col, headers[col], col == C_OPCODE ? TTAB_LEFT : TTAB_RIGHT,
-		    col == C_OPCODE || col == C_BOUND || col == C_MATH ? TTAB_LEFT : TTAB_RIGHT);
+	ttab_init(&v->tb, NTEXT, flags | TTAB_HEADLEFT);
+	for (k = 0; k < NTEXT; k++) {
+		const struct tab_fmt *f = &tt_cols[k].fmt;
+
+		v->col[k] = k;
+		ttab_column(&v->tb, k, tt_cols[k].name, f->align == TAB_LEFT ? TTAB_LEFT :
+		    TTAB_RIGHT, f->mdalign == TAB_LEFT ? TTAB_LEFT : TTAB_RIGHT);
+	}
+	v->n = NTEXT;
+	v->cut = 0;
 }
 
-/* A text cell (OP Code) of a table fitted to a width (report_opts.width): its text cut
- * to the column's width, its start and end kept, in the cell's colour. */
+/* A block of a layout at a width: its columns, widths and cut headers. */
 static void
-cut_text(struct buf *cb, const struct table *t, const struct row *w, int col, size_t width,
-    const struct report_opts *o)
+view_block(struct view *v, const struct tab_block *b)
 {
-	struct buf plain = BUF_INIT, cut = BUF_INIT;
-	struct report_opts bare = *o;
-	int c;
+	size_t k;
 
-	bare.colour = 0;
-	cell(&plain, t, w, col, 0, &bare);
-	ttab_cut(&cut, plain.p ? plain.p : "", plain.len, width);
-	c = !o->colour ? COL_NONE : row_grey(w, o) ? COL_GREY : cell_colour(t, w, col);
-	buf_reset(cb);
-	colour_add(cb, o->colour, c, cut.p, cut.len);
-	buf_free(&plain);
-	buf_free(&cut);
+	ttab_init(&v->tb, b->n, TTAB_TEXT | TTAB_HEADLEFT | TTAB_TRIM);
+	for (k = 0; k < b->n; k++) {
+		const struct tab_fmt *f = &tt_cols[b->col[k]].fmt;
+
+		v->col[k] = b->col[k];
+		ttab_column(&v->tb, k, b->hdr[k], f->align == TAB_LEFT ? TTAB_LEFT : TTAB_RIGHT,
+		    TTAB_LEFT);
+		ttab_minwidth(&v->tb, k, b->w[k]);
+	}
+	v->n = b->n;
+	v->cut = 1;
+}
+
+/* s[0..n) (coloured c when on) into the view's next cell, cut to its width when the view
+ * cuts and it is wider: its start and end kept, in its colour. */
+static void
+view_cell(struct view *v, struct buf *cb, int on, int c, const char *plain, size_t n)
+{
+	size_t k = v->tb.next;
+
+	if (v->cut && colour_width(cb->p ? cb->p : "", cb->len) > v->tb.cols[k].width) {
+		struct buf x = BUF_INIT;
+
+		ttab_cut(&x, plain, n, v->tb.cols[k].width);
+		buf_reset(cb);
+		colour_add(cb, on, c, x.p, x.len);
+		buf_free(&x);
+	}
+	ttab_cell(&v->tb, cb->p ? cb->p : "", cb->len);
+}
+
+/*
+ * The OP Code of an op that does not fit its column, before it is cut: without what
+ * every row repeats, the "DeviceOperation" that ends most TT op names and a host op's
+ * "(torch) " (its Bound says HOST), so that what tells ops apart (the name's start, a
+ * matmul's or a convolution's shape at the end) is what stays.
+ */
+static void
+short_label(struct buf *b, const struct table *t, const struct row *w)
+{
+	static const char suffix[] = "DeviceOperation", host[] = "(torch) ";
+	const char *label = table_str(t, row_str(w, TF_LABEL));
+	const char *op = table_str(t, row_str(w, TF_OP));
+	size_t ol = strlen(op), sl = sizeof(suffix) - 1;
+
+	buf_reset(b);
+	if (w->cls & ROW_SIGNPOST)
+		return;
+	if ((w->cls & OPC_HOST) && strncmp(label, host, sizeof(host) - 1) == 0 &&
+	    label[sizeof(host) - 1] != '\0')
+		label += sizeof(host) - 1;
+	else if (ol > sl && strncmp(label, op, ol) == 0 && (label[ol] == ' ' ||
+	    label[ol] == '\0') && strcmp(op + ol - sl, suffix) == 0) {
+		buf_add(b, label, ol - sl);
+		label += ol;
+	}
+	buf_adds(b, label);
 }
 
 static void
-print_row(FILE *fp, struct ttab *tb, struct buf *cb, const struct table *t,
+print_row(FILE *fp, struct view *v, struct buf *cb, const struct table *t,
     const struct row *w, const struct report_opts *o)
 {
-	int col;
+	struct buf plain = BUF_INIT;
+	struct report_opts bare = *o;
+	size_t k;
 
-	for (col = 0; col < NCOLS; col++) {
+	bare.colour = 0;
+	for (k = 0; k < v->n; k++) {
+		size_t col = v->col[k];
+		int c = !o->colour ? COL_NONE : row_grey(w, o) ? COL_GREY :
+		    cell_colour(t, w, tt_cols[col].field);
+
 		buf_reset(cb);
 		cell(cb, t, w, col, o->colour, o);
-		if (col == C_OPCODE && (tb->flags & TTAB_MARKDOWN) == 0 &&
-		    colour_width(cb->p ? cb->p : "", cb->len) > tb->cols[col].width)
-			cut_text(cb, t, w, col, tb->cols[col].width, o);
-		ttab_cell(tb, cb->p ? cb->p : "", cb->len);
+		buf_reset(&plain);
+		if (v->cut && (tt_cols[col].flags & TTC_OPCODE) && !(w->cls & ROW_SIGNPOST)) {
+			/* the short OP Code, whole when it fits */
+			short_label(&plain, t, w);
+			buf_reset(cb);
+			colour_add(cb, o->colour, c, plain.p ? plain.p : "", plain.len);
+		} else if (v->cut)
+			cell(&plain, t, w, col, 0, &bare);
+		view_cell(v, cb, o->colour, c, plain.p ? plain.p : "", plain.len);
 	}
-	ttab_row(tb, fp);
+	ttab_row(&v->tb, fp);
+	buf_free(&plain);
 }
 
-/* The number a numeric column shows for row w; 0 when the cell is empty or the
- * column holds text. */
-static int
-numval(const struct row *w, int col, double *v)
-{
-	static const uint32_t need[NCOLS] = {
-		[C_PCT] = ROW_PCT, [C_DEVICE] = ROW_DEVICE, [C_DEVTIME] = ROW_DEV_US,
-		[C_GAP] = ROW_GAP, [C_CORES] = ROW_CORES, [C_DRAM] = ROW_DRAM,
-		[C_DRAMPCT] = ROW_DRAM_PCT, [C_FLOPS] = ROW_TFLOPS, [C_FLOPSPCT] = ROW_FLOPS_PCT
-	};
+/* --- measures -------------------------------------------------------------------- */
 
-	if (col == C_ID) {
-		*v = (double)w->id;
-		return 1;
-	}
-	if (need[col] == 0 || !(w->flags & need[col]))
+/* The widths of the text columns' shown cells: numbers in num[], text in txt[]; at a
+ * width, the OP Codes as short_label makes them in shortop. */
+struct measure {
+	size_t	num[NTEXT], txt[NTEXT], shortop;
+};
+
+static void
+fit(size_t *m, const char *s, size_t n)
+{
+	size_t w = colour_width(s, n);
+
+	if (w > *m)
+		*m = w;
+}
+
+/* The number a text column shows for row w; 0 when the cell is empty or not a number. */
+static int
+numval(const struct row *w, size_t k, double *v)
+{
+	int f = tt_cols[k].field;
+
+	if (w->kind[f] != TAB_INT && w->kind[f] != TAB_NUM)
 		return 0;
-	switch (col) {
-	case C_PCT: *v = w->pct; break;
-	case C_DEVICE: *v = (double)w->device; break;
-	case C_DEVTIME: *v = w->dev_us; break;
-	case C_GAP: *v = w->gap_us; break;
-	case C_CORES: *v = w->cores; break;
-	case C_DRAM: *v = w->dram; break;
-	case C_DRAMPCT: *v = w->dram_pct; break;
-	case C_FLOPS: *v = w->tflops; break;
-	case C_FLOPSPCT: *v = w->flops_pct; break;
-	}
+	*v = row_num(w, f);
 	return !isnan(*v);	/* NaN cells are empty */
 }
 
@@ -960,101 +1064,123 @@ numval(const struct row *w, int col, double *v)
  * only needs its largest and smallest values formatted, not every cell.
  */
 static void
-compute_layout(const struct table *t, struct ttab *tb, const struct report_opts *o)
+measure(const struct table *t, struct measure *m, const struct report_opts *o)
 {
 	struct buf cb = BUF_INIT;
 	struct report_opts plain = *o;
-	size_t i, hi[NCOLS], lo[NCOLS];
-	double vhi[NCOLS], vlo[NCOLS], v = 0;
-	int col, seen[NCOLS] = { 0 };
+	size_t i, k, hi[NTEXT], lo[NTEXT];
+	double vhi[NTEXT], vlo[NTEXT], v = 0;
+	int seen[NTEXT] = { 0 };
 
+	memset(m, 0, sizeof(*m));
 	plain.colour = 0;
-	ttab_minwidth(tb, C_DEVICE, 7);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
-		const char *s;
 
-		for (col = 0; col < NCOLS; col++) {
-			if (!numval(w, col, &v))
-				continue;
-			if (!seen[col] || v > vhi[col])
-				vhi[col] = v, hi[col] = i;
-			if (!seen[col] || v < vlo[col])
-				vlo[col] = v, lo[col] = i;
-			seen[col] = 1;
+		if (o->width > 0) {
+			buf_reset(&cb);
+			if (w->cls & ROW_SIGNPOST)
+				cell_opcode(&cb, t, w, 0, COL_NONE);
+			else
+				short_label(&cb, t, w);
+			fit(&m->shortop, cb.p ? cb.p : "", cb.len);
 		}
-		/* the reference measures a signpost as "name (signpost)", not as shown */
-		s = table_str(t, w->label);
-		ttab_fit(tb, C_OPCODE, s, strlen(s));
-		s = table_str(t, w->bound);
-		ttab_fit(tb, C_BOUND, s, strlen(s));
-		s = table_str(t, w->math);
-		if (!(w->flags & ROW_SIGNPOST))
-			ttab_fit(tb, C_MATH, s, strlen(s));
+
+		for (k = 0; k < NTEXT; k++) {
+			int f = tt_cols[k].field;
+			const char *s;
+
+			if (w->kind[f] == TAB_STR) {
+				/* the reference measures a signpost as "name (signpost)" */
+				s = table_str(t, w->v[f].s);
+				fit(&m->txt[k], s, strlen(s));
+			}
+			if (!numval(w, k, &v))
+				continue;
+			if (!seen[k] || v > vhi[k])
+				vhi[k] = v, hi[k] = i;
+			if (!seen[k] || v < vlo[k])
+				vlo[k] = v, lo[k] = i;
+			seen[k] = 1;
+		}
 	}
-	for (col = 0; col < NCOLS; col++) {
+	for (k = 0; k < NTEXT; k++) {
 		int j;
 
-		if (!seen[col])
+		if (!seen[k])
 			continue;
 		for (j = 0; j < 2; j++) {
-			if (col == C_ID) {
-				/* §15 (the ID column's width): measured with thousands
+			if (tt_cols[k].flags & TTC_PLAIN) {
+				/* §15 "Exception, ID": measured with thousands
 				 * separators, printed without */
 				char nb[NUM_BUFSZ];
-				size_t n = report_fixed(nb, j ? vlo[col] : vhi[col], 0);
+				size_t n = report_fixed(nb, j ? vlo[k] : vhi[k], 0);
 
-				ttab_fit(tb, col, nb, n);
+				fit(&m->num[k], nb, n);
 				continue;
 			}
 			buf_reset(&cb);
-			cell(&cb, t, table_row(t, j ? lo[col] : hi[col]), col, 0, &plain);
-			ttab_fit(tb, col, cb.p ? cb.p : "", cb.len);
+			cell(&cb, t, table_row(t, j ? lo[k] : hi[k]), k, 0, &plain);
+			fit(&m->num[k], cb.p ? cb.p : "", cb.len);
 		}
 	}
 	buf_free(&cb);
 }
 
+/* --- the totals line ------------------------------------------------------------- */
+
+/* The totals line's cell for text column k ("" for most), plain. */
 static void
-print_totals(FILE *fp, const struct table *t, struct ttab *tb, int on, int cut)
+total_cell(const struct table *t, size_t k, struct buf *b)
 {
-	struct buf cb = BUF_INIT;
 	char txt[128];
-	int col, c = on ? COL_GREY : COL_NONE;
 
-	for (col = 0; col < NCOLS; col++) {
-		buf_reset(&cb);
-		switch (col) {
-		case C_PCT:
-			cell_num(&cb, on, c, 100.0, 1, "%");
-			break;
-		case C_OPCODE:
-			snprintf(txt, sizeof(txt), "%ld device ops, %ld host ops, %ld signposts",
-			    t->ndevice, t->nhost, t->nsignpost);
-			if (cut) {	/* a table fitted to a width: the column's width */
-				struct buf x = BUF_INIT;
-
-				ttab_cut(&x, txt, strlen(txt), tb->cols[C_OPCODE].width);
-				colour_add(&cb, on, c, x.p, x.len);
-				buf_free(&x);
-			} else
-				cell_str(&cb, on, c, txt);
-			break;
-		case C_DEVTIME:
-			cell_num(&cb, on, c, t->sum_dev, 0, MU "s");
-			break;
-		case C_GAP:
-			cell_num(&cb, on, c, t->sum_gap, 0, MU "s");
-			break;
-		default:
-			cell_str(&cb, on, c, "");
-			break;
-		}
-		ttab_cell(tb, cb.p ? cb.p : "", cb.len);
+	switch (tt_cols[k].field) {
+	case TF_PCT:
+		cell_num(b, 0, COL_NONE, 100.0, 1, "%");
+		break;
+	case TF_LABEL:
+		snprintf(txt, sizeof(txt), "%ld device ops, %ld host ops, %ld signposts",
+		    t->ndevice, t->nhost, t->nsignpost);
+		buf_adds(b, txt);
+		break;
+	case TF_DEVTIME:
+		cell_num(b, 0, COL_NONE, t->sum_dev, 0, MU "s");
+		break;
+	case TF_GAP:
+		cell_num(b, 0, COL_NONE, t->sum_gap, 0, MU "s");
+		break;
 	}
-	ttab_row(tb, fp);
-	buf_free(&cb);
 }
+
+/* The totals line in grey (when on); the number and its unit coloured apart, as the
+ * reference does. */
+static void
+print_totals(FILE *fp, const struct table *t, struct view *v, int on)
+{
+	struct buf cb = BUF_INIT, pl = BUF_INIT;
+	size_t k;
+	int c = on ? COL_GREY : COL_NONE;
+
+	for (k = 0; k < v->n; k++) {
+		int f = tt_cols[v->col[k]].field;
+
+		buf_reset(&cb);
+		buf_reset(&pl);
+		total_cell(t, v->col[k], &pl);
+		if (f == TF_DEVTIME || f == TF_GAP || f == TF_PCT)
+			cell_num(&cb, on, c, f == TF_PCT ? 100.0 : f == TF_GAP ? t->sum_gap :
+			    t->sum_dev, f == TF_PCT ? 1 : 0, f == TF_PCT ? "%" : MU "s");
+		else
+			cell_str(&cb, on, c, pl.p ? pl.p : "");
+		view_cell(v, &cb, on, c, pl.p ? pl.p : "", pl.len);
+	}
+	ttab_row(&v->tb, fp);
+	buf_free(&cb);
+	buf_free(&pl);
+}
+
+/* --- the advice section ---------------------------------------------------------- */
 
 /* What the advice section lists: host ops, high gaps (and the time they cost), matmuls. */
 struct advice_sums {
@@ -1065,14 +1191,14 @@ struct advice_sums {
 static bool
 high_gap(const struct row *w)
 {
-	return (w->flags & ROW_GAP) && w->gap_us > 6.5;
+	return row_has(w, TF_GAP) && row_num(w, TF_GAP) > 6.5;
 }
 
 /* A matmul with ttp-roofline's advice (none without it: no verdict without figures). */
 static bool
 has_mm_advice(const struct row *w)
 {
-	return (w->flags & ROW_MATMUL) && w->advice != 0;
+	return (w->cls & OPC_MATMUL) && row_has(w, TF_ADVICE);
 }
 
 static void
@@ -1084,11 +1210,11 @@ advice_sums(const struct table *t, struct advice_sums *a)
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
 
-		if (w->flags & ROW_HOST)
+		if (w->cls & OPC_HOST)
 			a->nhost++;
 		if (high_gap(w)) {
 			a->ngap++;
-			a->save += w->gap_us - 6;
+			a->save += row_num(w, TF_GAP) - 6;
 		}
 		if (has_mm_advice(w))
 			a->nmm++;
@@ -1099,131 +1225,278 @@ static const char gap_advice[] = "Alternatively ensure device is not waiting for
     "and use device.enable_async(True). Experts can try moving runtime args in the "
     "kernels to compile-time args.";
 
+/*
+ * A line of prose s[0..n) (coloured c when on) and its newline on b: whole, or at a
+ * width (> 0) broken at spaces into lines that fit, those after the first indented by
+ * indent spaces (a word longer than a line is cut, its start and end kept).
+ */
 static void
-print_advice(FILE *fp, const struct table *t, struct ttab *tb,
+prose(struct buf *b, const char *s, size_t n, size_t width, size_t indent, int on, int c)
+{
+	struct buf x = BUF_INIT;
+	size_t pad = 0;
+
+	while (width > indent + 8 && ttab_u8width(s, n) + pad > width) {
+		size_t room = width - pad, cut = ttab_u8prefix(s, n, room), brk = cut;
+
+		while (brk > 0 && s[brk] != ' ')
+			brk--;
+		if (brk == 0) {		/* one word wider than the line */
+			for (brk = cut; brk < n && s[brk] != ' '; brk++)
+				;
+			ttab_cut(&x, s, brk, room);
+		} else {
+			buf_reset(&x);
+			buf_add(&x, s, brk);
+		}
+		buf_grow(b, pad);
+		while (pad-- > 0)
+			buf_addc(b, ' ');
+		colour_add(b, on, c, x.p ? x.p : "", x.len);
+		buf_addc(b, '\n');
+		while (brk < n && s[brk] == ' ')
+			brk++;
+		s += brk;
+		n -= brk;
+		pad = indent;
+		if (n == 0) {
+			buf_free(&x);
+			return;
+		}
+	}
+	while (pad-- > 0)
+		buf_addc(b, ' ');
+	colour_add(b, on, c, s, n);
+	buf_addc(b, '\n');
+	buf_free(&x);
+}
+
+/* The same, written to fp. */
+static void
+put_prose(FILE *fp, const char *s, size_t width)
+{
+	struct buf b = BUF_INIT;
+
+	prose(&b, s, strlen(s), width, 0, 0, COL_NONE);
+	fwrite(b.p, 1, b.len, fp);
+	buf_free(&b);
+}
+
+/* A matmul's advice after its row: "- item" per line, "✅ Optimized" when none. */
+static void
+print_mm_advice(FILE *fp, const struct table *t, const struct row *w,
     const struct report_opts *o)
 {
 	struct buf line = BUF_INIT, cb = BUF_INIT;
-	size_t i, nhost, ngap, nmm;
-	double save;
+	const char *a = table_str(t, row_str(w, TF_ADVICE)), *nl;
+	int c = row_grey(w, o) ? COL_GREY : COL_WHITE;
+
+	if (*a == '\0') {
+		cell_str(&cb, o->colour, c, "\xe2\x9c\x85 Optimized");
+		buf_addc(&cb, '\n');
+	}
+	while (*a != '\0') {
+		buf_reset(&line);
+		buf_adds(&line, "- ");
+		nl = strchr(a, '\n');
+		buf_add(&line, a, nl ? (size_t)(nl - a) : strlen(a));
+		prose(&cb, line.p, line.len, o->width, 2, o->colour, c);
+		a = nl ? nl + 1 : a + strlen(a);
+	}
+	fwrite(cb.p, 1, cb.len, fp);
+	fputc('\n', fp);
+	buf_free(&line);
+	buf_free(&cb);
+}
+
+/* The advice section, its rows in the view's columns (prose fitted to o->width when
+ * the table is: a view that cuts). */
+static void
+print_advice(FILE *fp, const struct table *t, struct view *v, const struct report_opts *o)
+{
+	struct buf cb = BUF_INIT, msg = BUF_INIT;
+	size_t i, width = v->cut ? o->width : 0;
 	char nb[NUM_BUFSZ], pb[NUM_BUFSZ];
 	struct advice_sums as;
+	struct report_opts ro = *o;
 
+	ro.width = width;
 	fputs("\n\xf0\x9f\x92\xa1 Advice \xf0\x9f\x92\xa1\n============\n\n", fp);
 	advice_sums(t, &as);
-	nhost = as.nhost, ngap = as.ngap, nmm = as.nmm, save = as.save;
-	if (nhost > 0) {
+	if (as.nhost > 0) {
 		fputs("Fallback\n--------\n", fp);
 		for (i = 0; i < t->nrows; i++)
-			if (table_row(t, i)->flags & ROW_HOST)
-				print_row(fp, tb, &cb, t, table_row(t, i), o);
+			if (table_row(t, i)->cls & OPC_HOST)
+				print_row(fp, v, &cb, t, table_row(t, i), o);
 		fputs("\nThese ops should be moved to run on device.\n\n", fp);
 	}
-	if (ngap > 0) {
+	if (as.ngap > 0) {
 		fputs("High Op-to-Op Gap\n----------------\n", fp);
 		for (i = 0; i < t->nrows; i++) {
 			const struct row *w = table_row(t, i);
 
 			if (high_gap(w))
-				print_row(fp, tb, &cb, t, w, o);
+				print_row(fp, v, &cb, t, w, o);
 		}
-		num_fixed(nb, save, 0, 0);
-		num_fixed(pb, save / t->total * 100, 1, 0);
-		fprintf(fp, "\nThese ops have a >6 " MU "s gap since the previous operation. "
-		    "Running with tracing could save %s " MU "s (%s%% of overall time)\n", nb, pb);
-		fprintf(fp, "%s\n\n", gap_advice);
+		num_fixed(nb, as.save, 0, 0);
+		num_fixed(pb, as.save / t->total * 100, 1, 0);
+		buf_printf(&msg, "These ops have a >6 " MU "s gap since the previous operation. "
+		    "Running with tracing could save %s " MU "s (%s%% of overall time)", nb, pb);
+		fputc('\n', fp);
+		put_prose(fp, msg.p, width);
+		put_prose(fp, gap_advice, width);
+		fputc('\n', fp);
 	}
-	if (nmm > 0) {
+	if (as.nmm > 0) {
 		fputs("Matmul Optimization\n-------------------\n", fp);
 		for (i = 0; i < t->nrows; i++) {
 			const struct row *w = table_row(t, i);
-			const char *a, *nl;
-			int c;
 
 			if (!has_mm_advice(w))
 				continue;
-			print_row(fp, tb, &cb, t, w, o);
-			c = row_grey(w, o) ? COL_GREY : COL_WHITE;
-			a = table_str(t, w->advice);
-			buf_reset(&cb);
-			if (*a == '\0') {
-				cell_str(&cb, o->colour, c, "\xe2\x9c\x85 Optimized");
-				buf_addc(&cb, '\n');
-			}
-			while (*a != '\0') {
-				buf_reset(&line);
-				buf_adds(&line, "- ");
-				nl = strchr(a, '\n');
-				buf_add(&line, a, nl ? (size_t)(nl - a) : strlen(a));
-				colour_add(&cb, o->colour, c, line.p, line.len);
-				buf_addc(&cb, '\n');
-				a = nl ? nl + 1 : a + strlen(a);
-			}
-			fwrite(cb.p, 1, cb.len, fp);
-			fputc('\n', fp);
+			print_row(fp, v, &cb, t, w, o);
+			print_mm_advice(fp, t, w, &ro);
 		}
 	}
-	buf_free(&line);
+	buf_free(&cb);
+	buf_free(&msg);
+}
+
+/* --- the text report ------------------------------------------------------------- */
+
+/* The rows of the table in the view: header, rule, rows, rule, totals line. */
+static void
+print_table(FILE *fp, const struct table *t, struct view *v, const struct report_opts *o)
+{
+	struct buf cb = BUF_INIT;
+	size_t i, k;
+	int totals = 0;
+
+	ttab_header(&v->tb, fp);
+	ttab_rule(&v->tb, fp);
+	for (i = 0; i < t->nrows; i++) {
+		print_row(fp, v, &cb, t, table_row(t, i), o);
+		if ((i & 1023) == 0)
+			io_check_stdout();
+	}
+	ttab_rule(&v->tb, fp);
+	/* a block without the totals line's cells has none */
+	for (k = 0; k < v->n; k++) {
+		buf_reset(&cb);
+		total_cell(t, v->col[k], &cb);
+		totals |= cb.len > 0 && (k > 0 || !v->cut);
+	}
+	if (totals || !v->cut)
+		print_totals(fp, t, v, o->colour);
 	buf_free(&cb);
 }
 
-/* A table wider than width (0: any width) is narrowed in its OP Code column, down to 24:
- * the others hold numbers and Math Fidelity's data types, never cut (a terminal
- * narrower than the rest still wraps). 1 when a column was narrowed. */
-static int
-fit_width(struct ttab *tb, size_t width)
+/* The text columns as tab_layout measures them: the widest of header and cells, the
+ * totals line's numbers included (never cut). */
+static void
+layout_cols(const struct table *t, const struct measure *m, struct tab_lcol *lc)
 {
-	static const struct { int col; size_t min; } text[] = {
-		{ C_OPCODE, 24 }
-	};
-	size_t total = 0, col, over, i;
-	int cut = 0;
+	struct buf b = BUF_INIT;
+	size_t k;
 
-	if (width == 0)
-		return 0;
-	for (col = 0; col < tb->ncols; col++)
-		total += tb->cols[col].width + (col > 0 ? 2 : 0);
-	for (i = 0; i < sizeof(text) / sizeof(text[0]) && total > width; i++) {
-		struct ttab_col *c = &tb->cols[text[i].col];
-		size_t give;
+	for (k = 0; k < NTEXT; k++) {
+		const struct tab_fmt *f = &tt_cols[k].fmt;
+		size_t num = m->num[k];
 
-		if (c->width <= text[i].min)
-			continue;
-		over = total - width;
-		give = c->width - text[i].min < over ? c->width - text[i].min : over;
-		c->width -= give;
-		total -= give;
-		cut = 1;
+		buf_reset(&b);
+		total_cell(t, k, &b);
+		if (tt_cols[k].field != TF_LABEL)
+			fit(&num, b.p ? b.p : "", b.len);
+		lc[k].header = tt_cols[k].name;
+		lc[k].numw = num;
+		lc[k].natural = ttab_u8width(lc[k].header, strlen(lc[k].header));
+		if (num > lc[k].natural)
+			lc[k].natural = num;
+		if (tt_cols[k].field == TF_LABEL) {
+			if (m->shortop > lc[k].natural)
+				lc[k].natural = m->shortop;
+		} else if (m->txt[k] > lc[k].natural)
+			lc[k].natural = m->txt[k];
+		if (tt_cols[k].field == TF_DEVICE && lc[k].natural < 7)
+			lc[k].natural = 7;
+		lc[k].right = f->align != TAB_LEFT && f->dec >= 0;
 	}
-	return cut;
+	buf_free(&b);
+}
+
+/* The report in the reference's layout: one table as wide as its cells. */
+static void
+report_whole(FILE *fp, const struct table *t, const struct measure *m,
+    const struct report_opts *o)
+{
+	struct view v;
+	size_t k;
+
+	view_all(&v, TTAB_TEXT);
+	/* the reference's Device column is at least 7 wide */
+	ttab_minwidth(&v.tb, 4, 7);
+	for (k = 0; k < NTEXT; k++) {
+		ttab_minwidth(&v.tb, k, m->num[k]);
+		ttab_minwidth(&v.tb, k, m->txt[k]);
+	}
+	print_table(fp, t, &v, o);
+	if (o->advice)
+		print_advice(fp, t, &v, o);
+	ttab_free(&v.tb);
+}
+
+/* The report at a width it does not fit: in blocks of columns, as the sheets are; the
+ * advice section's rows in the first block's columns. */
+static void
+report_blocks(FILE *fp, const struct table *t, const struct measure *m,
+    const struct report_opts *o)
+{
+	struct tab_lcol lc[NTEXT];
+	struct tab_layout l;
+	struct view v;
+	size_t i;
+
+	layout_cols(t, m, lc);
+	tab_layout(&l, lc, NTEXT, o->width);
+	for (i = 0; i < l.n; i++) {
+		if (i > 0)
+			fputc('\n', fp);
+		view_block(&v, &l.b[i]);
+		print_table(fp, t, &v, o);
+		ttab_free(&v.tb);
+	}
+	if (o->advice) {
+		view_block(&v, &l.b[0]);
+		print_advice(fp, t, &v, o);
+		ttab_free(&v.tb);
+	}
+	tab_layout_free(&l);
 }
 
 void
 report_text(FILE *fp, const struct table *t, const struct report_opts *o)
 {
-	struct ttab tb;
-	struct buf cb = BUF_INIT;
-	size_t i;
-	int cut;
+	struct measure m;
+	size_t k, total = 0;
 
-	columns(&tb, TTAB_TEXT);
-	compute_layout(t, &tb, o);
-	cut = fit_width(&tb, o->width);
+	measure(t, &m, o);
+	for (k = 0; k < NTEXT; k++) {
+		size_t w = ttab_u8width(tt_cols[k].name, strlen(tt_cols[k].name));
+
+		if (m.num[k] > w)
+			w = m.num[k];
+		if (m.txt[k] > w)
+			w = m.txt[k];
+		if (tt_cols[k].field == TF_DEVICE && w < 7)
+			w = 7;
+		total += w + (k > 0 ? 2 : 0);
+	}
 	fputs("\n\xf0\x9f\x9a\x80 Performance Report \xf0\x9f\x9a\x80\n"
 	    "========================\n\n", fp);
-	ttab_header(&tb, fp);
-	ttab_rule(&tb, fp);
-	for (i = 0; i < t->nrows; i++) {
-		print_row(fp, &tb, &cb, t, table_row(t, i), o);
-		if ((i & 1023) == 0)
-			io_check_stdout();
-	}
-	ttab_rule(&tb, fp);
-	print_totals(fp, t, &tb, o->colour, cut);
-	if (o->advice)
-		print_advice(fp, t, &tb, o);
-	ttab_free(&tb);
-	buf_free(&cb);
+	if (o->width == 0 || total <= o->width)
+		report_whole(fp, t, &m, o);
+	else
+		report_blocks(fp, t, &m, o);
 }
 
 /* --- Markdown -------------------------------------------------------------------- */
@@ -1232,46 +1505,34 @@ void
 report_markdown(FILE *fp, const struct table *t)
 {
 	struct report_opts plain = { 0, 0, 0, 0 };
-	struct ttab tb;
-	struct buf cb = BUF_INIT;
-	size_t i;
-	int col;
-	char txt[128], nb[NUM_BUFSZ];
+	struct view v;
+	struct buf cb = BUF_INIT, pl = BUF_INIT;
+	size_t i, k;
 
-	columns(&tb, TTAB_MARKDOWN);
-	ttab_header(&tb, fp);
+	view_all(&v, TTAB_MARKDOWN);
+	ttab_header(&v.tb, fp);
 	for (i = 0; i < t->nrows; i++)
-		print_row(fp, &tb, &cb, t, table_row(t, i), &plain);
-	for (col = 0; col < NCOLS; col++) {
+		print_row(fp, &v, &cb, t, table_row(t, i), &plain);
+	for (k = 0; k < NTEXT; k++) {
 		buf_reset(&cb);
-		switch (col) {
-		case C_PCT:
-			buf_adds(&cb, "**100.0 %**");
-			break;
-		case C_OPCODE:
-			snprintf(txt, sizeof(txt), "**%ld device ops, %ld host ops, %ld signposts**",
-			    t->ndevice, t->nhost, t->nsignpost);
-			buf_adds(&cb, txt);
-			break;
-		case C_DEVTIME:
-		case C_GAP:
-			num_fixed(nb, col == C_GAP ? t->sum_gap : t->sum_dev, 0, 1);
-			buf_printf(&cb, "**%s " MU "s**", nb);
-			break;
-		}
-		ttab_cell(&tb, cb.p ? cb.p : "", cb.len);
+		buf_reset(&pl);
+		total_cell(t, k, &pl);
+		if (pl.len > 0)
+			buf_printf(&cb, "**%s**", pl.p);
+		ttab_cell(&v.tb, cb.p ? cb.p : "", cb.len);
 	}
-	ttab_row(&tb, fp);
-	ttab_free(&tb);
+	ttab_row(&v.tb, fp);
+	ttab_free(&v.tb);
 	buf_free(&cb);
+	buf_free(&pl);
 }
 
 /* One advice item: "- ID n, `label`: text". */
 static void
 md_item(FILE *fp, const struct table *t, const struct row *w, const char *text)
 {
-	fprintf(fp, "- ID %lld, `%s`%s%s\n", w->id, table_str(t, w->label),
-	    text ? ": " : "", text ? text : "");
+	fprintf(fp, "- ID %lld, `%s`%s%s\n", row_int(w, TF_ID),
+	    table_str(t, row_str(w, TF_LABEL)), text ? ": " : "", text ? text : "");
 }
 
 void
@@ -1286,7 +1547,7 @@ report_markdown_advice(FILE *fp, const struct table *t)
 	if (as.nhost > 0) {
 		fputs("\n### Fallback\n\nThese ops should be moved to run on device.\n\n", fp);
 		for (i = 0; i < t->nrows; i++)
-			if (table_row(t, i)->flags & ROW_HOST)
+			if (table_row(t, i)->cls & OPC_HOST)
 				md_item(fp, t, table_row(t, i), NULL);
 	}
 	if (as.ngap > 0) {
@@ -1300,9 +1561,9 @@ report_markdown_advice(FILE *fp, const struct table *t)
 
 			if (!high_gap(w))
 				continue;
-			num_fixed(db, w->gap_us, 0, 1);
-			fprintf(fp, "- ID %lld, `%s`: %s " MU "s gap\n", w->id,
-			    table_str(t, w->label), db);
+			num_fixed(db, row_num(w, TF_GAP), 0, 1);
+			fprintf(fp, "- ID %lld, `%s`: %s " MU "s gap\n", row_int(w, TF_ID),
+			    table_str(t, row_str(w, TF_LABEL)), db);
 		}
 	}
 	if (as.nmm > 0) {
@@ -1313,7 +1574,7 @@ report_markdown_advice(FILE *fp, const struct table *t)
 
 			if (!has_mm_advice(w))
 				continue;
-			a = table_str(t, w->advice);
+			a = table_str(t, row_str(w, TF_ADVICE));
 			if (*a == '\0') {
 				md_item(fp, t, w, "\xe2\x9c\x85 Optimized");
 				continue;

@@ -138,9 +138,9 @@ summary_check_keys(const struct table *t, const struct group_spec *g, struct err
 static const char *
 row_category(const struct table *t, const struct row *w)
 {
-	if (w->category)
-		return table_str(t, w->category);
-	return metrics_category(table_str(t, w->label));
+	if (row_str(w, TF_CATEGORY))
+		return table_str(t, row_str(w, TF_CATEGORY));
+	return metrics_category(table_str(t, row_str(w, TF_LABEL)));
 }
 
 /* Append the grouping label of a row (one report grouping) to b. */
@@ -154,22 +154,24 @@ group_label(const struct table *t, const struct row *w, int by, struct buf *b)
 		buf_adds(b, row_category(t, w));
 		return;
 	case GROUP_DEVICE:
-		if (w->flags & ROW_DEVICE)
-			buf_printf(b, "Dev %lld", w->device);
+		if (row_has(w, TF_DEVICE))
+			buf_printf(b, "Dev %lld", row_int(w, TF_DEVICE));
 		else
 			buf_adds(b, "(no device)");
 		return;
 	case GROUP_PHASE:
-		buf_adds(b, w->phase ? table_str(t, w->phase) : "(no phase)");
+		buf_adds(b, row_str(w, TF_PHASE) ? table_str(t, row_str(w, TF_PHASE)) :
+		    "(no phase)");
 		return;
 	}
-	label = table_str(t, w->label);
+	label = table_str(t, row_str(w, TF_LABEL));
 	while (*label == ' ' || *label == '\t')
 		label++;
 	for (e = label; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
 		;
 	buf_add(b, label, (size_t)(e - label));
-	if (by == GROUP_MEMORY && w->mem0 != 0 && *(mem = table_str(t, w->mem0)) != '\0') {
+	if (by == GROUP_MEMORY && row_str(w, TF_MEM0) != 0 &&
+	    *(mem = table_str(t, row_str(w, TF_MEM0))) != '\0') {
 		/* the last two '_'-separated pieces, lower-cased */
 		p2 = strrchr(mem, '_');
 		if (p2 == NULL) {
@@ -205,7 +207,7 @@ keys_label(const struct table *t, const struct row *w, const struct group_spec *
 			continue;
 		}
 		/* field k of the row's key values */
-		kv = table_str(t, w->gkey);
+		kv = table_str(t, row_str(w, TF_GKEY));
 		for (j = 0; j < k; j++)
 			kv = (e = strchr(kv, TABLE_KEYSEP)) != NULL ? e + 1 : kv + strlen(kv);
 		k++;
@@ -432,7 +434,7 @@ add_label(struct agg *a, const struct row *w, double dt, int has_f)
 		a->wden = acc_new(a->wden, &a->nw, &a->wcap);
 	}
 	if (has_f) {
-		stat_acc_add(&a->wnum[l], w->flops_pct * dt);
+		stat_acc_add(&a->wnum[l], row_num(w, TF_FLOPSPCT) * dt);
 		stat_acc_add(&a->wden[l], dt);
 	}
 	return l;
@@ -449,11 +451,13 @@ row_group(struct agg *a, const struct row *w, uint32_t l, uint32_t *g)
 	}
 	/* pandas' groupby drops a group key that is NaN: per device, ops without a
 	 * device (host ops) are left out */
-	if (!(w->flags & ROW_DEVICE))
+	long long dev = row_int(w, TF_DEVICE);
+
+	if (!row_has(w, TF_DEVICE))
 		return 0;
 	buf_reset(&a->key);
 	buf_add(&a->key, &l, sizeof(l));
-	buf_add(&a->key, &w->device, sizeof(w->device));
+	buf_add(&a->key, &dev, sizeof(dev));
 	*g = tab_group(&a->groups, a->key.p, a->key.len);
 	return 1;
 }
@@ -468,7 +472,7 @@ new_group(struct agg *a, const struct row *w, uint32_t g, uint32_t l)
 
 	tab_set_strn(tb, r, S_LABEL, a->label.p, a->label.len);
 	if (a->s->per_device)
-		tab_set_int(tb, r, S_DEVICE, w->device);
+		tab_set_int(tb, r, S_DEVICE, row_int(w, TF_DEVICE));
 	if (a->s->group_by == GROUP_CATEGORY)
 		tab_set_strn(tb, r, S_CAT, a->label.p, a->label.len);
 	else if (a->s->group_by != GROUP_KEYS)	/* not shown */
@@ -498,13 +502,13 @@ add_pair(struct agg *a, uint32_t g, strid op, double dt)
 static void
 add_row(struct agg *a, const struct row *w)
 {
-	double dt = (w->flags & ROW_DEV_US) ? w->dev_us : 0;
-	/* a NaN FLOPs % (docs/tt-perf-report.md §10.1) is left out like an empty one */
-	int has_f = (w->flags & ROW_FLOPS_PCT) && !isnan(w->flops_pct);
+	double dt = row_has(w, TF_DEVTIME) ? row_num(w, TF_DEVTIME) : 0;
+	/* a NaN FLOPs % (§10.1) is left out like an empty one */
+	int has_f = !isnan(row_num(w, TF_FLOPSPCT));
 	uint32_t l, g;
 
 	/* host ops and ops without a duration have the integer Device Time 0 */
-	if ((w->flags & ROW_DEV_US) && !(w->flags & ROW_DEV_ZERO))
+	if (w->kind[TF_DEVTIME] == TAB_NUM)
 		a->int_time = 0;
 	row_label(a, w);
 	l = add_label(a, w, dt, has_f);
@@ -514,9 +518,9 @@ add_row(struct agg *a, const struct row *w)
 		new_group(a, w, g, l);
 	stat_acc_add(&a->time[g], dt);
 	if (has_f)
-		stat_acc_add(&a->flops[g], w->flops_pct);
+		stat_acc_add(&a->flops[g], row_num(w, TF_FLOPSPCT));
 	if (a->s->group_by == GROUP_KEYS)
-		add_pair(a, g, w->op, dt);
+		add_pair(a, g, row_str(w, TF_OP), dt);
 }
 
 /* Each group's figures, from its aggregates and its label's: Device Time Sum, Op
@@ -604,7 +608,7 @@ summary_build(const struct table *t, const struct group_spec *spec, int per_devi
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = table_row(t, i);
 
-		if (!(w->flags & ROW_SIGNPOST))
+		if (!(w->cls & ROW_SIGNPOST))
 			add_row(&a, w);
 	}
 	if (a.ng == 0) {

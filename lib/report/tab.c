@@ -928,6 +928,100 @@ tab_write_md(const struct tab *t, FILE *fp, size_t top)
 	return tab_print(t, fp, top, 0, TAB_PRINT_MD);
 }
 
+/* --- blocks of columns for a streamed table ---------------------------------------- */
+
+/* The widths and cut headers of block b[0..nb) of p, kept in bl. */
+static void
+keep_block(struct tab_block *bl, struct pcol *p, const size_t *b, size_t nb)
+{
+	struct buf x = BUF_INIT;
+	size_t k;
+
+	bl->n = nb;
+	bl->col = xcalloc(nb, sizeof(*bl->col));
+	bl->w = xcalloc(nb, sizeof(*bl->w));
+	bl->hdr = xcalloc(nb, sizeof(*bl->hdr));
+	for (k = 0; k < nb; k++) {
+		struct pcol *pc = &p[b[k]];
+
+		ttab_cut(&x, pc->hdr.p, pc->hdr.len, pc->w);
+		bl->col[k] = pc->col;
+		bl->w[k] = pc->w;
+		bl->hdr[k] = xstrdup(x.p);
+		/* as print_block: the header stays cut for the blocks after this one */
+		buf_reset(&pc->hdr);
+		buf_add(&pc->hdr, x.p, x.len);
+		buf_adds(&pc->hdr, "");
+	}
+	buf_free(&x);
+}
+
+/* tab_print's choice of blocks (text at a width), the cells measured by the caller. */
+void
+tab_layout(struct tab_layout *l, const struct tab_lcol *c, size_t ncols, size_t width)
+{
+	struct pcol *p = xcalloc(ncols ? ncols : 1, sizeof(*p));
+	size_t *b = xcalloc(ncols ? ncols : 1, sizeof(*b)), *b_all = xcalloc(ncols ? ncols : 1,
+	    sizeof(*b_all));
+	size_t k, nb, next, used, cap = 0, min;
+	int label;
+
+	memset(l, 0, sizeof(*l));
+	min = width / 8 < TEXT_MIN ? TEXT_MIN : width / 8 > TEXT_CUT ? TEXT_CUT : width / 8;
+	for (k = 0; k < ncols; k++) {
+		p[k].col = k;
+		buf_adds(&p[k].hdr, c[k].header);
+		p[k].natural = c[k].natural;
+		p[k].numw = c[k].numw;
+		p[k].right = c[k].right;
+		p[k].floor = col_floor(&p[k], k == 0 ? 2 * min : min);
+		b_all[k] = k;
+	}
+	distinct(p, b_all, ncols, 1);
+	for (next = 0; next < ncols; ) {
+		nb = 0;
+		used = 0;
+		label = next > 0;
+		if (label) {
+			b[nb++] = 0;
+			used = p[0].floor;
+		}
+		do {
+			used += (nb ? 2 : 0) + p[next].floor;
+			b[nb++] = next++;
+		} while (next < ncols && used + 2 + p[next].floor <= width);
+		while (fit_block(p, b, nb, width) > width && nb > (label ? 2u : 1u)) {
+			nb--;
+			next--;
+		}
+		l->b = xgrow(l->b, &cap, l->n + 1, sizeof(*l->b));
+		keep_block(&l->b[l->n++], p, b, nb);
+		buf_reset(&p[0].hdr);
+		buf_adds(&p[0].hdr, c[0].header);
+	}
+	for (k = 0; k < ncols; k++)
+		buf_free(&p[k].hdr);
+	free(p);
+	free(b);
+	free(b_all);
+}
+
+void
+tab_layout_free(struct tab_layout *l)
+{
+	size_t i, k;
+
+	for (i = 0; i < l->n; i++) {
+		for (k = 0; k < l->b[i].n; k++)
+			free(l->b[i].hdr[k]);
+		free(l->b[i].col);
+		free(l->b[i].w);
+		free(l->b[i].hdr);
+	}
+	free(l->b);
+	memset(l, 0, sizeof(*l));
+}
+
 /* --- xlsx --------------------------------------------------------------------------- */
 
 struct tab_book {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* Unit tests for lib/report/report.c, colour.c, opcsv.c and summary.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,12 +202,15 @@ test_table(void)
 	ok(t.nrows == 4, "signpost and ops become rows, other kinds do not");
 	ok(t.ndevice == 2 && t.nhost == 1 && t.nsignpost == 1, "totals-line counts");
 	ok(t.total == 3 + 1 + 8.5005, "total = device time + gaps");
-	ok(!(t.rows[0].flags & ROW_PCT), "a signpost has no Total %%");
-	ok(t.rows[2].flags & ROW_PCT, "a host op with a gap has a Total %%");
-	ok((t.rows[3].flags & ROW_DEV_ZERO) && t.rows[3].dev_us == 0,
-	    "a device op without a duration has Device Time 0");
-	is_str(table_str(&t, t.rows[3].math), ", UINT32", "fallback Math Fidelity");
-	is_str(table_str(&t, t.rows[2].bound), "HOST", "host ops are HOST bound");
+	ok(!row_has(&t.rows[0], TF_PCT), "a signpost has no Total %%");
+	ok(row_has(&t.rows[2], TF_PCT), "a host op with a gap has a Total %%");
+	ok(t.rows[3].kind[TF_DEVTIME] == TAB_INT && row_int(&t.rows[3], TF_DEVTIME) == 0,
+	    "a device op without a duration has Device Time the integer 0");
+	ok(!row_has(&t.rows[2], TF_DEVTIME), "a host op has no Device Time");
+	ok(row_has(&t.rows[1], TF_DRAM) == 0 && isnan(row_num(&t.rows[1], TF_DRAM)),
+	    "an absent figure is an empty cell");
+	is_str(table_str(&t, row_str(&t.rows[3], TF_MATH)), ", UINT32", "fallback Math Fidelity");
+	is_str(table_str(&t, row_str(&t.rows[2], TF_BOUND)), "HOST", "host ops are HOST bound");
 
 	opcsv_write(fp, &t, OPCSV_ADVICE | OPCSV_RAW);
 	s = slurp(fp);
@@ -234,7 +238,8 @@ test_table(void)
 	table_free(&t);
 }
 
-/* Device Time from integer ns takes a shortcut in opcsv: check it against num_shortest. */
+/* Device Time in us from integer ns takes a shortcut in opcsv: check it against
+ * num_shortest. */
 static void
 test_ns_shortcut(void)
 {
@@ -252,10 +257,13 @@ test_ns_shortcut(void)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		t.rows[i].id = (long long)i;
-		t.rows[i].dev_ns = (long long)(x % (i % 2 ? 1000000ULL : 999999999999999ULL));
-		t.rows[i].dev_us = (double)t.rows[i].dev_ns / 1000;
-		t.rows[i].flags = ROW_DEV_US | ROW_DEV_INTNS;
+		long long ns = (long long)(x % (i % 2 ? 1000000ULL : 999999999999999ULL));
+
+		t.rows[i].kind[TF_ID] = TAB_INT;
+		t.rows[i].v[TF_ID].i = (long long)i;
+		t.rows[i].kind[TF_DEVTIME] = TAB_NUM;
+		/* a third not an integer number of ns: the shortcut must see that */
+		t.rows[i].v[TF_DEVTIME].d = (i % 3 ? (double)ns : (double)ns + 0.25) / 1000;
 	}
 	opcsv_write(fp, &t, 0);
 	s = slurp(fp);
@@ -267,9 +275,9 @@ test_ns_shortcut(void)
 		for (k = 0; k < 5; k++)
 			f = strchr(f, ',') + 1;
 		*strchr(f, ',') = '\0';
-		num_shortest(want, t.rows[i].dev_us);
+		num_shortest(want, t.rows[i].v[TF_DEVTIME].d);
 		if (strcmp(f, want) != 0 && bad++ < 5)
-			printf("# %lld ns: %s != %s\n", t.rows[i].dev_ns, f, want);
+			printf("# %.17g us: %s != %s\n", t.rows[i].v[TF_DEVTIME].d, f, want);
 	}
 	ok(i == n && bad == 0, "integer ns / 1000 written as Python repr (%zu rows)", i);
 	free(s);
@@ -327,8 +335,8 @@ test_table_spool(void)
 	ok(strlen(s[0]) > 1000 && strcmp(s[0], s[1]) == 0, "the same CSV");
 	ok(strlen(u[0]) > 50 && strcmp(u[0], u[1]) == 0, "the same summary");
 	table_top(&d, 10, 1);
-	ok(d.nrows == 10 && d.ndevice == 10 && table_row(&d, 9)->id == 11 &&
-	    (table_row(&d, 9)->flags & ROW_PCT) && table_row(&d, 9)->pct > 5,
+	ok(d.nrows == 10 && d.ndevice == 10 && row_int(table_row(&d, 9), TF_ID) == 11 &&
+	    row_num(table_row(&d, 9), TF_PCT) > 5,
 	    "--top 10 --percent-shown: Total %% of the ten rows");
 	for (k = 0; k < 2; k++) {
 		free(s[k]);
