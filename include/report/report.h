@@ -140,8 +140,8 @@ struct report_opts {
 	int	colour;		/* emit ANSI colours */
 	int	advice;		/* print the advice section */
 	double	min_pct;	/* --min-percentage: rows below it are grey */
-	size_t	width;		/* text: the OP Code column cut so that the table fits
-				 * this many columns where it can (0: never cut) */
+	size_t	width;		/* text: a report wider than this many columns comes in
+				 * blocks of columns that fit it (0: never cut) */
 };
 
 void table_init(struct table *t);
@@ -184,7 +184,8 @@ strid table_intern(struct table *t, const char *s, size_t n);
 /* num_fixed(out, v, dec, 1), faster for 0-2 decimals; out holds NUM_BUFSZ bytes. */
 size_t report_fixed(char *out, double v, int dec);
 
-/* The text report (performance table, totals, advice) on fp. */
+/* The text report (performance table, totals, advice) on fp: tt-perf-report's layout,
+ * or at o->width, when wider, blocks of columns (tab.h's tab_layout), each led by ID. */
 void report_text(FILE *fp, const struct table *t, const struct report_opts *o);
 /* The performance table as a GitHub-flavoured Markdown table. */
 void report_markdown(FILE *fp, const struct table *t);
