@@ -1328,7 +1328,9 @@ print_advice(FILE *fp, const struct table *t, struct view *v, const struct repor
 		for (i = 0; i < t->nrows; i++)
 			if (table_row(t, i)->cls & OPC_HOST)
 				print_row(fp, v, &cb, t, table_row(t, i), o);
-		fputs("\nThese ops should be moved to run on device.\n\n", fp);
+		fputc('\n', fp);
+		put_prose(fp, "These ops should be moved to run on device.", width);
+		fputc('\n', fp);
 	}
 	if (as.ngap > 0) {
 		fputs("High Op-to-Op Gap\n----------------\n", fp);

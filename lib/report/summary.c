@@ -241,62 +241,83 @@ group_header(int by, const struct group_spec *spec)
 	}
 }
 
-/* The columns and how each shows: in the text table (headers without units, figures
- * "12.34 %", "1,234.50 μs", op names in their colours) and in the CSV (headers with
- * units, figures %.2f, an empty cell where there is none). */
+/* Where a summary column shows (struct scol_def.show). */
+enum {
+	SH_ALL,		/* always */
+	SH_PERDEV,	/* per device only */
+	SH_FLOPS,	/* not when grouped by record keys or by category */
+	SH_CAT,		/* as SH_FLOPS; the text leaves it out by phase or device: they
+			 * have ops of every category (the CSV keeps the first op's) */
+	SH_KEYS,	/* grouped by record keys only */
+	SH_NEVER	/* a sort key */
+};
+
+#define SFMT(text, dec, unit, al, md)	{ text, dec, dec >= 0, unit, al, md, 0 }
+#define SPCT(text)		SFMT(text, 2, " %", TAB_RIGHT, TAB_RIGHT)
+#define SNUM(text)		SFMT(text, -1, NULL, TAB_RIGHT, TAB_RIGHT)
+
+/* The columns, declared once: the CSV's header (with units; NULL: the grouping's,
+ * group_header), the text's header and format (figures "12.34 %", "1,234.50 μs"; the
+ * CSV writes them %.2f), and where each shows. */
+static const struct scol_def {
+	const char	*csv;
+	struct tab_fmt	 fmt;
+	int		 show;
+} scols[NSCOLS] = {
+	[S_PCT] =	{ "Total % [%]",	SPCT("Total %"),	SH_ALL },
+	[S_LABEL] =	{ NULL,		SFMT(NULL, -1, NULL, TAB_LEFT, TAB_LEFT), SH_ALL },
+	[S_DEVICE] =	{ "Device",		SNUM("Device"),		SH_PERDEV },
+	[S_TIME] =	{ "Device Time Sum [\xce\xbcs]",
+	    SFMT("Device Time Sum", 2, " \xce\xbcs", TAB_RIGHT, TAB_RIGHT),	SH_ALL },
+	[S_COUNT] =	{ "Op Count",		SNUM("Op Count"),	SH_ALL },
+	[S_CAT] =	{ "Op Category",
+	    SFMT("Op Category", -1, NULL, TAB_RIGHT, TAB_LEFT),			SH_CAT },
+	[S_MIN] =	{ "Min FLOPs [%]",	SPCT("Min FLOPs"),	SH_FLOPS },
+	[S_MAX] =	{ "Max FLOPs [%]",	SPCT("Max FLOPs"),	SH_FLOPS },
+	[S_MEAN] =	{ "Mean FLOPs [%]",	SPCT("Mean FLOPs"),	SH_FLOPS },
+	[S_STD] =	{ "Std FLOPs [%]",	SPCT("Std FLOPs"),	SH_FLOPS },
+	[S_WMEAN] =	{ "Weighted Mean FLOPs [%]", SPCT("Weighted Mean FLOPs"), SH_FLOPS },
+	[S_OPS] =	{ "Ops",	SFMT("Ops", -1, NULL, TAB_LEFT, TAB_LEFT), SH_KEYS },
+	[S_RANK] =	{ "rank",		SNUM(NULL),		SH_NEVER },
+};
+
+/* The TAB_COL_* flags that hide column col of a summary grouped by by. */
+static unsigned
+shide(int col, int by, int per_device)
+{
+	int keys = by == GROUP_KEYS, cat = by == GROUP_CATEGORY;
+	unsigned none = TAB_COL_NOTEXT | TAB_COL_NOFILE;
+
+	switch (scols[col].show) {
+	case SH_PERDEV:
+		return per_device ? 0 : none;
+	case SH_FLOPS:
+		return keys || cat ? none : 0;
+	case SH_CAT:
+		return keys || cat ? none : by == GROUP_PHASE || by == GROUP_DEVICE ?
+		    TAB_COL_NOTEXT : 0;
+	case SH_KEYS:
+		return keys ? 0 : none;
+	case SH_NEVER:
+		return none;
+	}
+	return 0;
+}
+
+/* The summary's columns from scols: op names in their colours but for record keys. */
 static void
 scolumns(struct summary *s, const struct group_spec *spec)
 {
-	static const char *const names[NSCOLS] = {
-		"Total % [%]", NULL, "Device", "Device Time Sum [\xce\xbcs]", "Op Count",
-		"Op Category", "Min FLOPs [%]", "Max FLOPs [%]", "Mean FLOPs [%]",
-		"Std FLOPs [%]", "Weighted Mean FLOPs [%]", "Ops", "rank"
-	};
-	static const char *const texts[NSCOLS] = {
-		"Total %", NULL, "Device", "Device Time Sum", "Op Count", "Op Category",
-		"Min FLOPs", "Max FLOPs", "Mean FLOPs", "Std FLOPs", "Weighted Mean FLOPs",
-		"Ops", NULL
-	};
-	int by = s->group_by, keys = by == GROUP_KEYS, cat = by == GROUP_CATEGORY;
-	int col;
+	int col, by = s->group_by;
 
 	for (col = 0; col < NSCOLS; col++) {
-		struct tab_fmt f = TAB_FMT_INIT;
-		int left = col == S_LABEL || col == S_OPS;
-		unsigned hide = 0;
+		struct tab_fmt f = scols[col].fmt;
 
-		f.text = col == S_LABEL ? NULL : texts[col];
-		f.align = left ? TAB_LEFT : TAB_RIGHT;
-		f.mdalign = left || col == S_CAT ? TAB_LEFT : TAB_RIGHT;
-		switch (col) {
-		case S_PCT: case S_MIN: case S_MAX: case S_MEAN: case S_STD: case S_WMEAN:
-			f.dec = 2;
-			f.thousands = 1;
-			f.unit = " %";
-			break;
-		case S_TIME:
-			f.dec = 2;
-			f.thousands = 1;
-			f.unit = " \xce\xbcs";
-			break;
-		case S_LABEL:
-			if (!keys)
-				f.flags |= TAB_COL_OPCOLOUR;
-			break;
-		}
-		if (col == S_DEVICE && !s->per_device)
-			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
-		if ((col == S_CAT || (col >= S_MIN && col <= S_WMEAN)) && (keys || cat))
-			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
-		/* a phase or a device has ops of every category: no one category to show
-		 * (the CSV keeps the first op's, as it always has) */
-		if (col == S_CAT && (by == GROUP_PHASE || by == GROUP_DEVICE))
-			hide |= TAB_COL_NOTEXT;
-		if ((col == S_OPS && !keys) || col == S_RANK)
-			hide = TAB_COL_NOTEXT | TAB_COL_NOFILE;
-		f.flags |= hide;
-		tab_format(s->tab, tab_col(s->tab, col == S_LABEL ? group_header(by, spec) :
-		    names[col]), &f);
+		if (col == S_LABEL && by != GROUP_KEYS)
+			f.flags |= TAB_COL_OPCOLOUR;
+		f.flags |= shide(col, by, s->per_device);
+		tab_format(s->tab, tab_col(s->tab, scols[col].csv ? scols[col].csv :
+		    group_header(by, spec)), &f);
 	}
 }
 
