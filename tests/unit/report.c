@@ -345,9 +345,53 @@ test_table_spool(void)
 	}
 }
 
+/* tab_layout (the TT report's blocks at a width): every block fits, each after the
+ * first is led by column 0, every other column shows once, numbers are never cut, and
+ * headers cut alike are kept apart. */
+static void
+test_layout(void)
+{
+	static const struct tab_lcol c[] = {
+		{ "ID", 4, 4, 1 }, { "Total %", 7, 6, 1 }, { "OP Code", 40, 0, 0 },
+		{ "Device Time", 11, 9, 1 }, { "total_direct_kernel_time_sum", 28, 0, 0 },
+		{ "total_direct_kernel_time_mean", 29, 0, 0 }, { "FLOPs", 11, 11, 1 },
+		{ "Math Fidelity", 25, 0, 0 }
+	};
+	size_t n = sizeof(c) / sizeof(c[0]), widths[] = { 40, 60, 80, 132, 200 };
+	size_t wi, i, k, j;
+
+	for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+		struct tab_layout l;
+		size_t seen[8] = { 0 }, width = widths[wi];
+		int fits = 1, led = 1, nums = 1, apart = 1, once = 1;
+
+		tab_layout(&l, c, n, width);
+		for (i = 0; i < l.n; i++) {
+			const struct tab_block *b = &l.b[i];
+			size_t total = 0;
+
+			led &= i == 0 || b->col[0] == 0;
+			for (k = 0; k < b->n; k++) {
+				total += b->w[k] + (k ? 2 : 0);
+				seen[b->col[k]]++;
+				nums &= b->w[k] >= c[b->col[k]].numw;
+				for (j = 0; j < k; j++)
+					apart &= strcmp(b->hdr[j], b->hdr[k]) != 0;
+			}
+			fits &= total <= width;
+		}
+		for (k = 1; k < n; k++)
+			once &= seen[k] == 1;
+		ok(l.n >= 1 && fits && led && nums && apart && once,
+		    "tab_layout at %zu: %zu blocks that fit, led by column 0", width, l.n);
+		tab_layout_free(&l);
+	}
+}
+
 int
 main(void)
 {
+	test_layout();
 	test_ns_shortcut();
 	test_table_spool();
 	test_fixed();
