@@ -32,11 +32,15 @@ struct spool;
  * What kind of row it is (a signpost, or an op and its classes) is row.cls.
  */
 enum tt_field {
-	TF_ID, TF_PCT, TF_BOUND, TF_LABEL, TF_DEVICE, TF_DEVTIME, TF_GAP, TF_CORES,
-	TF_DRAM, TF_DRAMPCT, TF_TFLOPS, TF_FLOPSPCT, TF_MATH, TF_DT_OUT, TF_DT_IN0,
-	TF_DT_IN1, TF_SHARDED, TF_MEM0, TF_IN0BW, TF_SBH, TF_SBW, TF_CALL, TF_ADVICE,
-	TF_OP, TF_VERDICT, TF_CATEGORY, TF_PHASE, TF_ITER, TF_GKEY, TF_NFIELDS
+	/* wide: numbers and integers of 64 bits */
+	TF_ID, TF_PCT, TF_DEVICE, TF_DEVTIME, TF_GAP, TF_CORES, TF_DRAM, TF_DRAMPCT,
+	TF_TFLOPS, TF_FLOPSPCT, TF_CALL,
+	/* narrow: strings, int-sized integers, booleans */
+	TF_BOUND, TF_LABEL, TF_MATH, TF_DT_OUT, TF_DT_IN0, TF_DT_IN1, TF_SHARDED,
+	TF_MEM0, TF_IN0BW, TF_SBH, TF_SBW, TF_ADVICE, TF_OP, TF_VERDICT, TF_CATEGORY,
+	TF_PHASE, TF_ITER, TF_GKEY, TF_NFIELDS
 };
+#define TF_NWIDE	(TF_CALL + 1)
 
 /* row.cls: a signpost, or an op with tt/opclass.h's OPC_HOST, OPC_MATMUL, OPC_CONV_NEW */
 #define ROW_SIGNPOST	0x80
@@ -45,16 +49,21 @@ enum tt_field {
 typedef uint32_t strid;
 
 union row_val {
-	long long	i;		/* TAB_INT, TAB_BOOL */
+	long long	i;		/* TAB_INT */
 	double		d;		/* TAB_NUM */
+};
+union row_val4 {
+	int32_t		i;		/* TAB_INT, TAB_BOOL */
 	strid		s;		/* TAB_STR */
 };
 
-/* The cells packed: their kinds, then their values (a spooled row is this struct). */
+/* The cells packed: their kinds, then the values of the wide fields and of the narrow
+ * ones (a spooled row is this struct). */
 struct row {
 	uint8_t		kind[TF_NFIELDS];	/* enum tab_kind */
 	uint8_t		cls;
-	union row_val	v[TF_NFIELDS];
+	union row_val	v[TF_NWIDE];
+	union row_val4	n[TF_NFIELDS - TF_NWIDE];
 };
 
 /* Whether field f has a value. */
@@ -68,22 +77,27 @@ row_has(const struct row *w, int f)
 static inline double
 row_num(const struct row *w, int f)
 {
-	return w->kind[f] == TAB_NUM ? w->v[f].d : w->kind[f] == TAB_INT ?
-	    (double)w->v[f].i : NAN;
+	if (w->kind[f] == TAB_NUM)
+		return w->v[f].d;
+	if (w->kind[f] == TAB_INT)
+		return f < TF_NWIDE ? (double)w->v[f].i : (double)w->n[f - TF_NWIDE].i;
+	return NAN;
 }
 
 /* Field f as an integer (TAB_INT, TAB_BOOL), 0 otherwise. */
 static inline long long
 row_int(const struct row *w, int f)
 {
-	return w->kind[f] == TAB_INT || w->kind[f] == TAB_BOOL ? w->v[f].i : 0;
+	if (w->kind[f] != TAB_INT && w->kind[f] != TAB_BOOL)
+		return 0;
+	return f < TF_NWIDE ? w->v[f].i : w->n[f - TF_NWIDE].i;
 }
 
 /* Field f as a string of the table, 0 when it is not one. */
 static inline strid
 row_str(const struct row *w, int f)
 {
-	return w->kind[f] == TAB_STR ? w->v[f].s : 0;
+	return w->kind[f] == TAB_STR ? w->n[f - TF_NWIDE].s : 0;
 }
 
 /*

@@ -99,16 +99,16 @@ put_cell(FILE *fp, const struct table *t, const struct row *w, const struct tt_c
 
 	switch (w->kind[f]) {
 	case TAB_INT:
-		fwrite_unlocked(b, 1, num_int(b, w->v[f].i, 0), fp);
+		fwrite_unlocked(b, 1, num_int(b, row_int(w, f), 0), fp);
 		break;
 	case TAB_NUM:
 		put_repr(fp, w->v[f].d);
 		break;
 	case TAB_BOOL:
-		fputs_unlocked(w->v[f].i ? "True" : "False", fp);
+		fputs_unlocked(row_int(w, f) ? "True" : "False", fp);
 		break;
 	case TAB_STR:
-		s = table_str(t, w->v[f].s);
+		s = table_str(t, row_str(w, f));
 		if (c->flags & TTC_BULLETS)
 			put_bullets(fp, s);
 		else

@@ -26,35 +26,46 @@
 
 /* --- the cells ------------------------------------------------------------------- */
 
+/* An integer cell: a narrow field's fits an int (get_small_int checks it). */
 static void
 set_int(struct row *w, int f, long long v)
 {
 	w->kind[f] = TAB_INT;
-	w->v[f].i = v;
+	if (f < TF_NWIDE)
+		w->v[f].i = v;
+	else
+		w->n[f - TF_NWIDE].i = (int32_t)v;
 }
 
+/* A number cell: wide fields only. */
 static void
 set_num(struct row *w, int f, double v)
 {
+	if (f >= TF_NWIDE)
+		die(EXIT_DATA, "internal error: field %d is not a number's", f);
 	w->kind[f] = TAB_NUM;
 	w->v[f].d = v;
 }
 
-/* A string cell; id 0 (absent) leaves it empty. */
+/* A string cell (narrow fields); id 0 (absent) leaves it empty. */
 static void
 set_str(struct row *w, int f, strid id)
 {
 	if (id == 0)
 		return;
+	if (f < TF_NWIDE)
+		die(EXIT_DATA, "internal error: field %d is not a string's", f);
 	w->kind[f] = TAB_STR;
-	w->v[f].s = id;
+	w->n[f - TF_NWIDE].s = id;
 }
 
 static void
 set_bool(struct row *w, int f, int v)
 {
+	if (f < TF_NWIDE)
+		die(EXIT_DATA, "internal error: field %d is not a boolean's", f);
 	w->kind[f] = TAB_BOOL;
-	w->v[f].i = v != 0;
+	w->n[f - TF_NWIDE].i = v != 0;
 }
 
 /* --- the strings ----------------------------------------------------------------- */
@@ -892,15 +903,15 @@ cell(struct buf *b, const struct table *t, const struct row *w, size_t k, int on
 		break;
 	case TAB_INT:
 		if (tc->flags & TTC_PLAIN)
-			colour_add(b, on, c, nb, num_int(nb, w->v[f].i, 0));
+			colour_add(b, on, c, nb, num_int(nb, row_int(w, f), 0));
 		else
-			cell_num(b, on, c, (double)w->v[f].i, tc->fmt.dec, tc->fmt.unit);
+			cell_num(b, on, c, (double)row_int(w, f), tc->fmt.dec, tc->fmt.unit);
 		break;
 	case TAB_NUM:
 		cell_num(b, on, c, w->v[f].d, tc->fmt.dec, tc->fmt.unit);
 		break;
 	case TAB_STR:
-		cell_str(b, on, c, table_str(t, w->v[f].s));
+		cell_str(b, on, c, table_str(t, row_str(w, f)));
 		break;
 	}
 }
@@ -1092,7 +1103,7 @@ measure(const struct table *t, struct measure *m, const struct report_opts *o)
 
 			if (w->kind[f] == TAB_STR) {
 				/* the reference measures a signpost as "name (signpost)" */
-				s = table_str(t, w->v[f].s);
+				s = table_str(t, row_str(w, f));
 				fit(&m->txt[k], s, strlen(s));
 			}
 			if (!numval(w, k, &v))
