@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * reptext: tt-perf-report's table declared once (tt_cols: the text report's and the
- * CSV's columns) and rendered as text (docs/tt-perf-report.md §15-§17: performance table, totals line,
- * advice; in blocks of columns at a width it does not fit) and as Markdown.
+ * CSV's columns) and rendered as text (docs/tt-perf-report.md §15-§17: performance
+ * table, totals line, advice; in blocks of columns at a width it does not fit) and as
+ * Markdown.
  */
 #include <float.h>
 #include <math.h>
