@@ -134,6 +134,23 @@ abs() {	# abs PATH: qv=PATH made absolute, quoted (the map may run on another ho
 	*) quote "$(pwd)/$1" ;;
 	esac
 }
+# No output may replace an input: the reduce writes DIR/<sheet>.csv and replaces
+# DIR/rank<R>/ and DIR/.ttp-ranks/, so an input there is refused before anything runs.
+isrank() { case ${1#rank} in "$1"|''|*[!0-9]*) return 1 ;; esac; }
+if [ -z "$reduce" ] && [ -d "$out" ]; then
+	eval "set -- $files"
+	for f; do
+		d=$(dirname -- "$f") b=$(basename -- "$f")
+		dd=$(dirname -- "$d") bd=$(basename -- "$d")
+		if { [ "$d" -ef "$out" ] && { isrank "$b" || [ "$b" = .ttp-ranks ] ||
+		    [ "${b%.csv}" != "$b" ]; }; } ||
+		    { [ "$dd" -ef "$out" ] && { isrank "$bd" || [ "$bd" = .ttp-ranks ]; }; }; then
+			printf '%s: %s: an input where the report writes (in %s): it would be replaced (give another --output_csvs_dir)\n' \
+			    "$prog" "$f" "$out" >&2
+			exit 1
+		fi
+	done
+fi
 mkdir -p -- "$out" || exit 1
 [ -d "$out" ] || { printf '%s: %s: not a directory\n' "$prog" "$out" >&2; exit 1; }
 work=$out/.ttp-ranks

@@ -486,6 +486,19 @@ if [ "$entry" = M ]; then
 	else
 		sheets_out "$(dirname -- "$(head -n 1 "$mtmp/files")")/nccl_analysis_report.xlsx"
 	fi
+	# no output may replace a rank's trace: ttp-table refuses them (--protect), the
+	# workbook, the page and the sheets' names alike, before it writes anything
+	mprot=
+	while IFS= read -r f; do
+		for o in xlsx html; do
+			eval "v=\$$o"
+			[ "$o" = xlsx ] && [ -n "$csvdir" ] && continue
+			[ -n "$v" ] && [ "$v" -ef "$f" ] &&
+			    bad "--output_${o}_path $v: that file is a rank's trace; writing it would destroy the trace (give another output name)"
+		done
+		quote "$f"
+		mprot="$mprot --protect=$qv"
+	done <"$mtmp/files"
 	stage ttp-parse; mparse=$qv
 	stage ttp-filter; mfilter=$qv
 	stage ttp-table; mtable=$qv
@@ -526,7 +539,7 @@ if [ "$entry" = M ]; then
 	[ -n "$mgpn" ] && targs="$targs --gpus-per-node=$mgpn"
 	[ -n "$mheat" ] && targs="$targs --all2allv-heatmap"
 	[ -n "$verbose" ] || targs="$targs -q"
-	run_stages '' "$mtable $tout $targs$inputs"
+	run_stages '' "$mtable $tout $targs$mprot$inputs"
 	[ "$rc" -eq 0 ] && [ -n "$verbose" ] && printf '%s: wrote %s\n' "$prog" "$out" >&2
 	exit "$rc"
 fi
