@@ -360,26 +360,15 @@ hlo_shape_dims(const struct hlo_module *m, struct hlo_span shape, int *etype,
 	return n > max ? -1 : n;
 }
 
-void
-hlo_shape_text(const struct hlo_module *m, struct hlo_span shape, struct buf *out)
+/* One array shape: "bf16[4,4]{1,0}". */
+static void
+array_shape_text(const struct hlo_module *m, struct hlo_span shape, struct buf *out)
 {
 	int64_t d[MAXDIMS], l[MAXDIMS];
 	const char *tn;
 	int et, n, nl, i;
-	size_t k;
-	struct hlo_span e;
 
 	n = hlo_shape_dims(m, shape, &et, d, MAXDIMS, l, &nl);
-	if (et == 13) {
-		buf_addc(out, '(');
-		for (k = 0; (e = hlo_tuple_elem(m, shape, k)).len > 0; k++) {
-			if (k > 0)
-				buf_adds(out, ", ");
-			hlo_shape_text(m, e, out);
-		}
-		buf_addc(out, ')');
-		return;
-	}
 	if ((tn = hlo_type_name(et)) != NULL)
 		buf_adds(out, tn);
 	else
@@ -393,6 +382,48 @@ hlo_shape_text(const struct hlo_module *m, struct hlo_span shape, struct buf *ou
 		for (i = 0; i < nl && i < MAXDIMS; i++)
 			buf_printf(out, "%s%lld", i > 0 ? "," : "", (long long)l[i]);
 		buf_addc(out, '}');
+	}
+}
+
+/*
+ * A shape's text; tuples nest as deep as the profile makes them, so the walk keeps its own
+ * stack of open tuples (each with the index of its next element) instead of recursing.
+ */
+void
+hlo_shape_text(const struct hlo_module *m, struct hlo_span shape, struct buf *out)
+{
+	struct frame {
+		struct hlo_span	tuple;
+		size_t		next;
+	} *st = NULL;
+	size_t n = 0, cap = 0;
+	struct hlo_span e;
+
+	for (;;) {
+		if (shape_type(m, shape) == 13) {	/* open a tuple */
+			buf_addc(out, '(');
+			st = xgrow(st, &cap, n + 1, sizeof(*st));
+			st[n].tuple = shape;
+			st[n].next = 0;
+			n++;
+		} else {
+			array_shape_text(m, shape, out);
+		}
+		/* the next element of the innermost open tuple; close the finished ones */
+		for (;;) {
+			if (n == 0) {
+				free(st);
+				return;
+			}
+			e = hlo_tuple_elem(m, st[n - 1].tuple, st[n - 1].next);
+			if (e.len > 0)
+				break;
+			buf_addc(out, ')');
+			n--;
+		}
+		if (st[n - 1].next++ > 0)
+			buf_adds(out, ", ");
+		shape = e;
 	}
 }
 
