@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: ISC */
 /* xplane: XSpace profiles to ttp records (jax/xplane.h; docs/jax.md §1, §10). */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/names.h"
@@ -1624,7 +1626,12 @@ build_kdetails(struct rec_build *rb, const char *s)
 			if (p == s || p[-1] == ' ')
 				break;
 		if (p != NULL) {
-			shared += strtoll(p + strlen(sh[i]), NULL, 10);
+			long long v1 = strtoll(p + strlen(sh[i]), NULL, 10);
+
+			/* saturated, as strtoll saturates one size too large: no real
+			 * kernel's shared memory comes near, the record still comes */
+			if (!ck_add_i64(shared, v1, &shared))
+				shared = v1 < 0 ? LLONG_MIN : LLONG_MAX;
 			any = true;
 		}
 	}
