@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/names.h"
 #include "core/rec.h"
@@ -222,9 +223,10 @@ py_tuple_end(struct buf *b, size_t n)
 	buf_addc(b, ')');
 }
 
-/* §5's total_input_bytes of the operand texts. */
+/* §5's total_input_bytes of the operand texts; r rejected when it does not fit 64 bits (no
+ * real operand comes near 2^63 bytes). */
 static long long
-input_bytes(const struct jax_tl *v)
+input_bytes(struct rec *r, const struct jax_tl *v)
 {
 	static const struct {
 		const char	*t;
@@ -239,6 +241,7 @@ input_bytes(const struct jax_tl *v)
 		const char *t = v->ops[i], *p = t;
 		long long prod = 1;
 		int nd = 0, bpe = -1;
+		bool fits = true;
 
 		while (isalnum((unsigned char)*p) || *p == '_')
 			p++;
@@ -246,7 +249,7 @@ input_bytes(const struct jax_tl *v)
 			continue;
 		for (p++; isdigit((unsigned char)*p) || *p == ','; p++)
 			if (isdigit((unsigned char)*p) && (p[-1] == '[' || p[-1] == ',')) {
-				prod *= strtoll(p, NULL, 10);
+				fits = ck_mul_i64(prod, strtoll(p, NULL, 10), &prod) && fits;
 				nd++;
 			}
 		if (*p != ']' || nd == 0)
@@ -262,7 +265,10 @@ input_bytes(const struct jax_tl *v)
 			    "TraceLens does not size (%.*s)", (int)(strchr(t, '[') - t), t);
 			continue;
 		}
-		total += prod * bpe;
+		if (!fits || !ck_mul_i64(prod, bpe, &prod) || !ck_add_i64(total, prod, &total)) {
+			rec_reject(r, "operand %s: total_input_bytes does not fit 64 bits", t);
+			return 0;
+		}
 	}
 	return total;
 }
@@ -330,7 +336,7 @@ add_kernel(struct jx *jx, struct rec *r, struct kev *k)
 	} else
 		buf_adds(&b, "()");
 	k->conc = intern(jx, b.p);
-	k->inbytes = v.meta ? input_bytes(&v) : 0;
+	k->inbytes = v.meta ? input_bytes(r, &v) : 0;
 	/* the perf model's figures, from ttp-roofline */
 	if ((s = rec_str(r, "perf_model", NULL)) != NULL && strcmp(s, "rest") != 0) {
 		const char *raw;
