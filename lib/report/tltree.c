@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/json.h"
 #include "core/names.h"
@@ -15,6 +16,11 @@
 #include "report/pyrepr.h"
 #include "report/interval.h"
 #include "report/tltree.h"
+
+/* The largest op or gpu id, and event count of a trace record, taken: no real trace comes
+ * near, and the synthetic rows numbered on from the largest (tl->maxid + 1, ...) stay in
+ * a long long. */
+#define TL_ID_MAX (1LL << 62)
 
 #define NONE TL_NONE
 
@@ -176,6 +182,8 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
 	k->via = rec_int(r, "launch_via", &v) ? v : -1;
+	if (k->id > TL_ID_MAX)
+		rec_reject(r, "gpu record's id %lld over 2^62", k->id);
 	if (rec_bad(r) != NULL)
 		return;		/* read all first: nothing kept of a bad record */
 	if (tl->nk >= TL_OP_MAX)
@@ -524,6 +532,8 @@ add_op(struct tl *tl, struct rec *r)
 
 	if (!has_id)
 		rec_reject(r, "op record without an integer id");
+	else if (id > TL_ID_MAX)
+		rec_reject(r, "op record's id %lld over 2^62", id);
 	if (rec_bad(r) != NULL)
 		return;		/* read all first: nothing kept of a bad record */
 	if (tl->nop >= TL_OP_MAX)
@@ -607,6 +617,22 @@ keep_refusal(struct tl *tl, const struct rec *r)
 		error_set(&tl->refused, e->file, e->line, e->off, "%s", e->msg);
 }
 
+/* A count of the trace record (events, unlinked, ...): 0 to TL_ID_MAX, r rejected else. */
+static bool
+trace_count(struct rec *r, const char *key, long long *v)
+{
+	long long x;
+
+	if (!rec_int(r, key, &x))
+		return false;
+	if (x < 0 || x > TL_ID_MAX) {
+		rec_reject(r, "trace record's %s %lld out of range (0 to 2^62)", key, x);
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
 /*
  * What a trace record says the sheets cannot report (issue 23): a trace without GPU
  * events (CPU-only, another accelerator) is a bad record saying what it holds (the
@@ -650,16 +676,20 @@ trace_refusals(struct tl *tl, struct rec *r)
 		keep_refusal(tl, r);
 		return;
 	}
-	(void)rec_int(r, "gpu_events", &ng);
-	(void)rec_int(r, "unlinked", &nu);
-	(void)rec_int(r, "events", &nev);
-	(void)rec_int(r, "ignored", &nig);
+	(void)trace_count(r, "gpu_events", &ng);
+	(void)trace_count(r, "unlinked", &nu);
+	(void)trace_count(r, "events", &nev);
+	(void)trace_count(r, "ignored", &nig);
 	if (rec_elems(r, "ignored_cats", &e))
 		while (rec_elem_next(&e)) {
 			if ((c = rec_elem_str(&e, "cat", NULL)) == NULL || !rec_elem_int(&e, "n", &n))
 				continue;
 			if (strcmp(c, "python_function") == 0) {
-				py = n;
+				if (n < 0 || n > TL_ID_MAX)
+					rec_reject(r, "trace record's ignored_cats: python_function's "
+					    "n %lld out of range (0 to 2^62)", n);
+				else
+					py = n;
 				continue;
 			}
 			if (shown++ < 3)
@@ -671,11 +701,11 @@ trace_refusals(struct tl *tl, struct rec *r)
 		    "%lld events%s%s%s; ttp reads GPU traces", file, nev,
 		    b.len > 0 ? " (not read: " : "", b.len > 0 ? b.p : "", b.len > 0 ? ")" : "");
 		keep_refusal(tl, r);
-	} else if (ng > 0 && 2 * nu > ng && !(rec_bool(r, "gpu_only", &go) && go))
+	} else if (ng > 0 && nu > ng / 2 && !(rec_bool(r, "gpu_only", &go) && go))
 		warning_once("tl-unlinked", "%s: %lld of %lld GPU events are linked to no launch "
 		    "(launched before the profile began, or their flows are missing): the op "
 		    "sheets leave them out", file, nu, ng);
-	if (ng != 0 && nev > 0 && 2 * (nig - py) > nev)
+	if (ng != 0 && nev > 0 && nig - py > nev / 2)
 		warning_once("tl-ignored", "%s: %lld of %lld events are of kinds ttp does not "
 		    "read (%s)", file, nig - py, nev, b.len > 0 ? b.p : "");
 	buf_free(&b);
@@ -686,7 +716,7 @@ static void
 add_trace(struct tl *tl, struct rec *r)
 {
 	long long n, m;
-	bool has_n = rec_int(r, "events", &n), has_m = rec_int(r, "capture_events", &m);
+	bool has_n = trace_count(r, "events", &n), has_m = trace_count(r, "capture_events", &m);
 	bool capture = rec_str(r, "capture_folder", NULL) != NULL;
 	bool go, has_go = rec_bool(r, "gpu_only", &go);
 
@@ -700,8 +730,11 @@ add_trace(struct tl *tl, struct rec *r)
 	/* synthetic rows number on from the trace's last event index, or from the last
 	 * event merged from graph-capture traces (ttp-parse -c) */
 	if (has_n) {
-		if (has_m)
-			n += m;
+		if (has_m && (!ck_add_i64(n, m, &n) || n > TL_ID_MAX)) {
+			rec_reject(r, "trace record's events + capture_events out of range "
+			    "(0 to 2^62)");
+			return;
+		}
 		if (n - 1 > tl->maxid)
 			tl->maxid = n - 1;
 	}

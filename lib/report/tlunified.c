@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/names.h"
 #include "report/pyrepr.h"
@@ -99,6 +100,18 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 	free(w.s);
 }
 
+/* Op o's host duration in us: exact when host_end_ns - host_start_ns fits, else (ends no real
+ * trace has, e.g. INT64_MIN) the difference of the doubles, so that the row still comes. */
+static double
+host_us(const struct top *o)
+{
+	long long d;
+
+	if (ck_sub_i64(o->he, o->hs, &d))
+		return (double)d / 1000.0;
+	return ((double)o->he - (double)o->hs) / 1000.0;
+}
+
 /* A row for op i. */
 static void
 urow(struct tl *tl, struct ucoll *u, size_t i)
@@ -114,7 +127,7 @@ urow(struct tl *tl, struct ucoll *u, size_t i)
 	p->cat = tl_op_category(tl, i);
 	p->model = o->model && tl_mod(tl, o)->bwd_of < 0;
 	p->hasmodel = o->hasmodel;
-	p->dur_us = (double)(o->he - o->hs) / 1000.0;
+	p->dur_us = host_us(o);
 	p->flops = p->model ? tl_mod(tl, o)->flops : NAN;
 	p->bytes = p->model ? tl_mod(tl, o)->bytes : NAN;
 	p->roof_us = p->model ? tl_mod(tl, o)->roof_us : NAN;
@@ -139,7 +152,7 @@ usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
 	p->cat = o->runtime && o->cat == NAME_NONE ? tl_intern(tl, "other") :
 	    tl_op_category(tl, e->op);
 	p->synth = 1;
-	p->dur_us = (double)(o->he - o->hs) / 1000.0;
+	p->dur_us = host_us(o);
 	p->flops = p->bytes = p->roof_us = NAN;
 	p->ev = xmalloc(sizeof(*p->ev));
 	p->ev[0] = k;
@@ -598,7 +611,7 @@ tl_sheet_unified(struct tl *tl)
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
 	size_t i, ng, *start, *mem, *roots, nroots = 0, ri, idx[UC_N];
-	long long uid = tl->maxid + 1;
+	long long uid = tl->maxid + 1;	/* no overflow: tltree.c takes ids up to 2^62 */
 	struct tab_key keys[2];
 
 	memset(&u, 0, sizeof(u));
