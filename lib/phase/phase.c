@@ -25,6 +25,7 @@
 
 #include "core/badrec.h"
 #include "core/buf.h"
+#include "core/ckint.h"
 #include "core/diag.h"
 #include "core/io.h"
 #include "core/json.h"
@@ -1122,7 +1123,10 @@ by_guess(struct state *st, uint8_t *tag, uint32_t *iter, bool say_it, const char
 	for (k = 0; k < nl; k++) {
 		tag[row[k]] = totag[label[k]];
 		count[label[k]]++;
-		ns[label[k]] += intcol_get(&st->devns, row[k]);
+		/* saturated: each device_ns is under 9e18, but a note's sum of many may not
+		 * fit; the note still comes */
+		if (!ck_add_i64(ns[label[k]], intcol_get(&st->devns, row[k]), &ns[label[k]]))
+			ns[label[k]] = LLONG_MAX;
 	}
 	if (say_it) {
 		char m[48] = "";
