@@ -796,7 +796,7 @@ roof_keys(struct rec *r, const struct jax_dev *dv, int ri, double flops, double 
 	double peak = dv != NULL && ri >= 0 ? dv->tflops[ri] : 0, bw = dv ? dv->tbps : 0;
 	double ai, roof;
 
-	if (ri >= 0 && !dv->tpu)
+	if (ri >= 0 && (dv == NULL || !dv->tpu))	/* no device: a GPU kernel record */
 		rec_set_str(r, "compute_spec", spec_names[ri]);
 	if (peak > 0)
 		rec_set_num(r, "peak_tflops", peak);
