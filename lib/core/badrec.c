@@ -32,6 +32,7 @@ struct badrec_order {
 	bool		 returned;	/* a record went out */
 
 	bool		 trace;		/* a trace record came */
+	char		*tname;		/* its "trace" string, or NULL (promises none) */
 	struct buf	 ttext;		/* its line, to tell a copy of it */
 	struct buf	 line;
 	enum order	 how;
@@ -111,6 +112,8 @@ forget_trace(struct badrec_order *o)
 		free(o->sp[i]);
 	free(o->sp);
 	o->sp = NULL;
+	free(o->tname);
+	o->tname = NULL;
 	buf_reset(&o->ttext);
 	o->nsp = o->spi = 0;
 	o->has_sp = o->have_last = false;
@@ -130,6 +133,12 @@ take_trace(struct badrec_order *o, struct rec *r)
 	o->trace = true;
 	rec_format(r, &o->ttext);
 	(void)trace_read(r, &t);
+	if (rec_type(r, "trace") == REC_STRING) {
+		size_t len;
+		const char *s = rec_str(r, "trace", &len);
+
+		o->tname = xstrndup(s, len);
+	}
 	if (t.trace == TRACE_TTMETAL && t.ids_ascending)
 		o->how = ORD_IDS;
 	else if (t.trace == TRACE_KINETO)
@@ -232,6 +241,33 @@ judge_signpost(struct badrec_order *o, struct rec *r)
 	return true;
 }
 
+/* An op, signpost or gpu record against the trace record's format: its "trace" is the
+ * trace record's (absent: TT-Metal's, as every program takes it); false, r marked,
+ * when it names another format or is not a string. */
+static bool
+judge_format(struct badrec_order *o, struct rec *r, const char *k)
+{
+	size_t len = 0;
+	const char *s;
+
+	if (o->tname == NULL)
+		return true;
+	if (!rec_has(r, "trace")) {
+		if (strcmp(o->tname, "ttmetal") == 0)
+			return true;
+		rec_reject(r, "%s record without \"trace\" (taken for TT-Metal's) in a "
+		    "\"%s\" trace", k, o->tname);
+		return false;
+	}
+	if ((s = rec_str(r, "trace", &len)) == NULL)
+		return false;	/* a wrong type: marked */
+	if (strlen(o->tname) == len && memcmp(o->tname, s, len) == 0)
+		return true;
+	rec_reject(r, "%s record of trace \"%.*s\" in a \"%s\" trace: a record's "
+	    "\"trace\" is its trace record's", k, (int)(len > 64 ? 64 : len), s, o->tname);
+	return false;
+}
+
 /*
  * Judge r (the next record in stream order; ahead: the records after it) against the
  * order promised; false, with r marked bad (rec_reject), when it breaks it. A good
@@ -259,6 +295,8 @@ judge(struct badrec_order *o, struct rec *r, const char *k, size_t nahead)
 	}
 	if (!is_kind(k, "op") && !is_kind(k, "signpost") && !is_kind(k, "gpu"))
 		return true;	/* kinds the promise says nothing of pass */
+	if (!judge_format(o, r, k))
+		return false;
 	/* an id of another type is bad wherever it is; a missing one where ids ascend */
 	if (!rec_int(r, "id", &v) && (rec_bad(r) != NULL || (o->how == ORD_IDS &&
 	    !is_kind(k, "gpu")))) {
