@@ -241,9 +241,9 @@ judge_signpost(struct badrec_order *o, struct rec *r)
 	return true;
 }
 
-/* An op, signpost or gpu record against the trace record's format: its "trace" is the
- * trace record's (absent: TT-Metal's, as every program takes it); false, r marked,
- * when it names another format or is not a string. */
+/* An op, signpost or gpu record against the trace record's format: its "trace", when
+ * it has one, is the trace record's; false, r marked, when it names another format or
+ * is not a string. */
 static bool
 judge_format(struct badrec_order *o, struct rec *r, const char *k)
 {
@@ -252,13 +252,8 @@ judge_format(struct badrec_order *o, struct rec *r, const char *k)
 
 	if (o->tname == NULL)
 		return true;
-	if (!rec_has(r, "trace")) {
-		if (strcmp(o->tname, "ttmetal") == 0)
-			return true;
-		rec_reject(r, "%s record without \"trace\" (taken for TT-Metal's) in a "
-		    "\"%s\" trace", k, o->tname);
-		return false;
-	}
+	if (!rec_has(r, "trace"))
+		return true;	/* the trace record's, as stages built by hand write */
 	if ((s = rec_str(r, "trace", &len)) == NULL)
 		return false;	/* a wrong type: marked */
 	if (strlen(o->tname) == len && memcmp(o->tname, s, len) == 0)
