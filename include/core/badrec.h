@@ -17,7 +17,8 @@
  * signpost and gpu record has an integer id; a TT-Metal trace whose trace record says
  * ids_ascending has its op and signpost ids ascend; a PyTorch trace's op and signpost
  * records come in host time order (host_start_ns never decreases); signposts come as
- * the trace record's "signposts" announce them; a copy of the current trace record is
+ * the trace record's "signposts" announce them; an op, signpost or gpu record whose
+ * "trace" is not the trace record's string (another format, another type) is bad; a copy of the current trace record is
  * bad, as is a record before the input's first trace record. Which record of two out of
  * order is the bad one: the reader looks two records ahead, so a stray record that
  * sets a bar (a large id, a late time) is the one left out, not the good ones after it;
