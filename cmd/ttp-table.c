@@ -1108,6 +1108,31 @@ stream_start(struct stream *st)
 	page_open(o, &st->pg, "TraceLens report");
 }
 
+/* The end of a stream of sheets: the workbook closed, the page ended, every CSV
+ * renamed into place, each --sheet that none of them was named. */
+static void
+stream_end(struct stream *st)
+{
+	const struct opts *o = st->o;
+	struct error err = ERROR_INIT;
+	size_t i, j;
+
+	stream_start(st);
+	if (st->bk != NULL && tab_book_close(st->bk) != 0)
+		die(EXIT_DATA, "%s", tab_book_error());
+	page_close(o, &st->pg);
+	for (i = 0; i < st->nof; i++)
+		if (outfile_commit(st->of[i], &err) != 0)
+			error_die(&err);
+	free(st->of);
+	for (j = 0; j < o->nsheets; j++) {
+		for (i = 0; i < st->nseen && strcmp(st->seen[i], o->sheets[j]) != 0; i++)
+			;
+		if (i == st->nseen)
+			sheet_missing(o->sheets[j], st->seen, st->nseen);
+	}
+}
+
 /* One sheet to a temporary beside DIR/NAME.csv; every one is renamed into place only
  * after the last is written, so a failure leaves none of them half-written. */
 static void
@@ -1166,7 +1191,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 {
 	struct stream st;
 	struct error err = ERROR_INIT;
-	size_t i, j;
+	size_t i;
 
 	memset(&st, 0, sizeof(st));
 	st.o = o;
@@ -1174,20 +1199,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	tl_sheets_each(tl, &o->tl, stream_sheet, &st, &err);
 	if (error_is_set(&err))
 		error_die(&err);
-	stream_start(&st);
-	if (st.bk != NULL && tab_book_close(st.bk) != 0)
-		die(EXIT_DATA, "%s", tab_book_error());
-	page_close(o, &st.pg);
-	for (i = 0; i < st.nof; i++)
-		if (outfile_commit(st.of[i], &err) != 0)
-			error_die(&err);
-	free(st.of);
-	for (j = 0; j < o->nsheets; j++) {
-		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
-			;
-		if (i == st.nseen)
-			sheet_missing(o->sheets[j], st.seen, st.nseen);
-	}
+	stream_end(&st);
 	if (o->print_summary)
 		print_summary(st.keep, st.nkeep, o->top >= 0 ? (size_t)o->top : 10,
 		    text_width(o->width));
@@ -1431,7 +1443,7 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 	struct tab **s;
 	struct error err = ERROR_INIT;
 	struct stream st;
-	size_t n, i, j;
+	size_t n, i;
 
 	partial_kind = "collectives";
 	if ((o->csv_dir == NULL && o->xlsx == NULL) || o->html_stdout || partial_mode) {
@@ -1449,20 +1461,7 @@ nccl_output(const struct opts *o, struct nc *nc, struct tl *tl)
 	    &err);
 	if (error_is_set(&err))
 		error_die(&err);
-	stream_start(&st);
-	if (st.bk != NULL && tab_book_close(st.bk) != 0)
-		die(EXIT_DATA, "%s", tab_book_error());
-	page_close(o, &st.pg);
-	for (i = 0; i < st.nof; i++)
-		if (outfile_commit(st.of[i], &err) != 0)
-			error_die(&err);
-	free(st.of);
-	for (j = 0; j < o->nsheets; j++) {
-		for (i = 0; i < st.nseen && strcmp(st.seen[i], o->sheets[j]) != 0; i++)
-			;
-		if (i == st.nseen)
-			sheet_missing(o->sheets[j], st.seen, st.nseen);
-	}
+	stream_end(&st);
 	for (i = 0; i < st.nseen; i++)
 		free(st.seen[i]);
 	free(st.seen);
