@@ -231,7 +231,8 @@ if [ -z "$reduce" ]; then
 	quote "$work/map.sh"; qmap=$qv
 	case $engine in
 	parallel)
-		e="parallel --will-cite --halt soon,fail=1 -j $jobs"
+		# a signal: each rank's driver gets 5 s to remove its files before a KILL
+		e="parallel --will-cite --halt soon,fail=1 --termseq TERM,5000,KILL,25 -j $jobs"
 		[ -z "$sshlogin" ] || { quote "$sshlogin"; e="$e --sshloginfile $qv"; }
 		[ -z "$joblog" ] || { quote "$joblog"; e="$e --joblog $qv"; }
 		quote "$work/engine.err"
