@@ -826,12 +826,36 @@ print_block(const struct tab *t, FILE *fp, struct pcol *p, const size_t *b, size
  * table's first column (the rows' names) so that its rows can be told apart; within a
  * block the widest columns are cut down to TEXT_MIN until the line fits.
  */
+/* The next block of columns from *next on (of ns) into b, its count returned: the first
+ * column (after the first block), then as many as fit at their floors in width, all of
+ * them when width is 0; the widened headers may not fit, then the last column waits for
+ * the next block. */
+static size_t
+next_block(struct pcol *p, size_t *b, size_t *next, size_t ns, size_t width)
+{
+	size_t nb = 0, used = 0;
+	int label = *next > 0;
+
+	if (label) {
+		b[nb++] = 0;
+		used = p[0].floor;
+	}
+	do {
+		used += (nb ? 2 : 0) + p[*next].floor;
+		b[nb++] = (*next)++;
+	} while (*next < ns && (!width || used + 2 + p[*next].floor <= width));
+	while (width && fit_block(p, b, nb, width) > width && nb > (label ? 2u : 1u)) {
+		nb--;
+		(*next)--;
+	}
+	return nb;
+}
+
 int
 tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 {
 	size_t nr = top && top < t->nrows ? top : t->nrows, i, k, ns = 0;
-	size_t nc = t->ncols ? t->ncols : 1, *b, *b_all, nb, next, used, nblocks = 0, min;
-	int label;
+	size_t nc = t->ncols ? t->ncols : 1, *b, *b_all, nb, next, nblocks = 0, min;
 	struct pcol *p = xcalloc(nc, sizeof(*p));
 	int md = (flags & TAB_PRINT_MD) != 0;
 	struct buf x = BUF_INIT;
@@ -876,26 +900,7 @@ tab_print(const struct tab *t, FILE *fp, size_t top, size_t width, int flags)
 	if (ns == 0)		/* a table without columns (pandas' DataFrame()): nothing */
 		goto out;
 	for (next = 0; next < ns; ) {
-		/* the block: the first column, then as many as fit at their floors */
-		nb = 0;
-		used = 0;
-		label = next > 0;
-		if (label) {
-			b[nb++] = 0;
-			used = p[0].floor;
-		}
-		do {
-			used += (nb ? 2 : 0) + p[next].floor;
-			b[nb++] = next++;
-		} while (!md && width && next < ns && used + 2 + p[next].floor <= width);
-		while ((md || !width) && next < ns)
-			b[nb++] = next++;
-		/* widened headers may not fit: the last column waits for the next block */
-		while (!md && width && fit_block(p, b, nb, width) > width &&
-		    nb > (label ? 2u : 1u)) {
-			nb--;
-			next--;
-		}
+		nb = next_block(p, b, &next, ns, md ? 0 : width);
 		if (nblocks++ > 0)
 			fputc('\n', fp);	/* blocks after the first: a blank line */
 		print_block(t, fp, p, b, nb, nr, width, flags);
@@ -963,8 +968,7 @@ tab_layout(struct tab_layout *l, const struct tab_lcol *c, size_t ncols, size_t 
 	struct pcol *p = xcalloc(ncols ? ncols : 1, sizeof(*p));
 	size_t *b = xcalloc(ncols ? ncols : 1, sizeof(*b)), *b_all = xcalloc(ncols ? ncols : 1,
 	    sizeof(*b_all));
-	size_t k, nb, next, used, cap = 0, min;
-	int label;
+	size_t k, nb, next, cap = 0, min;
 
 	memset(l, 0, sizeof(*l));
 	min = width / 8 < TEXT_MIN ? TEXT_MIN : width / 8 > TEXT_CUT ? TEXT_CUT : width / 8;
@@ -979,21 +983,7 @@ tab_layout(struct tab_layout *l, const struct tab_lcol *c, size_t ncols, size_t 
 	}
 	distinct(p, b_all, ncols, 1);
 	for (next = 0; next < ncols; ) {
-		nb = 0;
-		used = 0;
-		label = next > 0;
-		if (label) {
-			b[nb++] = 0;
-			used = p[0].floor;
-		}
-		do {
-			used += (nb ? 2 : 0) + p[next].floor;
-			b[nb++] = next++;
-		} while (next < ncols && used + 2 + p[next].floor <= width);
-		while (fit_block(p, b, nb, width) > width && nb > (label ? 2u : 1u)) {
-			nb--;
-			next--;
-		}
+		nb = next_block(p, b, &next, ncols, width);
 		l->b = xgrow(l->b, &cap, l->n + 1, sizeof(*l->b));
 		keep_block(&l->b[l->n++], p, b, nb);
 		buf_reset(&p[0].hdr);
