@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * capture: the graph-capture merge of the Kineto reader (docs/tracelens.md §8;
- * TraceLens's --capture_folder), between kineto.c's links and its records: merge_captures
+ * TraceLens's --capture_folder), between the reader's links and records: merge_captures
  * reads the folder, pairs each engine step's graph launches with a capture trace, aligns
  * the capture's launches with the replayed GPU events and grafts the capture's host tree
- * under the launch (torch/kinpriv.h holds the state both files share).
+ * under the launch (kinpriv.h holds the state the reader's files share).
  *
  * A graph-replay trace shows each replayed kernel under its graph launch only. The
  * capture trace of that graph (profiled while the engine captured it) holds the CPU ops,
@@ -125,7 +125,7 @@ name_has(const struct kin *k, uint32_t name, const char *sub, bool nocase)
 	return nocase ? strcasestr(s, sub) != NULL : strstr(s, sub) != NULL;
 }
 
-/* Children in TraceLens's order: as build_tree attaches them, by (ts, index). */
+/* Children in TraceLens's order: as kin_build_tree attaches them, by (ts, index). */
 static void
 cap_children(struct kin *k, struct cap *c)
 {
