@@ -8,6 +8,7 @@
 #include "core/badrec.h"
 #include "core/diag.h"
 #include "core/rec.h"
+#include "core/trace.h"
 #include "torch/collect.h"
 
 /* the kernel's collective args (its "comm" object) and the keys they become */
@@ -216,20 +217,25 @@ flush(struct trace *t, FILE *out)
 	t->rank = -1;
 }
 
-/* A new trace: its rank, file and devices. */
+/* A new trace: its rank, file and devices, from its trace record r (core/trace.h; read
+ * after the bad-record check, as trace_read may mark r bad). */
 static int
 open_trace(struct trace *t, struct rec *r, const struct collect_opts *o, struct error *err)
 {
-	const char *raw = NULL, *file;
+	struct trace_info ti;
+	const char *raw = NULL;
 	size_t len = 0;
 	long long given = o->rank;
 
+	(void)trace_read(r, &ti);
 	t->open = true;
 	t->rank = -1;
+	/* the devices' count (trace_read has their text only) */
 	t->devices = (long long)rec_count(r, "devices");
 	t->where = xstrdup(rec_where(r));
-	if ((file = rec_str(r, "file", NULL)) != NULL)
-		t->file = xstrdup(file);
+	if (ti.file != NULL)
+		t->file = xstrdup(ti.file);
+	/* distributedInfo, which trace_read leaves to the stages that need it */
 	if (rec_type(r, "distributed") == REC_OBJECT) {
 		struct error e = ERROR_INIT;
 		struct rec *d;
@@ -245,8 +251,8 @@ open_trace(struct trace *t, struct rec *r, const struct collect_opts *o, struct 
 		error_free(&e);
 	}
 	/* the rank ttp-parse resolved (--rank, the name, the input's position) */
-	if (given < 0 && !rec_int(r, "rank", &given))
-		given = -1;
+	if (given < 0)
+		given = ti.has_rank ? ti.rank : -1;
 	t->rank = coll_trace_rank(raw, len, given, t->file, NULL);
 	if (t->rank < 0) {
 		error_set(err, NULL, 0, 0, "%s: which rank is %s? its trace has no "
