@@ -372,14 +372,14 @@ bool kin_read(struct kin *k);
 /* Events v[0..n) of k in TraceLens's time order: by start, then by trace index. */
 void kin_sort_by_ts(const struct kin *k, int32_t *v, size_t n);
 /* The host tree's events (CPU ops, runtime and driver calls, python frames) into h
- * (room for k->nev), in the order kin_build_tree attaches them: kin_sort_by_ts's. Returns
- * how many. */
+ * (room for k->nev), in the order kin_build_tree attaches them: kin_sort_by_ts's.
+ * Returns how many. */
 size_t kin_host_events(const struct kin *k, int32_t *h);
 
-/* The host tree: each host event's parent (TraceLens's rule, docs/tracelens.md §1.4.3). */
+/* The host tree: each host event's parent (docs/tracelens.md §1.4.3). */
 void kin_build_tree(struct kin *k);
-/* Each linked GPU event's launcher (the op it is charged to, §1.5), the op records'
- * flags (F_REC, F_LAUNCHER). */
+/* Each linked GPU event's launcher (the op it is charged to, docs/tracelens.md §1.5),
+ * the op records' flags (F_REC, F_LAUNCHER). */
 void kin_find_launchers(struct kin *k);
 /* The in-memory path's records: its output items, written by kin_write_stream. */
 void kin_write_records(struct kin *k);
@@ -389,12 +389,13 @@ void kin_stream_records(struct kin *k);
 
 /* kinlink.c: the links */
 
-/* The name matches rccl|nccl|cross_device_reduce, case-insensitively (§1.5). */
+/* The name matches rccl|nccl|cross_device_reduce, case-insensitively
+ * (docs/tracelens.md §1.5). */
 bool kin_is_comm(const char *s);
 /* Each GPU event's linker (the launch that launched it), the F_COMM flags, the counts
- * in k (§1.4.4). */
+ * in k (docs/tracelens.md §1.4.4). */
 void kin_link_gpu(struct kin *k);
-/* Each backward op's forward op (§1.4.6). */
+/* Each backward op's forward op (docs/tracelens.md §1.4.6). */
 void kin_link_fwd_bwd(struct kin *k);
 /* The struct lk of kept event x (number kn) under linking id lv. */
 void kin_lk_of(struct kin *k, const struct xev *x, uint32_t kn, int64_t lv, struct lk *o);
