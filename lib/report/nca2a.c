@@ -91,11 +91,8 @@ a2a_rows(struct nc *nc, const struct cgroup *gs, size_t ng, struct rankset *rs,
 		if (!nc_check_group(nc, g, rs, a2a_fields,
 		    sizeof(a2a_fields) / sizeof(a2a_fields[0]), u))
 			continue;
-		row = tab_row(gt);
-		tab_set_str(gt, row, 0, S(nc, c0->cid));
-		for (j = 0; j < sizeof(a2a_fields) / sizeof(a2a_fields[0]); j++)
-			nc_set_id(nc, gt, row, tab_find(gt, nc_fname[a2a_fields[j]]),
-			    c0->f[a2a_fields[j]]);
+		row = nc_coll_row(nc, gt, c0, a2a_fields,
+		    sizeof(a2a_fields) / sizeof(a2a_fields[0]));
 		for (k = 0; k < g->n; k++) {
 			const struct coll *c = &nc->c[g->ev[k]];
 			double end = c->ts + c->dur;

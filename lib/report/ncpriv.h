@@ -212,6 +212,8 @@ void nc_set_time(struct tab *t, size_t row, size_t col, double v, bool isint);
 size_t nc_col(struct tab *t, const char *name);
 void nc_copy_cell(struct tab *to, size_t row, size_t col_to, const struct tab *from,
     size_t r, size_t c);
+size_t nc_coll_row(struct nc *nc, struct tab *t, const struct coll *c, const int *fields,
+    size_t nf);
 
 /* ncpandas.c */
 void nc_types_scan(const struct tab *t, unsigned char *fl);

@@ -201,13 +201,10 @@ isync_rows(struct nc *nc, struct isrow *rows, const struct cgroup *gs, size_t ng
 		if (!nc_check_group(nc, g, rs, isync_fields,
 		    nc->simplified ? 0 : sizeof(isync_fields) / sizeof(isync_fields[0]), u))
 			continue;
-		row = tab_row(gt);
+		row = nc_coll_row(nc, gt, c0, isync_fields,
+		    sizeof(isync_fields) / sizeof(isync_fields[0]));
 		r = &rows[nrows++];
 		r->g = gi;
-		tab_set_str(gt, row, 0, S(nc, c0->cid));
-		for (j = 0; j < sizeof(isync_fields) / sizeof(isync_fields[0]); j++)
-			nc_set_id(nc, gt, row, tab_find(gt, nc_fname[isync_fields[j]]),
-			    c0->f[isync_fields[j]]);
 		for (k = 0; k < g->n; k++) {
 			const struct coll *c = &nc->c[g->ev[k]];
 			double end = c->ts + c->dur;

@@ -226,3 +226,16 @@ nc_copy_cell(struct tab *to, size_t row, size_t col_to, const struct tab *from, 
 	default: break;
 	}
 }
+
+/* A new row of t: c's collective_id in its first column, then c's fields (nf of them)
+ * in the columns of their names. */
+size_t
+nc_coll_row(struct nc *nc, struct tab *t, const struct coll *c, const int *fields, size_t nf)
+{
+	size_t row = tab_row(t), j;
+
+	tab_set_str(t, row, 0, S(nc, c->cid));
+	for (j = 0; j < nf; j++)
+		nc_set_id(nc, t, row, tab_find(t, nc_fname[fields[j]]), c->f[fields[j]]);
+	return row;
+}
