@@ -116,6 +116,12 @@ demo: deps
 bench: all
 	@sh tests/bench/bench.sh "$(SHARED)"
 
+# make bench-compare BASE=REV [NEW=REV] [ROUNDS=N]: make bench's stages (no scale runs) for
+# revision BASE and NEW (default: the working tree), both built aside, alternating.
+bench-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=REV [NEW=REV]" >&2; exit 2; }
+	@SHARED="$(SHARED)" ROUNDS="$(or $(ROUNDS),3)" sh tests/bench/compare.sh "$(BASE)" $(NEW)
+
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
 	@sh scripts/layers.sh
@@ -134,7 +140,7 @@ clean:
 	rm -rf build bin
 
 
-.PHONY: all deps deps-check check check-run bless conformance browser-check demo bench lint install uninstall clean
+.PHONY: all deps deps-check check check-run bless conformance browser-check demo bench bench-compare lint install uninstall clean
 .SECONDARY: $(LIB_OBJ)
 
 -include $(LIB_OBJ:.o=.d) $(CMD_SRC:cmd/%.c=build/cmd/%.d) $(UNITS:=.d) $(FUZZ_REPLAY:=.d)
