@@ -85,6 +85,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 		st=0
 		BIG=0 sh "$TMP/$w/tests/bench/bench.sh" "$SHARED" > "$IN/bench-$w.$r.log" 2>&1 ||
 		    st=$?
+		# a signal ends the comparison; a failed stage only that side's run
+		[ "$st" -gt 128 ] && die "$w, round $r: bench.sh ended by a signal ($st)"
 		[ "$st" = 0 ] || echo "compare: $w, round $r: bench.sh stopped (status $st," \
 		    "build/bench-compare/bench-$w.$r.log)" >&2
 		cp "$IN/figures.txt" "$TMP/fig.$w.$r"
