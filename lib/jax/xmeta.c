@@ -180,7 +180,6 @@ read_stmd(struct xp *x, struct plane *pl, const struct pb_field *ef)
 	return 0;
 }
 
-/* A line's head: everything but its events (located by the caller's second pass). */
 /* Bytes of a line read at once by xp_walk_line (xsrc's window; TTP_WALK_CHUNK=N: N, for
  * tests of the fields cut by a window's end). */
 #define WALK_CHUNK	((uint64_t)1 << 20)
@@ -228,6 +227,7 @@ skip_events(struct xp *x, struct xsrc_it *it, uint64_t *nev)
 	it->pos += (uint64_t)(q - p);
 }
 
+/* A line's head: everything but its events (located by the caller's second pass). */
 static int
 read_line(struct xp *x, struct plane *pl, const struct pb_field *lf)
 {

@@ -233,8 +233,6 @@ build_kdetails(struct rec_build *rb, const char *s)
 	}
 }
 
-/* What xprof shows of an event: its metadata's display name when set and not empty,
- * else its name; "" when it has neither. */
 /* build_kdetails of text t, its members kept for the next kernel of the same text (a
  * member precedes them, the comma is due and stays due). */
 static void
@@ -270,6 +268,8 @@ kdetails(struct xp *x, struct rec_build *rb, const char *t)
 	}
 }
 
+/* What xprof shows of an event: its metadata's display name when set and not empty,
+ * else its name; "" when it has neither. */
 static const char *
 event_name(const struct plane *pl, const struct event *e)
 {
