@@ -8,6 +8,7 @@
 
 #include "core/diag.h"
 #include "core/rec.h"
+#include "core/trace.h"
 #include "jax/jaxtl.h"
 
 /* §1.8, HEAD's keyword lists, in TraceLens's order. */
@@ -695,6 +696,7 @@ static const struct {
 void
 jax_devs_read(struct jax_devs *d, struct rec *r)
 {
+	struct trace_info ti;
 	struct rec_elems e;
 	long long pid, major, minor;
 	double clock, cores, bw, v;
@@ -702,7 +704,8 @@ jax_devs_read(struct jax_devs *d, struct rec *r)
 	size_t i;
 	int k;
 
-	if (!rec_elems(r, "devices", &e))
+	/* the devices: trace_read has them as text, rec_elems one by one */
+	if (!trace_read(r, &ti) || ti.devices == NULL || !rec_elems(r, "devices", &e))
 		return;
 	while (rec_elem_next(&e)) {
 		struct jax_dev dv;

@@ -14,6 +14,7 @@
 #include "core/names.h"
 #include "core/rec.h"
 #include "core/spool.h"
+#include "core/trace.h"
 #include "jax/jaxtl.h"
 #include "report/jaxsheets.h"
 #include "report/pyrepr.h"
@@ -405,24 +406,24 @@ add_gpu(struct jx *jx, struct rec *r)
 int
 jx_add(struct jx *jx, struct rec *r)
 {
-	const char *tr = rec_str(r, "trace", NULL), *kind = rec_str(r, "kind", NULL);
+	enum trace_kind tr = rec_trace(r);
+	enum rec_kind kind = rec_kind(r);
+	struct trace_info ti;
+	struct rec_elems e;
 
-	if (tr == NULL || strcmp(tr, "xplane") != 0)
+	if (tr != TRACE_XPLANE)
 		return 0;
 	jx->nrec++;
-	if (kind != NULL && strcmp(kind, "gpu") == 0)
+	if (kind == KIND_GPU)
 		add_gpu(jx, r);
-	else if (kind != NULL && strcmp(kind, "trace") == 0) {
-		struct rec_elems e;
+	else if (trace_read(r, &ti) && ti.devices != NULL && rec_elems(r, "devices", &e))
+		/* a TPU among the devices: trace_read has them as text, rec_elems one by one */
+		while (rec_elem_next(&e)) {
+			const char *t = rec_elem_str(&e, "type", NULL);
 
-		if (rec_elems(r, "devices", &e))
-			while (rec_elem_next(&e)) {
-				const char *t = rec_elem_str(&e, "type", NULL);
-
-				if (t != NULL && strcmp(t, "TPU") == 0)
-					jx->tpu = true;
-			}
-	}
+			if (t != NULL && strcmp(t, "TPU") == 0)
+				jx->tpu = true;
+		}
 	return 1;
 }
 
