@@ -461,39 +461,47 @@ gemm_transpose(const char *k, int *ta, int *tb)
 	return 1;
 }
 
+/* The backend config's beta (0 or 1), its contracting dimensions and whether its
+ * epilogue adds a bias; -1 with a message in err when one is missing. */
 static int
-gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct buf *err)
+gemm_config(const char *cfg, int *beta, int *ld, int *rd, int *bias, struct buf *err)
 {
-	int ta, tb, tr;
-	const char *cfg = v->config, *type, *q, *o;
-	struct jax_shape out;
-	long long a[JAX_MAXDIMS], b[JAX_MAXDIMS], c[JAX_MAXDIMS], B = 1, M, N, K;
-	int na, nb, nc, beta, ld, rd, bias, bpe, i, nops = 0;
-	const struct jax_shape *op[4];
-	bool found = false;
-	size_t e;
+	const char *q;
 
-	bias = cfg != NULL && strstr(cfg, "\"epilogue\":\"BIAS\"") != NULL;
+	*bias = cfg != NULL && strstr(cfg, "\"epilogue\":\"BIAS\"") != NULL;
 	q = cfg ? strstr(cfg, "\"beta\":") : NULL;
 	if (q == NULL || (q[7] != '0' && q[7] != '1') || q[8] != ',') {
 		buf_adds(err, "jax_gemm: no beta of 0 or 1 in the backend config");
 		return -1;
 	}
-	beta = q[7] - '0';
-	ld = digit_after(cfg, "\"lhs_contracting_dimensions\":[", "012");
-	rd = digit_after(cfg, "\"rhs_contracting_dimensions\":[", "012");
-	if (ld < 0 || rd < 0) {
+	*beta = q[7] - '0';
+	*ld = digit_after(cfg, "\"lhs_contracting_dimensions\":[", "012");
+	*rd = digit_after(cfg, "\"rhs_contracting_dimensions\":[", "012");
+	if (*ld < 0 || *rd < 0) {
 		buf_adds(err, "jax_gemm: no contracting dimensions in the backend config");
 		return -1;
 	}
-	/* the output: the first non-scalar float tensor of the result tuple */
-	o = v->output;
+	return 0;
+}
+
+/* The result, the first non-scalar float tensor of the result tuple, and the operands
+ * with a shape (op[0], op[1]: A and B; two to four, four only with a bias); -1 with a
+ * message in err when they are not so. */
+static int
+gemm_shapes(const struct jax_tl *v, int bias, struct jax_shape *out,
+    const struct jax_shape **op, struct buf *err)
+{
+	const char *o = v->output, *q;
+	bool found = false;
+	int i, nops = 0;
+	size_t e;
+
 	if (o == NULL || *o != '(') {
 		buf_adds(err, "jax_gemm: the result is not a tuple");
 		return -1;
 	}
-	for (q = o; !found && shape_find(q, &out, &e); q += e)
-		found = gemm_dtype(out.dtype) != NULL && out.nd > 0;
+	for (q = o; !found && shape_find(q, out, &e); q += e)
+		found = gemm_dtype(out->dtype) != NULL && out->nd > 0;
 	if (!found) {
 		buf_adds(err, "jax_gemm: no float tensor in the result");
 		return -1;
@@ -510,16 +518,26 @@ gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct
 		buf_printf(err, "jax_gemm: %d operand shapes", nops);
 		return -1;
 	}
-	na = op[0]->nd;
-	nb = op[1]->nd;
-	nc = out.nd;
+	return 0;
+}
+
+/* B, M, N, K (m[0..3]) of A and B contracted over their dimensions ld and rd into out,
+ * whose text is o; -1 with a message in err when the dimensions disagree. */
+static int
+gemm_sizes(const struct jax_shape *opa, const struct jax_shape *opb,
+    const struct jax_shape *out, int ld, int rd, const char *o, long long m[4],
+    struct buf *err)
+{
+	long long a[JAX_MAXDIMS], b[JAX_MAXDIMS], c[JAX_MAXDIMS], B = 1, K;
+	int na = opa->nd, nb = opb->nd, nc = out->nd;
+
 	if (na > 3 || nb > 3 || nc > 3) {
 		buf_adds(err, "jax_gemm: tensor size is more than 3");
 		return -1;
 	}
-	memcpy(a, op[0]->d, sizeof(a));
-	memcpy(b, op[1]->d, sizeof(b));
-	memcpy(c, out.d, sizeof(c));
+	memcpy(a, opa->d, sizeof(a));
+	memcpy(b, opb->d, sizeof(b));
+	memcpy(c, out->d, sizeof(c));
 	if (ld >= na || rd >= nb || a[ld] != b[rd]) {
 		buf_adds(err, "jax_gemm: contracting dimensions disagree");
 		return -1;
@@ -532,14 +550,61 @@ gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct
 		drop_first(a, &na, B);
 		drop_first(b, &nb, B);
 	}
+	m[0] = B;
+	m[3] = K;
 	/* QUIRK: unless the layout says "0,1", M and N swap against HLO's meaning */
 	if (strstr(o, "0,1") != NULL) {
-		N = nb > 0 ? b[0] : 1;
-		M = na > 0 ? a[0] : 1;
+		m[2] = nb > 0 ? b[0] : 1;
+		m[1] = na > 0 ? a[0] : 1;
 	} else {
-		N = na > 0 ? a[0] : 1;
-		M = nb > 0 ? b[0] : 1;
+		m[2] = na > 0 ? a[0] : 1;
+		m[1] = nb > 0 ? b[0] : 1;
 	}
+	return 0;
+}
+
+/* The model's params: sizes, bias, dtypes and the transposition the kernel's name
+ * gives; -1 with a message in err when an nvjet name has no flags. */
+static int
+gemm_params(struct jax_perf *p, const char *kname, const long long m[4], int beta,
+    const char *type, struct buf *err)
+{
+	int ta, tb, tr;
+
+	if ((tr = gemm_transpose(kname != NULL ? kname : "", &ta, &tb)) < 0) {
+		buf_printf(err, "jax_gemm: kernel %s: no transpose flags", kname);
+		return -1;
+	}
+	buf_printf(&p->params, "{\"B\":%lld,\"M\":%lld,\"N\":%lld,\"K\":%lld,\"bias\":%s,"
+	    "\"dtype_A_B\":[\"%s\",\"%s\"],\"simulation_dtype\":\"%s\"", m[0], m[1], m[2],
+	    m[3], beta ? "true" : "false", type, type,
+	    strcmp(type, "f32") == 0 ? "fp32" : strcmp(type, "f16") == 0 ? "fp16" :
+	    strcmp(type, "bf16") == 0 ? "bf16" : "fp8");
+	if (tr > 0)
+		/* the kernel's own name: TraceLens's kernel_details hold it alone */
+		buf_printf(&p->params, ",\"transpose\":[%s,%s]", ta < 0 ? "null" : ta ?
+		    "true" : "false", tb < 0 ? "null" : tb ? "true" : "false");
+	buf_addc(&p->params, '}');
+	return 0;
+}
+
+static int
+gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct buf *err)
+{
+	const char *type;
+	struct jax_shape out;
+	const struct jax_shape *op[4];
+	long long m[4], B, M, N, K;
+	int beta, ld, rd, bias, bpe;
+
+	if (gemm_config(v->config, &beta, &ld, &rd, &bias, err) != 0 ||
+	    gemm_shapes(v, bias, &out, op, err) != 0 ||
+	    gemm_sizes(op[0], op[1], &out, ld, rd, v->output, m, err) != 0)
+		return -1;
+	B = m[0];
+	M = m[1];
+	N = m[2];
+	K = m[3];
 	type = v->target != NULL && strstr(v->target, "f8") != NULL ? "fp8" :
 	    gemm_dtype(op[0]->dtype);
 	if (type == NULL) {
@@ -550,21 +615,7 @@ gemm_model(const struct jax_tl *v, const char *kname, struct jax_perf *p, struct
 	p->flops = (double)B * (2.0 * M * N * K + (beta ? (double)M * N : 0));
 	p->bytes = bpe ? (double)B * ((double)M * K + (double)K * N + (double)M * N +
 	    (beta ? (double)N : 0)) * bpe : NAN;
-	if ((tr = gemm_transpose(kname != NULL ? kname : "", &ta, &tb)) < 0) {
-		buf_printf(err, "jax_gemm: kernel %s: no transpose flags", kname);
-		return -1;
-	}
-	buf_printf(&p->params, "{\"B\":%lld,\"M\":%lld,\"N\":%lld,\"K\":%lld,\"bias\":%s,"
-	    "\"dtype_A_B\":[\"%s\",\"%s\"],\"simulation_dtype\":\"%s\"", B, M, N, K,
-	    beta ? "true" : "false", type, type,
-	    strcmp(type, "f32") == 0 ? "fp32" : strcmp(type, "f16") == 0 ? "fp16" :
-	    strcmp(type, "bf16") == 0 ? "bf16" : "fp8");
-	if (tr > 0)
-		/* the kernel's own name: TraceLens's kernel_details hold it alone */
-		buf_printf(&p->params, ",\"transpose\":[%s,%s]", ta < 0 ? "null" : ta ?
-		    "true" : "false", tb < 0 ? "null" : tb ? "true" : "false");
-	buf_addc(&p->params, '}');
-	return 0;
+	return gemm_params(p, kname, m, beta, type, err);
 }
 
 /* TraceLens's torch name of a JAX dtype (dtype_jax2torch), or NULL. */
