@@ -1183,26 +1183,21 @@ os_free(struct osheet *os)
 	names_free(&os->keys);
 }
 
-static struct tab *
-sheet_op(const struct jx *jx, struct osheet *os, struct pcells *pc, const char *cat)
-{
-	static const char *const st5[5] = { "mean", "median", "std", "min", "max" };
-	struct tab *t;
-	struct buf b = BUF_INIT;
-	size_t i, j, r, c, np, ccol;
-	const struct pcells *p0 = &pc[os->params];
-	const char *pn;
+static const char *const st5[5] = { "mean", "median", "std", "min", "max" };
 
-	np = p0->n;
-	buf_printf(&b, "op_");
-	for (i = 0; cat[i]; i++)
-		buf_addc(&b, cat[i] == ' ' ? '_' : (char)tolower((unsigned char)cat[i]));
-	t = tab_new(b.p);
+/* An op_* sheet's columns: name, the params p0 names, the figures, the kernel stats;
+ * the index of Kernel Time (µs)_sum. */
+static size_t
+op_cols(struct tab *t, const struct pcells *p0, struct buf *b)
+{
+	const char *pn;
+	size_t i, j, ccol;
+
 	tab_col(t, "name");
-	for (i = 0, pn = p0->names.p; i < np; i++) {
-		buf_reset(&b);
-		buf_printf(&b, "param: %s", pn);
-		tab_col(t, b.p);
+	for (i = 0, pn = p0->names.p; i < p0->n; i++) {
+		buf_reset(b);
+		buf_printf(b, "param: %s", pn);
+		tab_col(t, b->p);
 		pn += strlen(pn) + 1;
 	}
 	tab_col(t, "GFLOPS_first");
@@ -1210,9 +1205,9 @@ sheet_op(const struct jx *jx, struct osheet *os, struct pcells *pc, const char *
 	tab_col(t, "FLOPS/Byte_first");
 	for (j = 0; j < 2; j++)
 		for (i = 0; i < 5; i++) {
-			buf_reset(&b);
-			buf_printf(&b, "%s_%s", j ? "TFLOPS/s" : "TB/s", st5[i]);
-			tab_col(t, b.p);
+			buf_reset(b);
+			buf_printf(b, "%s_%s", j ? "TFLOPS/s" : "TB/s", st5[i]);
+			tab_col(t, b->p);
 		}
 	tab_col(t, "process_name_first");
 	tab_col(t, "process_label_first");
@@ -1221,95 +1216,123 @@ sheet_op(const struct jx *jx, struct osheet *os, struct pcells *pc, const char *
 	tab_col(t, "Input Dims_first");
 	tab_col(t, "Input type_first");
 	for (i = 0; i < 5; i++) {
-		buf_reset(&b);
-		buf_printf(&b, "Kernel Time (\u00b5s)_%s", st5[i]);
-		tab_col(t, b.p);
+		buf_reset(b);
+		buf_printf(b, "Kernel Time (\u00b5s)_%s", st5[i]);
+		tab_col(t, b->p);
 	}
 	ccol = tab_col(t, "Kernel Time (\u00b5s)_sum");
 	tab_col(t, "name_count");
 	tab_col(t, "UID_first");
-	for (r = 0; r < os->keys.n; r++) {
-		const struct ogrp *g = &os->g[r];
-		const struct kev *e = &g->first;
-		const struct pcells *pf = &pc[e->params];
-		const struct vec *d = &g->d;
-		double tbv[5], tfv[5], kt[6];
+	return ccol;
+}
 
-		tab_row(t);
-		tab_set_str(t, r, 0, S(jx, e->name));
-		for (j = 0; j < np && j < pf->n; j++)
-			tab_set_str(t, r, 1 + j, pf->v[j]);
-		c = 1 + np;
-		tab_set_num(t, r, c++, e->flops / 1e9);
-		tab_set_num(t, r, c++, e->bytes / (1024.0 * 1024.0));
-		tab_set_num(t, r, c++, e->flops / e->bytes);
-		tbv[0] = stat_mean(&g->tb); tbv[1] = stat_median(&g->tb);
-		tbv[2] = stat_std(&g->tb, 1); tbv[3] = stat_min(&g->tb); tbv[4] = stat_max(&g->tb);
-		tfv[0] = stat_mean(&g->tf); tfv[1] = stat_median(&g->tf);
-		tfv[2] = stat_std(&g->tf, 1); tfv[3] = stat_min(&g->tf); tfv[4] = stat_max(&g->tf);
-		for (i = 0; i < 5; i++)
-			tab_set_num(t, r, c++, tbv[i]);
-		for (i = 0; i < 5; i++)
-			tab_set_num(t, r, c++, tfv[i]);
-		tab_set_str(t, r, c++, "Unknown");
-		tab_set_str(t, r, c++, "Unknown");
-		tab_set_str(t, r, c++, S(jx, e->stream));
-		buf_reset(&b);
-		buf_adds(&b, "[{'name': ");
-		py_str(&b, S(jx, e->name), strlen(S(jx, e->name)));
-		buf_adds(&b, ", ");
-		kstats(&b, d);
-		buf_adds(&b, "}]");
-		tab_set_str(t, r, c++, b.p);
-		tab_set_str(t, r, c++, S(jx, e->dims));
-		tab_set_str(t, r, c++, S(jx, e->types));
-		kt[0] = stat_mean(d); kt[1] = stat_median(d); kt[2] = stat_std(d, 1);
-		kt[3] = stat_min(d); kt[4] = stat_max(d); kt[5] = stat_sum(d);
-		for (i = 0; i < 6; i++)
-			tab_set_num(t, r, c++, kt[i]);
-		tab_set_int(t, r, c++, (long long)d->n);
-		tab_set_int(t, r, c++, e->uid);
+/* Row r of an op_* sheet of np params: group g, its first kernel's figures and params
+ * (pc), the throughputs' and durations' statistics. */
+static void
+op_row(const struct jx *jx, struct tab *t, size_t r, const struct ogrp *g,
+    const struct pcells *pc, size_t np, struct buf *b)
+{
+	const struct kev *e = &g->first;
+	const struct pcells *pf = &pc[e->params];
+	const struct vec *d = &g->d;
+	double tbv[5], tfv[5], kt[6];
+	size_t i, j, c;
+
+	tab_row(t);
+	tab_set_str(t, r, 0, S(jx, e->name));
+	for (j = 0; j < np && j < pf->n; j++)
+		tab_set_str(t, r, 1 + j, pf->v[j]);
+	c = 1 + np;
+	tab_set_num(t, r, c++, e->flops / 1e9);
+	tab_set_num(t, r, c++, e->bytes / (1024.0 * 1024.0));
+	tab_set_num(t, r, c++, e->flops / e->bytes);
+	tbv[0] = stat_mean(&g->tb); tbv[1] = stat_median(&g->tb);
+	tbv[2] = stat_std(&g->tb, 1); tbv[3] = stat_min(&g->tb); tbv[4] = stat_max(&g->tb);
+	tfv[0] = stat_mean(&g->tf); tfv[1] = stat_median(&g->tf);
+	tfv[2] = stat_std(&g->tf, 1); tfv[3] = stat_min(&g->tf); tfv[4] = stat_max(&g->tf);
+	for (i = 0; i < 5; i++)
+		tab_set_num(t, r, c++, tbv[i]);
+	for (i = 0; i < 5; i++)
+		tab_set_num(t, r, c++, tfv[i]);
+	tab_set_str(t, r, c++, "Unknown");
+	tab_set_str(t, r, c++, "Unknown");
+	tab_set_str(t, r, c++, S(jx, e->stream));
+	buf_reset(b);
+	buf_adds(b, "[{'name': ");
+	py_str(b, S(jx, e->name), strlen(S(jx, e->name)));
+	buf_adds(b, ", ");
+	kstats(b, d);
+	buf_adds(b, "}]");
+	tab_set_str(t, r, c++, b->p);
+	tab_set_str(t, r, c++, S(jx, e->dims));
+	tab_set_str(t, r, c++, S(jx, e->types));
+	kt[0] = stat_mean(d); kt[1] = stat_median(d); kt[2] = stat_std(d, 1);
+	kt[3] = stat_min(d); kt[4] = stat_max(d); kt[5] = stat_sum(d);
+	for (i = 0; i < 6; i++)
+		tab_set_num(t, r, c++, kt[i]);
+	tab_set_int(t, r, c++, (long long)d->n);
+	tab_set_int(t, r, c++, e->uid);
+}
+
+/* TraceLens drops the per-kernel columns that are NaN for every kernel before it
+ * summarises: the families whose _first or _mean column is empty in every row, and
+ * params that are None everywhere. t without them (t is freed). */
+static struct tab *
+op_drop_empty(struct tab *t, struct buf *b)
+{
+	const char **keep = xreallocarray(NULL, t->ncols + 1, sizeof(*keep));
+	size_t nk = 0, fc, c, r;
+	struct tab *p;
+
+	for (c = 0; c < t->ncols; c++) {
+		const char *cn = t->cols[c], *us = strrchr(cn, '_');
+		bool drop = true;
+
+		fc = c;
+		if (strncmp(cn, "param: ", 7) == 0) {
+			for (r = 0; r < t->nrows && drop; r++)
+				drop = strcmp(tab_str(t, r, c), "None") == 0;
+		} else if (us != NULL && (strncmp(cn, "TB/s_", 5) == 0 ||
+		    strncmp(cn, "TFLOPS/s_", 9) == 0 || strcmp(us, "_first") == 0)) {
+			buf_reset(b);
+			buf_add(b, cn, (size_t)(us - cn));
+			buf_adds(b, strcmp(us, "_first") == 0 ? "_first" : "_mean");
+			fc = tab_find(t, b->p);
+			for (r = 0; r < t->nrows && drop; r++)
+				drop = tab_cell(t, r, fc)->kind == TAB_NONE;
+		} else
+			drop = false;
+		if (!drop || t->nrows == 0)
+			keep[nk++] = cn;
 	}
+	keep[nk] = NULL;
+	p = tab_project(t, t->name, keep);
+	free(keep);
+	tab_free(t);
+	return p;
+}
+
+/* The op_* sheet of category cat: one row per kernel name and params, by total time. */
+static struct tab *
+sheet_op(const struct jx *jx, struct osheet *os, struct pcells *pc, const char *cat)
+{
+	struct tab *t;
+	struct buf b = BUF_INIT;
+	size_t i, r, ccol;
+
+	buf_printf(&b, "op_");
+	for (i = 0; cat[i]; i++)
+		buf_addc(&b, cat[i] == ' ' ? '_' : (char)tolower((unsigned char)cat[i]));
+	t = tab_new(b.p);
+	ccol = op_cols(t, &pc[os->params], &b);
+	for (r = 0; r < os->keys.n; r++)
+		op_row(jx, t, r, &os->g[r], pc, pc[os->params].n, &b);
 	{
 		struct tab_key keys[2] = { { ccol, 1 }, { tab_find(t, "UID_first"), 0 } };
 
 		tab_sort(t, keys, 2);
 	}
-	/* TraceLens drops the per-kernel columns that are NaN for every kernel before it
-	 * summarises: the families whose _first or _mean column is empty in every row,
-	 * and params that are None everywhere */
-	{
-		const char **keep = xreallocarray(NULL, t->ncols + 1, sizeof(*keep));
-		size_t nk = 0, fc;
-		struct tab *p;
-
-		for (c = 0; c < t->ncols; c++) {
-			const char *cn = t->cols[c], *us = strrchr(cn, '_');
-			bool drop = true;
-
-			fc = c;
-			if (strncmp(cn, "param: ", 7) == 0) {
-				for (r = 0; r < t->nrows && drop; r++)
-					drop = strcmp(tab_str(t, r, c), "None") == 0;
-			} else if (us != NULL && (strncmp(cn, "TB/s_", 5) == 0 ||
-			    strncmp(cn, "TFLOPS/s_", 9) == 0 || strcmp(us, "_first") == 0)) {
-				buf_reset(&b);
-				buf_add(&b, cn, (size_t)(us - cn));
-				buf_adds(&b, strcmp(us, "_first") == 0 ? "_first" : "_mean");
-				fc = tab_find(t, b.p);
-				for (r = 0; r < t->nrows && drop; r++)
-					drop = tab_cell(t, r, fc)->kind == TAB_NONE;
-			} else
-				drop = false;
-			if (!drop || t->nrows == 0)
-				keep[nk++] = cn;
-		}
-		keep[nk] = NULL;
-		p = tab_project(t, t->name, keep);
-		free(keep);
-		tab_free(t);
-		t = p;
-	}
+	t = op_drop_empty(t, &b);
 	buf_free(&b);
 	return t;
 }
