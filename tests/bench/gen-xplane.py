@@ -16,61 +16,20 @@
 # JAX 0.8 writes them (strings per event). Times are whole ns, offsets as a tracer
 # writes them (ascending per line, launches before kernels). Deterministic.
 # Each plane is built in memory (the largest, a GPU plane, about 8 MB at SCALE 1) and
-# written at once.
+# written at once. The wire format: tests/lib/pbwrite.py.
+import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pbwrite import BF16, U8, fb, fv, maps, packed, shape, stat  # noqa: E402
+from pbwrite import tuple_shape as tshape  # noqa: E402
 
 MODULES = 24
 GPUS = 8
 STREAMS = 3
 STEPS = 40          # training steps per GPU
 PYEVENTS = 20000    # python tracer events per step and python line
-
-
-def varint(v):
-    v &= (1 << 64) - 1
-    if v < 0x80:
-        return bytes((v,))
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def fv(num, v):
-    return varint(num << 3) + varint(v)
-
-
-def fb(num, b):
-    if isinstance(b, str):
-        b = b.encode()
-    return varint(num << 3 | 2) + varint(len(b)) + b
-
-
-def packed(num, vals):
-    return fb(num, b"".join(varint(v) for v in vals))
-
-
-# --- HLO --------------------------------------------------------------------------
-BF16, F32, U8, S32 = 16, 11, 6, 4
-TNAME = {BF16: "bf16", F32: "f32", U8: "u8", S32: "s32"}
-
-
-def shape(et, dims):
-    s = fv(2, et) + packed(3, dims)
-    if dims:
-        s += fb(5, packed(1, list(range(len(dims) - 1, -1, -1))))
-    return s
-
-
-def tshape(*el):
-    return fv(2, 13) + b"".join(fb(4, e) for e in el)
 
 
 def meta(op_type, op_name, line):
@@ -141,15 +100,15 @@ def module(name, prog, rnd, ninstr):
 
 # --- XSpace ------------------------------------------------------------------------
 def st_u(md, v):
-    return fb(4, fv(1, md) + fv(3, v))
+    return fb(4, stat(md, "u", v))
 
 
 def st_i(md, v):
-    return fb(4, fv(1, md) + fv(4, v))
+    return fb(4, stat(md, "i", v))
 
 
 def st_s(md, s):
-    return fb(4, fv(1, md) + fb(5, s))
+    return fb(4, stat(md, "s", s))
 
 
 def ev(md, off_ps, dur_ps, stats=b""):
@@ -158,16 +117,6 @@ def ev(md, off_ps, dur_ps, stats=b""):
 
 def line(lid, name, ts_ns, events):
     return fb(3, fv(1, lid) + fb(2, name) + fv(3, ts_ns) + events)
-
-
-def maps(evmd, stmd):
-    b = bytearray()
-    for i, (nm, st) in evmd.items():
-        v = fv(1, i) + fb(2, nm) + st
-        b += fb(4, fv(1, i) + fb(2, v))
-    for i, nm in stmd.items():
-        b += fb(5, fv(1, i) + fb(2, fv(1, i) + fb(2, nm)))
-    return bytes(b)
 
 
 def write_plane(out, body):
@@ -295,7 +244,7 @@ def main():
 
 
 def st_b(md, b):
-    return fb(5, fv(1, md) + fb(6, b))
+    return fb(5, stat(md, "b", b))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: ISC
 # Writes small XSpace profiles (the protobuf of a JAX .xplane.pb) for the golden cases,
-# field numbers from docs/jax.md §1.3, with no protobuf library:
+# field numbers from docs/jax.md §1.3, with no protobuf library (tests/lib/pbwrite.py):
 #   mkxspace.py small OUT   two GPUs (plane ids 0 and 3), a non-Stream line, a host
 #                           plane with launches, two programs of one module name, a
 #                           64-bit HLO id, a ROOT kernel, an unlinked kernel
@@ -11,60 +11,13 @@
 #   mkxspace.py tpu OUT     a TPU plane (id 2) with XLA Modules, XLA Ops (sub-ns times,
 #                           cost stats on the metadata), an Async XLA Ops line named
 #                           without a display name and an XLA TraceMe line
-import struct
+import os
 import sys
 
-
-def varint(v):
-    v &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def key(num, wt):
-    return varint(num << 3 | wt)
-
-
-def fv(num, v):
-    return key(num, 0) + varint(v)
-
-
-def fb(num, b):
-    if isinstance(b, str):
-        b = b.encode()
-    return key(num, 2) + varint(len(b)) + b
-
-
-def fd(num, d):
-    return key(num, 1) + struct.pack("<d", d)
-
-
-def packed(num, vals):
-    return fb(num, b"".join(varint(v) for v in vals))
-
-
-# --- HLO ---------------------------------------------------------------------------
-def shape(etype, dims, layout=None):
-    s = fv(2, etype) + packed(3, dims)
-    if layout is None:
-        layout = list(range(len(dims) - 1, -1, -1))
-    if dims:
-        s += fb(5, packed(1, layout))
-    return s
-
-
-def tuple_shape(*elems):
-    return fv(2, 13) + b"".join(fb(4, e) for e in elems)
-
-
-BF16, F32, U8, S32 = 16, 11, 6, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "lib"))
+from pbwrite import (BF16, F32, S32, U8, fb, fv, maps, packed, shape,  # noqa: E402
+                     stat, tuple_shape)
 
 
 def instr(name, opcode, shp, iid, operands=(), meta=None, target=None, config=None,
@@ -116,20 +69,6 @@ def module(name, big_ids, m, k, n):
 
 
 # --- XSpace --------------------------------------------------------------------------
-def stat(md, kind, v):
-    if kind == "u":
-        return fv(1, md) + fv(3, v)
-    if kind == "i":
-        return fv(1, md) + fv(4, v)
-    if kind == "s":
-        return fv(1, md) + fb(5, v)
-    if kind == "b":
-        return fv(1, md) + fb(6, v)
-    if kind == "d":
-        return fv(1, md) + fd(2, v)
-    raise ValueError(kind)
-
-
 def event(md, off_ps, dur_ps, stats=()):
     b = fv(1, md) + fv(2, off_ps) + fv(3, dur_ps)
     for s in stats:
@@ -150,11 +89,8 @@ def plane(pid, name, lines, evmd, stmd, stats=()):
     b = (fv(1, pid) if pid else b"") + fb(2, name)
     for ln in lines:
         b += fb(3, ln)
-    for i, (nm, st) in evmd.items():
-        v = fv(1, i) + fb(2, nm) + b"".join(fb(5, s) for s in st)
-        b += fb(4, fv(1, i) + fb(2, v))
-    for i, nm in stmd.items():
-        b += fb(5, fv(1, i) + fb(2, fv(1, i) + fb(2, nm)))
+    b += maps({i: (nm, b"".join(fb(5, s) for s in st)) for i, (nm, st) in evmd.items()},
+              stmd)
     for s in stats:
         b += fb(6, s)
     return b
@@ -306,8 +242,7 @@ def tpu():
             v = fv(1, i) + fb(2, nm) + (fb(4, dn) if dn else b"") + \
                 b"".join(fb(5, x) for x in st)
             b += fb(4, fv(1, i) + fb(2, v))
-        for i, nm in SM.items():
-            b += fb(5, fv(1, i) + fb(2, fv(1, i) + fb(2, nm)))
+        b += maps({}, SM)
         for x in stats:
             b += fb(6, x)
         return b
