@@ -21,6 +21,8 @@ import os
 import random
 import sys
 
+# tests/lib/pbwrite.py, imported without a __pycache__ in the tree
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pbwrite import BF16, U8, fb, fv, maps, packed, shape, stat  # noqa: E402
 from pbwrite import tuple_shape as tshape  # noqa: E402
