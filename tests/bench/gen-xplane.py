@@ -25,6 +25,8 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pbwrite import BF16, U8, fb, fv, maps, packed, shape, stat  # noqa: E402
+# F32 too: tests/golden/parse/2461-deep-hlo-tuple/gen.py takes this file's encoders
+from pbwrite import F32  # noqa: E402,F401
 from pbwrite import tuple_shape as tshape  # noqa: E402
 
 MODULES = 24
