@@ -166,22 +166,30 @@ typedef int (*event_fn)(struct xp *, struct plane *, size_t, const struct event 
     const struct xstat *, size_t, uint64_t, uint64_t, void *);
 
 /* xmeta.c: a plane's heads (pass 1), its maps and what they answer. */
+/* The bytes of LEN field f, in the file's window until the next read; NULL, err set. */
 const unsigned char *xp_load(struct xp *x, const struct pb_field *f);
 /* err set to "what: msg" at byte off; returns -1. */
 int xp_fail(struct xp *x, uint64_t off, const char *what, const char *msg);
 /* An event's name, its gpu category (gpu_kinds[]) and class (classes[]). */
 void xp_classify(const char *name, uint8_t *gpu, uint8_t *cls);
+/* Bytes of a line read at once (TTP_WALK_CHUNK=N: N, for the tests of a field cut by a
+ * window's end). */
 uint64_t xp_walk_chunk(void);
+/* Pass 1 over plane pl (its off and len set): its id, name, maps, stats, lines' heads
+ * and the stat ids the later passes ask for. 0, or -1 with err set. */
 int xp_read_plane(struct xp *x, struct plane *pl);
 const struct evmd *xp_find_evmd(const struct plane *pl, int64_t id);
 const char *xp_stat_name(const struct plane *pl, int64_t id);
 
 /* xevents.c: a line's events. */
+/* The XEvent at [p, p+n) (file offset off) into e, its own stats into st (at most
+ * maxst); string values kept (in xp.estr) only when strings is set. 0, or -1. */
 int xp_decode_event(struct xp *x, struct plane *pl, const unsigned char *p, uint64_t n,
     uint64_t off, struct event *e, struct xstat *st, size_t *nst, size_t maxst,
     bool strings);
 void xp_event_start(const struct line *ln, const struct event *e, int64_t *ns,
     uint32_t *rem);
+/* fn on each event of line li in file order; fn must not read the file. 0, or -1. */
 int xp_walk_line(struct xp *x, struct plane *pl, size_t li, event_fn fn, void *arg,
     size_t maxst);
 /* The event's stat of metadata id md: its own (the last), else its metadata's. */
