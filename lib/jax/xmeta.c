@@ -260,6 +260,13 @@ read_line(struct xp *x, struct plane *pl, const struct pb_field *lf)
 	}
 	if (rc == PB_ERR)
 		return -1;
+	/* an event's start is ts_ns + offset_ps / 1000 (offset_ps < 2^63): a timestamp
+	 * within 2^62 ns of 0 keeps it in 64 bits */
+	if (ln.ts_ns > XP_TS_MAX || ln.ts_ns < -XP_TS_MAX) {
+		error_set(x->err, x->name, 0, (long long)lf->at, "XLine: timestamp_ns %lld "
+		    "out of range (ttp holds times within 2^62 ns of 0)", (long long)ln.ts_ns);
+		return -1;
+	}
 	pl->lines = xgrow(pl->lines, &pl->caplines, pl->nlines + 1, sizeof(*pl->lines));
 	pl->lines[pl->nlines++] = ln;
 	return 0;

@@ -151,6 +151,7 @@ struct xp {
 
 /* The stats an event carries of its own, at most (the rest are not read). */
 #define MAXSTATS 64
+#define XP_TS_MAX	((int64_t)1 << 62)	/* |XLine timestamp_ns| at most (xmeta.c) */
 
 /* A decoded XEvent. */
 struct event {

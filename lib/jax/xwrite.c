@@ -294,17 +294,27 @@ build_event_head(struct rec_build *rb, const char *kind, uint64_t uid)
 	build_u64(rb, uid);
 }
 
-/* A time in ps as a JSON integer (ns * 1000 + rem, without 64-bit overflow). */
+/* A time in ps as a JSON integer: ns * 1000 + rem (0 <= rem < 1000) written out in
+ * decimal, without the 64-bit product: a negative ns with a remainder borrows one ns. */
 static void
 build_ps(struct rec_build *rb, int64_t ns, uint32_t rem)
 {
 	char t[64];
+	uint64_t m;
 	int n;
 
-	if (ns == 0)
-		n = snprintf(t, sizeof(t), "%u", rem);
-	else
-		n = snprintf(t, sizeof(t), "%lld%03u", (long long)ns, rem);
+	if (ns >= 0 || rem == 0) {
+		if (ns == 0)
+			n = snprintf(t, sizeof(t), "%u", rem);
+		else
+			n = snprintf(t, sizeof(t), "%lld%03u", (long long)ns, rem);
+	} else {
+		m = (uint64_t)-(ns + 1);	/* -ns - 1, for ns = INT64_MIN too */
+		if (m == 0)
+			n = snprintf(t, sizeof(t), "-%u", 1000 - rem);
+		else
+			n = snprintf(t, sizeof(t), "-%llu%03u", (unsigned long long)m, 1000 - rem);
+	}
 	rec_build_num(rb, t, (size_t)n);
 }
 
@@ -360,8 +370,6 @@ gpu_launch(struct rec_build *rb, struct xp *x, const struct plane *pl,
 {
 	const struct link *l;
 	uint64_t corr;
-	char t[64];
-	int n;
 
 	if (!xp_stat_u64(xp_find_stat(pl, e, st, nst, pl->s_corr), &corr))
 		return;
@@ -373,9 +381,8 @@ gpu_launch(struct rec_build *rb, struct xp *x, const struct plane *pl,
 	rec_build_key(rb, "launch_start_ns");
 	rec_build_int(rb, l->start_ns);
 	if (l->rem_ps != 0 || pl->subns) {
-		n = snprintf(t, sizeof(t), "%lld%03u", (long long)l->start_ns, l->rem_ps);
 		rec_build_key(rb, "launch_start_ps");
-		rec_build_num(rb, t, (size_t)n);
+		build_ps(rb, l->start_ns, l->rem_ps);
 	}
 }
 
