@@ -7,8 +7,12 @@
  * (busy time of a set of events, gpu_timeline's times). The sheets (tlsheets.h) read it;
  * it reads no trace file itself.
  *
- * Strings (names, categories, argument reprs) are interned in tl->str: read them with
- * tl_str. Ops and their events and params are counted in 32 bits.
+ * Strings (names, categories, argument reprs) are interned: names and the like in
+ * tl->str (memory), the argument and params reprs, which are many and long when every
+ * op's arguments differ, in tl->ds (core/dstr.h: on disk), their indexes tagged with
+ * TL_STR_DISK. Read either with tl_str: a string of tl->ds stays valid until DSTR_LIVE
+ * more such reads, so use it at once (copy it to keep it). Ops and their events and
+ * params are counted in 32 bits.
  */
 #ifndef TTP_REPORT_TLTREE_H
 #define TTP_REPORT_TLTREE_H
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/dstr.h"
 #include "core/names.h"
 
 struct rec;
@@ -116,6 +121,7 @@ struct tl {
 	struct names	 ranks;			/* the ops' ranks: 8 bytes each */
 	struct names	 who;			/* (process, label, thread): 3 uint32 */
 	struct names	 str;
+	struct dstr	*ds;			/* the argument and params reprs */
 	struct names	 gkey;			/* "group" records: (rank, name) to the ... */
 	uint32_t	*granks;		/* ... process group's rank list (in str) */
 	size_t		 capg;
@@ -207,9 +213,14 @@ void tl_walk_push_kids(const struct tl *tl, struct tl_walk *w, size_t i);
  * appended to *v (*n of *cap used). */
 void tl_subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *cap);
 
+/* The bit of a string index that says it is in tl->ds (index without it). */
+#define TL_STR_DISK	((uint32_t)1 << 31)
+
 static inline const char *
 tl_str(const struct tl *tl, uint32_t id)
 {
+	if (id != NAME_NONE && (id & TL_STR_DISK) != 0)
+		return dstr_get(tl->ds, id & ~TL_STR_DISK);
 	return names_str(&tl->str, id);
 }
 

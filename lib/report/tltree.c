@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/ckint.h"
 #include "core/diag.h"
+#include "core/dstr.h"
 #include "core/json.h"
 #include "core/names.h"
 #include "core/rec.h"
@@ -56,6 +57,7 @@ tl_new(void)
 	names_init(&tl->argset);
 	names_init(&tl->ranks);
 	names_init(&tl->who);
+	tl->ds = dstr_new();
 	tl->inc = xcalloc(INCACHE, sizeof(*tl->inc));
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
@@ -85,6 +87,7 @@ tl_free(struct tl *tl)
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
+	dstr_free(tl->ds);
 	names_free(&tl->argset);
 	for (i = 0; i < INCACHE; i++)
 		free(tl->inc[i].text);
@@ -109,16 +112,34 @@ tl_comm_kernels(const struct tl *tl)
 	return n;
 }
 
+/* s[0..len) interned in memory: its index is below TL_STR_DISK. */
+static uint32_t
+intern_mem(struct tl *tl, const char *s, size_t len)
+{
+	uint32_t i = names_intern(&tl->str, s, len);
+
+	if (i >= TL_STR_DISK)
+		die(EXIT_DATA, "more than %u distinct names", TL_STR_DISK);
+	return i;
+}
+
 uint32_t
 tl_intern(struct tl *tl, const char *s)
 {
-	return s ? names_intern(&tl->str, s, strlen(s)) : tl->empty;
+	return s ? intern_mem(tl, s, strlen(s)) : tl->empty;
 }
 
 uint32_t
 tl_intern_buf(struct tl *tl, struct buf *b)
 {
-	return names_intern(&tl->str, b->p ? b->p : "", b->len);
+	return intern_mem(tl, b->p ? b->p : "", b->len);
+}
+
+/* An argument or params repr, interned on disk (tl->ds). */
+static uint32_t
+intern_disk(struct tl *tl, const struct buf *b)
+{
+	return dstr_intern(tl->ds, b->p ? b->p : "", b->len) | TL_STR_DISK;
 }
 
 static int
@@ -196,7 +217,7 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->op = NONE;
 	k->vop = NONE;
 	c = rec_raw(r, "comm", &n);
-	k->comm = c != NULL ? names_intern(&tl->str, c, n) : NAME_NONE;
+	k->comm = c != NULL ? intern_mem(tl, c, n) : NAME_NONE;
 	if (c != NULL && tl->gkey.n > 0)
 		join_group(tl, k, r);
 	if (cls != NULL)
@@ -343,8 +364,8 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 			buf_addc(&t, ',');
 		buf_addc(&t, ')');
 		buf_addc(&l, ']');
-		set[j] = tl_intern_buf(tl, &t);
-		set[4 + j] = tl_intern_buf(tl, &l);
+		set[j] = intern_disk(tl, &t);
+		set[4 + j] = intern_disk(tl, &l);
 	}
 	o->args = names_intern(&tl->argset, (const char *)set, sizeof(set));
 	free(c->text);
@@ -375,12 +396,14 @@ param_is_list(struct rec *r, const char *key)
 }
 
 /* The op's "params" object: each member's repr and the whole dict's (a repeated key keeps
- * its first place and its last value, as jansson kept them). */
+ * its first place and its last value, as jansson kept them). The reprs are made in
+ * vals (pair k's at at[2k], at[2k + 1] bytes) and interned on disk once the last value
+ * of each is known. */
 static void
 add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 {
-	struct buf b = BUF_INIT, v = BUF_INIT;
-	size_t n, i, k;
+	struct buf b = BUF_INIT, v = BUF_INIT, vals = BUF_INIT, w;
+	size_t n, i, k, *at = NULL, capat = 0;
 	const char *raw = rec_raw(r, "params", &n);
 	struct js_reader *rd;
 	uint32_t key;
@@ -401,8 +424,6 @@ add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 		js_next(rd);
 		buf_reset(&v);
 		js_capture(rd, &v);
-		buf_reset(&b);
-		py_json(&b, v.p, v.len, tuple | real);
 		for (k = 0; k < m->np && MPK(m, k) != key; k++)
 			;
 		if (k == m->np) {	/* the op's pairs are the last ones: appended */
@@ -411,26 +432,34 @@ add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 			tl->pkv = xgrow(tl->pkv, &tl->cappkv, tl->npkv + 1, sizeof(*tl->pkv));
 			tl->pkv[tl->npkv++][0] = key;
 			m->np++;
+			at = xgrow(at, &capat, 2 * m->np, sizeof(*at));
 		}
-		MPV(m, k) = tl_intern_buf(tl, &b);
+		at[2 * k] = vals.len;
+		py_json(&vals, v.p, v.len, tuple | real);
+		at[2 * k + 1] = vals.len - at[2 * k];
+		buf_addc(&vals, '\0');
 	}
 	js_close(rd);
 	buf_reset(&b);
 	buf_addc(&b, '{');
 	for (i = 0; i < m->np; i++) {
-		const char *ks = tl_str(tl, MPK(m, i)), *vs = tl_str(tl, MPV(m, i));
+		const char *ks = tl_str(tl, MPK(m, i));
 
 		if (i)
 			buf_adds(&b, ", ");
 		py_str(&b, ks, strlen(ks));
 		buf_adds(&b, ": ");
-		buf_adds(&b, vs);
+		buf_adds(&b, vals.p + at[2 * i]);
+		w = (struct buf){ vals.p + at[2 * i], at[2 * i + 1], 0 };
+		MPV(m, i) = intern_disk(tl, &w);
 	}
 	buf_addc(&b, '}');
-	m->params = tl_intern_buf(tl, &b);
+	m->params = intern_disk(tl, &b);
 	o->model = 1;
+	free(at);
 	buf_free(&b);
 	buf_free(&v);
+	buf_free(&vals);
 }
 
 static int
@@ -783,7 +812,7 @@ add_group(struct tl *tl, struct rec *r)
 	i = names_add(&tl->gkey, b.p, b.len, &added);
 	tl->granks = xgrow(tl->granks, &tl->capg, (size_t)i + 1, sizeof(*tl->granks));
 	if (added)
-		tl->granks[i] = names_intern(&tl->str, ranks, rn);
+		tl->granks[i] = intern_mem(tl, ranks, rn);
 	buf_free(&b);
 }
 
@@ -838,7 +867,7 @@ join_group(struct tl *tl, struct gpuev *k, struct rec *r)
 			buf_printf(&b, ",\"Process Group Ranks\":");
 			buf_add(&b, rl, strlen(rl));
 			buf_add(&b, "}", 1);
-			k->comm = names_intern(&tl->str, b.p, b.len);
+			k->comm = intern_mem(tl, b.p, b.len);
 		}
 	}
 	buf_free(&name);
