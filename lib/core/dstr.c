@@ -6,7 +6,9 @@
  * entry (a 36-bit offset, the top 28 bits of its 64-bit FNV-1a hash) and, at a load of
  * at most 2/3, one or two 4-byte slots of an open-addressing table indexed by the top
  * bits of the hash (so that the table grows from the entries alone, without reading
- * the strings back).
+ * the strings back). Reads go through a cache of 4 KB blocks of the file (direct-mapped,
+ * 1 MB), so that strings read in about the order they were added (a sheet's rows) cost
+ * one read a block; a string across two blocks or longer is read alone.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,13 +25,13 @@
 #define OFFMASK		(((uint64_t)1 << OFFBITS) - 1)
 #define ENT_OFF(e)	((e) & OFFMASK)
 #define ENT_FP(e)	((e) >> OFFBITS)
-#define NCACHE		2048		/* direct-mapped by index ... */
-#define CACHEMAX	2048		/* ... strings up to this long */
+#define BLK		4096		/* the read cache's blocks ... */
+#define NBLK		256		/* ... and their number */
 
-struct dcache {
-	uint32_t	 id;		/* index + 1, 0: empty */
-	char		*text;
-	size_t		 cap;
+struct dblock {
+	uint64_t	 no;		/* block number + 1, 0: empty */
+	size_t		 have;		/* bytes read (the file may have ended there) */
+	char		*p;
 };
 
 struct dring {
@@ -46,7 +48,7 @@ struct dstr {
 	size_t		 n, cap;
 	uint32_t	*tab;		/* index + 1, 0: empty */
 	unsigned	 bits;		/* the table has 1 << bits slots */
-	struct dcache	*cache;
+	struct dblock	*blk;
 	struct dring	 ring[DSTR_LIVE];
 	unsigned	 next;
 	char		*scratch;	/* a long string read back */
@@ -62,7 +64,7 @@ dstr_new(void)
 	d->wbuf = xmalloc(WBUF);
 	d->bits = 8;
 	d->tab = xcalloc((size_t)1 << d->bits, sizeof(*d->tab));
-	d->cache = xcalloc(NCACHE, sizeof(*d->cache));
+	d->blk = xcalloc(NBLK, sizeof(*d->blk));
 	return d;
 }
 
@@ -75,11 +77,11 @@ dstr_free(struct dstr *d)
 		return;
 	if (d->fd >= 0)
 		close(d->fd);
-	for (i = 0; i < NCACHE; i++)
-		free(d->cache[i].text);
+	for (i = 0; i < NBLK; i++)
+		free(d->blk[i].p);
 	for (i = 0; i < DSTR_LIVE; i++)
 		free(d->ring[i].p);
-	free(d->cache);
+	free(d->blk);
 	free(d->scratch);
 	free(d->wbuf);
 	free(d->ent);
@@ -151,18 +153,22 @@ read_at(struct dstr *d, char *dst, size_t n, uint64_t off)
 static const char *
 text_of(struct dstr *d, uint32_t i, size_t len)
 {
-	uint64_t off = ENT_OFF(d->ent[i]);
-	struct dcache *c = &d->cache[i % NCACHE];
+	uint64_t off = ENT_OFF(d->ent[i]), no = off / BLK, at = no * BLK;
+	struct dblock *c = &d->blk[no % NBLK];
 
 	if (off >= d->flushed)
 		return d->wbuf + (off - d->flushed);
-	if (c->id == i + 1)
-		return c->text;
-	if (len <= CACHEMAX) {
-		c->text = xgrow(c->text, &c->cap, len + 1, 1);
-		read_at(d, c->text, len, off);
-		c->id = i + 1;
-		return c->text;
+	if (len == 0)
+		return "";
+	if ((off + len - 1) / BLK == no) {	/* in one block */
+		if (c->no != no + 1 || off + len > at + c->have) {
+			if (c->p == NULL)
+				c->p = xmalloc(BLK);
+			c->have = d->flushed - at < BLK ? (size_t)(d->flushed - at) : BLK;
+			read_at(d, c->p, c->have, at);
+			c->no = no + 1;
+		}
+		return c->p + (off - at);
 	}
 	d->scratch = xgrow(d->scratch, &d->scap, len, 1);
 	read_at(d, d->scratch, len, off);
