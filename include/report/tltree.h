@@ -36,19 +36,22 @@ struct tl_opts;
 enum { TL_GPU_KERNEL, TL_GPU_MEMCPY, TL_GPU_MEMSET };
 enum { TL_CLS_COMP, TL_CLS_COMM, TL_CLS_MEMCPY };
 
-/* One GPU event. s and e are TraceLens's doubles: ts and ts + dur in µs. */
+/* One GPU event (72 bytes: 165k of them in the bench's 1 GB trace). s and dur are
+ * TraceLens's doubles: ts and dur in µs; its end is s + dur. Its launched_by and
+ * launch_via ids are kept in tl->kby until tl_link, which turns them into op and vop. */
 struct gpuev {
 	uint32_t	name;
+	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
 	uint8_t		gpu, cls;
-	long long	stream, start_ns, ns, by;	/* by: launched_by, -1 when unlinked */
+	long long	stream;
 	long long	rank;				/* of its trace (ids are per trace) */
 	long long	id;				/* its event index, -1 if none */
-	size_t		op;				/* index of the launching op, or NONE */
-	long long	via;				/* launch_via: the record right above
-							 * its launch, below op; -1 if none */
-	size_t		vop;				/* its index, or NONE */
-	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
-	double		s, e, dur;
+	size_t		op;				/* index of the launching op, or NONE
+							 * (unlinked) */
+	size_t		vop;				/* the op of its launch_via (the record
+							 * right above its launch, below op), or
+							 * NONE */
+	double		s, dur;
 };
 
 /* An op record not kept: it launches nothing and has no GPU work below it, no model and
@@ -107,6 +110,9 @@ enum { TL_PROCESS, TL_LABEL, TL_THREAD };
 struct tl {
 	struct gpuev	*k;
 	size_t		 nk, capk;
+	long long	(*kby)[2];		/* per GPU event, until tl_link: its
+						 * launched_by and launch_via, or -1 */
+	size_t		 capkby;
 	struct top	*op;
 	size_t		 nop, capop;
 	long long	*parent;		/* per op, until tl_link: its parent's id
@@ -128,7 +134,8 @@ struct tl {
 	size_t		*oev;			/* the ops' own GPU events (tl_link) */
 	uint32_t	(*pkv)[2];		/* the ops' param names and value reprs */
 	size_t		 npkv, cappkv;
-	struct names	 argset;		/* distinct argument reprs: 8 uint32 each */
+	struct dstr	*argset;		/* distinct argument reprs: 8 uint32 each,
+						 * on disk (read with tl_arg_repr) */
 	struct incache	*inc;			/* recent "in" texts and their argset */
 	uint32_t	*kids;			/* CSR children lists */
 	uint32_t	*byid;			/* op indices sorted by id */

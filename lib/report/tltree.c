@@ -36,7 +36,7 @@ const struct tmod tl_mod_none = { -1, NAN, NAN, NAN, NAME_NONE, NAME_NONE, NAME_
 /*
  * Ops repeat their arguments: each "in" text is converted once while it is in this
  * cache (direct-mapped by a hash of the text, compared in full), and the ops keep only
- * the index of their 8 reprs (struct names argset, interned: one copy per distinct
+ * the index of their 8 reprs (tl->argset, interned on disk: one copy per distinct
  * set). The cache is bounded; the distinct texts are not kept.
  */
 #define INCACHE	4096
@@ -54,7 +54,7 @@ tl_new(void)
 
 	names_init(&tl->str);
 	names_init(&tl->gkey);
-	names_init(&tl->argset);
+	tl->argset = dstr_new();
 	names_init(&tl->ranks);
 	names_init(&tl->who);
 	tl->ds = dstr_new();
@@ -84,11 +84,12 @@ tl_free(struct tl *tl)
 	free(tl->oev);
 	free(tl->pkv);
 	free(tl->k);
+	free(tl->kby);
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
 	dstr_free(tl->ds);
-	names_free(&tl->argset);
+	dstr_free(tl->argset);
 	for (i = 0; i < INCACHE; i++)
 		free(tl->inc[i].text);
 	free(tl->inc);
@@ -190,19 +191,20 @@ static void
 add_gpu(struct tl *tl, struct rec *r)
 {
 	struct gpuev kv, *k = &kv;
+	long long start_ns, ns, by, via;
 	const char *name = rec_str(r, "name", NULL), *g = rec_str(r, "gpu", NULL);
 	const char *cls = rec_str(r, "class", NULL), *c;
 	long long v;
 	size_t n;
 
 	memset(k, 0, sizeof(*k));
-	if (!rec_int(r, "start_ns", &k->start_ns) || !rec_int(r, "ns", &k->ns))
+	if (!rec_int(r, "start_ns", &start_ns) || !rec_int(r, "ns", &ns))
 		rec_reject(r, "gpu record without integer start_ns and ns");
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
-	k->by = rec_int(r, "launched_by", &v) ? v : -1;
+	by = rec_int(r, "launched_by", &v) ? v : -1;
 	k->rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
-	k->via = rec_int(r, "launch_via", &v) ? v : -1;
+	via = rec_int(r, "launch_via", &v) ? v : -1;
 	if (k->id > TL_ID_MAX)
 		rec_reject(r, "gpu record's id %lld over 2^62", k->id);
 	if (rec_bad(r) != NULL)
@@ -227,10 +229,12 @@ add_gpu(struct tl *tl, struct rec *r)
 		k->cls = TL_CLS_MEMCPY;
 	else
 		k->cls = name && is_comm_name(name) ? TL_CLS_COMM : TL_CLS_COMP;
-	k->s = tl_ns_us(k->start_ns);
-	k->dur = tl_ns_us(k->ns);
-	k->e = k->s + k->dur;
+	k->s = tl_ns_us(start_ns);
+	k->dur = tl_ns_us(ns);
 	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
+	tl->kby = xgrow(tl->kby, &tl->capkby, tl->nk + 1, sizeof(*tl->kby));
+	tl->kby[tl->nk][0] = by;
+	tl->kby[tl->nk][1] = via;
 	tl->k[tl->nk++] = kv;
 }
 
@@ -291,7 +295,7 @@ tl_arg_repr(const struct tl *tl, const struct top *o, int j)
 
 	if (o->args == NAME_NONE)
 		return NAME_NONE;
-	memcpy(&v, tl->argset.str[o->args] + 4 * j, sizeof(v));
+	memcpy(&v, dstr_get(tl->argset, o->args) + 4 * j, sizeof(v));
 	return v;
 }
 
@@ -367,7 +371,7 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		set[j] = intern_disk(tl, &t);
 		set[4 + j] = intern_disk(tl, &l);
 	}
-	o->args = names_intern(&tl->argset, (const char *)set, sizeof(set));
+	o->args = dstr_intern(tl->argset, (const char *)set, sizeof(set));
 	free(c->text);
 	c->text = xmalloc(rawlen);
 	memcpy(c->text, raw, rawlen);
@@ -1089,15 +1093,17 @@ tl_link(struct tl *tl)
 	free(cnt);
 	for (i = 0; i < tl->nk; i++) {
 		struct gpuev *k = &tl->k[i];
+		long long by = tl->kby[i][0], via = tl->kby[i][1];
 
-		if (k->by < 0 || (k->op = tl_find_op(tl, k->rank, k->by)) == NONE) {
-			k->by = -1;
+		if (by < 0 || (k->op = tl_find_op(tl, k->rank, by)) == NONE)
 			continue;
-		}
-		if (k->via >= 0)
-			k->vop = tl_find_op(tl, k->rank, k->via);
+		if (via >= 0)
+			k->vop = tl_find_op(tl, k->rank, via);
 		tl->op[k->op].nev++;
 	}
+	free(tl->kby);		/* the ids are links now */
+	tl->kby = NULL;
+	tl->capkby = 0;
 	/* each op's own events, in event order */
 	for (i = 0; i < tl->nop; i++)
 		tl->op[i].ev0 = i ? tl->op[i - 1].ev0 + tl->op[i - 1].nev : 0;
@@ -1106,7 +1112,7 @@ tl_link(struct tl *tl)
 	for (i = 0; i < tl->nop; i++)
 		tl->op[i].nev = 0;
 	for (i = 0; i < tl->nk; i++) {
-		if (tl->k[i].by < 0)
+		if (tl->k[i].op == NONE)
 			continue;
 		o = &tl->op[tl->k[i].op];
 		tl->oev[o->ev0 + o->nev++] = i;
@@ -1125,7 +1131,7 @@ tl_busy(const struct tl *tl, const size_t *ev, size_t n)
 		return 0;
 	v = xreallocarray(NULL, n, sizeof(*v));
 	for (i = 0; i < n; i++)
-		v[i] = (struct iv){ tl->k[ev[i]].s, tl->k[ev[i]].e };
+		v[i] = (struct iv){ tl->k[ev[i]].s, tl->k[ev[i]].s + tl->k[ev[i]].dur };
 	t = iv_len(v, iv_merge(v, n));
 	free(v);
 	return t;
@@ -1143,9 +1149,9 @@ tl_timeline(const struct tl *tl, int include_unlinked, double micro_idle_us,
 		v[i] = xreallocarray(NULL, tl->nk ? tl->nk : 1, sizeof(struct iv));
 	for (i = 0; i < tl->nk; i++) {
 		const struct gpuev *k = &tl->k[i];
-		struct iv x = { k->s, k->e };
+		struct iv x = { k->s, k->s + k->dur };
 
-		if (k->by < 0 && !include_unlinked)
+		if (k->op == NONE && !include_unlinked)
 			continue;
 		v[k->cls][n[k->cls]++] = x;
 		v[3][n[3]++] = x;
