@@ -160,30 +160,47 @@ stage ttp-parse; sparse=$qv
 stage ttp-filter; sfilter=$qv
 stage ttp-table; stable=$qv
 stage ttp-roofline; sroofline=$qv
-stage ttp-tracelens; stracelens=$qv
 
 # the sheets that merge over ranks (ttp-table(1), --merge): the partials carry no others
 msheets="--sheet gpu_timeline --sheet ops_summary_by_category --sheet ops_summary --sheet kernel_summary"
 
 # map_cmds: one shell command line per rank on stdout. A rank that fails writes its
 # file's name and what failed to N.fail and exits non-zero.
+#
+# A rank's trace is read once: ttp-parse's records go through tee both to ttp-filter
+# --collectives (by a FIFO) and to ttp-roofline | ttp-table --partial, the partial of all
+# of the rank's sheets; that partial merged alone is the rank's report (what ttp-tracelens
+# writes: ttp-table(1), --merge), and cut to the sheets that merge over ranks it is what
+# the reduce reads. Each stage leaves its status in N.sK and its messages in N.eK (as
+# driver.sh's run_stages): a stage that fails sends a line that is not a record on, and
+# the first stage that failed on its own is the one named (a stage killed by SIGPIPE
+# failed only because a later one stopped reading).
 map_cmds() {
 	eval "set -- $files"
 	i=0
+	quote "$prog: an earlier stage failed"; qearly=$qv
+	# ck K NAME...: stages K, K+1, ... (named NAME...) succeeded; else N.fail says which
+	# failed, N.err has the messages of the stages up to it
+	ck='ck() { n=$(($1 - 1)) p=; shift; for t; do n=$((n + 1)); s=$(cat "$w.s$n" 2>/dev/null) || s=1; cat "$w.e$n" >>"$w.err" 2>/dev/null; case $s in 0) ;; 141) [ -n "$p" ] || p=$t ;; *) echo "$t exit $s" >>"$w.fail"; return 1 ;; esac; done; [ -z "$p" ] || { echo "$p exit 141" >>"$w.fail"; return 1; }; };'
 	for f; do
 		abs "$f"; qf=$qv
 		rk=
 		[ -z "$byorder" ] || rk=" --rank $i"
 		if [ -n "$noreports" ]; then
 			cmd="{ $sparse -q -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
+			cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"
 		else
-			# the records once: the collectives, and the partial of the per-op sheets
-			# (ttp-table --partial) that the reduce merges over ranks
-			cmd="{ $sparse -q$rk -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | tee $qwork/$i.recs | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
-			cmd="$cmd [ -e $qwork/$i.fail ] || $sroofline -q --no-step-counts <$qwork/$i.recs | $stable -q --no-short-kernels $msheets --partial >$qwork/$i.part 2>>$qwork/$i.err || echo \"ttp-table --partial exit \$?\" >>$qwork/$i.fail; rm -f $qwork/$i.recs;"
-			cmd="$cmd [ -e $qwork/$i.fail ] || $stracelens -q --profile_json_path $qf --output_csvs_dir $qwork/$i.sheets >/dev/null 2>>$qwork/$i.err || echo \"ttp-tracelens exit \$?\" >>$qwork/$i.fail;"
+			cmd="w=$qwork/$i; $ck rm -f \"\$w.fifo\"; mkfifo \"\$w.fifo\" || exit 1;"
+			cmd="$cmd { $sfilter -q --collectives$rk <\"\$w.fifo\" >\"\$w.coll\" 2>\"\$w.e2\"; echo \$? >\"\$w.s2\"; } &"
+			cmd="$cmd { $sparse --expect=json -q$rk -- $qf 2>\"\$w.e1\"; s=\$?; echo \$s >\"\$w.s1\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } | tee \"\$w.fifo\" |"
+			cmd="$cmd { $sroofline -q --no-step-counts 2>\"\$w.e3\"; s=\$?; echo \$s >\"\$w.s3\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } |"
+			cmd="$cmd { $stable -q --no-short-kernels --partial >\"\$w.all\" 2>\"\$w.e4\"; echo \$? >\"\$w.s4\"; }; wait; rm -f \"\$w.fifo\";"
+			cmd="$cmd if ck 1 ttp-parse ttp-filter ttp-roofline 'ttp-table --partial'; then"
+			cmd="$cmd $stable -q --merge --csv-dir=\"\$w.sheets\" <\"\$w.all\" 2>\"\$w.e5\"; echo \$? >\"\$w.s5\"; rm -f \"\$w.sheets/kernel_summary.csv\";"
+			cmd="$cmd $stable -q --merge --partial $msheets <\"\$w.all\" >\"\$w.part\" 2>\"\$w.e6\"; echo \$? >\"\$w.s6\";"
+			cmd="$cmd ck 5 'ttp-table --merge' 'ttp-table --merge --partial'; fi; rm -f \"\$w.all\" \"\$w\".[es][0-9];"
+			cmd="$cmd if [ -e \"\$w.fail\" ]; then echo $qf >>\"\$w.fail\"; exit 1; fi"
 		fi
-		cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"
 		printf '%s\n' "$cmd"
 		i=$((i + 1))
 	done

@@ -1570,9 +1570,10 @@ tbl_merge(void *self, struct rec_reader *rd, struct error *e)
 	}
 	if (tlm_file(m) != NULL)
 		trace_file = xstrdup(tlm_file(m));
-	if (partial_mode)
+	if (partial_mode) {
+		tlm_keep(m, o->sheets, o->nsheets);
 		tlm_write(m, stdout);
-	else {
+	} else {
 		n = tlm_sheets(m, &s);
 		for (i = 0; phase_charts != NULL && i < n; i++)
 			(void)phasechart_add(phase_charts, s[i]);

@@ -55,6 +55,9 @@ int tlm_read(struct tlm *m, struct rec_reader *rd, struct error *err);
 size_t tlm_sheets(struct tlm *m, struct tab ***out);
 /* The trace file of a merge of one partial (its trace record's), else NULL. */
 const char *tlm_file(const struct tlm *m);
+/* Keep only the sheets named sheets[0 .. n) (all when n is 0): the others are not
+ * written (tlm_write; ttp-table --merge --partial --sheet). */
+void tlm_keep(struct tlm *m, char *const *sheets, size_t n);
 /* The merged state as one partial to fp. */
 void tlm_write(struct tlm *m, FILE *fp);
 

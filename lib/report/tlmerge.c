@@ -1049,6 +1049,25 @@ multi(const struct tlm *m)
 }
 
 void
+tlm_keep(struct tlm *m, char *const *sheets, size_t n)
+{
+	size_t i, j, k;
+
+	for (i = 0; n > 0 && i < m->nsh; i++) {
+		struct msheet *s = &m->sh[i];
+
+		for (k = 0; k < n && strcmp(sheets[k], s->name) != 0; k++)
+			;
+		if (k < n)
+			continue;
+		for (j = 0; j < s->nrows; j++)
+			row_free(&s->rows[j], s->ncols);
+		s->nrows = 0;
+		s->dropped = 2;
+	}
+}
+
+void
 tlm_write(struct tlm *m, FILE *fp)
 {
 	struct buf b = BUF_INIT;
@@ -1061,7 +1080,8 @@ tlm_write(struct tlm *m, FILE *fp)
 		for (i = 0; i < m->nsh; i++) {
 			struct msheet *s = &m->sh[i];
 
-			if (multi(m) && (s->dropped || s->rule != &rules[q]))
+			if (s->dropped == 2 || (multi(m) && (s->dropped ||
+			    s->rule != &rules[q])))
 				continue;
 			if (multi(m))
 				sort_dens(s);
