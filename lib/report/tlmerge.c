@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* tlmerge: sheets as partial results and their merge over ranks (see report/tlmerge.h). */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include "core/names.h"
 #include "core/numfmt.h"
 #include "core/rec.h"
+#include "report/pyrepr.h"
 #include "report/tab.h"
 #include "report/tlcols.h"
 #include "report/tlmerge.h"
@@ -34,7 +36,8 @@ struct mcell {
 };
 
 struct mrow {
-	struct mcell	*c;		/* ncols cells: the lowest rank's */
+	struct mcell	*c;		/* ncols cells (tlm_merge_cell) */
+	long long	*org;		/* the rank each cell is of; NULL: the lowest rank */
 	long long	*rank;		/* the ranks it holds (ascending unless unsorted) */
 	double		*v;		/* nv values per rank */
 	size_t		 nr, cap;
@@ -80,6 +83,8 @@ struct rule {
 	const char	*sort2;		/* then: a stable sort on sort (desc) and sort2 */
 	const char	*pct;		/* tab_percentages over it */
 	const char	*spread;	/* the spread over ranks of this column */
+	const char	*uni;		/* a Python list of sorted distinct values: their
+					 * union over ranks */
 };
 
 #define KSUM	"Kernel duration (\u00b5s)_sum"
@@ -87,15 +92,16 @@ struct rule {
 #define DSUM	"total_direct_kernel_time_sum"
 #define DMS	"total_direct_kernel_time_ms"
 static const struct rule rules[] = {
-	{ "gpu_timeline", { "type" }, NULL, NULL, NULL, NULL },
-	{ "ops_summary_by_category", { "op category", "parent_module" }, DMS, NULL, DMS, NULL },
-	{ "ops_summary_by_phase", { "phase" }, DMS, "phase", DMS, NULL },
-	{ "ops_summary", { "name", "parent_module" }, DSUM, NULL, DMS, DSUM },
-	{ "ops_summary_prefill", { "name" }, DSUM, NULL, DMS, NULL },
-	{ "ops_summary_decode", { "name" }, DSUM, NULL, DMS, NULL },
-	{ "kernel_summary", KKEYS, KSUM, NULL, NULL, KSUM },
-	{ "kernel_summary_prefill", KKEYS, KSUM, NULL, NULL, NULL },
-	{ "kernel_summary_decode", KKEYS, KSUM, NULL, NULL, NULL },
+	{ "gpu_timeline", { "type" }, NULL, NULL, NULL, NULL, NULL },
+	{ "ops_summary_by_category", { "op category", "parent_module" }, DMS, NULL, DMS, NULL,
+	    NULL },
+	{ "ops_summary_by_phase", { "phase" }, DMS, "phase", DMS, NULL, NULL },
+	{ "ops_summary", { "name", "parent_module" }, DSUM, NULL, DMS, DSUM, "Categories" },
+	{ "ops_summary_prefill", { "name" }, DSUM, NULL, DMS, NULL, NULL },
+	{ "ops_summary_decode", { "name" }, DSUM, NULL, DMS, NULL, NULL },
+	{ "kernel_summary", KKEYS, KSUM, NULL, NULL, KSUM, NULL },
+	{ "kernel_summary_prefill", KKEYS, KSUM, NULL, NULL, NULL, NULL },
+	{ "kernel_summary_decode", KKEYS, KSUM, NULL, NULL, NULL, NULL },
 };
 #define NRULES	(sizeof(rules) / sizeof(rules[0]))
 
@@ -304,6 +310,7 @@ row_free(struct mrow *r, size_t ncols)
 	for (i = 0; i < ncols; i++)
 		cell_free(&r->c[i]);
 	free(r->c);
+	free(r->org);
 	free(r->rank);
 	free(r->v);
 }
@@ -447,19 +454,148 @@ row_key(const struct msheet *s, const struct mrow *r, struct buf *b)
 	}
 }
 
-/* Merge row b's ranks into row a (b is freed): appended (sorted when used, so that
- * W ranks merge in O(W log W)); the cells are the lower first rank's. */
-static void
-row_merge(struct mrow *a, struct mrow *b, size_t ncols, size_t nv)
+/* The Python list of strings text (a repr: "['a', 'b']") as its strings, appended to
+ * *v; false when text is no such list. */
+static int
+py_list_read(const char *text, char ***v, size_t *n)
 {
-	size_t n = a->nr + b->nr;
+	const char *p = text;
+	struct buf b = BUF_INIT;
+	int first = 1;
 
-	if (b->nr > 0 && (a->nr == 0 || b->rank[0] < row_lo(a))) {
-		struct mcell *c = a->c;
+	if (*p++ != '[')
+		return 0;
+	while (*p != ']') {
+		char q;
 
-		a->c = b->c;
-		b->c = c;
+		if (!first) {
+			if (p[0] != ',' || p[1] != ' ')
+				goto bad;
+			p += 2;
+		}
+		first = 0;
+		if ((q = *p++) != '\'' && q != '"')
+			goto bad;
+		buf_reset(&b);
+		for (; *p != q; p++) {
+			if (*p == '\0')
+				goto bad;
+			if (*p == '\\') {
+				static const char esc[] = "\\\\''\"\"n\nr\rt\t";
+				const char *e;
+
+				p++;
+				if (*p == 'x' && isxdigit((unsigned char)p[1]) &&
+				    isxdigit((unsigned char)p[2])) {
+					char h[3] = { p[1], p[2], 0 };
+
+					buf_addc(&b, (char)strtol(h, NULL, 16));
+					p += 2;
+					continue;
+				}
+				for (e = esc; *e != '\0' && *e != *p; e += 2)
+					;
+				if (*e == '\0')
+					goto bad;
+				buf_addc(&b, e[1]);
+			} else
+				buf_addc(&b, *p);
+		}
+		p++;
+		*v = xreallocarray(*v, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = xstrndup(b.p ? b.p : "", b.len);
 	}
+	buf_free(&b);
+	return p[1] == '\0';
+bad:
+	buf_free(&b);
+	return 0;
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The union of the Python lists of sorted distinct strings x and y, written as one
+ * (TraceLens's Categories: sorted(set)); NULL when either is no such list. */
+static char *
+py_list_union(const char *x, const char *y)
+{
+	char **v = NULL, *out = NULL;
+	size_t n = 0, i, k = 0;
+	struct buf b = BUF_INIT;
+
+	if (py_list_read(x, &v, &n) && py_list_read(y, &v, &n)) {
+		if (n > 1)
+			qsort(v, n, sizeof(*v), str_cmp);
+		buf_addc(&b, '[');
+		for (i = 0; i < n; i++) {
+			if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+				continue;
+			if (k++)
+				buf_adds(&b, ", ");
+			py_str(&b, v[i], strlen(v[i]));
+		}
+		buf_addc(&b, ']');
+		out = xstrndup(b.p, b.len);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	buf_free(&b);
+	return out;
+}
+
+/* The rank cell j of row r is of. */
+static long long
+cell_org(const struct mrow *r, size_t j)
+{
+	return r->org != NULL ? r->org[j] : row_lo(r);
+}
+
+/* Cell j of the merge of rows a and b into a: the union of the two lists in the rule's
+ * union column; else, as pandas' "first" over the ranks in order, the value of the
+ * lowest rank that has one (a key's cells are equal in every rank; a column merged
+ * from the rows' state is computed again). */
+static void
+merge_cell(const struct msheet *s, struct mrow *a, struct mrow *b, size_t j)
+{
+	struct mcell *x = &a->c[j], *y = &b->c[j], t;
+	long long ox = cell_org(a, j), oy = cell_org(b, j);
+	char *u;
+
+	if (s->rule != NULL && s->rule->uni != NULL && strcmp(s->cols[j], s->rule->uni) == 0 &&
+	    x->kind == TAB_STR && y->kind == TAB_STR &&
+	    (u = py_list_union(x->s, y->s)) != NULL) {
+		free(x->s);
+		x->s = u;
+		a->org[j] = ox < oy ? ox : oy;
+	} else if ((x->kind == TAB_NONE && y->kind != TAB_NONE) ||
+	    ((x->kind == TAB_NONE) == (y->kind == TAB_NONE) && oy < ox)) {
+		t = *x;
+		*x = *y;
+		*y = t;
+		a->org[j] = oy;
+	} else
+		a->org[j] = ox;
+}
+
+/* Merge row b's ranks into row a (b is freed): appended (sorted when used, so that
+ * W ranks merge in O(W log W)); each cell as merge_cell says. */
+static void
+row_merge(const struct msheet *s, struct mrow *a, struct mrow *b)
+{
+	size_t n = a->nr + b->nr, ncols = s->ncols, nv = s->nv, j;
+	long long *org = xreallocarray(NULL, ncols + 1, sizeof(*org));
+
+	for (j = 0; j < ncols; j++)
+		org[j] = cell_org(a, j);
+	free(a->org);
+	a->org = org;
+	for (j = 0; j < ncols; j++)
+		merge_cell(s, a, b, j);
 	if (n > a->cap) {
 		a->cap = grow_cap(a->cap, n);
 		a->rank = xreallocarray(a->rank, a->cap, sizeof(*a->rank));
@@ -487,7 +623,7 @@ sheet_add_row(struct tlm *m, struct msheet *s, struct mrow *r)
 		i = names_add(&s->keys, k.p, k.len, &added);
 		buf_free(&k);
 		if (!added) {
-			row_merge(&s->rows[i], r, s->ncols, s->nv);
+			row_merge(s, &s->rows[i], r);
 			return;
 		}
 	}
@@ -769,8 +905,8 @@ read_row(struct tlm *m, struct rec *r, struct error *err)
 	struct msheet *s = m->cur;
 	const char *name = rec_str(r, "sheet", NULL);
 	struct mrow row;
-	double *rk;
-	long nr, nv, i;
+	double *rk, *org;
+	long nr, nv, no, i;
 
 	if (s == NULL || name == NULL || strcmp(name, s->name) != 0)
 		return bad(err, r, "a partial row of sheet %s not after its sheet%s",
@@ -783,6 +919,20 @@ read_row(struct tlm *m, struct rec *r, struct error *err)
 		row_free(&row, s->ncols);
 		return bad(err, r, "partial_row of %s: \"cells\" is not one value per column%s",
 		    s->name, "");
+	}
+	if ((no = read_nums(r, "org", &org)) != 0) {
+		for (i = 0; no == (long)s->ncols && i < no && of_partial(m, org[i]); i++)
+			;
+		if (i < no || no != (long)s->ncols) {
+			free(org);
+			row_free(&row, s->ncols);
+			return bad(err, r, "partial_row of %s: \"org\" is not one rank of its "
+			    "partial per column%s", s->name, "");
+		}
+		row.org = xreallocarray(NULL, (size_t)no + 1, sizeof(*row.org));
+		for (i = 0; i < no; i++)
+			row.org[i] = (long long)org[i];
+		free(org);
 	}
 	nr = read_nums(r, "ranks", &rk);
 	nv = read_nums(r, "v", &row.v);
@@ -970,6 +1120,16 @@ write_row(struct buf *b, const struct msheet *s, const struct mrow *r)
 	for (i = 0; i < s->ncols; i++)
 		put_cell(&rb, &r->c[i]);
 	rec_build_end_array(&rb);
+	for (i = 0; r->org != NULL && i < s->ncols && r->org[i] == row_lo(r); i++)
+		;
+	if (r->org != NULL && i < s->ncols) {
+		/* a cell of another rank than the row's lowest */
+		rec_build_key(&rb, "org");
+		rec_build_array(&rb);
+		for (i = 0; i < s->ncols; i++)
+			rec_build_int(&rb, r->org[i]);
+		rec_build_end_array(&rb);
+	}
 	rec_build_key(&rb, "ranks");
 	rec_build_array(&rb);
 	for (i = 0; i < r->nr; i++)
