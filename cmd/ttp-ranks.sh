@@ -128,10 +128,11 @@ fi
 
 # The map's files live in DIR/.ttp-ranks/: N.coll (rank N's collective records), N.sheets/
 # (its report), N.fail (why it failed); the reduce moves the reports to DIR/rank<R>/.
+cwd=$(pwd)
 abs() {	# abs PATH: qv=PATH made absolute, quoted (the map may run on another host)
 	case $1 in
 	/*) quote "$1" ;;
-	*) quote "$(pwd)/$1" ;;
+	*) quote "$cwd/$1" ;;
 	esac
 }
 # No output may replace an input: the reduce writes DIR/<sheet>.csv and replaces
@@ -181,7 +182,8 @@ map_cmds() {
 	quote "$prog: an earlier stage failed"; qearly=$qv
 	# ck K NAME...: stages K, K+1, ... (named NAME...) succeeded; else N.fail says which
 	# failed, N.err has the messages of the stages up to it
-	ck='ck() { n=$(($1 - 1)) p=; shift; for t; do n=$((n + 1)); s=$(cat "$w.s$n" 2>/dev/null) || s=1; cat "$w.e$n" >>"$w.err" 2>/dev/null; case $s in 0) ;; 141) [ -n "$p" ] || p=$t ;; *) echo "$t exit $s" >>"$w.fail"; return 1 ;; esac; done; [ -z "$p" ] || { echo "$p exit 141" >>"$w.fail"; return 1; }; };'
+	# (builtins only but for a stage's messages: a rank's processes are its cost)
+	ck='ck() { n=$(($1 - 1)) p=; shift; for t; do n=$((n + 1)); s=1; [ ! -f "$w.s$n" ] || read -r s <"$w.s$n"; [ ! -s "$w.e$n" ] || cat "$w.e$n" >>"$w.err"; case $s in 0) ;; 141) [ -n "$p" ] || p=$t ;; *) echo "$t exit $s" >>"$w.fail"; return 1 ;; esac; done; [ -z "$p" ] || { echo "$p exit 141" >>"$w.fail"; return 1; }; };'
 	for f; do
 		abs "$f"; qf=$qv
 		rk=
@@ -190,15 +192,15 @@ map_cmds() {
 			cmd="{ $sparse -q -- $qf 2>>$qwork/$i.err || echo \"ttp-parse exit \$?\" >$qwork/$i.fail; } | $sfilter -q --collectives$rk >$qwork/$i.coll 2>>$qwork/$i.err || echo \"ttp-filter exit \$?\" >>$qwork/$i.fail;"
 			cmd="$cmd if [ -e $qwork/$i.fail ]; then echo $qf >>$qwork/$i.fail; exit 1; fi"
 		else
-			cmd="w=$qwork/$i; $ck rm -f \"\$w.fifo\"; mkfifo \"\$w.fifo\" || exit 1;"
+			cmd="w=$qwork/$i; $ck mkfifo \"\$w.fifo\" || exit 1;"
 			cmd="$cmd { $sfilter -q --collectives$rk <\"\$w.fifo\" >\"\$w.coll\" 2>\"\$w.e2\"; echo \$? >\"\$w.s2\"; } &"
 			cmd="$cmd { $sparse --expect=json -q$rk -- $qf 2>\"\$w.e1\"; s=\$?; echo \$s >\"\$w.s1\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } | tee \"\$w.fifo\" |"
 			cmd="$cmd { $sroofline -q --no-step-counts 2>\"\$w.e3\"; s=\$?; echo \$s >\"\$w.s3\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } |"
-			cmd="$cmd { $stable -q --no-short-kernels --partial >\"\$w.all\" 2>\"\$w.e4\"; echo \$? >\"\$w.s4\"; }; wait; rm -f \"\$w.fifo\";"
+			cmd="$cmd { $stable -q --no-short-kernels --partial >\"\$w.all\" 2>\"\$w.e4\"; echo \$? >\"\$w.s4\"; }; wait;"
 			cmd="$cmd if ck 1 ttp-parse ttp-filter ttp-roofline 'ttp-table --partial'; then"
 			cmd="$cmd $stable -q --merge --csv-dir=\"\$w.sheets\" <\"\$w.all\" 2>\"\$w.e5\"; echo \$? >\"\$w.s5\"; rm -f \"\$w.sheets/kernel_summary.csv\";"
 			cmd="$cmd $stable -q --merge --partial $msheets <\"\$w.all\" >\"\$w.part\" 2>\"\$w.e6\"; echo \$? >\"\$w.s6\";"
-			cmd="$cmd ck 5 'ttp-table --merge' 'ttp-table --merge --partial'; fi; rm -f \"\$w.all\" \"\$w\".[es][0-9];"
+			cmd="$cmd ck 5 'ttp-table --merge' 'ttp-table --merge --partial'; fi; rm -f \"\$w.fifo\" \"\$w.all\" \"\$w\".[es][0-9];"
 			cmd="$cmd if [ -e \"\$w.fail\" ]; then echo $qf >>\"\$w.fail\"; exit 1; fi"
 		fi
 		printf '%s\n' "$cmd"
@@ -337,13 +339,33 @@ if [ -z "$quiet" ]; then
 		}
 	    }' >&2
 fi
-# one file per rank: two files of one rank are named here, not by the stage
-i=0
-while [ $i -lt "$n" ]; do
-	r=$(sed -n 's/.*"kind":"rank".*"rank":\([0-9][0-9]*\).*/\1/p' "$work/$i.coll" | head -n 1)
-	printf '%s\t%s\n' "${r:-?}" "$(sed -n 1p "$work/$i.file" 2>/dev/null)"
-	i=$((i + 1))
-done >"$work/ranks"
+# one file per rank: two files of one rank are named here, not by the stage. Each
+# rank's rank record (the first of its collective records) and file, in one process
+# for every rank: W processes of the shell would be most of the reduce's time.
+awk -v w="$work" -v n="$n" 'BEGIN {
+	for (i = 0; i < n; i++) {
+		r = "?"
+		c = w "/" i ".coll"
+		while ((getline l <c) > 0) {
+			if (l !~ /"kind":"rank"/)
+				continue
+			sub(/.*"kind":"rank"/, "", l)
+			while (match(l, /"rank":[0-9]+/)) {
+				r = substr(l, RSTART + 7, RLENGTH - 7)
+				l = substr(l, RSTART + RLENGTH)
+			}
+			if (r != "?")
+				break
+		}
+		close(c)
+		f = ""
+		c = w "/" i ".file"
+		if ((getline f <c) <= 0)
+			f = ""
+		close(c)
+		printf "%s\t%s\n", r, f
+	}
+}' >"$work/ranks" || exit 1
 dup=$(awk -F '\t' '$1 != "?" && ($1 in f) { printf "%s and %s are both rank %s", f[$1], $2, $1; exit }
     { f[$1] = $2 }' "$work/ranks")
 if [ -n "$dup" ]; then
@@ -369,15 +391,15 @@ if [ -f "$work/0.part" ]; then
 	eval "$stable --merge $margs --csv-dir=$qv $parts" || { rc=$?; cleanup; exit $rc; }
 fi
 i=0
-while [ $i -lt "$n" ]; do
+tab=$(printf '\t')
+while IFS=$tab read -r r f; do
 	if [ -d "$work/$i.sheets" ]; then
-		r=$(sed -n "$((i + 1))s/\t.*//p" "$work/ranks")
 		[ "$r" != "?" ] || r=$i
-		rm -rf -- "$out/rank$r"
+		[ ! -e "$out/rank$r" ] || rm -rf -- "$out/rank$r"
 		mv -- "$work/$i.sheets" "$out/rank$r" || exit 1
 	fi
 	i=$((i + 1))
-done
+done <"$work/ranks"
 cleanup
 [ -n "$quiet" ] || printf '%s: wrote %s (%s ranks)\n' "$prog" "$out" "$n" >&2
 exit 0
