@@ -252,6 +252,11 @@ if [ -z "$reduce" ]; then
 	parallel)
 		# a signal: each rank's driver gets 5 s to remove its files before a KILL
 		e="parallel --will-cite --halt soon,fail=1 --termseq TERM,5000,KILL,25 -j $jobs"
+		# its own buffers (.par files) in the work directory, removed with it: a
+		# parallel that a signal ends before it cleans up leaves none in TMPDIR
+		mkdir -p -- "$work/par" || exit 1
+		quote "$work/par"
+		e="$e --tmpdir $qv"
 		[ -z "$sshlogin" ] || { quote "$sshlogin"; e="$e --sshloginfile $qv"; }
 		[ -z "$joblog" ] || { quote "$joblog"; e="$e --joblog $qv"; }
 		quote "$work/engine.err"
