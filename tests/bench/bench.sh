@@ -14,7 +14,7 @@
 # through a pipe (the data rows repeated, parsed with --no-sort), never written to disk.
 # Then (BIG=0 skips it) the scale runs: a 2 GB TT CSV and a 1 GB PyTorch trace through
 # every program, each stage's peak RSS against the 64 MB target (tests/bench/SCALE.md),
-# and 1,024 ranks of 100 collectives through the multi-rank report's stages.
+# and ttp-ranks on 256, 512 and 1,024 ranks (tests/bench/merge-ranks.sh).
 set -e
 SHARED=${1:-../shared}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -271,41 +271,29 @@ stages "JAX 100 MB, sheets CSV" "true" "ttp-parse -q '$XP'" "ttp-roofline -q" \
     "ttp-table --csv-dir big-xp-csv"
 rm -rf "$OUT/big-xp-csv"
 
-# Many ranks (issue 27): RANKS_W rank files of RANKS_C collectives each
-# (tests/bench/gen-ranks.py: process groups, all_to_allv with split sizes; W = 1,024,
-# C = 100 by default) through ttp-tracelens --multi-rank's stages: one rank's map
-# (ttp-parse | ttp-filter --collectives), every rank's map (two at a time), the reduce
-# (ttp-table on the collective records), then the driver as a whole (its max RSS is its
-# largest process's). TraceLens took 29 s on such files on an idle machine.
-RW=${RANKS_W:-1024} RC=${RANKS_C:-100}
-RDIR=$OUT/ranks
-PY=python3
-[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-echo "bench: building $RDIR ($RW ranks x $RC collectives)" >&2
-rm -rf "$RDIR" "$OUT/ranks-coll"
-$PY "$TOP/tests/bench/gen-ranks.py" "$RDIR" "$RW" "$RC"
-mkdir -p "$OUT/ranks-coll"
-echo "scale: $RDIR, $RW files, $(cat "$RDIR"/*.gz | wc -c) bytes gzip"
-stages "ranks ${RW}x$RC, map of rank 0" "true" "ttp-parse -q '$RDIR/rank0_trace.json.gz'" \
-    "ttp-filter -q --collectives --rank 0"
-t0=$(date +%s.%N)
-i=0
-while [ $i -lt "$RW" ]; do echo $i; i=$((i + 1)); done |
-    xargs -P 2 -I{} sh -c "ttp-parse -q '$RDIR/rank{}_trace.json.gz' |
-    ttp-filter -q --collectives --rank {} > '$OUT/ranks-coll/r{}.ndjson'"
-t1=$(date +%s.%N)
-echo "ranks ${RW}x$RC, map of every rank (2 at a time): $(awk -v a="$t0" -v b="$t1" \
-    'BEGIN { printf "%.2f", b - a }') s wall, $(cat "$OUT"/ranks-coll/*.ndjson | wc -c) bytes"
-rlist=$(i=0; while [ $i -lt "$RW" ]; do printf "'%s' " "$OUT/ranks-coll/r$i.ndjson"; \
-    i=$((i + 1)); done)
-stages "ranks ${RW}x$RC, reduce" "true" \
-    "ttp-table -q --world-size=$RW --csv-dir ranks-csv $rlist"
-stages "ranks ${RW}x$RC, ttp-tracelens --multi-rank" "true" "ttp-tracelens -q --multi-rank \
-    --trace_pattern '$RDIR/rank*_trace.json.gz' --world_size $RW --use_multiprocessing \
+# Many ranks (issues 27 and 28): tests/bench/merge-ranks.sh on W = RANKS_W_LIST (default
+# 256 512 1024) synthetic ranks of gen-ranks.py --ops 12 (RANKS_C steps, default 100:
+# collectives in process groups, all_to_allv with split sizes, a dozen per-op names): one
+# rank's map stage by stage, every rank's map two at a time, the reduce's stages alone and
+# as a whole, and ttp-ranks -j 2 on the W files, each against the 64 MB target, then the
+# ratio of the times per doubling of W (linear: 2). Then, on the largest W, the collective
+# report alone: ttp-tracelens --multi-rank (TraceLens took 29 s on 1,024 collective-only
+# ranks of 100 collectives on an idle machine) and ttp-ranks --no-rank-reports.
+RL=${RANKS_W_LIST:-256 512 1024}
+RDIR=$OUT/merge
+FIG_APPEND=1 FIG=$FIG W_LIST=$RL sh "$TOP/tests/bench/merge-ranks.sh" "$RDIR" |
+    tee "$OUT/ranks.txt"
+grep -q 'OVER 64 MB' "$OUT/ranks.txt" &&
+    OVER="$OVER
+$(grep 'OVER 64 MB' "$OUT/ranks.txt" | sed 's/^ */  ranks: /; s/  */ /g')"
+RW=${RL##* }
+stages "ranks ${RW}, ttp-tracelens --multi-rank" "true" "ttp-tracelens -q --multi-rank \
+    --trace_pattern '$RDIR/r$RW/rank*_trace.json.gz' --world_size $RW --use_multiprocessing \
     --max_workers 2 --output_csvs_dir ranks-tl"
-stages "ranks ${RW}x$RC, ttp-ranks (collectives)" "true" "ttp-ranks -q -j 2 \
-    --no-rank-reports -o ranks-rk '$RDIR'/rank*_trace.json.gz"
-rm -rf "$RDIR" "$OUT/ranks-coll" "$OUT/ranks-csv" "$OUT/ranks-tl" "$OUT/ranks-rk"
+stages "ranks ${RW}, ttp-ranks --no-rank-reports" "true" "ttp-ranks -q -j 2 \
+    --no-rank-reports -o ranks-rk '$RDIR/r$RW'/rank*_trace.json.gz"
+rm -rf "$OUT/ranks-tl" "$OUT/ranks-rk" "$OUT/ranks.txt"
+for w in $RL; do rm -rf "$RDIR/r$w"; done
 if [ -n "$OVER" ]; then
 	echo "over the 64 MB target:$OVER"
 else
