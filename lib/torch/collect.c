@@ -174,8 +174,10 @@ flush(struct trace *t, FILE *out)
 	size_t i;
 
 	if (t->open || t->n > 0) {
-		/* ordinals: by start within each group, ties in trace order */
-		qsort(t->c, t->n, sizeof(*t->c), cmp_one);
+		/* ordinals: by start within each group, ties in trace order (none: a
+		 * trace of no collective has no array to sort) */
+		if (t->n > 1)
+			qsort(t->c, t->n, sizeof(*t->c), cmp_one);
 		/* a running count per group */
 		{
 			long long ord = 0;
@@ -186,7 +188,8 @@ flush(struct trace *t, FILE *out)
 				rec_set_int(t->c[i].r, "ordinal", ord);
 			}
 		}
-		qsort(t->c, t->n, sizeof(*t->c), cmp_id);
+		if (t->n > 1)
+			qsort(t->c, t->n, sizeof(*t->c), cmp_id);
 		r = rec_new();
 		rec_set_str(r, "kind", "rank");
 		rec_set_str(r, "trace", "kineto");
