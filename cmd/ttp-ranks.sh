@@ -175,7 +175,8 @@ msheets="--sheet gpu_timeline --sheet ops_summary_by_category --sheet ops_summar
 # the reduce reads. Each stage leaves its status in N.sK and its messages in N.eK (as
 # driver.sh's run_stages): a stage that fails sends a line that is not a record on, and
 # the first stage that failed on its own is the one named (a stage killed by SIGPIPE
-# failed only because a later one stopped reading).
+# failed only because a later one stopped reading). ttp-roofline and ttp-table
+# --partial say what they note, as in ttp-tracelens.
 map_cmds() {
 	eval "set -- $files"
 	i=0
@@ -195,8 +196,8 @@ map_cmds() {
 			cmd="w=$qwork/$i; $ck mkfifo \"\$w.fifo\" || exit 1;"
 			cmd="$cmd { $sfilter -q --collectives$rk <\"\$w.fifo\" >\"\$w.coll\" 2>\"\$w.e2\"; echo \$? >\"\$w.s2\"; } &"
 			cmd="$cmd { $sparse --expect=json -q$rk -- $qf 2>\"\$w.e1\"; s=\$?; echo \$s >\"\$w.s1\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } | tee \"\$w.fifo\" |"
-			cmd="$cmd { $sroofline -q --no-step-counts 2>\"\$w.e3\"; s=\$?; echo \$s >\"\$w.s3\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } |"
-			cmd="$cmd { $stable -q --no-short-kernels --partial >\"\$w.all\" 2>\"\$w.e4\"; echo \$? >\"\$w.s4\"; }; wait;"
+			cmd="$cmd { $sroofline --no-step-counts 2>\"\$w.e3\"; s=\$?; echo \$s >\"\$w.s3\"; case \$s in 0|141) ;; *) echo $qearly ;; esac; } |"
+			cmd="$cmd { $stable --no-short-kernels --partial >\"\$w.all\" 2>\"\$w.e4\"; echo \$? >\"\$w.s4\"; }; wait;"
 			cmd="$cmd if ck 1 ttp-parse ttp-filter ttp-roofline 'ttp-table --partial'; then"
 			cmd="$cmd $stable -q --merge --csv-dir=\"\$w.sheets\" <\"\$w.all\" 2>\"\$w.e5\"; echo \$? >\"\$w.s5\"; rm -f \"\$w.sheets/kernel_summary.csv\";"
 			cmd="$cmd $stable -q --merge --partial $msheets <\"\$w.all\" >\"\$w.part\" 2>\"\$w.e6\"; echo \$? >\"\$w.s6\";"
