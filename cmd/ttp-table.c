@@ -1035,8 +1035,10 @@ static const char *const summary_cols[] = { "name", "op category", "operation_co
 	"Kernel Time (\u00b5s)_sum", "Percentage (%)", "TFLOPS/s_mean", "TB/s_mean",
 	"Pct Roofline_mean", NULL };
 
+/* more: rows of unified_perf_summary after those s holds (a sheet met in parts keeps
+ * only the rows the summary shows). */
 static void
-print_summary(struct tab **s, size_t n, size_t top, size_t width)
+print_summary(struct tab **s, size_t n, size_t top, size_t width, size_t more)
 {
 	size_t i;
 
@@ -1049,6 +1051,8 @@ print_summary(struct tab **s, size_t n, size_t top, size_t width)
 
 			printf("\nTop ops by GPU kernel time\n");
 			tab_write_text(p, stdout, top, width);
+			if (more > 0)	/* as tab_print says it of a whole sheet */
+				printf("... %zu more rows\n", more);
 			tab_free(p);
 		}
 	}
@@ -1057,7 +1061,9 @@ print_summary(struct tab **s, size_t n, size_t top, size_t width)
 
 static void sheets_write(const struct opts *o, struct tab **s, size_t n);
 
-/* The sheets written one by one as they are built (issue 24: one held at a time). */
+/* The sheets written one by one as they are built (issue 24: one held at a time), the
+ * large PyTorch ones in parts of this many rows. */
+#define TABLE_PART_ROWS	4096
 struct stream {
 	const struct opts *o;
 	struct tl	  *tl;
@@ -1073,6 +1079,8 @@ struct stream {
 	int		   inpart;	/* in a sheet handed over in parts: 1, 2 unwanted */
 	struct outfile	  *part;	/* its CSV (NULL: none) */
 	struct tab_part	*bpart;	/* its worksheet (NULL: none) */
+	struct tab	  *ukeep;	/* --print-summary's rows of a sheet in parts */
+	size_t		   umore;	/* and how many more it has */
 };
 
 static void
@@ -1184,8 +1192,64 @@ stream_sheet(struct tab *t, void *ctx)
 		tab_free(t);
 }
 
-/* Into one directory or one workbook: each sheet written as soon as it is built. The
- * notes of --sheet names the trace has no sheet of come at the end. */
+static void nccl_part(struct tab *t, int more, void *ctx);
+
+/* Rows [0, n) of src (of dst's columns) after dst's. */
+static void
+tab_add_rows(struct tab *dst, const struct tab *src, size_t n)
+{
+	size_t i, j, r;
+
+	for (i = 0; i < n; i++) {
+		r = tab_row(dst);
+		for (j = 0; j < src->ncols; j++) {
+			const struct tab_cell *c = tab_cell(src, i, j);
+
+			if (c->kind == TAB_INT)
+				tab_set_int(dst, r, j, c->v.i);
+			else if (c->kind == TAB_NUM)
+				tab_set_num(dst, r, j, c->v.d);
+			else if (c->kind == TAB_BOOL)
+				tab_set_bool(dst, r, j, c->v.i != 0);
+			else if (c->kind == TAB_STR)
+				tab_set_str(dst, r, j, tab_str(src, i, j));
+		}
+	}
+}
+
+/* A part of a PyTorch sheet met in parts (unified_perf_summary, ops_unique_args, the
+ * roofline sheets): written as nccl_part writes a multi-rank sheet's; --print-summary
+ * keeps unified_perf_summary's first rows in the columns it shows, and counts the
+ * others. */
+static void
+stream_part(struct tab *t, int more, void *ctx)
+{
+	struct stream *st = ctx;
+	const struct opts *o = st->o;
+	size_t top = o->top >= 0 ? (size_t)o->top : 10, n;
+
+	if (o->print_summary && st->nkeep < 2 &&
+	    strcmp(t->name, "unified_perf_summary") == 0) {
+		struct tab *p = tab_project(t, t->name, summary_cols);
+
+		if (st->ukeep == NULL) {
+			st->ukeep = tab_project(t, t->name, summary_cols);
+			tab_truncate(st->ukeep, 0);
+			st->keep[st->nkeep++] = st->ukeep;
+		}
+		n = p->nrows;
+		if (top != 0 && st->ukeep->nrows + n > top)
+			n = st->ukeep->nrows >= top ? 0 : top - st->ukeep->nrows;
+		tab_add_rows(st->ukeep, p, n);
+		st->umore += p->nrows - n;
+		tab_free(p);
+	}
+	nccl_part(t, more, ctx);
+}
+
+/* Into one directory or one workbook: each sheet written as soon as it is built, the
+ * large ones in parts (but for an HTML page, which takes whole sheets). The notes of
+ * --sheet names the trace has no sheet of come at the end. */
 static void
 sheets_stream(const struct opts *o, struct tl *tl)
 {
@@ -1196,13 +1260,14 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	memset(&st, 0, sizeof(st));
 	st.o = o;
 	st.tl = tl;
-	tl_sheets_each(tl, &o->tl, stream_sheet, &st, &err);
+	tl_sheets_parts(tl, &o->tl, stream_sheet, stream_part,
+	    o->html == NULL ? TABLE_PART_ROWS : 0, &st, &err);
 	if (error_is_set(&err))
 		error_die(&err);
 	stream_end(&st);
 	if (o->print_summary)
 		print_summary(st.keep, st.nkeep, o->top >= 0 ? (size_t)o->top : 10,
-		    text_width(o->width));
+		    text_width(o->width), st.umore);
 	for (i = 0; i < st.nkeep; i++)
 		tab_free(st.keep[i]);
 	for (i = 0; i < st.nseen; i++)
@@ -1368,7 +1433,7 @@ jax_output(const struct opts *o, struct jx *jx)
 		}
 		if (st.keep != NULL)
 			print_summary(&st.keep, 1, o->top >= 0 ? (size_t)o->top : 10,
-			    text_width(o->width));
+			    text_width(o->width), 0);
 		tab_free(st.keep);
 		for (i = 0; i < st.nseen; i++)
 			free(st.seen[i]);
@@ -1533,7 +1598,7 @@ sheets_write(const struct opts *o, struct tab **s, size_t n)
 		page_close(o, &pg);
 	}
 	if (o->print_summary && (o->csv_dir != NULL || o->xlsx != NULL))
-		print_summary(s, n, o->top >= 0 ? (size_t)o->top : 10, width);
+		print_summary(s, n, o->top >= 0 ? (size_t)o->top : 10, width, 0);
 	for (i = 0; o->csv_dir == NULL && o->xlsx == NULL && !o->html_stdout && i < n; i++) {
 		if (!wanted(o, s[i]->name))
 			continue;

@@ -57,6 +57,15 @@ void tl_sheets_free(struct tab **s, size_t n);
  * each (tab_free), so that only one is held at a time. Returns how many. */
 size_t tl_sheets_each(struct tl *tl, const struct tl_opts *o,
     void (*fn)(struct tab *, void *), void *ctx, struct error *err);
+/* The same, but the sheets of a row per op or per distinct-arguments group
+ * (ops_unique_args, unified_perf_summary, the roofline sheets) handed to part in parts
+ * of at most rows rows (tabs of the sheet's name and columns; more is set on each but
+ * the last; part owns each), built in the sheet's final order so that no such sheet is
+ * held whole (issue 24). The parts joined are the sheet fn would get. rows 0: every
+ * sheet whole, to fn. */
+size_t tl_sheets_parts(struct tl *tl, const struct tl_opts *o,
+    void (*fn)(struct tab *, void *), void (*part)(struct tab *, int more, void *),
+    size_t rows, void *ctx, struct error *err);
 /* The names of the sheets tl_sheets can build, NULL-terminated ("<family>" stands for
  * the per-family roofline sheets). */
 extern const char *const tl_sheet_names[];

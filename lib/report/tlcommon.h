@@ -55,11 +55,33 @@ struct lstat {
 
 /* --- the workbook ------------------------------------------------------------------- */
 
-/* Where the sheets go as they are built: fn takes each (and frees it). */
+/* Where the sheets go as they are built: fn takes each (and frees it); part, when
+ * set, takes the sheets of a row per group (tl_push_groups) in parts of rows rows, more
+ * set on each but the last. */
 struct sink {
 	void	(*fn)(struct tab *, void *);
 	void	 *ctx;
 	size_t	  n;
+	void	(*part)(struct tab *, int more, void *);
+	size_t	  rows;
+};
+
+/* A sheet of a row per group in TraceLens's order (tab_sort by the sort column
+ * descending, empty last, then ex_UID, then the groups' order), built row by row in
+ * that order: what the sheet's tab would be after tab_sort (and tab_percentages over
+ * the sort column when pct is set), without holding it whole when the sink takes
+ * parts. t has the columns and no rows; key[g] is the value group g's row has in the
+ * sort column (before the cell: a non-finite one is empty), uid[g] its ex_UID; row
+ * fills row r of a part with group g's values. t, key and uid are the caller's. */
+struct tl_grows {
+	struct tab	 *t;
+	size_t		  ng;
+	const double	 *key;
+	const long long	 *uid;
+	size_t		  keycol;
+	int		  pct;
+	void		(*row)(void *ctx, struct tab *t, size_t r, size_t g);
+	void		 *ctx;
 };
 
 /* --- per-op perf rows (§5) ---------------------------------------------------------- */
@@ -119,8 +141,8 @@ struct tab *tl_sheet_by_category(struct tl *tl, const struct launchers *L,
     const struct lstat *ls);
 struct tab *tl_sheet_ops_summary(struct tl *tl, const struct launchers *L,
     const struct lstat *ls);
-struct tab *tl_sheet_unique_args(struct tl *tl, const struct launchers *L,
-    const struct lstat *ls);
+void tl_sheet_unique_args(struct tl *tl, const struct launchers *L,
+    const struct lstat *ls, struct sink *sk);
 
 /* tlphase.c */
 struct tab *tl_sheet_by_phase(struct tl *tl, const struct launchers *L,
@@ -148,12 +170,14 @@ size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
 
 /* tlsheets.c */
 void tl_push(struct sink *sk, struct tab *t);
+/* Hand the sheet on (whole or in parts); frees gs->t. */
+void tl_push_groups(struct sink *sk, const struct tl_grows *gs);
 void tl_set_name(struct tab *t, size_t r, size_t c, const struct tl *tl, uint32_t s);
 int tl_str_cmp(const void *a, const void *b);
 void tl_strip_num_runs(struct buf *b, const char *f);
 
 /* tlunified.c */
-struct tab *tl_sheet_unified(struct tl *tl);
+void tl_sheet_unified(struct tl *tl, struct sink *sk);
 void tl_kernel_stack(const struct tl *tl, size_t k, struct buf *b);
 
 #endif

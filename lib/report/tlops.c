@@ -450,25 +450,61 @@ tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lsta
 	return t;
 }
 
-struct tab *
-tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *ls)
+/* ops_unique_args's groups, for tl_push_groups: per group its first launcher, the
+ * next launcher of each launcher's group, the groups' direct and subtree times. */
+struct uagroups {
+	struct tl		*tl;
+	const struct launchers	*L;
+	const size_t		*first, *next, *idx;
+	struct vec		*dv, *sv;
+	struct klist		*kl;
+	struct buf		 sum, trunc;
+};
+
+static void
+ua_row(void *ctx, struct tab *t, size_t r, size_t g)
+{
+	struct uagroups *u = ctx;
+	const struct launchers *L = u->L;
+	struct lfirst f = { u->tl, L, u->first[g] };
+	const struct vec *v[UA_SUBTREE + 1];
+	struct tl_group grp = { v, ua_first, &f, NULL };
+	size_t i, n = 0;
+
+	v[UA_DIRECT] = &u->dv[g];
+	v[UA_SUBTREE] = &u->sv[g];
+	tl_cols_row(t, r, ua_cols, UAC_N, u->idx, &grp);
+	for (i = u->first[g]; i != NONE; i = u->next[i])
+		u->kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
+	tl_kernel_details(u->tl, u->kl, n, &u->sum, &u->trunc);
+	tab_set_str(t, r, u->idx[UAC_KDS], u->sum.p);
+	tab_set_str(t, r, u->idx[UAC_TKD], u->trunc.p);
+	vec_free(&u->dv[g]);
+	vec_free(&u->sv[g]);
+}
+
+void
+tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *ls,
+    struct sink *sk)
 {
 	struct tab *t = tab_new("ops_unique_args");
 	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, r, idx[UAC_N];
-	struct vec *dv = xcalloc(ng + 1, sizeof(*dv)), *sv = xcalloc(ng + 1, sizeof(*sv));
-	struct klist *kl = xreallocarray(NULL, L->n + 1, sizeof(*kl));
-	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
 	/* next[i]: the group's next launcher after i, NONE at its last (each group's
 	 * launchers in order without a scan of all of them per group) */
 	size_t *next = xreallocarray(NULL, L->n + 1, sizeof(*next));
-	struct buf sum = BUF_INIT, trunc = BUF_INIT;
-	struct tab_key keys[2];
-	struct lfirst f = { tl, L, 0 };
-	const struct vec *v[UA_SUBTREE + 1];
-	struct tl_group grp = { v, ua_first, &f, NULL };
+	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
+	double *key = xreallocarray(NULL, ng + 1, sizeof(*key));
+	long long *uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
+	struct uagroups u = { tl, L, first, next, idx, NULL, NULL, NULL, BUF_INIT,
+	    BUF_INIT };
+	struct tl_grows gs = { t, ng, key, uid, 0, 1, ua_row, &u };
 
+	u.dv = xcalloc(ng + 1, sizeof(*u.dv));
+	u.sv = xcalloc(ng + 1, sizeof(*u.sv));
+	u.kl = xreallocarray(NULL, L->n + 1, sizeof(*u.kl));
 	tl_cols_add(t, ua_cols, UAC_N, (L->pm ? UA_BY_MODULE : 0) |
 	    (tl->o->by_nkernels ? UA_BY_NKERNELS : 0), idx);
+	gs.keycol = idx[UAC_DSUM];
 	for (i = 0; i < ng; i++)
 		first[i] = NONE;
 	for (i = L->n; i-- > 0;) {
@@ -476,37 +512,23 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 		first[g[i]] = i;
 	}
 	for (i = 0; i < L->n; i++) {
-		vec_add(&dv[g[i]], ls[i].direct);
-		vec_add(&sv[g[i]], ls[i].subtree);
+		vec_add(&u.dv[g[i]], ls[i].direct);
+		vec_add(&u.sv[g[i]], ls[i].subtree);
 	}
-	tab_reserve(t, ng);
+	/* the order: total_direct_kernel_time_sum, ex_UID (the first launcher's id) */
 	for (r = 0; r < ng; r++) {
-		size_t n = 0;
-
-		tab_row(t);
-		f.i = first[r];
-		v[UA_DIRECT] = &dv[r];
-		v[UA_SUBTREE] = &sv[r];
-		tl_cols_row(t, r, ua_cols, UAC_N, idx, &grp);
-		for (i = first[r]; i != NONE; i = next[i])
-			kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
-		tl_kernel_details(tl, kl, n, &sum, &trunc);
-		tab_set_str(t, r, idx[UAC_KDS], sum.p);
-		tab_set_str(t, r, idx[UAC_TKD], trunc.p);
-		vec_free(&dv[r]);
-		vec_free(&sv[r]);
+		key[r] = stat_sum(&u.dv[r]);
+		uid[r] = tl->op[L->op[first[r]]].id;
 	}
-	keys[0] = (struct tab_key){ idx[UAC_DSUM], 1 };
-	keys[1] = (struct tab_key){ idx[UAC_UID], 0 };
-	tab_sort(t, keys, 2);
-	tab_percentages(t, idx[UAC_DSUM]);
+	tl_push_groups(sk, &gs);
 	free(g);
-	free(dv);
-	free(sv);
-	free(kl);
+	free(u.dv);
+	free(u.sv);
+	free(u.kl);
 	free(first);
 	free(next);
-	buf_free(&sum);
-	buf_free(&trunc);
-	return t;
+	free(key);
+	free(uid);
+	buf_free(&u.sum);
+	buf_free(&u.trunc);
 }

@@ -329,18 +329,60 @@ family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
 	return p;
 }
 
-static struct tab *
-sheet_family(struct tl *tl, uint32_t fam)
+/* A roofline sheet's groups, for tl_push_groups. */
+struct fgroups {
+	struct tl		*tl;
+	const struct prow	*p;
+	const size_t		*start, *mem, *idx;
+	const uint32_t		*pk;
+	const bool		*pfloat;
+	size_t			 npk;
+	struct buf		 sum, trunc;
+};
+
+static void
+family_row(void *ctx, struct tab *t, size_t r, size_t grp_i)
+{
+	struct fgroups *f = ctx;
+	struct tl *tl = f->tl;
+	const struct prow *p = f->p;
+	size_t nm = f->start[grp_i + 1] - f->start[grp_i], i, j;
+	const size_t *m = f->mem + f->start[grp_i];
+	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
+	struct pgroup g;
+	struct tl_group grp = { g.vp, ffirst, &g, NULL };
+
+	tl_pgroup(&g, tl, p, m, nm);
+	tab_set_str(t, r, 0, tl_str(tl, tl->op[p[m[0]].as].name));
+	for (j = 0; j < f->npk; j++)
+		param_cell(tl, t, r, 1 + j, &tl->op[p[m[0]].op], f->pk[j], f->pfloat[j]);
+	tl_cols_row(t, r, fcols, FC_N, f->idx, &grp);
+	for (i = 0; i < nm; i++)
+		kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
+	tl_kernel_details(tl, kl, nm, &f->sum, &f->trunc);
+	/* every event carries a kernel_details list, [] for an op with no kernels
+	 * (CPU-only instances), and _summarize_kernel_stats gives [] for a group
+	 * of empty lists; trunc_kernel_details is None there */
+	tab_set_str(t, r, f->idx[FC_KDS], f->sum.p);
+	if (f->sum.len > 2)
+		tab_set_str(t, r, f->idx[FC_TKD], f->trunc.p);
+	tl_pgroup_free(&g);
+	free(kl);
+}
+
+static void
+sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 {
 	struct tab *t = tab_new(tl_str(tl, fam));
 	struct prow *p;
 	uint32_t *pk;
 	bool *pfloat;
-	size_t n, npk, i, j, r, ng, *start, *mem, idx[FC_N];
-	struct buf name = BUF_INIT, sum = BUF_INIT, trunc = BUF_INIT;
-	struct pgroup g;
-	struct tl_group grp = { g.vp, ffirst, &g, NULL };
-	struct tab_key keys[2];
+	size_t n, npk, i, j, ng, *start, *mem, idx[FC_N];
+	struct buf name = BUF_INIT;
+	struct fgroups f;
+	struct tl_grows gs;
+	double *key;
+	long long *uid;
 
 	p = family_rows(tl, fam, &n, &pk, &npk);
 	tab_col(t, "name");
@@ -353,41 +395,31 @@ sheet_family(struct tl *tl, uint32_t fam)
 	    (tl->roofline ? FC_ROOFLINE : 0), idx);
 	pfloat = param_columns(tl, p, n, pk, npk);
 	ng = tl_group_rows(tl, p, n, 1, &start, &mem);
-	tab_reserve(t, ng);
-	for (r = 0; r < ng; r++) {
-		size_t nm = start[r + 1] - start[r], *m = mem + start[r];
-		struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
+	key = xreallocarray(NULL, ng + 1, sizeof(*key));
+	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
+	/* the order: Kernel Time sum (pandas' sum of the members'), UID_first */
+	for (i = 0; i < ng; i++) {
+		struct stat_acc a;
 
-		tab_row(t);
-		tl_pgroup(&g, tl, p, m, nm);
-		tab_set_str(t, r, 0, tl_str(tl, tl->op[p[m[0]].as].name));
-		for (j = 0; j < npk; j++)
-			param_cell(tl, t, r, 1 + j, &tl->op[p[m[0]].op], pk[j], pfloat[j]);
-		tl_cols_row(t, r, fcols, FC_N, idx, &grp);
-		for (i = 0; i < nm; i++)
-			kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
-		tl_kernel_details(tl, kl, nm, &sum, &trunc);
-		/* every event carries a kernel_details list, [] for an op with no kernels
-		 * (CPU-only instances), and _summarize_kernel_stats gives [] for a group
-		 * of empty lists; trunc_kernel_details is None there */
-		tab_set_str(t, r, idx[FC_KDS], sum.p);
-		if (sum.len > 2)
-			tab_set_str(t, r, idx[FC_TKD], trunc.p);
-		tl_pgroup_free(&g);
-		free(kl);
+		memset(&a, 0, sizeof(a));
+		for (j = start[i]; j < start[i + 1]; j++)
+			stat_acc_add(&a, p[mem[j]].ktime);
+		key[i] = stat_acc_sum(&a);
+		uid[i] = p[mem[start[i]]].uid;
 	}
-	keys[0] = (struct tab_key){ idx[FC_KTSUM], 1 };
-	keys[1] = (struct tab_key){ idx[FC_UID], 0 };
-	tab_sort(t, keys, 2);
+	f = (struct fgroups){ tl, p, start, mem, idx, pk, pfloat, npk, BUF_INIT, BUF_INIT };
+	gs = (struct tl_grows){ t, ng, key, uid, idx[FC_KTSUM], 0, family_row, &f };
+	tl_push_groups(sk, &gs);
+	free(key);
+	free(uid);
 	free(start);
 	free(mem);
 	free(pk);
 	free(pfloat);
 	tl_prow_free(p, n);
 	buf_free(&name);
-	buf_free(&sum);
-	buf_free(&trunc);
-	return t;
+	buf_free(&f.sum);
+	buf_free(&f.trunc);
 }
 
 void
@@ -413,11 +445,11 @@ tl_sheets_roofline(struct tl *tl, struct sink *sk)
 	for (i = 0; families[i]; i++)
 		for (j = 0; j < nf; j++)
 			if (fam[j] != NAME_NONE && strcmp(tl_str(tl, fam[j]), families[i]) == 0) {
-				tl_push(sk, sheet_family(tl, fam[j]));
+				sheet_family(tl, fam[j], sk);
 				fam[j] = NAME_NONE;
 			}
 	for (j = 0; j < nf; j++)
 		if (fam[j] != NAME_NONE)
-			tl_push(sk, sheet_family(tl, fam[j]));
+			sheet_family(tl, fam[j], sk);
 	free(fam);
 }

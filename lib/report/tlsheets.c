@@ -2,6 +2,7 @@
 /* tlsheets: TraceLens's sheets in their order, each handed on as built (spec
  * docs/tracelens.md §7); the helpers the sheet families share. */
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,15 +63,123 @@ tl_push(struct sink *sk, struct tab *t)
 	sk->fn(t, sk->ctx);
 }
 
+/* tl_push_groups' order (tab_sort's on the sort column, descending, and ex_UID). */
+static const double *gs_key;
+static const long long *gs_uid;
+
+static int
+gs_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double kx = gs_key[x], ky = gs_key[y];
+	int nx = isnan(kx), ny = isnan(ky);
+
+	if (nx || ny) {
+		if (nx != ny)	/* empty last in either direction */
+			return nx - ny;
+	} else if (kx != ky)
+		return kx < ky ? 1 : -1;
+	if (gs_uid[x] != gs_uid[y])
+		return (gs_uid[x] > gs_uid[y]) - (gs_uid[x] < gs_uid[y]);
+	return (x > y) - (x < y);
+}
+
+/* The groups in the sheet's order; key[] as its cells hold it (non-finite: empty). */
+static uint32_t *
+gs_order(const struct tl_grows *gs, double *key)
+{
+	uint32_t *ord = xreallocarray(NULL, gs->ng + 1, sizeof(*ord));
+	size_t g;
+
+	for (g = 0; g < gs->ng; g++) {
+		ord[g] = (uint32_t)g;
+		key[g] = isfinite(gs->key[g]) ? gs->key[g] : NAN;
+	}
+	gs_key = key;
+	gs_uid = gs->uid;
+	qsort(ord, gs->ng, sizeof(*ord), gs_cmp);
+	gs_key = NULL;
+	gs_uid = NULL;
+	return ord;
+}
+
+/* tab_percentages' total: numpy's sum of the sort column in the sheet's order, NaN as
+ * 0. */
+static double
+gs_total(const double *key, const uint32_t *ord, size_t ng)
+{
+	struct vec all = VEC_INIT;
+	double total;
+	size_t i;
+
+	for (i = 0; i < ng; i++)
+		vec_add(&all, isnan(key[ord[i]]) ? 0 : key[ord[i]]);
+	total = stat_npsum(&all);
+	vec_free(&all);
+	return total;
+}
+
+void
+tl_push_groups(struct sink *sk, const struct tl_grows *gs)
+{
+	int parts = sk->part != NULL && sk->rows > 0 && gs->ng > 0;
+	size_t per = parts ? sk->rows : gs->ng, i = 0, j, n, pc = 0, cc = 0;
+	double *key = xreallocarray(NULL, gs->ng + 1, sizeof(*key)), total = 0, cum = 0;
+	uint32_t *ord = gs_order(gs, key);
+	struct tab *t;
+
+	if (parts && gs->pct) {
+		pc = tab_col(gs->t, "Percentage (%)");
+		cc = tab_col(gs->t, "Cumulative Percentage (%)");
+		total = gs_total(key, ord, gs->ng);
+	}
+	do {
+		t = parts ? tab_copy(gs->t, gs->t->name) : gs->t;
+		n = gs->ng - i < per ? gs->ng - i : per;
+		tab_reserve(t, n);
+		for (j = 0; j < n; j++, i++) {
+			size_t r = tab_row(t);
+			double p = key[ord[i]] / total * 100;
+
+			gs->row(gs->ctx, t, r, ord[i]);
+			if (!parts || !gs->pct || isnan(p))
+				continue;
+			cum += p;
+			tab_set_num(t, r, pc, p);
+			tab_set_num(t, r, cc, cum);
+		}
+		if (!parts) {
+			if (gs->pct)
+				tab_percentages(t, gs->keycol);
+			tl_push(sk, t);
+		} else
+			sk->part(t, i < gs->ng, sk->ctx);
+	} while (i < gs->ng);
+	if (parts) {
+		sk->n++;
+		tab_free(gs->t);
+	}
+	free(ord);
+	free(key);
+}
+
+/* tl_sheets_parts with whole sheets. */
 size_t
 tl_sheets_each(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *, void *),
     void *ctx, struct error *err)
+{
+	return tl_sheets_parts(tl, o, fn, NULL, 0, ctx, err);
+}
+
+size_t
+tl_sheets_parts(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *, void *),
+    void (*part)(struct tab *, int, void *), size_t rows, void *ctx, struct error *err)
 {
 	struct tl_timeline tm;
 	struct launchers L;
 	struct lstat *ls;
 	const char *why;
-	struct sink sink = { fn, ctx, 0 }, *sk = &sink;
+	struct sink sink = { fn, ctx, 0, part, rows }, *sk = &sink;
 
 	tl->o = o;
 	if (error_is_set(&tl->refused)) {
@@ -95,8 +204,8 @@ tl_sheets_each(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *, 
 		tl_push(sk, tl_sheet_by_category(tl, &L, ls));
 		tl_push(sk, tl_sheet_by_phase(tl, &L, ls));
 		tl_push(sk, tl_sheet_ops_summary(tl, &L, ls));
-		tl_push(sk, tl_sheet_unique_args(tl, &L, ls));
-		tl_push(sk, tl_sheet_unified(tl));
+		tl_sheet_unique_args(tl, &L, ls, sk);
+		tl_sheet_unified(tl, sk);
 		/* where the inference-phase branch puts them */
 		tl_push(sk, tl_sheet_phase(tl, &L, ls, "prefill"));
 		tl_push(sk, tl_sheet_phase(tl, &L, ls, "decode"));

@@ -605,14 +605,89 @@ syn_cmp(const void *a, const void *b)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
-struct tab *
-tl_sheet_unified(struct tl *tl)
+/* unified_perf_summary's groups, for tl_push_groups. */
+struct ugroups {
+	struct tl		*tl;
+	const struct prow	*p;
+	const size_t		*start, *mem, *idx;
+};
+
+static void
+ugroup_row(void *ctx, struct tab *t, size_t r, size_t g)
+{
+	const struct ugroups *u = ctx;
+	const size_t *m = u->mem + u->start[g];
+	size_t nm = u->start[g + 1] - u->start[g];
+
+	unified_row(u->tl, t, r, u->idx, u->p, m, nm);
+	if (u->tl->o->call_stack)
+		unified_stack(u->tl, t, r, u->idx[UC_ENTRY], u->p, m, nm);
+}
+
+/* The synthetic rows, in the trace's event order: the kernels with no cpu_op above
+ * grouped by their launch (in order of its first kernel), then those under one. */
+static void
+usynths(struct tl *tl, struct ucoll *u)
+{
+	long long uid = tl->maxid + 1;	/* no overflow: tltree.c takes ids up to 2^62 */
+	size_t nc = 0, i, *first = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
+	struct syn *c = xreallocarray(NULL, tl->nk + 1, sizeof(*c));
+
+	for (i = 0; i < tl->nop; i++)
+		first[i] = NONE;
+	for (i = 0; i < tl->nk; i++) {
+		const struct gpuev *k = &tl->k[i];
+
+		if (k->op == NONE || u->covered[i] || k->cls == TL_CLS_COMM)
+			continue;
+		c[nc++] = (struct syn){ i, k->rank, k->id, 0 };
+	}
+	qsort(c, nc, sizeof(*c), syn_cmp);
+	for (i = 0; i < nc; i++) {
+		size_t op = tl->k[c[i].k].op;
+
+		if (first[op] == NONE)
+			first[op] = i;
+		c[i].group = tl->op[op].runtime ? first[op] : nc;
+		c[i].rank = 0;
+		c[i].id = (long long)i;
+	}
+	qsort(c, nc, sizeof(*c), syn_cmp);
+	for (i = 0; i < nc; i++)
+		usynth(tl, u, c[i].k, uid++);
+	free(c);
+	free(first);
+}
+
+/* Each group's Kernel Time sum (pandas' sum of its members' kernel times) and
+ * ex_UID (its first member's): the sheet's order. */
+static void
+ugroup_keys(const struct prow *p, const size_t *start, const size_t *mem, size_t ng,
+    double *key, long long *uid)
+{
+	size_t g, i;
+
+	for (g = 0; g < ng; g++) {
+		struct stat_acc a;
+
+		memset(&a, 0, sizeof(a));
+		for (i = start[g]; i < start[g + 1]; i++)
+			stat_acc_add(&a, p[mem[i]].ktime);
+		key[g] = stat_acc_sum(&a);
+		uid[g] = p[mem[start[g]]].uid;
+	}
+}
+
+void
+tl_sheet_unified(struct tl *tl, struct sink *sk)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
 	size_t i, ng, *start, *mem, *roots, nroots = 0, ri, idx[UC_N];
-	long long uid = tl->maxid + 1;	/* no overflow: tltree.c takes ids up to 2^62 */
-	struct tab_key keys[2];
+	struct ugroups ug;
+	struct tl_grows gs;
+	double *key;
+	long long *uid;
 
 	memset(&u, 0, sizeof(u));
 	u.covered = xcalloc(tl->nk + 1, 1);
@@ -630,57 +705,23 @@ tl_sheet_unified(struct tl *tl)
 			ucollect(tl, &u, i);
 	}
 	free(roots);
-	/* synthetic rows, in the trace's event order: the kernels with no cpu_op above
-	 * grouped by their launch (in order of its first kernel), then those under one */
-	{
-		size_t nc = 0, *first = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
-		struct syn *c = xreallocarray(NULL, tl->nk + 1, sizeof(*c));
-
-		for (i = 0; i < tl->nop; i++)
-			first[i] = NONE;
-		for (i = 0; i < tl->nk; i++) {
-			const struct gpuev *k = &tl->k[i];
-
-			if (k->op == NONE || u.covered[i] || k->cls == TL_CLS_COMM)
-				continue;
-			c[nc++] = (struct syn){ i, k->rank, k->id, 0 };
-		}
-		qsort(c, nc, sizeof(*c), syn_cmp);
-		for (i = 0; i < nc; i++) {
-			size_t op = tl->k[c[i].k].op;
-
-			if (first[op] == NONE)
-				first[op] = i;
-			c[i].group = tl->op[op].runtime ? first[op] : nc;
-			c[i].rank = 0;
-			c[i].id = (long long)i;
-		}
-		qsort(c, nc, sizeof(*c), syn_cmp);
-		for (i = 0; i < nc; i++)
-			usynth(tl, &u, c[i].k, uid++);
-		free(c);
-		free(first);
-	}
+	free(u.sub);
+	u.sub = NULL;
+	usynths(tl, &u);
+	free(u.covered);
+	u.covered = NULL;
 	tl_cols_add(t, ucols, UC_N, (tl->roofline ? UC_ROOFLINE : 0) |
 	    (tl->o->call_stack ? UC_CALLSTACK : 0), idx);
 	ng = tl_group_rows(tl, u.r, u.n, 0, &start, &mem);
-	tab_reserve(t, ng);
-	for (i = 0; i < ng; i++) {
-		size_t r = tab_row(t);
-
-		unified_row(tl, t, r, idx, u.r, mem + start[i], start[i + 1] - start[i]);
-		if (tl->o->call_stack)
-			unified_stack(tl, t, r, idx[UC_ENTRY], u.r, mem + start[i],
-			    start[i + 1] - start[i]);
-	}
-	keys[0] = (struct tab_key){ idx[UC_KTSUM], 1 };
-	keys[1] = (struct tab_key){ idx[UC_UID], 0 };
-	tab_sort(t, keys, 2);
-	tab_percentages(t, idx[UC_KTSUM]);
+	key = xreallocarray(NULL, ng + 1, sizeof(*key));
+	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
+	ugroup_keys(u.r, start, mem, ng, key, uid);
+	ug = (struct ugroups){ tl, u.r, start, mem, idx };
+	gs = (struct tl_grows){ t, ng, key, uid, idx[UC_KTSUM], 1, ugroup_row, &ug };
+	tl_push_groups(sk, &gs);
+	free(key);
+	free(uid);
 	free(start);
 	free(mem);
 	tl_prow_free(u.r, u.n);
-	free(u.covered);
-	free(u.sub);
-	return t;
 }
