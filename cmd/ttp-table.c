@@ -1194,6 +1194,24 @@ stream_sheet(struct tab *t, void *ctx)
 
 static void nccl_part(struct tab *t, int more, void *ctx);
 
+/* The rows of a part: TABLE_PART_ROWS, or TTP_TABLE_PART_ROWS (tests: small traces
+ * through the many-part path). */
+static size_t
+part_rows(void)
+{
+	const char *e = getenv("TTP_TABLE_PART_ROWS");
+	char *end;
+	unsigned long long n;
+
+	if (e == NULL || *e == '\0')
+		return TABLE_PART_ROWS;
+	errno = 0;
+	n = strtoull(e, &end, 10);
+	if (*end != '\0' || errno != 0 || n == 0 || n > (1u << 30))
+		die(EXIT_USAGE, "TTP_TABLE_PART_ROWS: %s: not a row count from 1 to 2^30", e);
+	return (size_t)n;
+}
+
 /* Rows [0, n) of src (of dst's columns) after dst's. */
 static void
 tab_add_rows(struct tab *dst, const struct tab *src, size_t n)
@@ -1228,15 +1246,15 @@ stream_part(struct tab *t, int more, void *ctx)
 	const struct opts *o = st->o;
 	size_t top = o->top >= 0 ? (size_t)o->top : 10, n;
 
-	if (o->print_summary && st->nkeep < 2 &&
+	if (o->print_summary && st->ukeep == NULL && st->nkeep < 2 &&
 	    strcmp(t->name, "unified_perf_summary") == 0) {
+		st->ukeep = tab_project(t, t->name, summary_cols);
+		tab_truncate(st->ukeep, 0);
+		st->keep[st->nkeep++] = st->ukeep;
+	}
+	if (st->ukeep != NULL && strcmp(t->name, "unified_perf_summary") == 0) {
 		struct tab *p = tab_project(t, t->name, summary_cols);
 
-		if (st->ukeep == NULL) {
-			st->ukeep = tab_project(t, t->name, summary_cols);
-			tab_truncate(st->ukeep, 0);
-			st->keep[st->nkeep++] = st->ukeep;
-		}
 		n = p->nrows;
 		if (top != 0 && st->ukeep->nrows + n > top)
 			n = st->ukeep->nrows >= top ? 0 : top - st->ukeep->nrows;
@@ -1261,7 +1279,7 @@ sheets_stream(const struct opts *o, struct tl *tl)
 	st.o = o;
 	st.tl = tl;
 	tl_sheets_parts(tl, &o->tl, stream_sheet, stream_part,
-	    o->html == NULL ? TABLE_PART_ROWS : 0, &st, &err);
+	    o->html == NULL ? part_rows() : 0, &st, &err);
 	if (error_is_set(&err))
 		error_die(&err);
 	stream_end(&st);

@@ -167,6 +167,9 @@ void tl_prow_events(struct tl *tl, struct prow *p, size_t i);
 void tl_prow_free(struct prow *p, size_t n);
 size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
     size_t **start, size_t **members);
+size_t tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key),
+    void *ctx, size_t **start, size_t **members);
+void tl_args_key(struct tl *tl, struct buf *key, size_t x, uint32_t name, uint32_t cat);
 
 /* tlsheets.c */
 void tl_push(struct sink *sk, struct tab *t);

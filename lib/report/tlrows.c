@@ -215,36 +215,25 @@ tl_prow_free(struct prow *p, size_t n)
 	free(p);
 }
 
-/* Rows grouped by the repr of their name, category, process, thread and arguments, in
- * order of first appearance: the members of each group. */
+/* Items 0 .. n grouped by the key keyfn writes for each, in order of first
+ * appearance: the members of each group (group g: members[start[g] .. start[g+1])). */
 size_t
-tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **start,
-    size_t **members)
+tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void *ctx,
+    size_t **start, size_t **members)
 {
 	struct names groups;
 	struct buf key = BUF_INIT;
-	size_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), *cnt, ng, i, j;
+	size_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), *cnt, ng, i;
 
 	names_init(&groups);
 	for (i = 0; i < n; i++) {
-		const struct top *o = &tl->op[p[i].op];
-
 		buf_reset(&key);
-		if (roof) {
-			buf_printf(&key, "%u", tl->op[p[i].as].name);
-			for (j = 0; j < tl_mod(tl, o)->np; j++)
-				buf_printf(&key, "\x1f%u=%u", PK(o, j), PV(o, j));
-			if (tl->o->by_nkernels)
-				buf_printf(&key, "\x1fk%zu", p[i].nev);
-		} else if (p[i].synth && o->runtime)
-			buf_printf(&key, "%u\x1f%u", p[i].name, p[i].cat);
-		else
-			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
-			    p[i].name, p[i].cat, tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL), tl_op_who(tl, o, TL_THREAD), TDIMS(o),
-			    TTYPES(o), TSTRIDES(o), TCONC(o));
+		keyfn(ctx, i, &key);
 		g[i] = tab_group(&groups, key.p, key.len);
 	}
 	ng = groups.n;
+	names_free(&groups);
+	buf_free(&key);
 	cnt = xcalloc(ng + 1, sizeof(*cnt));
 	*start = xcalloc(ng + 1, sizeof(**start));
 	*members = xreallocarray(NULL, n + 1, sizeof(**members));
@@ -257,9 +246,59 @@ tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **
 		(*members)[(*start)[g[i]] + cnt[g[i]]++] = i;
 	free(cnt);
 	free(g);
-	names_free(&groups);
-	buf_free(&key);
 	return ng;
+}
+
+struct growkey {
+	struct tl		*tl;
+	const struct prow	*p;
+	int			 roof;
+};
+
+/* A perf row's group key: the repr of its name, category, process, thread and
+ * arguments; a roofline sheet's: its name, params (and kernel count). */
+static void
+prow_key(void *ctx, size_t i, struct buf *key)
+{
+	const struct growkey *gk = ctx;
+	struct tl *tl = gk->tl;
+	const struct prow *p = gk->p;
+	const struct top *o = &tl->op[p[i].op];
+	size_t j;
+
+	if (gk->roof) {
+		buf_printf(key, "%u", tl->op[p[i].as].name);
+		for (j = 0; j < tl_mod(tl, o)->np; j++)
+			buf_printf(key, "\x1f%u=%u", PK(o, j), PV(o, j));
+		if (tl->o->by_nkernels)
+			buf_printf(key, "\x1fk%zu", p[i].nev);
+	} else if (p[i].synth && o->runtime)
+		buf_printf(key, "%u\x1f%u", p[i].name, p[i].cat);
+	else
+		tl_args_key(tl, key, p[i].op, p[i].name, p[i].cat);
+}
+
+/* The group key of op x's arguments (with name and category cat): TraceLens's
+ * unified_perf_summary and ops_unique_args group by these. */
+void
+tl_args_key(struct tl *tl, struct buf *key, size_t x, uint32_t name, uint32_t cat)
+{
+	const struct top *o = &tl->op[x];
+
+	buf_printf(key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u", name, cat,
+	    tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL),
+	    tl_op_who(tl, o, TL_THREAD), TDIMS(o), TTYPES(o), TSTRIDES(o), TCONC(o));
+}
+
+/* Rows grouped by the repr of their name, category, process, thread and arguments, in
+ * order of first appearance: the members of each group. */
+size_t
+tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **start,
+    size_t **members)
+{
+	struct growkey gk = { tl, p, roof };
+
+	return tl_group_by(n, prow_key, &gk, start, members);
 }
 
 void

@@ -19,16 +19,28 @@
 
 /* --- unified_perf_summary (§7.4) ---------------------------------------------------- */
 
+/* A row of unified_perf_summary before grouping, 24 bytes: what its group's key and
+ * the sheet's order need. The rest (its events, figures, UID) is made again from its
+ * op when its group's row is built (uprow). */
+struct urow {
+	uint32_t	op;		/* the op it shows; a synthetic row's launch */
+	uint32_t	k;		/* a synthetic row's GPU event, else UINT32_MAX */
+	uint32_t	name;		/* a synthetic row's own name, else the op's */
+	double		ktime;		/* its kernel time (the busy time of its events) */
+};
+
 struct ucoll {
-	struct prow	*r;
+	struct urow	*r;
 	size_t		 n, cap;
+	size_t		 nop;		/* rows of ops; the synthetic ones follow */
 	char		*covered;	/* per GPU event */
 	uint8_t		*sub;		/* per op: SUB_EV, SUB_MODEL */
+	size_t		*ev, nev, cev;	/* a row's events */
 };
 #define SUB_EV		1u	/* a GPU event in the subtree */
 #define SUB_MODEL	2u	/* a descendant has a model */
 
-static struct prow *
+static struct urow *
 ucoll_add(struct ucoll *u)
 {
 	u->r = xgrow(u->r, &u->cap, u->n + 1, sizeof(*u->r));
@@ -116,49 +128,76 @@ host_us(const struct top *o)
 static void
 urow(struct tl *tl, struct ucoll *u, size_t i)
 {
-	const struct top *o = &tl->op[i];
-	struct prow *p;
+	struct urow *r = ucoll_add(u);
 	size_t j;
 
-	p = ucoll_add(u);
-	p->op = i;
-	p->uid = o->id;
-	p->name = o->name;
-	p->cat = tl_op_category(tl, i);
-	p->model = o->model && tl_mod(tl, o)->bwd_of < 0;
-	p->hasmodel = o->hasmodel;
-	p->dur_us = host_us(o);
-	p->flops = p->model ? tl_mod(tl, o)->flops : NAN;
-	p->bytes = p->model ? tl_mod(tl, o)->bytes : NAN;
-	p->roof_us = p->model ? tl_mod(tl, o)->roof_us : NAN;
-	tl_prow_events(tl, p, i);
-	for (j = 0; j < p->nev; j++)
-		u->covered[p->ev[j]] = 1;
+	r->op = (uint32_t)i;
+	r->k = UINT32_MAX;
+	r->name = tl->op[i].name;
+	u->nev = 0;
+	tl_subtree_events(tl, i, &u->ev, &u->nev, &u->cev);
+	tl_sort_events(tl, u->ev, u->nev);
+	r->ktime = tl_busy(tl, u->ev, u->nev);
+	for (j = 0; j < u->nev; j++)
+		u->covered[u->ev[j]] = 1;
 }
 
 /* A synthetic row for GPU event k that no collected op covers. */
 static void
-usynth(struct tl *tl, struct ucoll *u, size_t k, long long uid)
+usynth(struct tl *tl, struct ucoll *u, size_t k)
 {
 	const struct gpuev *e = &tl->k[k];
-	const struct top *o = &tl->op[e->op];
-	struct prow *p = ucoll_add(u);
+	struct urow *r = ucoll_add(u);
 	struct buf b = BUF_INIT;
 
-	buf_printf(&b, "%s->%s (Synthetic Op)", tl_str(tl, o->name), tl_str(tl, e->name));
-	p->op = e->op;
-	p->uid = uid;
-	p->name = tl_intern_buf(tl, &b);
-	p->cat = o->runtime && o->cat == NAME_NONE ? tl_intern(tl, "other") :
-	    tl_op_category(tl, e->op);
-	p->synth = 1;
-	p->dur_us = host_us(o);
-	p->flops = p->bytes = p->roof_us = NAN;
-	p->ev = xmalloc(sizeof(*p->ev));
-	p->ev[0] = k;
-	p->nev = 1;
-	p->ktime = tl_busy(tl, p->ev, 1);
+	buf_printf(&b, "%s->%s (Synthetic Op)", tl_str(tl, tl->op[e->op].name),
+	    tl_str(tl, e->name));
+	r->op = (uint32_t)e->op;
+	r->k = (uint32_t)k;
+	r->name = tl_intern_buf(tl, &b);
+	r->ktime = tl_busy(tl, &k, 1);
 	buf_free(&b);
+}
+
+/* A synthetic row's op category. */
+static uint32_t
+usynth_cat(struct tl *tl, const struct top *o, size_t op)
+{
+	return o->runtime && o->cat == NAME_NONE ? tl_intern(tl, "other") :
+	    tl_op_category(tl, op);
+}
+
+/* Row x of u in full, as the sheet's columns take it. */
+static void
+uprow(struct tl *tl, const struct ucoll *u, size_t x, struct prow *p)
+{
+	const struct urow *r = &u->r[x];
+	const struct top *o = &tl->op[r->op];
+
+	memset(p, 0, sizeof(*p));
+	p->op = p->as = r->op;
+	p->name = r->name;
+	p->dur_us = host_us(o);
+	if (r->k != UINT32_MAX) {
+		/* no overflow: tltree.c takes ids up to 2^62 */
+		p->uid = tl->maxid + 1 + (long long)(x - u->nop);
+		p->cat = usynth_cat(tl, o, r->op);
+		p->synth = 1;
+		p->flops = p->bytes = p->roof_us = NAN;
+		p->ev = xmalloc(sizeof(*p->ev));
+		p->ev[0] = r->k;
+		p->nev = 1;
+		p->ktime = r->ktime;
+		return;
+	}
+	p->uid = o->id;
+	p->cat = tl_op_category(tl, r->op);
+	p->model = o->model && tl_mod(tl, o)->bwd_of < 0;
+	p->hasmodel = o->hasmodel;
+	p->flops = p->model ? tl_mod(tl, o)->flops : NAN;
+	p->bytes = p->model ? tl_mod(tl, o)->bytes : NAN;
+	p->roof_us = p->model ? tl_mod(tl, o)->roof_us : NAN;
+	tl_prow_events(tl, p, r->op);
 }
 
 /* unified_perf_summary's first-member sources (the series are struct pgroup's). */
@@ -608,20 +647,30 @@ syn_cmp(const void *a, const void *b)
 /* unified_perf_summary's groups, for tl_push_groups. */
 struct ugroups {
 	struct tl		*tl;
-	const struct prow	*p;
+	const struct ucoll	*u;
 	const size_t		*start, *mem, *idx;
 };
 
+/* Group g's row: its members in full (uprow), then the columns. */
 static void
 ugroup_row(void *ctx, struct tab *t, size_t r, size_t g)
 {
-	const struct ugroups *u = ctx;
-	const size_t *m = u->mem + u->start[g];
-	size_t nm = u->start[g + 1] - u->start[g];
+	const struct ugroups *ug = ctx;
+	size_t nm = ug->start[g + 1] - ug->start[g], i;
+	struct prow *p = xreallocarray(NULL, nm, sizeof(*p));
+	size_t *m = xreallocarray(NULL, nm, sizeof(*m));
 
-	unified_row(u->tl, t, r, u->idx, u->p, m, nm);
-	if (u->tl->o->call_stack)
-		unified_stack(u->tl, t, r, u->idx[UC_ENTRY], u->p, m, nm);
+	for (i = 0; i < nm; i++) {
+		uprow(ug->tl, ug->u, ug->mem[ug->start[g] + i], &p[i]);
+		m[i] = i;
+	}
+	unified_row(ug->tl, t, r, ug->idx, p, m, nm);
+	if (ug->tl->o->call_stack)
+		unified_stack(ug->tl, t, r, ug->idx[UC_ENTRY], p, m, nm);
+	for (i = 0; i < nm; i++)
+		free(p[i].ev);
+	free(p);
+	free(m);
 }
 
 /* The synthetic rows, in the trace's event order: the kernels with no cpu_op above
@@ -629,7 +678,6 @@ ugroup_row(void *ctx, struct tab *t, size_t r, size_t g)
 static void
 usynths(struct tl *tl, struct ucoll *u)
 {
-	long long uid = tl->maxid + 1;	/* no overflow: tltree.c takes ids up to 2^62 */
 	size_t nc = 0, i, *first = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
 	struct syn *c = xreallocarray(NULL, tl->nk + 1, sizeof(*c));
 
@@ -653,28 +701,57 @@ usynths(struct tl *tl, struct ucoll *u)
 		c[i].id = (long long)i;
 	}
 	qsort(c, nc, sizeof(*c), syn_cmp);
+	u->nop = u->n;
 	for (i = 0; i < nc; i++)
-		usynth(tl, u, c[i].k, uid++);
+		usynth(tl, u, c[i].k);
 	free(c);
 	free(first);
+}
+
+struct ukey {
+	struct tl		*tl;
+	const struct ucoll	*u;
+};
+
+/* Row x's group key: a synthetic row under a launch with no op above it by its name
+ * and category, every other by its op's arguments too (tl_args_key). */
+static void
+ukey(void *ctx, size_t x, struct buf *key)
+{
+	const struct ukey *k = ctx;
+	const struct urow *r = &k->u->r[x];
+	const struct top *o = &k->tl->op[r->op];
+	uint32_t cat;
+
+	if (r->k == UINT32_MAX) {
+		tl_args_key(k->tl, key, r->op, r->name, tl_op_category(k->tl, r->op));
+		return;
+	}
+	cat = usynth_cat(k->tl, o, r->op);
+	if (o->runtime)
+		buf_printf(key, "%u\x1f%u", r->name, cat);
+	else
+		tl_args_key(k->tl, key, r->op, r->name, cat);
 }
 
 /* Each group's Kernel Time sum (pandas' sum of its members' kernel times) and
  * ex_UID (its first member's): the sheet's order. */
 static void
-ugroup_keys(const struct prow *p, const size_t *start, const size_t *mem, size_t ng,
-    double *key, long long *uid)
+ugroup_keys(const struct tl *tl, const struct ucoll *u, const size_t *start,
+    const size_t *mem, size_t ng, double *key, long long *uid)
 {
-	size_t g, i;
+	size_t g, i, x;
 
 	for (g = 0; g < ng; g++) {
 		struct stat_acc a;
 
 		memset(&a, 0, sizeof(a));
 		for (i = start[g]; i < start[g + 1]; i++)
-			stat_acc_add(&a, p[mem[i]].ktime);
+			stat_acc_add(&a, u->r[mem[i]].ktime);
 		key[g] = stat_acc_sum(&a);
-		uid[g] = p[mem[start[g]]].uid;
+		x = mem[start[g]];
+		uid[g] = u->r[x].k == UINT32_MAX ? tl->op[u->r[x].op].id :
+		    tl->maxid + 1 + (long long)(x - u->nop);
 	}
 }
 
@@ -685,6 +762,7 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	struct ucoll u;
 	size_t i, ng, *start, *mem, *roots, nroots = 0, ri, idx[UC_N];
 	struct ugroups ug;
+	struct ukey uk;
 	struct tl_grows gs;
 	double *key;
 	long long *uid;
@@ -706,22 +784,22 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	}
 	free(roots);
 	free(u.sub);
-	u.sub = NULL;
+	free(u.ev);
 	usynths(tl, &u);
 	free(u.covered);
-	u.covered = NULL;
 	tl_cols_add(t, ucols, UC_N, (tl->roofline ? UC_ROOFLINE : 0) |
 	    (tl->o->call_stack ? UC_CALLSTACK : 0), idx);
-	ng = tl_group_rows(tl, u.r, u.n, 0, &start, &mem);
+	uk = (struct ukey){ tl, &u };
+	ng = tl_group_by(u.n, ukey, &uk, &start, &mem);
 	key = xreallocarray(NULL, ng + 1, sizeof(*key));
 	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
-	ugroup_keys(u.r, start, mem, ng, key, uid);
-	ug = (struct ugroups){ tl, u.r, start, mem, idx };
+	ugroup_keys(tl, &u, start, mem, ng, key, uid);
+	ug = (struct ugroups){ tl, &u, start, mem, idx };
 	gs = (struct tl_grows){ t, ng, key, uid, idx[UC_KTSUM], 1, ugroup_row, &ug };
 	tl_push_groups(sk, &gs);
 	free(key);
 	free(uid);
 	free(start);
 	free(mem);
-	tl_prow_free(u.r, u.n);
+	free(u.r);
 }
