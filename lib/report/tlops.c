@@ -160,36 +160,47 @@ tl_launcher_times(struct tl *tl, const struct launchers *L, struct lstat *ls)
 	free(v);
 }
 
+struct lkey {
+	struct tl		*tl;
+	const struct launchers	*L;
+	int			 by_args;
+};
+
+/* Launcher i's group key: its category, its name, or its arguments (tl_args_key);
+ * with parent modules, its module; by arguments and kernel counts, its count. */
+static void
+launcher_key(void *ctx, size_t i, struct buf *key)
+{
+	const struct lkey *k = ctx;
+	struct tl *tl = k->tl;
+	const struct launchers *L = k->L;
+	const struct top *o = &tl->op[L->op[i]];
+
+	if (k->by_args == 0)
+		buf_printf(key, "%u", tl_op_category(tl, L->op[i]));
+	else if (k->by_args == 1)
+		buf_printf(key, "%u", o->name);
+	else
+		tl_args_key(tl, key, L->op[i], o->name, tl_op_category(tl, L->op[i]));
+	if (L->pm)
+		buf_printf(key, "\x1fm%u", L->pm[i]);
+	if (k->by_args == 2 && tl->o->by_nkernels)
+		buf_printf(key, "\x1fk%zu", L->nk[i]);
+}
+
 /* Group launchers by a key; returns the group of each launcher, *ng the count. */
 static size_t *
 group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *ng)
 {
-	struct names groups;
-	struct buf key = BUF_INIT;
-	size_t *g = xreallocarray(NULL, L->n + 1, sizeof(*g)), i;
+	struct lkey k = { tl, L, by_args };
+	size_t *g = xreallocarray(NULL, L->n + 1, sizeof(*g)), *start, *mem, i, j;
 
-	names_init(&groups);
-	for (i = 0; i < L->n; i++) {
-		const struct top *o = &tl->op[L->op[i]];
-
-		buf_reset(&key);
-		if (by_args == 0)
-			buf_printf(&key, "%u", tl_op_category(tl, L->op[i]));
-		else if (by_args == 1)
-			buf_printf(&key, "%u", o->name);
-		else
-			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u",
-			    o->name, tl_op_category(tl, L->op[i]), tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL), tl_op_who(tl, o, TL_THREAD),
-			    TDIMS(o), TTYPES(o), TSTRIDES(o), TCONC(o));
-		if (L->pm)
-			buf_printf(&key, "\x1fm%u", L->pm[i]);
-		if (by_args == 2 && tl->o->by_nkernels)
-			buf_printf(&key, "\x1fk%zu", L->nk[i]);
-		g[i] = tab_group(&groups, key.p, key.len);
-	}
-	*ng = groups.n;
-	names_free(&groups);
-	buf_free(&key);
+	*ng = tl_group_by(L->n, launcher_key, &k, &start, &mem);
+	for (i = 0; i < *ng; i++)
+		for (j = start[i]; j < start[i + 1]; j++)
+			g[mem[j]] = i;
+	free(start);
+	free(mem);
 	return g;
 }
 

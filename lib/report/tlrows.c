@@ -215,33 +215,77 @@ tl_prow_free(struct prow *p, size_t n)
 	free(p);
 }
 
+/* A slot of tl_group_by's table: a group's key hash, its first item (whose key is
+ * written again to compare), its number + 1 (0: empty). 12 bytes where interning the
+ * keys held each key's text (some 100 bytes a group with a row per op). */
+struct gslot {
+	uint32_t	h, rep, g1;
+};
+
+static uint32_t
+key_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+/* Item i's group number in tab (cap slots, a power of two), a new one (*ng) when its
+ * key is new. */
+static uint32_t
+group_of(struct gslot *tab, size_t cap, size_t i, const struct buf *key, struct buf *k2,
+    void (*keyfn)(void *, size_t, struct buf *), void *ctx, uint32_t *ng)
+{
+	uint32_t h = key_hash(key->p, key->len);
+	size_t j;
+
+	for (j = h & (cap - 1); tab[j].g1 != 0; j = (j + 1) & (cap - 1)) {
+		if (tab[j].h != h)
+			continue;
+		buf_reset(k2);
+		keyfn(ctx, tab[j].rep, k2);
+		if (k2->len == key->len && memcmp(k2->p, key->p, key->len) == 0)
+			return tab[j].g1 - 1;
+	}
+	tab[j] = (struct gslot){ h, (uint32_t)i, ++*ng };
+	return *ng - 1;
+}
+
 /* Items 0 .. n grouped by the key keyfn writes for each, in order of first
  * appearance: the members of each group (group g: members[start[g] .. start[g+1])). */
 size_t
 tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void *ctx,
     size_t **start, size_t **members)
 {
-	struct names groups;
-	struct buf key = BUF_INIT;
-	size_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), *cnt, ng, i;
+	struct buf key = BUF_INIT, k2 = BUF_INIT;
+	size_t cap = 16, *cnt, i;
+	uint32_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), ng = 0;
+	struct gslot *tab;
 
-	names_init(&groups);
+	if (n >= UINT32_MAX / 2)
+		die(EXIT_DATA, "%zu rows: more than a sheet's groups can number", n);
+	while (cap < 2 * n)	/* at most half full */
+		cap *= 2;
+	tab = xcalloc(cap, sizeof(*tab));
 	for (i = 0; i < n; i++) {
 		buf_reset(&key);
 		keyfn(ctx, i, &key);
-		g[i] = tab_group(&groups, key.p, key.len);
+		g[i] = group_of(tab, cap, i, &key, &k2, keyfn, ctx, &ng);
 	}
-	ng = groups.n;
-	names_free(&groups);
+	free(tab);
 	buf_free(&key);
-	cnt = xcalloc(ng + 1, sizeof(*cnt));
-	*start = xcalloc(ng + 1, sizeof(**start));
+	buf_free(&k2);
+	cnt = xcalloc((size_t)ng + 1, sizeof(*cnt));
+	*start = xcalloc((size_t)ng + 1, sizeof(**start));
 	*members = xreallocarray(NULL, n + 1, sizeof(**members));
 	for (i = 0; i < n; i++)
 		cnt[g[i]]++;
 	for (i = 0; i < ng; i++)
 		(*start)[i + 1] = (*start)[i] + cnt[i];
-	memset(cnt, 0, (ng + 1) * sizeof(*cnt));
+	memset(cnt, 0, ((size_t)ng + 1) * sizeof(*cnt));
 	for (i = 0; i < n; i++)
 		(*members)[(*start)[g[i]] + cnt[g[i]]++] = i;
 	free(cnt);
