@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/diag.h"
+#include "core/hash.h"
 #include "core/dstr.h"
 #include "core/spool.h"
 
@@ -101,18 +102,6 @@ dstr_len(const struct dstr *d, uint32_t i)
 	uint64_t end = (size_t)i + 1 < d->n ? ENT_OFF(d->ent[i + 1]) : d->size;
 
 	return (size_t)(end - ENT_OFF(d->ent[i]) - 1);
-}
-
-static uint64_t
-hash64(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (len-- > 0) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
 }
 
 static void
@@ -232,7 +221,7 @@ append(struct dstr *d, const char *s, size_t len)
 uint32_t
 dstr_intern(struct dstr *d, const char *s, size_t len)
 {
-	uint64_t fp = hash64(s, len) >> OFFBITS;
+	uint64_t fp = hash_bytes(s, len) >> OFFBITS;
 	size_t j = find(d, s, len, fp);
 
 	if (d->tab[j] != 0)

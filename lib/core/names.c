@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/hash.h"
 #include "core/names.h"
 
 #define BLOCKSZ	65536
@@ -25,18 +26,6 @@ names_init(struct names *nm)
 	memset(nm, 0, sizeof(*nm));
 }
 
-static uint64_t
-hashn(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (len-- > 0) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static uint32_t
 names_find(const struct names *nm, const char *s, size_t len, size_t *slot)
 {
@@ -46,7 +35,8 @@ names_find(const struct names *nm, const char *s, size_t len, size_t *slot)
 		*slot = 0;
 		return NAME_NONE;
 	}
-	for (i = hashn(s, len) & (nm->tabcap - 1); nm->tab[i] != 0; i = (i + 1) & (nm->tabcap - 1)) {
+	for (i = hash_bytes(s, len) & (nm->tabcap - 1); nm->tab[i] != 0;
+	    i = (i + 1) & (nm->tabcap - 1)) {
 		uint32_t k = nm->tab[i] - 1;
 
 		if (nm->len[k] == len && memcmp(nm->str[k], s, len) == 0)
@@ -65,7 +55,8 @@ names_rehash(struct names *nm)
 	nm->tab = xcalloc(cap, sizeof(*nm->tab));
 	nm->tabcap = cap;
 	for (i = 0; i < nm->n; i++) {
-		for (j = hashn(nm->str[i], nm->len[i]) & (cap - 1); nm->tab[j] != 0; j = (j + 1) & (cap - 1))
+		for (j = hash_bytes(nm->str[i], nm->len[i]) & (cap - 1); nm->tab[j] != 0;
+		    j = (j + 1) & (cap - 1))
 			;
 		nm->tab[j] = (uint32_t)i + 1;
 	}
@@ -144,7 +135,7 @@ names_unslot(struct names *nm, size_t j)
 			k = (k + 1) & mask;
 			if (nm->tab[k] == 0)
 				return;
-			h = hashn(nm->str[nm->tab[k] - 1], nm->len[nm->tab[k] - 1]) & mask;
+			h = hash_bytes(nm->str[nm->tab[k] - 1], nm->len[nm->tab[k] - 1]) & mask;
 			/* the entry at k may move to j unless its home is in (j, k] */
 			if (j < k ? h <= j || h > k : h <= j && h > k)
 				break;
@@ -162,7 +153,7 @@ names_rewind(struct names *nm, size_t n)
 	while (nm->n > n) {
 		size_t i = nm->n - 1, j, mask = nm->tabcap - 1;
 
-		for (j = hashn(nm->str[i], nm->len[i]) & mask; nm->tab[j] != i + 1;
+		for (j = hash_bytes(nm->str[i], nm->len[i]) & mask; nm->tab[j] != i + 1;
 		    j = (j + 1) & mask)
 			;
 		names_unslot(nm, j);

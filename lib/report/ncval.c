@@ -13,6 +13,7 @@
 
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/hash.h"
 #include "core/names.h"
 #include "core/spool.h"
 #include "report/pyrepr.h"
@@ -20,18 +21,6 @@
 #include "ncpriv.h"
 
 /* --- strings ----------------------------------------------------------------------- */
-
-static uint64_t
-fnv64(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	while (n-- > 0) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 /* A string's id: a short one interned, a long one in the spool (once per content). */
 uint32_t
@@ -44,7 +33,7 @@ nc_intern(struct nc *nc, const char *s, size_t n)
 
 	if (n < BIG_MIN)
 		return names_intern(&nc->s, s, n);
-	key.h = fnv64(s, n);
+	key.h = hash_bytes(s, n);
 	key.n = n;
 	k = names_add(&nc->bigkey, (const char *)&key, sizeof(key), &added);
 	if (!added) {

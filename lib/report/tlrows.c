@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/hash.h"
 #include "core/diag.h"
 #include "core/names.h"
 #include "report/pyrepr.h"
@@ -222,24 +223,13 @@ struct gslot {
 	uint32_t	h, rep, g1;
 };
 
-static uint32_t
-key_hash(const char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
-}
-
 /* Item i's group number in tab (cap slots, a power of two), a new one (*ng) when its
  * key is new. */
 static uint32_t
 group_of(struct gslot *tab, size_t cap, size_t i, const struct buf *key, struct buf *k2,
     void (*keyfn)(void *, size_t, struct buf *), void *ctx, uint32_t *ng)
 {
-	uint32_t h = key_hash(key->p, key->len);
+	uint32_t h = (uint32_t)hash_bytes(key->p, key->len);
 	size_t j;
 
 	for (j = h & (cap - 1); tab[j].g1 != 0; j = (j + 1) & (cap - 1)) {

@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/ckint.h"
 #include "core/diag.h"
+#include "core/hash.h"
 #include "core/dstr.h"
 #include "core/json.h"
 #include "core/names.h"
@@ -299,17 +300,6 @@ tl_arg_repr(const struct tl *tl, const struct top *o, int j)
 	return v;
 }
 
-static uint64_t
-text_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* The argument columns of an op from its "in" array: each entry's shape (a list, or a
  * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
 static void
@@ -328,7 +318,7 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		o->args = NAME_NONE;
 		return;
 	}
-	c = &tl->inc[text_hash(raw, rawlen) % INCACHE];
+	c = &tl->inc[hash_bytes(raw, rawlen) % INCACHE];
 	if (c->text != NULL && c->len == rawlen && memcmp(c->text, raw, rawlen) == 0) {
 		o->args = c->set;
 		return;
