@@ -65,16 +65,19 @@ phfirst(void *ctx, int src, struct tl_val *v)
 }
 
 /* The launchers (those tagged ph, or all when ph is NAME_NONE) grouped by phase (by) or
- * by name; per group its first launcher in first[] and its direct times in v[] (in µs
+ * by name; per group its first launcher in first[], its launcher of the least id (the
+ * first of them) in least[] when least is not NULL, and its direct times in v[] (in µs
  * and in ms); the number of groups. */
 static size_t
 phase_groups(struct tl *tl, const struct launchers *L, const struct lstat *ls, uint32_t ph,
-    int by, size_t **first, struct vec **v)
+    int by, size_t **first, size_t **least, struct vec **v)
 {
 	struct names groups;
 	size_t i, r, ng = 0, cap = 0;
 
 	*first = NULL;
+	if (least != NULL)
+		*least = NULL;
 	*v = NULL;
 	names_init(&groups);
 	for (i = 0; i < L->n; i++) {
@@ -87,9 +90,14 @@ phase_groups(struct tl *tl, const struct launchers *L, const struct lstat *ls, u
 		if (r == ng) {
 			*first = xgrow(*first, &cap, ng + 1, sizeof(**first));
 			*v = xreallocarray(*v, 2 * (ng + 1), sizeof(**v));
+			if (least != NULL) {
+				*least = xreallocarray(*least, ng + 1, sizeof(**least));
+				(*least)[ng] = i;
+			}
 			(*first)[ng++] = i;
 			(*v)[2 * r] = (*v)[2 * r + 1] = (struct vec)VEC_INIT;
-		}
+		} else if (least != NULL && o->id < tl->op[L->op[(*least)[r]]].id)
+			(*least)[r] = i;
 		vec_add(&(*v)[2 * r], ls[i].direct);
 		vec_add(&(*v)[2 * r + 1], ls[i].direct / 1000);
 	}
@@ -136,7 +144,7 @@ tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *
 	for (i = 0; i < L->n && !any; i++)
 		any = tl->op[L->op[i]].phase != NAME_NONE;
 	if (any)
-		ng = phase_groups(tl, L, ls, NAME_NONE, 1, &first, &v);
+		ng = phase_groups(tl, L, ls, NAME_NONE, 1, &first, NULL, &v);
 	for (r = 0; r < ng; r++) {
 		f.i = first[r];
 		vp[PH_DIRECT] = &v[2 * r];
@@ -173,7 +181,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	struct buf b = BUF_INIT;
 	struct tab_key byname;
 	uint32_t ph = names_lookup(&tl->str, phase, strlen(phase));
-	size_t i, r, ng = 0, *first = NULL, idx[SP_N], k;
+	size_t r, ng = 0, *first = NULL, *least = NULL, idx[SP_N];
 	struct vec *v = NULL;
 	const struct vec *vp[1];
 	struct phfirst f = { tl, L, 0 };
@@ -183,7 +191,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	t = tab_new(b.p);
 	tl_cols_add(t, sp_cols, SP_N, 0, idx);
 	if (ph != NAME_NONE)
-		ng = phase_groups(tl, L, ls, ph, 0, &first, &v);
+		ng = phase_groups(tl, L, ls, ph, 0, &first, &least, &v);
 	for (r = 0; r < ng; r++) {
 		size_t row = tab_row(t);
 
@@ -191,11 +199,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 		vp[PH_DIRECT] = &v[2 * r];
 		tl_cols_row(t, row, sp_cols, SP_N, idx, &grp);
 		/* the launcher of the name with the least id */
-		for (k = i = first[r]; i < L->n; i++)
-			if (tl->op[L->op[i]].phase == ph && tl->op[L->op[i]].name ==
-			    tl->op[L->op[k]].name && tl->op[L->op[i]].id < tl->op[L->op[k]].id)
-				k = i;
-		kernel_categories(tl, L, k, &b);
+		kernel_categories(tl, L, least[r], &b);
 		if (b.len > 0)
 			tab_set_str(t, row, idx[SP_CATS], b.p);
 	}
@@ -206,6 +210,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	tab_sort_pandas(t, idx[SP_SUM], 1);
 	tab_percentages(t, idx[SP_MS]);
 	phase_groups_free(first, v, ng);
+	free(least);
 	buf_free(&b);
 	return t;
 }
