@@ -239,26 +239,36 @@ stream_end(struct stream *st)
 	}
 }
 
-/* One sheet to a temporary beside DIR/NAME.csv; every one is renamed into place only
- * after the last is written, so a failure leaves none of them half-written. */
-static void
-stream_csv(struct stream *st, const struct tab *t)
+/* The sheet name's DIR/NAME.csv (--csv-dir), checked and opened to a temporary beside
+ * it. */
+static struct outfile *
+sheet_csv_open(const struct tableout_opts *o, const char *name)
 {
 	struct error e = ERROR_INIT;
 	struct buf p = BUF_INIT;
 	struct outfile *f;
 
-	buf_printf(&p, "%s/%s.csv", st->o->csv_dir, t->name);
+	buf_printf(&p, "%s/%s.csv", o->csv_dir, name);
 	tableout_check("--csv-dir", p.p);
-	if (st->o->verbose)
+	if (o->verbose)
 		say("Writing %s", p.p);
 	if ((f = outfile_open(p.p, &e)) == NULL)
 		error_die(&e);
+	buf_free(&p);
+	return f;
+}
+
+/* One sheet to a temporary beside DIR/NAME.csv; every one is renamed into place only
+ * after the last is written, so a failure leaves none of them half-written. */
+static void
+stream_csv(struct stream *st, const struct tab *t)
+{
+	struct outfile *f = sheet_csv_open(st->o, t->name);
+
 	if (tab_write_csv(t, outfile_fp(f)) != 0)
-		die(EXIT_DATA, "%s: %s", p.p, strerror(errno ? errno : EIO));
+		die(EXIT_DATA, "%s: %s", outfile_path(f), strerror(errno ? errno : EIO));
 	st->of = xreallocarray(st->of, st->nof + 1, sizeof(*st->of));
 	st->of[st->nof++] = f;
-	buf_free(&p);
 }
 
 static void
@@ -465,7 +475,6 @@ jax_part(struct tab *t, unsigned flags, void *ctx)
 {
 	struct jstream *st = ctx;
 	const struct tableout_opts *o = st->o;
-	struct error e = ERROR_INIT;
 	int rc = 0;
 
 	if (!st->started) {
@@ -483,15 +492,7 @@ jax_part(struct tab *t, unsigned flags, void *ctx)
 		st->seen = xreallocarray(st->seen, st->nseen + 1, sizeof(*st->seen));
 		st->seen[st->nseen++] = xstrdup(t->name);
 		if ((st->want = wanted(o, t->name)) && o->csv_dir != NULL) {
-			struct buf p = BUF_INIT;
-
-			buf_printf(&p, "%s/%s.csv", o->csv_dir, t->name);
-			tableout_check("--csv-dir", p.p);
-			if (o->verbose)
-				say("Writing %s", p.p);
-			if ((st->cur = outfile_open(p.p, &e)) == NULL)
-				error_die(&e);
-			buf_free(&p);
+			st->cur = sheet_csv_open(o, t->name);
 			rc = tab_write_csv(t, outfile_fp(st->cur));
 		} else if (st->want)
 			rc = tab_book_begin(st->bk, t, &st->part);
@@ -565,8 +566,6 @@ nccl_part(struct tab *t, int more, void *ctx)
 {
 	struct stream *st = ctx;
 	const struct tableout_opts *o = st->o;
-	struct error e = ERROR_INIT;
-	struct buf p = BUF_INIT;
 	int first = !st->inpart;
 
 	if (first) {
@@ -576,14 +575,8 @@ nccl_part(struct tab *t, int more, void *ctx)
 		st->inpart = wanted(o, t->name) ? 1 : 2;
 		st->part = NULL;
 		st->bpart = NULL;
-		if (st->inpart == 1 && o->csv_dir != NULL) {
-			buf_printf(&p, "%s/%s.csv", o->csv_dir, t->name);
-			tableout_check("--csv-dir", p.p);
-			if (o->verbose)
-				say("Writing %s", p.p);
-			if ((st->part = outfile_open(p.p, &e)) == NULL)
-				error_die(&e);
-		}
+		if (st->inpart == 1 && o->csv_dir != NULL)
+			st->part = sheet_csv_open(o, t->name);
 		if (st->inpart == 1 && st->bk != NULL &&
 		    tab_book_begin(st->bk, t, &st->bpart) != 0)
 			die(EXIT_DATA, "%s", tab_book_error());
@@ -605,7 +598,6 @@ nccl_part(struct tab *t, int more, void *ctx)
 		st->part = NULL;
 		st->bpart = NULL;
 	}
-	buf_free(&p);
 	tab_free(t);
 }
 
