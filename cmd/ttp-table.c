@@ -3,8 +3,11 @@
  * ttp-table: renders ttp records as tt-perf-report's report: the performance table,
  * advice and grouped summary as text (or Markdown), or the compatible --csv file with
  * the summary CSV and SVG plot beside it.
+ *
+ * This file is the command's options, their checks and its sink stage; what it writes
+ * is written by report/tableout.h (the output options it fills, the TT report's files),
+ * report/sheetout.h (TraceLens's sheet sets) and report/page.h (the HTML page).
  */
-
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
