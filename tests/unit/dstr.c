@@ -13,17 +13,6 @@
 #include "core/names.h"
 #include "tap.h"
 
-static uint64_t rng = 88172645463325252u;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* String k of the test: its length from k (some long), its bytes from k (some NULs). */
 static size_t
 make(char *b, uint64_t k)
@@ -54,14 +43,14 @@ main(void)
 	ok(dstr_count(d) == 0, "empty at first");
 	ok(strcmp(dstr_get(d, 0), "None") == 0, "an index not given is None");
 	for (i = 0; i < n; i++) {
-		uint64_t k = rnd() % (n / 2);	/* about half of them repeats */
+		uint64_t k = tap_rand() % (n / 2);	/* about half of them repeats */
 
 		len = make(b, k);
 		id = dstr_intern(d, b, len);
 		want = names_intern(&nm, b, len);
 		bad += id != want;
 		if (i % 1000 == 0) {	/* one read back at once, anywhere */
-			uint32_t x = (uint32_t)(rnd() % nm.n);
+			uint32_t x = (uint32_t)(tap_rand() % nm.n);
 			const char *g = dstr_get(d, x);
 
 			badget += dstr_len(d, x) != nm.len[x] ||
@@ -95,7 +84,7 @@ main(void)
 	}
 	ok(bad == 0, "%d strings valid at once (%zu differ)", DSTR_LIVE, bad);
 	for (bad = 0, i = 0; i < 20000; i++) {	/* every one again: no new index */
-		uint64_t k = rnd() % (n / 2);
+		uint64_t k = tap_rand() % (n / 2);
 
 		len = make(b, k);
 		want = names_lookup(&nm, b, len);

@@ -25,17 +25,6 @@ cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static uint64_t rng = 88172645463325252u;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* n records (keys in [0, range)) through a sort with runs of run records (0: default);
  * true when they come back in order, all of them, each intact. */
 static int
@@ -55,7 +44,7 @@ check(size_t n, int64_t range, const char *run, size_t *nruns)
 	s = spsort_new(sizeof(struct r), cmp);
 	for (i = 0; i < n; i++) {
 		memset(&x, 0, sizeof(x));
-		x.key = (int64_t)(rnd() % (uint64_t)range) - range / 2;
+		x.key = (int64_t)(tap_rand() % (uint64_t)range) - range / 2;
 		x.id = (uint32_t)i;
 		memset(x.pad, (int)(i & 0x7f), sizeof(x.pad));
 		sum += (uint64_t)x.key * 31 + x.id;

@@ -3,10 +3,23 @@
 #ifndef TTP_TAP_H
 #define TTP_TAP_H
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
+
+/* tap_rand: the tests' pseudo-random numbers (xorshift64), the same sequence each run. */
+static uint64_t tap_rng = 88172645463325252u;
+
+static inline uint64_t
+tap_rand(void)
+{
+	tap_rng ^= tap_rng << 13;
+	tap_rng ^= tap_rng >> 7;
+	tap_rng ^= tap_rng << 17;
+	return tap_rng;
+}
 
 static inline int __attribute__((format(printf, 2, 3)))
 ok(int cond, const char *fmt, ...)
