@@ -16,8 +16,10 @@ usage: ttp-ranks [-hqVv] [-j N] [--engine parallel|xargs|seq|print] [--sshloginf
        ttp-ranks --reduce [-qv] [--world-size N] [--gpus-per-node N] --output_csvs_dir DIR
 
 One PyTorch profiler trace per rank: the map reads each rank's file on its own (its
-TraceLens report in DIR/rank<R>/, its collective records), then the reduce writes
-TraceLens's multi-rank collective report in DIR/ (nccl_*.csv, straggler_summary.csv).
+TraceLens report in DIR/rank<R>/, its collective records, its partial sheets), then the
+reduce writes in DIR/ the per-op sheets over ranks (gpu_timeline.csv, ops_summary.csv,
+ops_summary_by_category.csv, kernel_summary.csv) and TraceLens's multi-rank collective
+report (nccl_*.csv, straggler_summary.csv).
 
 options:
   --output_csvs_dir DIR    where the reports go (also --output-csvs-dir, -o DIR)
