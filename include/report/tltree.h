@@ -28,6 +28,7 @@
 
 struct rec;
 struct incache;
+struct spool;
 struct tl_opts;
 
 #define TL_NONE SIZE_MAX	/* no op, no event */
@@ -119,8 +120,10 @@ struct tl {
 						 * or -1 */
 	size_t		 cappar;
 	struct tgone	*gone;			/* the ops not kept (tl_add), until
-						 * tl_link: their links up */
+						 * tl_link: their links up (tlgone.c) */
 	size_t		 ngone, capgone;
+	struct spool	*gsp;			/* past gmem of them, the rest */
+	size_t		 gmem;
 	size_t		 nskip;			/* op records not kept, in all */
 	struct tmod	*mod;
 	size_t		 nmod, capmod;

@@ -18,6 +18,7 @@
 #include "report/pyrepr.h"
 #include "report/interval.h"
 #include "report/tltree.h"
+#include "tlgone.h"
 
 /* The largest op or gpu id, and event count of a trace record, taken: no real trace comes
  * near, and the synthetic rows numbered on from the largest (tl->maxid + 1, ...) stay in
@@ -60,6 +61,7 @@ tl_new(void)
 	names_init(&tl->who);
 	tl->ds = dstr_new();
 	tl->inc = xcalloc(INCACHE, sizeof(*tl->inc));
+	tl->gmem = tl_gone_mem();
 	tl->empty = names_intern(&tl->str, "", 0);
 	tl->maxid = -1;
 	tl->refused = (struct error)ERROR_INIT;
@@ -75,7 +77,7 @@ tl_free(struct tl *tl)
 		return;
 	free(tl->op);
 	free(tl->parent);
-	free(tl->gone);
+	tl_gone_free(tl);
 	free(tl->mod);
 	names_free(&tl->ranks);
 	names_free(&tl->who);
@@ -568,9 +570,7 @@ add_op(struct tl *tl, struct rec *r)
 	if (!has_rank)
 		rank = 0;
 	if (not_needed(r, cat, name, modelled)) {
-		tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
-		tl->gone[tl->ngone++] = (struct tgone){ id, has_parent ? parent : -1, rank, NONE,
-		    0 };
+		tl_gone_add(tl, id, has_parent ? parent : -1, rank);
 		tl->nskip++;
 		return;
 	}
@@ -929,61 +929,6 @@ tl_find_op(const struct tl *tl, long long rank, long long id)
 	return NONE;
 }
 
-static int
-gone_cmp(const void *a, const void *b)
-{
-	const struct tgone *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return (x->rank > y->rank) - (x->rank < y->rank);
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-static size_t
-gone_find(const struct tl *tl, long long rank, long long id)
-{
-	struct tgone key = { id, -1, rank, 0, 0 }, *g;
-
-	if (tl->ngone == 0)
-		return NONE;
-	g = bsearch(&key, tl->gone, tl->ngone, sizeof(*tl->gone), gone_cmp);
-	return g != NULL ? (size_t)(g - tl->gone) : NONE;
-}
-
-/* The kept op that is the parent (rank, id) or the first kept op above it through the
- * ops not kept; TL_NONE at a root (or a cycle of ops not kept). Each op not kept is
- * walked once: its answer is kept for the ops below it. */
-static size_t
-kept_parent(struct tl *tl, long long rank, long long id, struct tl_walk *path)
-{
-	size_t j = NONE, g;
-
-	path->n = 0;
-	for (;;) {
-		if (id < 0)
-			break;
-		if ((j = tl_find_op(tl, rank, id)) != NONE)
-			break;
-		if ((g = gone_find(tl, rank, id)) == NONE)
-			break;
-		if (tl->gone[g].state == 2) {
-			j = tl->gone[g].up;
-			break;
-		}
-		if (tl->gone[g].state == 1)
-			break;		/* a cycle: no op above */
-		tl->gone[g].state = 1;
-		tl_walk_push(path, g);
-		id = tl->gone[g].parent;
-	}
-	while (path->n > 0) {
-		g = path->s[--path->n];
-		tl->gone[g].up = j;
-		tl->gone[g].state = 2;
-	}
-	return j;
-}
-
 /* Parent links read from records may form a cycle (no trace has one; a hand-made or
  * damaged stream may): cut each where the walk up that finds it closes it, so that
  * every walk up ends. */
@@ -1031,7 +976,6 @@ tl_link(struct tl *tl)
 {
 	size_t i, *cnt;
 	struct top *o;
-	struct tl_walk path = { NULL, 0, 0 };
 
 	if (tl->linked)
 		return;
@@ -1041,19 +985,10 @@ tl_link(struct tl *tl)
 		tl->byid[i] = (uint32_t)i;
 	cmp_tl = tl;
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
-	if (tl->ngone > 1)
-		qsort(tl->gone, tl->ngone, sizeof(*tl->gone), gone_cmp);
-	for (i = 0; i < tl->nop; i++)
-		if (tl->parent[i] >= 0)
-			tl->op[i].up = (uint32_t)kept_parent(tl, tl_op_rank(tl, &tl->op[i]),
-			    tl->parent[i], &path);
-	free(path.s);
+	tl_gone_link(tl);
 	free(tl->parent);	/* the ids are links now */
 	tl->parent = NULL;
 	tl->cappar = 0;
-	free(tl->gone);
-	tl->gone = NULL;
-	tl->ngone = tl->capgone = 0;
 	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
