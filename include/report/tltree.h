@@ -72,8 +72,11 @@ struct tmod {
 	double		flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
 	uint32_t	spec, params;
 	uint32_t	bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
-	uint32_t	p0, np;			/* its params: tl->pkv[p0 .. p0 + np) */
+	uint32_t	p0, np;			/* its np params: string p0 of tl->pset
+						 * (tl_param) */
 };
+/* The most params an op has (add_params stops past it). */
+#define TL_PARAMS_MAX	((uint32_t)1 << 24)
 
 /* One op record (a CPU op or an orphan launch). Every op of the trace is one: what
  * few ops have (figures, params) is in struct tmod, what ops share (rank, process,
@@ -135,8 +138,8 @@ struct tl {
 	uint32_t	*granks;		/* ... process group's rank list (in str) */
 	size_t		 capg;
 	size_t		*oev;			/* the ops' own GPU events (tl_link) */
-	uint32_t	(*pkv)[2];		/* the ops' param names and value reprs */
-	size_t		 npkv, cappkv;
+	struct dstr	*pset;			/* the ops' params: (name, value repr)
+						 * pairs of uint32, one string an op */
 	struct dstr	*argset;		/* distinct argument reprs: 8 uint32 each,
 						 * on disk (read with tl_arg_repr) */
 	struct incache	*inc;			/* recent "in" texts and their argset */
@@ -233,6 +236,10 @@ tl_str(const struct tl *tl, uint32_t id)
 		return dstr_get(tl->ds, id & ~TL_STR_DISK);
 	return names_str(&tl->str, id);
 }
+
+/* Param j of figures m (j < m->np): its name (v 0) or its value's repr (v 1), as
+ * string indexes (tl_str). */
+uint32_t tl_param(const struct tl *tl, const struct tmod *m, size_t j, int v);
 
 /* The figures of an op without any: bwd_of -1, NaN, NAME_NONE, no params. */
 extern const struct tmod tl_mod_none;

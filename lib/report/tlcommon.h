@@ -100,8 +100,8 @@ struct prow {
 };
 
 /* Op o's param j: its name and its value's repr; own GPU event j of op o. */
-#define PK(o, j)	(tl->pkv[tl_mod(tl, (o))->p0 + (j)][0])
-#define PV(o, j)	(tl->pkv[tl_mod(tl, (o))->p0 + (j)][1])
+#define PK(o, j)	tl_param(tl, tl_mod(tl, (o)), (j), 0)
+#define PV(o, j)	tl_param(tl, tl_mod(tl, (o)), (j), 1)
 #define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
 
 /* A group of perf rows (unified_perf_summary, the roofline sheets): its members' series

@@ -28,8 +28,6 @@
 #define NONE TL_NONE
 
 /* Figures m's param j: its name and its value's repr; own GPU event j of op o. */
-#define MPK(m, j)	(tl->pkv[(m)->p0 + (j)][0])
-#define MPV(m, j)	(tl->pkv[(m)->p0 + (j)][1])
 #define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
 
 const struct tmod tl_mod_none = { -1, NAN, NAN, NAN, NAME_NONE, NAME_NONE, NAME_NONE,
@@ -57,6 +55,7 @@ tl_new(void)
 	names_init(&tl->str);
 	names_init(&tl->gkey);
 	tl->argset = dstr_new();
+	tl->pset = dstr_new();
 	names_init(&tl->ranks);
 	names_init(&tl->who);
 	tl->ds = dstr_new();
@@ -85,7 +84,7 @@ tl_free(struct tl *tl)
 	free(tl->granks);
 	error_free(&tl->refused);
 	free(tl->oev);
-	free(tl->pkv);
+	dstr_free(tl->pset);
 	free(tl->k);
 	free(tl->kby);
 	free(tl->kids);
@@ -394,21 +393,21 @@ param_is_list(struct rec *r, const char *key)
 /* The op's "params" object: each member's repr and the whole dict's (a repeated key keeps
  * its first place and its last value, as jansson kept them). The reprs are made in
  * vals (pair k's at at[2k], at[2k + 1] bytes) and interned on disk once the last value
- * of each is known. */
+ * of each is known; the pairs of names and reprs go to tl->pset as one string (most
+ * ops with params have several: 4 bytes a pair on disk, not 8 in memory). */
 static void
 add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 {
 	struct buf b = BUF_INIT, v = BUF_INIT, vals = BUF_INIT, w;
-	size_t n, i, k, *at = NULL, capat = 0;
+	size_t n, i, k, *at = NULL, capat = 0, cappk = 0;
 	const char *raw = rec_raw(r, "params", &n);
 	struct js_reader *rd;
-	uint32_t key;
+	uint32_t key, (*pk)[2] = NULL;
 	int real;
 
 	if (raw == NULL || rec_type(r, "params") != REC_OBJECT)
 		return;
 	real = py_json_bigint(raw, n) ? PY_REAL : 0;
-	m->p0 = (uint32_t)tl->npkv;
 	rd = js_open_mem(raw, n);
 	js_next(rd);
 	while (js_next(rd) == JS_KEY) {
@@ -420,14 +419,13 @@ add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 		js_next(rd);
 		buf_reset(&v);
 		js_capture(rd, &v);
-		for (k = 0; k < m->np && MPK(m, k) != key; k++)
+		for (k = 0; k < m->np && pk[k][0] != key; k++)
 			;
-		if (k == m->np) {	/* the op's pairs are the last ones: appended */
-			if (tl->npkv >= TL_OP_MAX)
-				die(EXIT_DATA, "more than %zu op params", TL_OP_MAX);
-			tl->pkv = xgrow(tl->pkv, &tl->cappkv, tl->npkv + 1, sizeof(*tl->pkv));
-			tl->pkv[tl->npkv++][0] = key;
-			m->np++;
+		if (k == m->np) {
+			if (m->np >= TL_PARAMS_MAX)
+				die(EXIT_DATA, "more than %u params in an op", TL_PARAMS_MAX);
+			pk = xgrow(pk, &cappk, m->np + 1, sizeof(*pk));
+			pk[m->np++][0] = key;
 			at = xgrow(at, &capat, 2 * m->np, sizeof(*at));
 		}
 		at[2 * k] = vals.len;
@@ -439,7 +437,7 @@ add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 	buf_reset(&b);
 	buf_addc(&b, '{');
 	for (i = 0; i < m->np; i++) {
-		const char *ks = tl_str(tl, MPK(m, i));
+		const char *ks = tl_str(tl, pk[i][0]);
 
 		if (i)
 			buf_adds(&b, ", ");
@@ -447,15 +445,27 @@ add_params(struct tl *tl, struct top *o, struct tmod *m, struct rec *r)
 		buf_adds(&b, ": ");
 		buf_adds(&b, vals.p + at[2 * i]);
 		w = (struct buf){ vals.p + at[2 * i], at[2 * i + 1], 0 };
-		MPV(m, i) = intern_disk(tl, &w);
+		pk[i][1] = intern_disk(tl, &w);
 	}
 	buf_addc(&b, '}');
 	m->params = intern_disk(tl, &b);
+	if (m->np > 0)
+		m->p0 = dstr_intern(tl->pset, (const char *)pk, m->np * sizeof(*pk));
 	o->model = 1;
+	free(pk);
 	free(at);
 	buf_free(&b);
 	buf_free(&v);
 	buf_free(&vals);
+}
+
+uint32_t
+tl_param(const struct tl *tl, const struct tmod *m, size_t j, int v)
+{
+	uint32_t x;
+
+	memcpy(&x, dstr_get(tl->pset, m->p0) + 8 * j + 4 * v, sizeof(x));
+	return x;
 }
 
 static int
