@@ -29,6 +29,9 @@ uint32_t dstr_intern(struct dstr *d, const char *s, size_t len);
 const char *dstr_get(struct dstr *d, uint32_t i);
 size_t dstr_len(const struct dstr *d, uint32_t i);
 size_t dstr_count(const struct dstr *d);
+/* Give back what only interning needs (the table; the entries' spare room): reads cost
+ * the same, and a later dstr_intern builds the table again. */
+void dstr_freeze(struct dstr *d);
 void dstr_free(struct dstr *d);
 
 #endif

@@ -218,11 +218,28 @@ append(struct dstr *d, const char *s, size_t len)
 	d->size += len + 1;
 }
 
+void
+dstr_freeze(struct dstr *d)
+{
+	free(d->tab);
+	d->tab = NULL;
+	if (d->n > 0 && d->cap > d->n) {
+		d->ent = xreallocarray(d->ent, d->n, sizeof(*d->ent));
+		d->cap = d->n;
+	}
+}
+
 uint32_t
 dstr_intern(struct dstr *d, const char *s, size_t len)
 {
 	uint64_t fp = hash_bytes(s, len) >> OFFBITS;
-	size_t j = find(d, s, len, fp);
+	size_t j;
+
+	if (d->tab == NULL) {	/* frozen: the table again, as large as it was */
+		d->bits--;
+		grow_table(d);
+	}
+	j = find(d, s, len, fp);
 
 	if (d->tab[j] != 0)
 		return d->tab[j] - 1;

@@ -996,6 +996,14 @@ tl_link(struct tl *tl)
 	cmp_tl = tl;
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	tl_gone_link(tl);
+	/* no more reprs, params or "in" texts: what only adding them needs goes */
+	dstr_freeze(tl->ds);
+	dstr_freeze(tl->argset);
+	dstr_freeze(tl->pset);
+	for (i = 0; i < INCACHE; i++) {
+		free(tl->inc[i].text);
+		tl->inc[i] = (struct incache){ NULL, 0, 0 };
+	}
 	free(tl->parent);	/* the ids are links now */
 	tl->parent = NULL;
 	tl->cappar = 0;

@@ -3,7 +3,8 @@
  * the same indexes for the same strings (first appearance order), the same text back,
  * whether it is still in the write buffer, in the read cache or read from the file;
  * strings with NULs, empty ones, ones longer than the cache's limit and the write buffer;
- * DSTR_LIVE strings valid at once; enough strings for the table to grow many times. */
+ * DSTR_LIVE strings valid at once; enough strings for the table to grow many times;
+ * interning again after dstr_freeze. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,13 @@ main(void)
 		}
 	}
 	ok(bad == 0, "%d strings valid at once (%zu differ)", DSTR_LIVE, bad);
+	dstr_freeze(d);
+	for (bad = 0, i = 0; i < nm.n; i += 7) {
+		const char *g = dstr_get(d, (uint32_t)i);
+
+		bad += memcmp(g, nm.str[i], nm.len[i]) != 0;
+	}
+	ok(bad == 0, "frozen: the strings read back (%zu differ)", bad);
 	for (bad = 0, i = 0; i < 20000; i++) {	/* every one again: no new index */
 		uint64_t k = tap_rand() % (n / 2);
 
@@ -93,7 +101,7 @@ main(void)
 		if (want == NAME_NONE)
 			names_intern(&nm, b, len);
 	}
-	ok(bad == 0, "repeats keep their indexes (%zu differ)", bad);
+	ok(bad == 0, "repeats keep their indexes after a freeze (%zu differ)", bad);
 	id = dstr_intern(d, "", 0);
 	ok(id == names_intern(&nm, "", 0) && dstr_len(d, id) == 0 &&
 	    *dstr_get(d, id) == '\0', "the empty string");
