@@ -37,21 +37,29 @@ struct tl_opts;
 enum { TL_GPU_KERNEL, TL_GPU_MEMCPY, TL_GPU_MEMSET };
 enum { TL_CLS_COMP, TL_CLS_COMM, TL_CLS_MEMCPY };
 
-/* One GPU event (72 bytes: 165k of them in the bench's 1 GB trace). s and dur are
- * TraceLens's doubles: ts and dur in µs; its end is s + dur. Its launched_by and
- * launch_via ids are kept in tl->kby until tl_link, which turns them into op and vop. */
+/* One GPU event (64 bytes: 165k of them in the bench's 1 GB trace). s and dur are
+ * TraceLens's doubles: ts and dur in µs; its end is s + dur. Until tl_link, by and via
+ * hold its launched_by and launch_via ids (-1: none), which tl_link turns into op and
+ * vop. */
 struct gpuev {
 	uint32_t	name;
 	uint32_t	comm;				/* its collective's args (JSON), or NAME_NONE */
 	uint8_t		gpu, cls;
+	uint32_t	rank;				/* of its trace (ids are per trace):
+							 * tl->ranks, read with tl_kev_rank */
 	long long	stream;
-	long long	rank;				/* of its trace (ids are per trace) */
 	long long	id;				/* its event index, -1 if none */
-	size_t		op;				/* index of the launching op, or NONE
+	union {
+		size_t		op;			/* index of the launching op, or NONE
 							 * (unlinked) */
-	size_t		vop;				/* the op of its launch_via (the record
+		long long	by;
+	};
+	union {
+		size_t		vop;			/* the op of its launch_via (the record
 							 * right above its launch, below op), or
 							 * NONE */
+		long long	via;
+	};
 	double		s, dur;
 };
 
@@ -71,6 +79,8 @@ struct tmod {
 						 * carries, or -1 */
 	double		flops, bytes, roof_us;	/* roof_us: NAN without a roofline */
 	uint32_t	spec, params;
+	uint32_t	sheet;			/* its roofline sheet: ttp-roofline's, then
+						 * the one tlroof.c names, or NAME_NONE */
 	uint32_t	bound;			/* COMPUTE_BOUND / MEMORY_BOUND */
 	uint32_t	p0, np;			/* its np params: string p0 of tl->pset
 						 * (tl_param) */
@@ -78,29 +88,34 @@ struct tmod {
 /* The most params an op has (add_params stops past it). */
 #define TL_PARAMS_MAX	((uint32_t)1 << 24)
 
-/* One op record (a CPU op or an orphan launch). Every op of the trace is one: what
- * few ops have (figures, params) is in struct tmod, what ops share (rank, process,
- * label, thread) interned. */
+/* One op record (a CPU op or an orphan launch), 64 bytes: every op of the trace that a
+ * sheet reads is one (the bench's 1 GB trace: 251,680). What few ops have (figures,
+ * params, the roofline sheet) is in struct tmod, ttp-phase's tag in tl->phase, what ops
+ * share (rank, process, label, thread) interned. */
 struct top {
 	long long	id, hs, he;
 	uint32_t	up;			/* parent index, or TL_UP_NONE (read with UP) */
-	uint32_t	name, cat, sheet;
-	uint32_t	rank;			/* of its trace (ids are event indices per
-						 * trace): tl->ranks, read with tl_op_rank */
-	uint32_t	who;			/* process, label and thread: tl->who, read
-						 * with tl_op_who */
+	uint32_t	name, cat;
+	uint32_t	who : 28;		/* rank (ids are event indices per trace),
+						 * process, label and thread: tl->who, read
+						 * with tl_op_rank and tl_op_who */
+	uint32_t	runtime : 1, model : 1;	/* model: ttp-roofline gave its figures */
+	uint32_t	hasmodel : 1;		/* TraceLens has a perf model for it */
+	uint32_t	python : 1;		/* a python function (ttp-parse -p); runtime too */
 	uint32_t	mod;			/* its figures: tl->mod[mod], or TL_MOD_NONE */
-	uint32_t	phase;			/* ttp-phase's tag, or NAME_NONE */
 	uint32_t	args;			/* its argument reprs (tl->argset, ARG), or
 						 * NAME_NONE when it has no "in" or no sheet
 						 * shows them */
-	uint32_t	ev0, nev;		/* own GPU events (all, comm included):
+	union {
+		struct {
+			uint32_t ev0, nev;	/* own GPU events (all, comm included):
 						 * tl->oev[ev0 .. ev0 + nev) */
+		};
+		long long	parent;		/* until tl_link: its parent's id or -1 */
+	};
 	uint32_t	kid0, nkid;		/* children in tl->kids */
-	uint8_t		runtime, model;		/* model: ttp-roofline gave its figures */
-	uint8_t		hasmodel;		/* TraceLens has a perf model for it */
-	uint8_t		python;			/* a python function (ttp-parse -p); runtime too */
 };
+#define TL_WHO_MAX	(((uint32_t)1 << 28) - 1)
 #define TL_MOD_NONE	UINT32_MAX
 /* tl_op_who's j */
 enum { TL_PROCESS, TL_LABEL, TL_THREAD };
@@ -114,14 +129,11 @@ enum { TL_PROCESS, TL_LABEL, TL_THREAD };
 struct tl {
 	struct gpuev	*k;
 	size_t		 nk, capk;
-	long long	(*kby)[2];		/* per GPU event, until tl_link: its
-						 * launched_by and launch_via, or -1 */
-	size_t		 capkby;
 	struct top	*op;
 	size_t		 nop, capop;
-	long long	*parent;		/* per op, until tl_link: its parent's id
-						 * or -1 */
-	size_t		 cappar;
+	uint32_t	*phase;			/* per op: ttp-phase's tag, or NAME_NONE;
+						 * NULL while no op has one */
+	size_t		 capphase;
 	struct tgone	*gone;			/* the ops not kept (tl_add), until
 						 * tl_link: their links up (tlgone.c) */
 	size_t		 ngone, capgone;
@@ -130,8 +142,9 @@ struct tl {
 	size_t		 nskip;			/* op records not kept, in all */
 	struct tmod	*mod;
 	size_t		 nmod, capmod;
-	struct names	 ranks;			/* the ops' ranks: 8 bytes each */
-	struct names	 who;			/* (process, label, thread): 3 uint32 */
+	struct names	 ranks;			/* the GPU events' ranks: 8 bytes each */
+	struct names	 who;			/* (rank, process, label, thread): a long
+						 * long and 3 uint32 */
 	struct names	 str;
 	struct dstr	*ds;			/* the argument and params reprs */
 	struct names	 gkey;			/* "group" records: (rank, name) to the ... */
@@ -255,7 +268,7 @@ tl_op_rank(const struct tl *tl, const struct top *o)
 {
 	long long r;
 
-	memcpy(&r, tl->ranks.str[o->rank], sizeof(r));
+	memcpy(&r, tl->who.str[o->who], sizeof(r));
 	return r;
 }
 
@@ -265,8 +278,24 @@ tl_op_who(const struct tl *tl, const struct top *o, int j)
 {
 	uint32_t v;
 
-	memcpy(&v, tl->who.str[o->who] + 4 * j, sizeof(v));
+	memcpy(&v, tl->who.str[o->who] + sizeof(long long) + 4 * j, sizeof(v));
 	return v;
+}
+
+static inline long long
+tl_kev_rank(const struct tl *tl, const struct gpuev *k)
+{
+	long long r;
+
+	memcpy(&r, tl->ranks.str[k->rank], sizeof(r));
+	return r;
+}
+
+/* Op o's ttp-phase tag, or NAME_NONE. */
+static inline uint32_t
+tl_op_phase(const struct tl *tl, const struct top *o)
+{
+	return tl->phase != NULL ? tl->phase[o - tl->op] : NAME_NONE;
 }
 uint32_t tl_intern(struct tl *tl, const char *s);	/* NULL: "" */
 struct buf;

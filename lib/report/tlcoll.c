@@ -156,12 +156,12 @@ coll_unnamed_group(const struct tl *tl)
 		    (v = coll_text(&c, 0)) != NULL &&
 		    !(c.t[0] == JS_STRING && strcmp(v, "Unknown_Group") == 0))
 			name = "Unknown_Group";
-		for (j = 0; j < n && rank[j] != k->rank; j++)
+		for (j = 0; j < n && rank[j] != tl_kev_rank(tl, k); j++)
 			;
 		if (j == n) {
 			rank = xreallocarray(rank, n + 1, sizeof(*rank));
 			stream = xreallocarray(stream, n + 1, sizeof(*stream));
-			rank[n] = k->rank;
+			rank[n] = tl_kev_rank(tl, k);
 			stream[n++] = k->stream;
 		} else if (stream[j] != k->stream)
 			name = "Unknown_Group";
@@ -257,7 +257,7 @@ tl_sheet_coll(struct tl *tl)
 		    !coll_complete(tl, k, &f.c))
 			continue;
 		buf_reset(&key);
-		buf_printf(&key, "%lld\x1f%u\x1f%lld", k->rank, k->comm, k->stream);
+		buf_printf(&key, "%lld\x1f%u\x1f%lld", tl_kev_rank(tl, k), k->comm, k->stream);
 		tab_groups_add(&gr, key.p, key.len, i, k->dur);
 	}
 	memcpy(cols, cc_cols, sizeof(cols));

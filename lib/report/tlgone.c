@@ -190,7 +190,7 @@ gone_load(struct tl *tl)
 	gone_flush(tl);
 	n = (size_t)(spool_size(tl->gsp) / sizeof(struct gonerec));
 	for (i = 0; i < tl->nop; i++)
-		want_parent(tl, &ws, tl_op_rank(tl, &tl->op[i]), tl->parent[i], 0, n);
+		want_parent(tl, &ws, tl_op_rank(tl, &tl->op[i]), tl->op[i].parent, 0, n);
 	for (pass = 0; ws.added > 0 && pass < GONE_PASSES; pass++) {
 		ws.added = 0;
 		scan(tl, &ws, n, pass);
@@ -268,9 +268,9 @@ tl_gone_link(struct tl *tl)
 	if (tl->ngone > 1)
 		qsort(tl->gone, tl->ngone, sizeof(*tl->gone), gone_cmp);
 	for (i = 0; i < tl->nop; i++)
-		if (tl->parent[i] >= 0)
+		if (tl->op[i].parent >= 0)
 			tl->op[i].up = (uint32_t)kept_parent(tl, tl_op_rank(tl, &tl->op[i]),
-			    tl->parent[i], &path);
+			    tl->op[i].parent, &path);
 	free(path.s);
 	free(tl->gone);
 	tl->gone = NULL;

@@ -14,7 +14,7 @@ struct tl;
 size_t tl_gone_mem(void);
 /* An op record not kept: its id, its parent's id (-1: none) and its rank. */
 void tl_gone_add(struct tl *tl, long long id, long long parent, long long rank);
-/* Each kept op's parent link (up) from its parent id (tl->parent), through the ops not
+/* Each kept op's parent link (up) from its parent id (struct top's parent), through the ops not
  * kept; then nothing of them is kept. Needs tl->byid. */
 void tl_gone_link(struct tl *tl);
 void tl_gone_free(struct tl *tl);

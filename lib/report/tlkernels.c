@@ -132,7 +132,7 @@ tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase)
 		if (k->gpu != TL_GPU_KERNEL)
 			continue;
 		if (phase != NULL && (k->op == NONE ||
-		    tl->op[tl_launcher_of(tl, k->op)].phase != ph))
+		    tl_op_phase(tl, &tl->op[tl_launcher_of(tl, k->op)]) != ph))
 			continue;
 		cat = kernel_parent_cat(tl, k);
 		par = k->op == NONE ? NAME_NONE : tl->op[k->op].name;

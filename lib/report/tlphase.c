@@ -61,7 +61,7 @@ phfirst(void *ctx, int src, struct tl_val *v)
 	struct phfirst *f = ctx;
 	const struct top *o = &f->tl->op[f->L->op[f->i]];
 
-	*v = tl_val_str(tl_str(f->tl, src == PH_PHASE ? o->phase : o->name));
+	*v = tl_val_str(tl_str(f->tl, src == PH_PHASE ? tl_op_phase(f->tl, o) : o->name));
 }
 
 /* The launchers (those tagged ph, or all when ph is NAME_NONE) grouped by phase (by) or
@@ -82,9 +82,9 @@ phase_groups(struct tl *tl, const struct launchers *L, const struct lstat *ls, u
 	names_init(&groups);
 	for (i = 0; i < L->n; i++) {
 		const struct top *o = &tl->op[L->op[i]];
-		const char *key = tl_str(tl, by ? o->phase : o->name);
+		const char *key = tl_str(tl, by ? tl_op_phase(tl, o) : o->name);
 
-		if (ph != NAME_NONE && o->phase != ph)
+		if (ph != NAME_NONE && tl_op_phase(tl, o) != ph)
 			continue;
 		r = tab_group(&groups, key, strlen(key));
 		if (r == ng) {
@@ -142,7 +142,7 @@ tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *
 
 	tl_cols_add(t, bp_cols, BP_N, 0, idx);
 	for (i = 0; i < L->n && !any; i++)
-		any = tl->op[L->op[i]].phase != NAME_NONE;
+		any = tl_op_phase(tl, &tl->op[L->op[i]]) != NAME_NONE;
 	if (any)
 		ng = phase_groups(tl, L, ls, NAME_NONE, 1, &first, NULL, &v);
 	for (r = 0; r < ng; r++) {

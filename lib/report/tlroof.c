@@ -39,30 +39,32 @@ static uint32_t
 op_sheet(struct tl *tl, size_t i)
 {
 	struct top *o = &tl->op[i];
+	/* a modelled op has figures (has_sheet) */
+	struct tmod *m = &tl->mod[o->mod];
 	const char *c, *n = tl_str(tl, o->name);
 	char sheet[128];
 	size_t j;
 
-	if (o->sheet != NAME_NONE) {
+	if (m->sheet != NAME_NONE) {
 		/* ttp-roofline names the training report's sheets; the inference report
 		 * splits Normalization too (Normalization_fwd) */
 		if (tl->o->inference)
-			o->sheet = tl_intern(tl, opclass_sheet(tl_str(tl, o->sheet), false, true,
+			m->sheet = tl_intern(tl, opclass_sheet(tl_str(tl, m->sheet), false, true,
 			    sheet, sizeof(sheet)));
-		return o->sheet;
+		return m->sheet;
 	}
 	c = tl_str(tl, tl_op_category(tl, i));
 	if (strcmp(c, "elementwise") == 0) {
 		for (j = 0; binary_ops[j] && strcmp(binary_ops[j], n) != 0; j++)
 			;
-		return o->sheet = tl_intern(tl, binary_ops[j] ? "BinaryElementwise" :
+		return m->sheet = tl_intern(tl, binary_ops[j] ? "BinaryElementwise" :
 		    "UnaryElementwise");
 	}
 	if (strncmp(c, "NORM_", 5) == 0)
 		c = "Normalization";
 	else if (strcmp(c, "reduce") == 0)
 		c = "Reduce";
-	return o->sheet = tl_intern(tl, opclass_sheet(c, false, tl->o->inference, sheet,
+	return m->sheet = tl_intern(tl, opclass_sheet(c, false, tl->o->inference, sheet,
 	    sizeof(sheet)));
 }
 

@@ -31,7 +31,7 @@
 #define OEV(o, j)	(tl->oev[(o)->ev0 + (j)])
 
 const struct tmod tl_mod_none = { -1, NAN, NAN, NAN, NAME_NONE, NAME_NONE, NAME_NONE,
-	0, 0 };
+	NAME_NONE, 0, 0 };
 
 /*
  * Ops repeat their arguments: each "in" text is converted once while it is in this
@@ -75,7 +75,7 @@ tl_free(struct tl *tl)
 	if (tl == NULL)
 		return;
 	free(tl->op);
-	free(tl->parent);
+	free(tl->phase);
 	tl_gone_free(tl);
 	free(tl->mod);
 	names_free(&tl->ranks);
@@ -86,7 +86,6 @@ tl_free(struct tl *tl)
 	free(tl->oev);
 	dstr_free(tl->pset);
 	free(tl->k);
-	free(tl->kby);
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
@@ -193,7 +192,7 @@ static void
 add_gpu(struct tl *tl, struct rec *r)
 {
 	struct gpuev kv, *k = &kv;
-	long long start_ns, ns, by, via;
+	long long start_ns, ns, rank;
 	const char *name = rec_str(r, "name", NULL), *g = rec_str(r, "gpu", NULL);
 	const char *cls = rec_str(r, "class", NULL), *c;
 	long long v;
@@ -203,10 +202,10 @@ add_gpu(struct tl *tl, struct rec *r)
 	if (!rec_int(r, "start_ns", &start_ns) || !rec_int(r, "ns", &ns))
 		rec_reject(r, "gpu record without integer start_ns and ns");
 	k->stream = rec_int(r, "stream", &v) ? v : -1;
-	by = rec_int(r, "launched_by", &v) ? v : -1;
-	k->rank = rec_int(r, "rank", &v) ? v : 0;
+	k->by = rec_int(r, "launched_by", &v) ? v : -1;
+	rank = rec_int(r, "rank", &v) ? v : 0;
 	k->id = rec_int(r, "id", &v) ? v : -1;
-	via = rec_int(r, "launch_via", &v) ? v : -1;
+	k->via = rec_int(r, "launch_via", &v) ? v : -1;
 	if (k->id > TL_ID_MAX)
 		rec_reject(r, "gpu record's id %lld over 2^62", k->id);
 	if (rec_bad(r) != NULL)
@@ -216,10 +215,9 @@ add_gpu(struct tl *tl, struct rec *r)
 	if (k->id > tl->maxid)
 		tl->maxid = k->id;
 	k->name = tl_intern(tl, name);
+	k->rank = names_intern(&tl->ranks, (const char *)&rank, sizeof(rank));
 	k->gpu = g == NULL || strcmp(g, "kernel") == 0 ? TL_GPU_KERNEL :
 	    strcmp(g, "memcpy") == 0 ? TL_GPU_MEMCPY : TL_GPU_MEMSET;
-	k->op = NONE;
-	k->vop = NONE;
 	c = rec_raw(r, "comm", &n);
 	k->comm = c != NULL ? intern_mem(tl, c, n) : NAME_NONE;
 	if (c != NULL && tl->gkey.n > 0)
@@ -234,9 +232,6 @@ add_gpu(struct tl *tl, struct rec *r)
 	k->s = tl_ns_us(start_ns);
 	k->dur = tl_ns_us(ns);
 	tl->k = xgrow(tl->k, &tl->capk, tl->nk + 1, sizeof(*tl->k));
-	tl->kby = xgrow(tl->kby, &tl->capkby, tl->nk + 1, sizeof(*tl->kby));
-	tl->kby[tl->nk][0] = by;
-	tl->kby[tl->nk][1] = via;
 	tl->k[tl->nk++] = kv;
 }
 
@@ -538,12 +533,26 @@ add_roof(struct tl *tl, struct tmod *m, double roof_us, const char *roof,
 		    roof_us ? "COMPUTE_BOUND" : "MEMORY_BOUND");
 }
 
+/* The next op's ttp-phase tag (NULL: none); tl->phase from the first tag on. */
+static void
+add_phase(struct tl *tl, const char *phase)
+{
+	size_t i = tl->capphase;
+
+	if (phase == NULL && tl->phase == NULL)
+		return;
+	tl->phase = xgrow(tl->phase, &tl->capphase, tl->nop + 1, sizeof(*tl->phase));
+	for (; i < tl->capphase; i++)
+		tl->phase[i] = NAME_NONE;
+	tl->phase[tl->nop] = phase ? tl_intern(tl, phase) : NAME_NONE;
+}
+
 static void
 add_op(struct tl *tl, struct rec *r)
 {
 	struct top *o;
 	struct tmod mv, *m;
-	uint32_t who[3];
+	uint32_t who[3 + sizeof(long long) / 4], w;
 	bool modelled;
 	const char *cat = STR("cat"), *name = STR("op");
 	long long id, parent, rank, hs, he;
@@ -585,12 +594,11 @@ add_op(struct tl *tl, struct rec *r)
 		return;
 	}
 	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
-	tl->parent = xgrow(tl->parent, &tl->cappar, tl->nop + 1, sizeof(*tl->parent));
-	tl->parent[tl->nop] = has_parent ? parent : -1;
+	add_phase(tl, phase);
 	o = &tl->op[tl->nop++];
 	memset(o, 0, sizeof(*o));
 	o->id = id;
-	o->rank = names_intern(&tl->ranks, (const char *)&rank, sizeof(rank));
+	o->parent = has_parent ? parent : -1;
 	o->up = TL_UP_NONE;
 	o->hs = has_hs ? hs : 0;
 	o->he = has_he ? he : o->hs;
@@ -598,23 +606,26 @@ add_op(struct tl *tl, struct rec *r)
 	o->runtime = cat ? strcmp(cat, "cpu_op") != 0 : name != NULL && is_runtime_name(name);
 	o->python = cat && strcmp(cat, "python_function") == 0;
 	o->cat = category ? tl_intern(tl, category) : NAME_NONE;
-	who[TL_PROCESS] = tl_intern(tl, process ? process : "Unknown");
-	who[TL_LABEL] = tl_intern(tl, label ? label : "Unknown");
-	who[TL_THREAD] = tl_intern(tl, thread ? thread : "Unknown");
-	o->who = names_intern(&tl->who, (const char *)who, sizeof(who));
+	memcpy(who, &rank, sizeof(rank));
+	w = sizeof(rank) / 4;
+	who[w + TL_PROCESS] = tl_intern(tl, process ? process : "Unknown");
+	who[w + TL_LABEL] = tl_intern(tl, label ? label : "Unknown");
+	who[w + TL_THREAD] = tl_intern(tl, thread ? thread : "Unknown");
+	if ((w = names_intern(&tl->who, (const char *)who, sizeof(who))) > TL_WHO_MAX)
+		die(EXIT_DATA, "more than %u distinct (rank, process, thread)", TL_WHO_MAX);
+	o->who = w;
 	o->mod = TL_MOD_NONE;
 	m = &mv;
 	*m = tl_mod_none;
 	if (has_flops || has_bytes || has_roof || has_bwd_of || spec != NULL ||
-	    rec_type(r, "params") == REC_OBJECT) {
+	    sheet != NULL || rec_type(r, "params") == REC_OBJECT) {
 		if (tl->nmod >= TL_OP_MAX)
 			die(EXIT_DATA, "more than %zu op records", TL_OP_MAX);
 		o->mod = (uint32_t)tl->nmod;
 	}
 	m->bwd_of = has_bwd_of ? bwd_of : -1;
 	m->spec = spec ? tl_intern(tl, spec) : NAME_NONE;
-	o->sheet = sheet ? tl_intern(tl, sheet) : NAME_NONE;
-	o->phase = phase ? tl_intern(tl, phase) : NAME_NONE;
+	m->sheet = sheet ? tl_intern(tl, sheet) : NAME_NONE;
 	m->flops = has_flops ? flops : NAN;
 	m->bytes = has_bytes ? bytes : NAN;
 	if (args_shown(r, modelled))
@@ -863,7 +874,7 @@ join_group(struct tl *tl, struct gpuev *k, struct rec *r)
 	while (end > 0 && c[end - 1] != '}')
 		end--;
 	if (t == JS_OBJECT_END && !ranks && named && end > 0) {
-		group_key(&b, k->rank, name.p, name.len);
+		group_key(&b, tl_kev_rank(tl, k), name.p, name.len);
 		if ((g = names_lookup(&tl->gkey, b.p, b.len)) != NAME_NONE) {
 			rl = names_str(&tl->str, tl->granks[g]);
 			buf_reset(&b);
@@ -969,7 +980,7 @@ tl_tie_runs(const struct tl *tl, size_t *v, size_t n)
 		const struct top *o = &tl->op[v[a]];
 		double t = tl_ns_us(o->hs);
 
-		for (b = a + 1; b < n && tl->op[v[b]].rank == o->rank &&	/* interned */
+		for (b = a + 1; b < n && tl_op_rank(tl, &tl->op[v[b]]) == tl_op_rank(tl, o) &&
 		    tl_ns_us(tl->op[v[b]].hs) == t; b++)
 			;
 		for (i = a + 1; i < b; i++) {	/* insertion sort: runs are short */
@@ -996,6 +1007,8 @@ tl_link(struct tl *tl)
 	cmp_tl = tl;
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	tl_gone_link(tl);
+	for (i = 0; i < tl->nop; i++)
+		tl->op[i].parent = 0;	/* the ids are links now; ev0 and nev 0 */
 	/* no more reprs, params or "in" texts: what only adding them needs goes */
 	dstr_freeze(tl->ds);
 	dstr_freeze(tl->argset);
@@ -1004,9 +1017,6 @@ tl_link(struct tl *tl)
 		free(tl->inc[i].text);
 		tl->inc[i] = (struct incache){ NULL, 0, 0 };
 	}
-	free(tl->parent);	/* the ids are links now */
-	tl->parent = NULL;
-	tl->cappar = 0;
 	cut_cycles(tl);
 	/* children, in input order */
 	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
@@ -1036,17 +1046,15 @@ tl_link(struct tl *tl)
 	free(cnt);
 	for (i = 0; i < tl->nk; i++) {
 		struct gpuev *k = &tl->k[i];
-		long long by = tl->kby[i][0], via = tl->kby[i][1];
+		long long by = k->by, via = k->via;	/* the ids are links now */
 
-		if (by < 0 || (k->op = tl_find_op(tl, k->rank, by)) == NONE)
+		k->op = k->vop = NONE;
+		if (by < 0 || (k->op = tl_find_op(tl, tl_kev_rank(tl, k), by)) == NONE)
 			continue;
 		if (via >= 0)
-			k->vop = tl_find_op(tl, k->rank, via);
+			k->vop = tl_find_op(tl, tl_kev_rank(tl, k), via);
 		tl->op[k->op].nev++;
 	}
-	free(tl->kby);		/* the ids are links now */
-	tl->kby = NULL;
-	tl->capkby = 0;
 	/* each op's own events, in event order */
 	for (i = 0; i < tl->nop; i++)
 		tl->op[i].ev0 = i ? tl->op[i - 1].ev0 + tl->op[i - 1].nev : 0;
@@ -1188,9 +1196,10 @@ int
 tl_kev_trace_cmp(const struct tl *tl, size_t x, size_t y)
 {
 	const struct gpuev *a = &tl->k[x], *b = &tl->k[y];
+	long long ra = tl_kev_rank(tl, a), rb = tl_kev_rank(tl, b);
 
-	if (a->rank != b->rank)
-		return (a->rank > b->rank) - (a->rank < b->rank);
+	if (ra != rb)
+		return (ra > rb) - (ra < rb);
 	if (a->id != b->id)
 		return (a->id > b->id) - (a->id < b->id);
 	return (x > y) - (x < y);

@@ -688,7 +688,7 @@ usynths(struct tl *tl, struct ucoll *u)
 
 		if (k->op == NONE || u->covered[i] || k->cls == TL_CLS_COMM)
 			continue;
-		c[nc++] = (struct syn){ i, k->rank, k->id, 0 };
+		c[nc++] = (struct syn){ i, tl_kev_rank(tl, k), k->id, 0 };
 	}
 	qsort(c, nc, sizeof(*c), syn_cmp);
 	for (i = 0; i < nc; i++) {
