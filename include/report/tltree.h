@@ -150,7 +150,7 @@ struct tl {
 	struct names	 gkey;			/* "group" records: (rank, name) to the ... */
 	uint32_t	*granks;		/* ... process group's rank list (in str) */
 	size_t		 capg;
-	size_t		*oev;			/* the ops' own GPU events (tl_link) */
+	uint32_t	*oev;			/* the ops' own GPU events (tl_link) */
 	struct dstr	*pset;			/* the ops' params: (name, value repr)
 						 * pairs of uint32, one string an op */
 	struct dstr	*argset;		/* distinct argument reprs: 8 uint32 each,

@@ -28,7 +28,7 @@
 
 #define NONE TL_NONE
 
-#define GONE_MEM	65536	/* ops not kept held in memory before the spool */
+#define GONE_MEM	16384	/* ops not kept held in memory before the spool */
 #define GONE_PASSES	8	/* backward scans before everything is loaded */
 
 /* An op not kept, as spooled. */

@@ -10,7 +10,7 @@
 
 struct tl;
 
-/* How many ops not kept stay in memory before the spool (TTP_TL_GONE_MEM, else 65,536). */
+/* How many ops not kept stay in memory before the spool (TTP_TL_GONE_MEM, else 16,384). */
 size_t tl_gone_mem(void);
 /* An op record not kept: its id, its parent's id (-1: none) and its rank. */
 void tl_gone_add(struct tl *tl, long long id, long long parent, long long rank);

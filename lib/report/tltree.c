@@ -1066,7 +1066,7 @@ tl_link(struct tl *tl)
 		if (tl->k[i].op == NONE)
 			continue;
 		o = &tl->op[tl->k[i].op];
-		tl->oev[o->ev0 + o->nev++] = i;
+		tl->oev[o->ev0 + o->nev++] = (uint32_t)i;
 	}
 }
 
