@@ -25,6 +25,9 @@ void py_int(struct buf *b, long long v);
  * the value as a float (as the sheets read values through jansson before). False, and
  * b holding part of it, when the text is not one JSON value. */
 bool py_json(struct buf *b, const char *json, size_t n, int flags);
+/* The repr s[0..n) that py_json wrote with PY_TUPLE, as it writes it without: each
+ * tuple outside the strings a list ("(1,)" is "[1]"), the rest byte for byte. */
+void py_tuple_list(struct buf *b, const char *s, size_t n);
 /* Whether an integer of the JSON text json[0..n) is beyond long long. */
 bool py_json_bigint(const char *json, size_t n);
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/diag.h"
 #include "core/dstr.h"
 #include "core/names.h"
@@ -153,8 +154,9 @@ struct tl {
 	uint32_t	*oev;			/* the ops' own GPU events (tl_link) */
 	struct dstr	*pset;			/* the ops' params: (name, value repr)
 						 * pairs of uint32, one string an op */
-	struct dstr	*argset;		/* distinct argument reprs: 8 uint32 each,
+	struct dstr	*argset;		/* distinct argument reprs: 4 uint32 each,
 						 * on disk (read with tl_arg_repr) */
+	struct buf	 list;			/* tl_arg_list's */
 	struct incache	*inc;			/* recent "in" texts and their argset */
 	uint32_t	*kids;			/* CSR children lists */
 	uint32_t	*byid;			/* op indices sorted by id */
@@ -211,8 +213,11 @@ uint32_t tl_op_category(struct tl *tl, size_t i);
 /* The launcher of op i: up through "execute" wrappers. */
 size_t tl_launcher_of(const struct tl *tl, size_t i);
 /* Repr j of op o's arguments: 0-3 the tuple reprs of dims, types, strides and concrete
- * inputs (ops_unique_args), 4-7 their list reprs (roofline sheets); NAME_NONE: NaN. */
+ * inputs (ops_unique_args); NAME_NONE: NaN. */
 uint32_t tl_arg_repr(const struct tl *tl, const struct top *o, int j);
+/* The list repr of the same (the roofline sheets'; py_tuple_list), valid until the next
+ * call; NULL: NaN. */
+const char *tl_arg_list(struct tl *tl, const struct top *o, int j);
 
 /* ns as TraceLens's µs (the double strtod gives for the trace's text). */
 double tl_ns_us(long long ns);

@@ -119,6 +119,35 @@ py_value(struct buf *b, struct js_reader *rd, enum js_tok t, int flags, bool rea
 	}
 }
 
+void
+py_tuple_list(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+	char q = 0;		/* the quote of the string we are in, or 0 */
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (q != 0) {		/* py_str: a backslash escapes the next byte */
+			buf_addc(b, c);
+			if (c == '\\' && i + 1 < n)
+				buf_addc(b, s[++i]);
+			else if (c == q)
+				q = 0;
+		} else if (c == '\'' || c == '"') {
+			q = c;
+			buf_addc(b, c);
+		} else if (c == '(')
+			buf_addc(b, '[');
+		else if (c == ')')
+			buf_addc(b, ']');
+		else if (c == ',' && i + 1 < n && s[i + 1] == ')')
+			;		/* a one-element tuple's comma */
+		else
+			buf_addc(b, c);
+	}
+}
+
 bool
 py_json_bigint(const char *json, size_t n)
 {

@@ -19,15 +19,11 @@ struct buf;
 
 #define NONE TL_NONE
 
-/* Op o's argument reprs (tl_arg_repr): tuples, then lists. */
+/* Op o's argument reprs (tl_arg_repr). */
 #define TDIMS(o)	tl_arg_repr(tl, (o), 0)
 #define TTYPES(o)	tl_arg_repr(tl, (o), 1)
 #define TSTRIDES(o)	tl_arg_repr(tl, (o), 2)
 #define TCONC(o)	tl_arg_repr(tl, (o), 3)
-#define LDIMS(o)	tl_arg_repr(tl, (o), 4)
-#define LTYPES(o)	tl_arg_repr(tl, (o), 5)
-#define LSTRIDES(o)	tl_arg_repr(tl, (o), 6)
-#define LCONC(o)	tl_arg_repr(tl, (o), 7)
 
 /* Launchers: ops with at least one linked, non-communication GPU event, in ts order,
  * each with those events (its direct kernels) sorted by ts. */

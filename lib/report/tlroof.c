@@ -266,9 +266,13 @@ ffirst(void *ctx, int src, struct tl_val *v)
 	case FF_LABEL: s = tl_op_who(tl, as, TL_LABEL); break;
 	case FF_THREAD: s = tl_op_who(tl, as, TL_THREAD); break;
 	case FF_BOUND: s = tl_pgroup_bound(g); break;
-	case FF_LDIMS: case FF_LTYPES: case FF_LSTRIDES: case FF_LCONC:
-		s = tl_arg_repr(tl, as, 4 + src - FF_LDIMS);
-		break;
+	case FF_LDIMS: case FF_LTYPES: case FF_LSTRIDES: case FF_LCONC: {
+		const char *l = tl_arg_list(tl, as, src - FF_LDIMS);
+
+		if (l != NULL)
+			*v = tl_val_str(l);
+		return;
+	}
 	case FF_SPEC:
 		for (i = 0; i < g->nm && s == NAME_NONE; i++)
 			s = tl_mod(tl, &tl->op[g->p[g->m[i]].op])->spec;

@@ -89,6 +89,7 @@ tl_free(struct tl *tl)
 	free(tl->kids);
 	free(tl->byid);
 	names_free(&tl->str);
+	buf_free(&tl->list);
 	dstr_free(tl->ds);
 	dstr_free(tl->argset);
 	for (i = 0; i < INCACHE; i++)
@@ -283,8 +284,6 @@ arg_members(const char *raw, size_t rawlen, const char *const keys[4], struct bu
 
 /* The argument columns of an op from its "in" array: each entry's shape (a list, or a
  * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
-/* Repr j of op o's arguments: 0-3 the tuple reprs of dims, types, strides and concrete
- * inputs (ops_unique_args), 4-7 their list reprs (roofline sheets); NAME_NONE: NaN. */
 uint32_t
 tl_arg_repr(const struct tl *tl, const struct top *o, int j)
 {
@@ -296,14 +295,29 @@ tl_arg_repr(const struct tl *tl, const struct top *o, int j)
 	return v;
 }
 
+const char *
+tl_arg_list(struct tl *tl, const struct top *o, int j)
+{
+	uint32_t v = tl_arg_repr(tl, o, j);
+	const char *s;
+
+	if (v == NAME_NONE)
+		return NULL;
+	s = tl_str(tl, v);
+	buf_reset(&tl->list);
+	py_tuple_list(&tl->list, s, strlen(s));
+	buf_addc(&tl->list, '\0');
+	return tl->list.p;
+}
+
 /* The argument columns of an op from its "in" array: each entry's shape (a list, or a
  * list of lists for a TensorList), dtype, strides and value (Concrete Inputs). */
 static void
 add_args(struct tl *tl, struct top *o, struct rec *r)
 {
 	static const char *const keys[4] = { "shape", "dtype", "strides", "value" };
-	uint32_t set[8];
-	struct buf t = BUF_INIT, l = BUF_INIT, cap = BUF_INIT;
+	uint32_t set[4];
+	struct buf t = BUF_INIT, cap = BUF_INIT;
 	size_t i, j, n, rawlen, *off, x;
 	const char *raw = rec_raw(r, "in", &rawlen);
 	struct incache *c;
@@ -329,33 +343,24 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 		for (i = 0; i < n && off[4 * i + j] == SIZE_MAX; i++)
 			;
 		if (n > 0 && i == n) {
-			set[j] = set[4 + j] = NAME_NONE;
+			set[j] = NAME_NONE;
 			continue;
 		}
 		buf_reset(&t);
-		buf_reset(&l);
 		buf_addc(&t, '(');
-		buf_addc(&l, '[');
 		for (i = 0; i < n; i++) {
 			x = off[4 * i + j];
-			if (i) {
+			if (i)
 				buf_adds(&t, ", ");
-				buf_adds(&l, ", ");
-			}
-			if (x == SIZE_MAX) {
+			if (x == SIZE_MAX)
 				buf_adds(&t, j == 0 || j == 2 ? "()" : "''");
-				buf_adds(&l, j == 0 || j == 2 ? "[]" : "''");
-			} else {
+			else
 				py_json(&t, cap.p + x, strlen(cap.p + x), PY_TUPLE | real);
-				py_json(&l, cap.p + x, strlen(cap.p + x), real);
-			}
 		}
 		if (n == 1)
 			buf_addc(&t, ',');
 		buf_addc(&t, ')');
-		buf_addc(&l, ']');
 		set[j] = intern_disk(tl, &t);
-		set[4 + j] = intern_disk(tl, &l);
 	}
 	o->args = dstr_intern(tl->argset, (const char *)set, sizeof(set));
 	free(c->text);
@@ -366,7 +371,6 @@ add_args(struct tl *tl, struct top *o, struct rec *r)
 	free(off);
 	buf_free(&cap);
 	buf_free(&t);
-	buf_free(&l);
 }
 
 static bool

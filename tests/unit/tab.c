@@ -2,7 +2,7 @@
 /* Unit tests for tab (pandas' statistics, stable sorts with empty cells last, pandas'
  * unstable sort_values, CSV as pandas writes it, projection, late columns, column
  * formats in text, Markdown and CSV, a workbook's sheets past Excel's rows) and pyrepr
- * (Python's repr). */
+ * (Python's repr; py_tuple_list against py_json's list form). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,9 +286,32 @@ repr(const char *json, int flags, const char *want)
 	buf_free(&b);
 }
 
+/* json's repr without PY_TUPLE, and its PY_TUPLE repr through py_tuple_list: the same. */
+static void
+tuple_list(const char *json)
+{
+	struct buf l = BUF_INIT, t = BUF_INIT, c = BUF_INIT;
+
+	py_json(&l, json, strlen(json), 0);
+	py_json(&t, json, strlen(json), PY_TUPLE);
+	py_tuple_list(&c, t.p, t.len);
+	buf_addc(&c, '\0');
+	is_str(c.p, l.p, json);
+	buf_free(&l);
+	buf_free(&t);
+	buf_free(&c);
+}
+
 static void
 test_pyrepr(void)
 {
+	tuple_list("[[768], [788, 768], []]");
+	tuple_list("[[[1]], [[]], [[2, 3]]]");
+	tuple_list("[\"(a,)\", \",)\", \"it's (1,)\", \"q'\\\"(\", \"\\\\\", [\")\"]]");
+	tuple_list("[{\"k(\": [1], \"v\": [\"'\"]}, null, true, 1e300, -0.0]");
+	tuple_list("[\"\\u0001\\n(\", [[\"\\\\'\"]]]");
+	tuple_list("[]");
+	tuple_list("[[]]");
 	repr("[[768], [788, 768], []]", 0, "[[768], [788, 768], []]");
 	repr("[[768], [788, 768], []]", PY_TUPLE, "((768,), (788, 768), ())");
 	repr("{\"M\": 4, \"bias\": true, \"s\": [1, 2], \"d\": null, \"x\": 0.5}", PY_TUPLE,
