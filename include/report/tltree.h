@@ -89,7 +89,7 @@ struct tmod {
 /* The most params an op has (add_params stops past it). */
 #define TL_PARAMS_MAX	((uint32_t)1 << 24)
 
-/* One op record (a CPU op or an orphan launch), 64 bytes: every op of the trace that a
+/* One op record (a CPU op or an orphan launch), 56 bytes: every op of the trace that a
  * sheet reads is one (the bench's 1 GB trace: 251,680). What few ops have (figures,
  * params, the roofline sheet) is in struct tmod, ttp-phase's tag in tl->phase, what ops
  * share (rank, process, label, thread) interned. */
@@ -109,12 +109,13 @@ struct top {
 						 * shows them */
 	union {
 		struct {
-			uint32_t ev0, nev;	/* own GPU events (all, comm included):
-						 * tl->oev[ev0 .. ev0 + nev) */
+			uint32_t ev0;		/* own GPU events (all, comm included):
+						 * tl->oev[ev0 .. ev0 + tl_op_nev) */
+			uint32_t kid0;		/* children: tl->kids[kid0 ..
+						 * kid0 + tl_op_nkid) */
 		};
 		long long	parent;		/* until tl_link: its parent's id or -1 */
 	};
-	uint32_t	kid0, nkid;		/* children in tl->kids */
 };
 #define TL_WHO_MAX	(((uint32_t)1 << 28) - 1)
 #define TL_MOD_NONE	UINT32_MAX
@@ -294,6 +295,20 @@ tl_kev_rank(const struct tl *tl, const struct gpuev *k)
 
 	memcpy(&r, tl->ranks.str[k->rank], sizeof(r));
 	return r;
+}
+
+/* After tl_link, op o's number of own GPU events and of children: up to the next op's
+ * ev0 and kid0 (tl_link puts an op past the last one, tl->op[tl->nop], for them). */
+static inline size_t
+tl_op_nev(const struct top *o)
+{
+	return o[1].ev0 - o->ev0;
+}
+
+static inline size_t
+tl_op_nkid(const struct top *o)
+{
+	return o[1].kid0 - o->kid0;
 }
 
 /* Op o's ttp-phase tag, or NAME_NONE. */

@@ -996,11 +996,83 @@ tl_tie_runs(const struct tl *tl, size_t *v, size_t n)
 	}
 }
 
+/* The start of each op's list in a CSR array of lists that cnt[i] long, into ev0 or kid0
+ * (the op past the last one included); cnt is zeroed. */
+static void
+csr_starts(struct tl *tl, size_t *cnt, int kids)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i <= tl->nop; i++) {
+		if (kids)
+			tl->op[i].kid0 = (uint32_t)n;
+		else
+			tl->op[i].ev0 = (uint32_t)n;
+		n += cnt[i];
+		cnt[i] = 0;
+	}
+}
+
+/* Each op's children, in input order (ties of ts in id order: tl_tie_runs). */
+static void
+link_kids(struct tl *tl)
+{
+	size_t i, j, n, *cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
+
+	for (i = 0; i < tl->nop; i++)
+		if (TL_UP(tl->op[i]) != NONE)
+			cnt[TL_UP(tl->op[i])]++;
+	csr_starts(tl, cnt, 1);
+	tl->kids = xreallocarray(NULL, tl->nop ? tl->nop : 1, sizeof(*tl->kids));
+	for (i = 0; i < tl->nop; i++) {
+		size_t u = TL_UP(tl->op[i]);
+
+		if (u != NONE)
+			tl->kids[tl->op[u].kid0 + cnt[u]++] = (uint32_t)i;
+	}
+	for (i = 0; i < tl->nop; i++) {	/* cnt: room for the longest list */
+		uint32_t *kv = tl->kids + tl->op[i].kid0;
+
+		n = tl_op_nkid(&tl->op[i]);
+		for (j = 0; j < n; j++)
+			cnt[j] = kv[j];
+		tl_tie_runs(tl, cnt, n);
+		for (j = 0; j < n; j++)
+			kv[j] = (uint32_t)cnt[j];
+	}
+	free(cnt);
+}
+
+/* Each GPU event's launching op (and launch_via's), each op's own events in event
+ * order. */
+static void
+link_events(struct tl *tl)
+{
+	size_t i, *cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
+
+	for (i = 0; i < tl->nk; i++) {
+		struct gpuev *k = &tl->k[i];
+		long long by = k->by, via = k->via;	/* the ids are links now */
+
+		k->op = k->vop = NONE;
+		if (by < 0 || (k->op = tl_find_op(tl, tl_kev_rank(tl, k), by)) == NONE)
+			continue;
+		if (via >= 0)
+			k->vop = tl_find_op(tl, tl_kev_rank(tl, k), via);
+		cnt[k->op]++;
+	}
+	csr_starts(tl, cnt, 0);
+	tl->oev = xreallocarray(NULL, tl->op[tl->nop].ev0 + 1, sizeof(*tl->oev));
+	for (i = 0; i < tl->nk; i++)
+		if (tl->k[i].op != NONE)
+			tl->oev[tl->op[tl->k[i].op].ev0 + cnt[tl->k[i].op]++] = (uint32_t)i;
+	free(cnt);
+}
+
 void
 tl_link(struct tl *tl)
 {
-	size_t i, *cnt;
-	struct top *o;
+	size_t i;
 
 	if (tl->linked)
 		return;
@@ -1012,7 +1084,7 @@ tl_link(struct tl *tl)
 	qsort(tl->byid, tl->nop, sizeof(*tl->byid), byid_cmp);
 	tl_gone_link(tl);
 	for (i = 0; i < tl->nop; i++)
-		tl->op[i].parent = 0;	/* the ids are links now; ev0 and nev 0 */
+		tl->op[i].parent = 0;	/* the ids are links now */
 	/* no more reprs, params or "in" texts: what only adding them needs goes */
 	dstr_freeze(tl->ds);
 	dstr_freeze(tl->argset);
@@ -1022,56 +1094,11 @@ tl_link(struct tl *tl)
 		tl->inc[i] = (struct incache){ NULL, 0, 0 };
 	}
 	cut_cycles(tl);
-	/* children, in input order */
-	cnt = xcalloc(tl->nop + 1, sizeof(*cnt));
-	for (i = 0; i < tl->nop; i++)
-		if (TL_UP(tl->op[i]) != NONE)
-			tl->op[TL_UP(tl->op[i])].nkid++;
-	for (i = 0; i < tl->nop; i++) {
-		tl->op[i].kid0 = i ? tl->op[i - 1].kid0 + tl->op[i - 1].nkid : 0;
-	}
-	tl->kids = xreallocarray(NULL, tl->nop ? tl->nop : 1, sizeof(*tl->kids));
-	for (i = 0; i < tl->nop; i++) {
-		size_t u = TL_UP(tl->op[i]);
-
-		if (u != NONE)
-			tl->kids[tl->op[u].kid0 + cnt[u]++] = (uint32_t)i;
-	}
-	for (i = 0; i < tl->nop; i++) {	/* cnt: room for the longest list */
-		uint32_t *kv = tl->kids + tl->op[i].kid0;
-		size_t j, n = tl->op[i].nkid;
-
-		for (j = 0; j < n; j++)
-			cnt[j] = kv[j];
-		tl_tie_runs(tl, cnt, n);
-		for (j = 0; j < n; j++)
-			kv[j] = (uint32_t)cnt[j];
-	}
-	free(cnt);
-	for (i = 0; i < tl->nk; i++) {
-		struct gpuev *k = &tl->k[i];
-		long long by = k->by, via = k->via;	/* the ids are links now */
-
-		k->op = k->vop = NONE;
-		if (by < 0 || (k->op = tl_find_op(tl, tl_kev_rank(tl, k), by)) == NONE)
-			continue;
-		if (via >= 0)
-			k->vop = tl_find_op(tl, tl_kev_rank(tl, k), via);
-		tl->op[k->op].nev++;
-	}
-	/* each op's own events, in event order */
-	for (i = 0; i < tl->nop; i++)
-		tl->op[i].ev0 = i ? tl->op[i - 1].ev0 + tl->op[i - 1].nev : 0;
-	tl->oev = xreallocarray(NULL, tl->nop ? tl->op[tl->nop - 1].ev0 +
-	    tl->op[tl->nop - 1].nev + 1 : 1, sizeof(*tl->oev));
-	for (i = 0; i < tl->nop; i++)
-		tl->op[i].nev = 0;
-	for (i = 0; i < tl->nk; i++) {
-		if (tl->k[i].op == NONE)
-			continue;
-		o = &tl->op[tl->k[i].op];
-		tl->oev[o->ev0 + o->nev++] = (uint32_t)i;
-	}
+	/* the op past the last one, whose ev0 and kid0 end the last op's lists */
+	tl->op = xgrow(tl->op, &tl->capop, tl->nop + 1, sizeof(*tl->op));
+	memset(&tl->op[tl->nop], 0, sizeof(*tl->op));
+	link_kids(tl);
+	link_events(tl);
 }
 
 /* Busy time of a set of GPU events: Σ len(merge). */
@@ -1178,7 +1205,7 @@ tl_op_category(struct tl *tl, size_t i)
 		return o->cat = tl_intern(tl, "triton");
 	if (strncmp(n, "record_param_comms", 18) == 0)
 		return o->cat = tl_intern(tl, "record_param_comms");
-	for (j = 0; j < o->nev; j++)
+	for (j = 0; j < tl_op_nev(o); j++)
 		if (first == NONE || tl->k[OEV(o, j)].s < tl->k[first].s)
 			first = OEV(o, j);
 	o->cat = tl_intern(tl, "other");
@@ -1232,7 +1259,7 @@ tl_walk_push_kids(const struct tl *tl, struct tl_walk *w, size_t i)
 	const struct top *o = &tl->op[i];
 	size_t j;
 
-	for (j = o->nkid; j-- > 0;)
+	for (j = tl_op_nkid(o); j-- > 0;)
 		tl_walk_push(w, tl->kids[o->kid0 + j]);
 }
 
@@ -1248,8 +1275,8 @@ tl_subtree_events(const struct tl *tl, size_t i, size_t **v, size_t *n, size_t *
 	while (w.n > 0) {
 		const struct top *o = &tl->op[i = w.s[--w.n]];
 
-		*v = xgrow(*v, cap, *n + o->nev, sizeof(**v));
-		for (j = 0; j < o->nev; j++)
+		*v = xgrow(*v, cap, *n + tl_op_nev(o), sizeof(**v));
+		for (j = 0; j < tl_op_nev(o); j++)
 			(*v)[(*n)++] = OEV(o, j);
 		tl_walk_push_kids(tl, &w, i);
 	}

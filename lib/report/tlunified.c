@@ -65,8 +65,8 @@ subtree_facts(const struct tl *tl, struct ucoll *u, size_t i)
 	while (pre.n > 0) {
 		const struct top *o = &tl->op[i = pre.s[--pre.n]];
 
-		u->sub[i] = o->nev > 0 ? SUB_EV : 0;
-		for (j = 0; j < o->nkid; j++) {
+		u->sub[i] = tl_op_nev(o) > 0 ? SUB_EV : 0;
+		for (j = 0; j < tl_op_nkid(o); j++) {
 			k = tl->kids[o->kid0 + j];
 			u->sub[i] |= u->sub[k] | (tl->op[k].hasmodel ? SUB_MODEL : 0);
 		}
@@ -80,7 +80,7 @@ has_own_compute(const struct tl *tl, size_t i)
 {
 	size_t j;
 
-	for (j = 0; j < tl->op[i].nev; j++)
+	for (j = 0; j < tl_op_nev(&tl->op[i]); j++)
 		if (tl->k[OEV(&tl->op[i], j)].cls != TL_CLS_COMM)
 			return 1;
 	return 0;

@@ -16,7 +16,8 @@
  *
  * at most 40,000 ops. The records go through tl_add and every sheet is built
  * (tl_sheets, the options byte choosing pseudo ops, inference, unlinked kernels,
- * call stacks) and written as text and CSV to /dev/null, on a thread whose stack is
+ * call stacks, and with bit 4 CPU ops that say they launch nothing, which tltree
+ * does not keep, spooled two at a time: tlgone.c) and written as text and CSV to /dev/null, on a thread whose stack is
  * 512 KB: a walk that recurses as deep as the tree overflows it (a crash, a finding),
  * where the iterative walks need a few frames.
  */
@@ -42,6 +43,7 @@ struct gen {
 	size_t		 depth, cap;
 	long long	 next_id, t;	/* next record id; a clock in ns */
 	size_t		 nops;
+	int		 gone;		/* CPU ops without a model say they launch nothing */
 };
 
 static long long
@@ -72,6 +74,8 @@ op(struct gen *g, const char *name, const char *cat, bool model)
 	    "\"cat\":\"%s\"", id, name, cat);
 	if (parent >= 0)
 		buf_printf(&g->out, ",\"parent\":%lld", parent);
+	if (g->gone && !model && strcmp(cat, "cpu_op") == 0)
+		buf_adds(&g->out, ",\"launcher\":false");
 	buf_printf(&g->out, ",\"host_start_ns\":%lld,\"host_end_ns\":%lld", g->t,
 	    g->t + 1000000000LL - (long long)g->depth);
 	if (model)
@@ -175,7 +179,7 @@ run(void *arg)
 	struct gen g;
 	struct rec_reader *rd;
 	struct rec *r;
-	struct job j = { tl_new(), TL_OPTS_INIT };
+	struct job j = { NULL, TL_OPTS_INIT };
 	pthread_attr_t at;
 	pthread_t th;
 
@@ -183,6 +187,10 @@ run(void *arg)
 	g.out = (struct buf)BUF_INIT;
 	g.next_id = 1;
 	g.t = 1000000;
+	g.gone = (jb->opt >> 4) & 1;
+	if (setenv("TTP_TL_GONE_MEM", g.gone ? "2" : "16384", 1) != 0)
+		abort();
+	j.tl = tl_new();
 	buf_adds(&g.out, "{\"kind\":\"trace\",\"trace\":\"kineto\",\"file\":\"f.json\","
 	    "\"format\":\"kineto\"}\n");
 	build(&g, jb->p, jb->n);

@@ -88,10 +88,11 @@ for s in 'execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk32785sqsq32
 done
 # Op-tree programs (tests/fuzz/fuzz_tltree.c): a chain of 1,000 with a launch at its
 # foot; 32,000 deep and more with kernels and models on the way; siblings and ups; python
-# frames and execute wrappers; every option.
+# frames and execute wrappers; every option, and (16 and up) ops that say they launch
+# nothing, which tltree spools and links through (tlgone.c).
 for s in '\005\004' '\375\003\066\375\044\006\003\002\375\014' \
     '\000\003\001\003\032\004\001\007\017\004\022\003' '\007\005\004\006\003\375\004'; do
-	for o in 0 5 10 15; do
+	for o in 0 5 10 15 16 21 26 31; do
 		printf "$s" | seed fuzz_tltree $o
 	done
 done

@@ -93,14 +93,15 @@ tree(void)
 	tl_link(tl);
 	tl_link(tl);	/* again: nothing */
 	r = at(tl, 1);
-	ok(r != TL_NONE && tl->op[r].nkid == 3, "the root has 3 children");
+	ok(r != TL_NONE && tl_op_nkid(&tl->op[r]) == 3, "the root has 3 children");
 	ok(tl->op[kid(tl, r, 0)].id == 4 && tl->op[kid(tl, r, 1)].id == 2 &&
 	    tl->op[kid(tl, r, 2)].id == 3, "children in record order, tied ts in id order");
 	ok(TL_UP(tl->op[at(tl, 5)]) == at(tl, 4) && TL_UP(tl->op[r]) == TL_NONE,
 	    "parent links; the root has none");
 	ok((TL_UP(tl->op[at(tl, 8)]) == TL_NONE) != (TL_UP(tl->op[at(tl, 9)]) == TL_NONE),
 	    "a parent cycle is cut once");
-	ok(tl->op[at(tl, 5)].nev == 1 && tl->op[at(tl, 4)].nev == 1 && tl->op[r].nev == 0,
+	ok(tl_op_nev(&tl->op[at(tl, 5)]) == 1 && tl_op_nev(&tl->op[at(tl, 4)]) == 1 &&
+	    tl_op_nev(&tl->op[r]) == 0,
 	    "each event linked to its launcher only");
 	ok(tl->k[2].op == TL_NONE, "an event of no known op: unlinked");
 	ok(tl_launcher_of(tl, at(tl, 5)) == at(tl, 4), "\"execute\" launches for its parent");
