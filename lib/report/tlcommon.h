@@ -106,13 +106,13 @@ enum { PG_DUR, PG_KT, PG_TB, PG_TF, PG_GF, PG_MB, PG_FB, PG_PCT, PG_ROOF, PG_NV 
 struct pgroup {
 	struct tl		*tl;
 	const struct prow	*p;
-	const size_t		*m;		/* the members: indices in p */
+	const uint32_t		*m;		/* the members: indices in p */
 	size_t			 nm;
 	struct vec		 v[PG_NV];
 	const struct vec	*vp[PG_NV];	/* &v[j], for struct tl_group */
 };
 /* Fill g's series from members m[0 .. nm) of p; tl_pgroup_free frees them. */
-void tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const size_t *m,
+void tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const uint32_t *m,
     size_t nm);
 void tl_pgroup_free(struct pgroup *g);
 /* The roofline bound of the group's first member that has a roofline time, or
@@ -162,9 +162,11 @@ void tl_prow_metrics(const struct prow *p, double *tflops, double *tbps);
 void tl_prow_events(struct tl *tl, struct prow *p, size_t i);
 void tl_prow_free(struct prow *p, size_t n);
 size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
-    size_t **start, size_t **members);
+    uint32_t **start, uint32_t **members);
+size_t tl_group_ids(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key),
+    void *ctx, uint32_t **gid);
 size_t tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key),
-    void *ctx, size_t **start, size_t **members);
+    void *ctx, uint32_t **start, uint32_t **members);
 void tl_args_key(struct tl *tl, struct buf *key, size_t x, uint32_t name, uint32_t cat);
 
 /* tlsheets.c */

@@ -188,20 +188,64 @@ launcher_key(void *ctx, size_t i, struct buf *key)
 		buf_printf(key, "\x1fk%zu", L->nk[i]);
 }
 
-/* Group launchers by a key; returns the group of each launcher, *ng the count. */
-static size_t *
-group_launchers(struct tl *tl, const struct launchers *L, int by_args, size_t *ng)
+/* The launchers grouped by a key, in order of first appearance, each group's
+ * launchers chained in order: first[g] its first, next[i] the launcher after i in its
+ * group (LG_END after its last). 8 bytes a launcher and 4 a group, where a vector of
+ * times per group held some 100 bytes a group (a group per launcher with distinct
+ * arguments): a group's times are gathered when its row is built. */
+#define LG_END	UINT32_MAX
+struct lgroups {
+	uint32_t	*first, *next;
+	size_t		 ng, most;	/* the groups; the most launchers in one */
+};
+
+static void
+group_launchers(struct tl *tl, const struct launchers *L, int by_args, struct lgroups *G)
 {
 	struct lkey k = { tl, L, by_args };
-	size_t *g = xreallocarray(NULL, L->n + 1, sizeof(*g)), *start, *mem, i, j;
+	size_t i, g, n;
+	uint32_t *cnt;
 
-	*ng = tl_group_by(L->n, launcher_key, &k, &start, &mem);
-	for (i = 0; i < *ng; i++)
-		for (j = start[i]; j < start[i + 1]; j++)
-			g[mem[j]] = i;
-	free(start);
-	free(mem);
-	return g;
+	/* next[] takes the place of the group numbers, from the last launcher down */
+	G->ng = tl_group_ids(L->n, launcher_key, &k, &G->next);
+	G->first = xreallocarray(NULL, G->ng + 1, sizeof(*G->first));
+	cnt = xcalloc(G->ng + 1, sizeof(*cnt));
+	for (g = 0; g < G->ng; g++)
+		G->first[g] = LG_END;
+	G->most = 0;
+	for (i = L->n; i-- > 0;) {
+		g = G->next[i];
+		G->next[i] = G->first[g];
+		G->first[g] = (uint32_t)i;
+		if ((n = ++cnt[g]) > G->most)
+			G->most = n;
+	}
+	free(cnt);
+}
+
+static void
+lgroups_free(struct lgroups *G)
+{
+	free(G->first);
+	free(G->next);
+}
+
+/* Group g's direct times (and subtree times when s is not NULL), in launcher order,
+ * into d (and s), emptied first. */
+static void
+group_times(const struct lgroups *G, const struct lstat *ls, size_t g, struct vec *d,
+    struct vec *s)
+{
+	uint32_t i;
+
+	d->n = 0;
+	if (s != NULL)
+		s->n = 0;
+	for (i = G->first[g]; i != LG_END; i = G->next[i]) {
+		vec_add(d, ls[i].direct);
+		if (s != NULL)
+			vec_add(s, ls[i].subtree);
+	}
 }
 
 /* ops_unique_args's sources: a group's first launcher, its direct and subtree times. */
@@ -288,42 +332,6 @@ ua_first(void *ctx, int src, struct tl_val *v)
 		*v = tl_val_str(tl_str(tl, s));
 }
 
-/* The first launcher of each of ng groups (g: each launcher's group). */
-static size_t *
-group_firsts(const size_t *g, size_t n, size_t ng)
-{
-	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first)), i;
-
-	for (i = 0; i < ng; i++)
-		first[i] = NONE;
-	for (i = 0; i < n; i++)
-		if (first[g[i]] == NONE)
-			first[g[i]] = i;
-	return first;
-}
-
-/* The launchers' direct (and subtree) times by group. */
-static struct vec *
-group_times(const struct lstat *ls, const size_t *g, size_t n, size_t ng, int subtree)
-{
-	struct vec *v = xcalloc(ng + 1, sizeof(*v));
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		vec_add(&v[g[i]], subtree ? ls[i].subtree : ls[i].direct);
-	return v;
-}
-
-static void
-group_times_free(struct vec *v, size_t ng)
-{
-	size_t i;
-
-	for (i = 0; i < ng; i++)
-		vec_free(&v[i]);
-	free(v);
-}
-
 /* ops_summary_by_category's columns; the inference report with parent modules adds
  * parent_module and call_stack_first (of the group's first launcher). */
 enum { BC_CAT, BC_PM, BC_COUNT, BC_CS, BC_MS, BC_N };
@@ -339,18 +347,20 @@ struct tab *
 tl_sheet_by_category(struct tl *tl, const struct launchers *L, const struct lstat *ls)
 {
 	struct tab *t = tab_new("ops_summary_by_category");
-	size_t ng, *g = group_launchers(tl, L, 0, &ng), *first = group_firsts(g, L->n, ng);
+	struct lgroups G;
 	size_t r, idx[BC_N];
-	struct vec *d = group_times(ls, g, L->n, ng, 0);
+	struct vec d = VEC_INIT;
 	struct lfirst f = { tl, L, 0 };
 	const struct vec *v[UA_SUBTREE + 1];
 	struct tl_group grp = { v, ua_first, &f, NULL };
 	struct tab_key keys[2];
 
+	group_launchers(tl, L, 0, &G);
 	tl_cols_add(t, bc_cols, BC_N, L->pm ? UA_BY_MODULE : 0, idx);
-	for (r = 0; r < ng; r++) {
-		f.i = first[r];
-		v[UA_DIRECT] = &d[r];
+	v[UA_DIRECT] = &d;
+	for (r = 0; r < G.ng; r++) {
+		f.i = G.first[r];
+		group_times(&G, ls, r, &d, NULL);
 		tl_cols_row(t, tab_row(t), bc_cols, BC_N, idx, &grp);
 	}
 	/* the groups in key order, sorted by pandas */
@@ -359,9 +369,8 @@ tl_sheet_by_category(struct tl *tl, const struct launchers *L, const struct lsta
 	tab_sort(t, keys, L->pm ? 2 : 1);
 	tab_sort_pandas(t, idx[BC_MS], 1);
 	tab_percentages(t, idx[BC_MS]);
-	group_times_free(d, ng);
-	free(first);
-	free(g);
+	vec_free(&d);
+	lgroups_free(&G);
 	return t;
 }
 
@@ -390,17 +399,16 @@ static const struct tl_col os_cols[OS_N] = {
 /* Categories: the sorted distinct categories of the launchers of group r, as a Python
  * list, into b. */
 static void
-group_categories(struct tl *tl, const struct launchers *L, const size_t *g, size_t r,
-    struct buf *b)
+group_categories(struct tl *tl, const struct launchers *L, const struct lgroups *G,
+    size_t r, struct buf *b)
 {
 	const char **c = NULL;
-	size_t nc = 0, i, j;
+	size_t nc = 0, j;
+	uint32_t i;
 
-	for (i = 0; i < L->n; i++) {
+	for (i = G->first[r]; i != LG_END; i = G->next[i]) {
 		const char *s;
 
-		if (g[i] != r)
-			continue;
 		s = tl_str(tl, tl_op_category(tl, L->op[i]));
 		for (j = 0; j < nc && strcmp(c[j], s) != 0; j++)
 			;
@@ -426,25 +434,27 @@ struct tab *
 tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lstat *ls)
 {
 	struct tab *t = tab_new("ops_summary");
-	size_t ng, *g = group_launchers(tl, L, 1, &ng), *first = group_firsts(g, L->n, ng);
+	struct lgroups G;
 	size_t r, idx[OS_N];
-	struct vec *dv = group_times(ls, g, L->n, ng, 0), *sv = group_times(ls, g, L->n, ng, 1);
+	struct vec dv = VEC_INIT, sv = VEC_INIT;
 	struct lfirst f = { tl, L, 0 };
 	const struct vec *v[UA_SUBTREE + 1];
 	struct tl_group grp = { v, ua_first, &f, NULL };
 	struct tab_key keys[2];
 	struct buf b = BUF_INIT;
 
+	group_launchers(tl, L, 1, &G);
 	tl_cols_add(t, os_cols, OS_N, (L->pm ? UA_BY_MODULE : 0) |
 	    (tl->o->inference ? OS_INFERENCE : OS_TRAINING), idx);
-	for (r = 0; r < ng; r++) {
+	v[UA_DIRECT] = &dv;
+	v[UA_SUBTREE] = &sv;
+	for (r = 0; r < G.ng; r++) {
 		size_t row = tab_row(t);
 
-		f.i = first[r];
-		v[UA_DIRECT] = &dv[r];
-		v[UA_SUBTREE] = &sv[r];
+		f.i = G.first[r];
+		group_times(&G, ls, r, &dv, &sv);
 		tl_cols_row(t, row, os_cols, OS_N, idx, &grp);
-		group_categories(tl, L, g, r, &b);
+		group_categories(tl, L, &G, r, &b);
 		tab_set_str(t, row, idx[OS_CATS], b.p);
 	}
 	/* groupby orders the groups by key; then pandas' sort on the direct sum */
@@ -453,21 +463,22 @@ tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lsta
 	tab_sort(t, keys, L->pm ? 2 : 1);
 	tab_sort_pandas(t, idx[OS_DSUM], 1);
 	tab_percentages(t, idx[OS_DMS]);
-	group_times_free(dv, ng);
-	group_times_free(sv, ng);
-	free(first);
-	free(g);
+	vec_free(&dv);
+	vec_free(&sv);
+	lgroups_free(&G);
 	buf_free(&b);
 	return t;
 }
 
-/* ops_unique_args's groups, for tl_push_groups: per group its first launcher, the
- * next launcher of each launcher's group, the groups' direct and subtree times. */
+/* ops_unique_args's groups, for tl_push_groups: the launchers' groups, a group's
+ * times and kernel lists made again for each row. */
 struct uagroups {
 	struct tl		*tl;
 	const struct launchers	*L;
-	const size_t		*first, *next, *idx;
-	struct vec		*dv, *sv;
+	const struct lstat	*ls;
+	const struct lgroups	*G;
+	const size_t		*idx;
+	struct vec		 dv, sv;
 	struct klist		*kl;
 	struct buf		 sum, trunc;
 };
@@ -477,21 +488,21 @@ ua_row(void *ctx, struct tab *t, size_t r, size_t g)
 {
 	struct uagroups *u = ctx;
 	const struct launchers *L = u->L;
-	struct lfirst f = { u->tl, L, u->first[g] };
+	struct lfirst f = { u->tl, L, u->G->first[g] };
 	const struct vec *v[UA_SUBTREE + 1];
 	struct tl_group grp = { v, ua_first, &f, NULL };
-	size_t i, n = 0;
+	size_t n = 0;
+	uint32_t i;
 
-	v[UA_DIRECT] = &u->dv[g];
-	v[UA_SUBTREE] = &u->sv[g];
+	group_times(u->G, u->ls, g, &u->dv, &u->sv);
+	v[UA_DIRECT] = &u->dv;
+	v[UA_SUBTREE] = &u->sv;
 	tl_cols_row(t, r, ua_cols, UAC_N, u->idx, &grp);
-	for (i = u->first[g]; i != NONE; i = u->next[i])
+	for (i = u->G->first[g]; i != LG_END; i = u->G->next[i])
 		u->kl[n++] = (struct klist){ L->ev + L->k0[i], L->nk[i] };
 	tl_kernel_details(u->tl, u->kl, n, &u->sum, &u->trunc);
 	tab_set_str(t, r, u->idx[UAC_KDS], u->sum.p);
 	tab_set_str(t, r, u->idx[UAC_TKD], u->trunc.p);
-	vec_free(&u->dv[g]);
-	vec_free(&u->sv[g]);
 }
 
 void
@@ -499,45 +510,38 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
     struct sink *sk)
 {
 	struct tab *t = tab_new("ops_unique_args");
-	size_t ng, *g = group_launchers(tl, L, 2, &ng), i, r, idx[UAC_N];
-	/* next[i]: the group's next launcher after i, NONE at its last (each group's
-	 * launchers in order without a scan of all of them per group) */
-	size_t *next = xreallocarray(NULL, L->n + 1, sizeof(*next));
-	size_t *first = xreallocarray(NULL, ng + 1, sizeof(*first));
-	double *key = xreallocarray(NULL, ng + 1, sizeof(*key));
-	long long *uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
-	struct uagroups u = { tl, L, first, next, idx, NULL, NULL, NULL, BUF_INIT,
+	struct lgroups G;
+	size_t r, idx[UAC_N];
+	double *key;
+	long long *uid;
+	struct uagroups u = { tl, L, ls, &G, idx, VEC_INIT, VEC_INIT, NULL, BUF_INIT,
 	    BUF_INIT };
-	struct tl_grows gs = { t, ng, key, uid, 0, 1, ua_row, &u };
+	struct tl_grows gs;
 
-	u.dv = xcalloc(ng + 1, sizeof(*u.dv));
-	u.sv = xcalloc(ng + 1, sizeof(*u.sv));
-	u.kl = xreallocarray(NULL, L->n + 1, sizeof(*u.kl));
+	group_launchers(tl, L, 2, &G);
+	key = xreallocarray(NULL, G.ng + 1, sizeof(*key));
+	uid = xreallocarray(NULL, G.ng + 1, sizeof(*uid));
+	u.kl = xreallocarray(NULL, G.most + 1, sizeof(*u.kl));
 	tl_cols_add(t, ua_cols, UAC_N, (L->pm ? UA_BY_MODULE : 0) |
 	    (tl->o->by_nkernels ? UA_BY_NKERNELS : 0), idx);
-	gs.keycol = idx[UAC_DSUM];
-	for (i = 0; i < ng; i++)
-		first[i] = NONE;
-	for (i = L->n; i-- > 0;) {
-		next[i] = first[g[i]];
-		first[g[i]] = i;
-	}
-	for (i = 0; i < L->n; i++) {
-		vec_add(&u.dv[g[i]], ls[i].direct);
-		vec_add(&u.sv[g[i]], ls[i].subtree);
-	}
-	/* the order: total_direct_kernel_time_sum, ex_UID (the first launcher's id) */
-	for (r = 0; r < ng; r++) {
-		key[r] = stat_sum(&u.dv[r]);
-		uid[r] = tl->op[L->op[first[r]]].id;
+	gs = (struct tl_grows){ t, G.ng, key, uid, idx[UAC_DSUM], 1, ua_row, &u };
+	/* the order: total_direct_kernel_time_sum (pandas' sum of the direct times in
+	 * launcher order), ex_UID (the first launcher's id) */
+	for (r = 0; r < G.ng; r++) {
+		struct stat_acc a;
+		uint32_t i;
+
+		memset(&a, 0, sizeof(a));
+		for (i = G.first[r]; i != LG_END; i = G.next[i])
+			stat_acc_add(&a, ls[i].direct);
+		key[r] = stat_acc_sum(&a);
+		uid[r] = tl->op[L->op[G.first[r]]].id;
 	}
 	tl_push_groups(sk, &gs);
-	free(g);
-	free(u.dv);
-	free(u.sv);
+	lgroups_free(&G);
+	vec_free(&u.dv);
+	vec_free(&u.sv);
 	free(u.kl);
-	free(first);
-	free(next);
 	free(key);
 	free(uid);
 	buf_free(&u.sum);

@@ -65,55 +65,73 @@ phfirst(void *ctx, int src, struct tl_val *v)
 }
 
 /* The launchers (those tagged ph, or all when ph is NAME_NONE) grouped by phase (by) or
- * by name; per group its first launcher in first[], its launcher of the least id (the
- * first of them) in least[] when least is not NULL, and its direct times in v[] (in µs
- * and in ms); the number of groups. */
-static size_t
-phase_groups(struct tl *tl, const struct launchers *L, const struct lstat *ls, uint32_t ph,
-    int by, size_t **first, size_t **least, struct vec **v)
+ * by name, in order of first appearance, each group's launchers chained in order: per
+ * group its first launcher (first[]) and its launcher of the least id, the first of
+ * them (least[]); next[i] the launcher after i in its group (PH_END after its last).
+ * A group's times are gathered when its row is built. */
+#define PH_END	UINT32_MAX
+struct phgroups {
+	uint32_t	*first, *least, *next;
+	size_t		 ng;
+};
+
+static void
+phase_groups(struct tl *tl, const struct launchers *L, uint32_t ph, int by,
+    struct phgroups *G)
 {
 	struct names groups;
-	size_t i, r, ng = 0, cap = 0;
+	uint32_t *last = NULL;
+	size_t i, r, cap = 0, lcap = 0, fcap = 0;
 
-	*first = NULL;
-	if (least != NULL)
-		*least = NULL;
-	*v = NULL;
+	memset(G, 0, sizeof(*G));
+	G->next = xreallocarray(NULL, L->n + 1, sizeof(*G->next));
 	names_init(&groups);
 	for (i = 0; i < L->n; i++) {
 		const struct top *o = &tl->op[L->op[i]];
 		const char *key = tl_str(tl, by ? tl_op_phase(tl, o) : o->name);
 
+		G->next[i] = PH_END;
 		if (ph != NAME_NONE && tl_op_phase(tl, o) != ph)
 			continue;
 		r = tab_group(&groups, key, strlen(key));
-		if (r == ng) {
-			*first = xgrow(*first, &cap, ng + 1, sizeof(**first));
-			*v = xreallocarray(*v, 2 * (ng + 1), sizeof(**v));
-			if (least != NULL) {
-				*least = xreallocarray(*least, ng + 1, sizeof(**least));
-				(*least)[ng] = i;
-			}
-			(*first)[ng++] = i;
-			(*v)[2 * r] = (*v)[2 * r + 1] = (struct vec)VEC_INIT;
-		} else if (least != NULL && o->id < tl->op[L->op[(*least)[r]]].id)
-			(*least)[r] = i;
-		vec_add(&(*v)[2 * r], ls[i].direct);
-		vec_add(&(*v)[2 * r + 1], ls[i].direct / 1000);
+		if (r == G->ng) {
+			G->first = xgrow(G->first, &fcap, G->ng + 1, sizeof(*G->first));
+			G->least = xgrow(G->least, &cap, G->ng + 1, sizeof(*G->least));
+			last = xgrow(last, &lcap, G->ng + 1, sizeof(*last));
+			G->first[r] = G->least[r] = (uint32_t)i;
+			G->ng++;
+		} else {
+			G->next[last[r]] = (uint32_t)i;
+			if (o->id < tl->op[L->op[G->least[r]]].id)
+				G->least[r] = (uint32_t)i;
+		}
+		last[r] = (uint32_t)i;
 	}
+	free(last);
 	names_free(&groups);
-	return ng;
+}
+
+/* Group r's direct times in µs and in ms, into v[0] and v[1], emptied first. */
+static void
+phase_times(const struct phgroups *G, const struct lstat *ls, size_t r, struct vec *v)
+{
+	uint32_t i;
+
+	v[0].n = v[1].n = 0;
+	for (i = G->first[r]; i != PH_END; i = G->next[i]) {
+		vec_add(&v[0], ls[i].direct);
+		vec_add(&v[1], ls[i].direct / 1000);
+	}
 }
 
 static void
-phase_groups_free(size_t *first, struct vec *v, size_t ng)
+phase_groups_free(struct phgroups *G, struct vec *v)
 {
-	size_t i;
-
-	for (i = 0; i < 2 * ng; i++)
-		vec_free(&v[i]);
-	free(v);
-	free(first);
+	free(G->first);
+	free(G->least);
+	free(G->next);
+	vec_free(&v[0]);
+	vec_free(&v[1]);
 }
 
 /* ops_summary_by_phase's columns: the ms are summed in order as ms, not µs / 1000. */
@@ -133,9 +151,10 @@ tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *
 {
 	struct tab *t = tab_new("ops_summary_by_phase");
 	struct tab_key keys[2];
-	size_t i, r, ng = 0, *first = NULL, idx[BP_N];
-	struct vec *v = NULL;
-	const struct vec *vp[2];
+	size_t i, r, idx[BP_N];
+	struct phgroups G;
+	struct vec v[2] = { VEC_INIT, VEC_INIT };
+	const struct vec *vp[2] = { &v[0], &v[1] };
 	struct phfirst f = { tl, L, 0 };
 	struct tl_group grp = { vp, phfirst, &f, NULL };
 	int any = 0;
@@ -143,19 +162,19 @@ tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *
 	tl_cols_add(t, bp_cols, BP_N, 0, idx);
 	for (i = 0; i < L->n && !any; i++)
 		any = tl_op_phase(tl, &tl->op[L->op[i]]) != NAME_NONE;
+	memset(&G, 0, sizeof(G));
 	if (any)
-		ng = phase_groups(tl, L, ls, NAME_NONE, 1, &first, NULL, &v);
-	for (r = 0; r < ng; r++) {
-		f.i = first[r];
-		vp[PH_DIRECT] = &v[2 * r];
-		vp[PH_DIRECT_MS] = &v[2 * r + 1];
+		phase_groups(tl, L, NAME_NONE, 1, &G);
+	for (r = 0; r < G.ng; r++) {
+		f.i = G.first[r];
+		phase_times(&G, ls, r, v);
 		tl_cols_row(t, tab_row(t), bp_cols, BP_N, idx, &grp);
 	}
 	keys[0] = (struct tab_key){ idx[BP_MS], 1 };
 	keys[1] = (struct tab_key){ idx[BP_PHASE], 0 };
 	tab_sort(t, keys, 2);
 	tab_percentages(t, idx[BP_MS]);
-	phase_groups_free(first, v, ng);
+	phase_groups_free(&G, v);
 	return t;
 }
 
@@ -181,25 +200,27 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	struct buf b = BUF_INIT;
 	struct tab_key byname;
 	uint32_t ph = names_lookup(&tl->str, phase, strlen(phase));
-	size_t r, ng = 0, *first = NULL, *least = NULL, idx[SP_N];
-	struct vec *v = NULL;
-	const struct vec *vp[1];
+	size_t r, idx[SP_N];
+	struct phgroups G;
+	struct vec v[2] = { VEC_INIT, VEC_INIT };
+	const struct vec *vp[1] = { &v[0] };
 	struct phfirst f = { tl, L, 0 };
 	struct tl_group grp = { vp, phfirst, &f, NULL };
 
 	buf_printf(&b, "ops_summary_%s", phase);
 	t = tab_new(b.p);
 	tl_cols_add(t, sp_cols, SP_N, 0, idx);
+	memset(&G, 0, sizeof(G));
 	if (ph != NAME_NONE)
-		ng = phase_groups(tl, L, ls, ph, 0, &first, &least, &v);
-	for (r = 0; r < ng; r++) {
+		phase_groups(tl, L, ph, 0, &G);
+	for (r = 0; r < G.ng; r++) {
 		size_t row = tab_row(t);
 
-		f.i = first[r];
-		vp[PH_DIRECT] = &v[2 * r];
+		f.i = G.first[r];
+		phase_times(&G, ls, r, v);
 		tl_cols_row(t, row, sp_cols, SP_N, idx, &grp);
 		/* the launcher of the name with the least id */
-		kernel_categories(tl, L, least[r], &b);
+		kernel_categories(tl, L, G.least[r], &b);
 		if (b.len > 0)
 			tab_set_str(t, row, idx[SP_CATS], b.p);
 	}
@@ -209,8 +230,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 	tab_sort(t, &byname, 1);
 	tab_sort_pandas(t, idx[SP_SUM], 1);
 	tab_percentages(t, idx[SP_MS]);
-	phase_groups_free(first, v, ng);
-	free(least);
+	phase_groups_free(&G, v);
 	buf_free(&b);
 	return t;
 }

@@ -339,7 +339,8 @@ family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
 struct fgroups {
 	struct tl		*tl;
 	const struct prow	*p;
-	const size_t		*start, *mem, *idx;
+	const uint32_t		*start, *mem;
+	const size_t		*idx;
 	const uint32_t		*pk;
 	const bool		*pfloat;
 	size_t			 npk;
@@ -353,7 +354,7 @@ family_row(void *ctx, struct tab *t, size_t r, size_t grp_i)
 	struct tl *tl = f->tl;
 	const struct prow *p = f->p;
 	size_t nm = f->start[grp_i + 1] - f->start[grp_i], i, j;
-	const size_t *m = f->mem + f->start[grp_i];
+	const uint32_t *m = f->mem + f->start[grp_i];
 	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
 	struct pgroup g;
 	struct tl_group grp = { g.vp, ffirst, &g, NULL };
@@ -383,7 +384,8 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	struct prow *p;
 	uint32_t *pk;
 	bool *pfloat;
-	size_t n, npk, i, j, ng, *start, *mem, idx[FC_N];
+	size_t n, npk, i, j, ng, idx[FC_N];
+	uint32_t *start, *mem;
 	struct buf name = BUF_INIT;
 	struct fgroups f;
 	struct tl_grows gs;

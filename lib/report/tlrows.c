@@ -216,69 +216,111 @@ tl_prow_free(struct prow *p, size_t n)
 	free(p);
 }
 
-/* A slot of tl_group_by's table: a group's key hash, its first item (whose key is
- * written again to compare), its number + 1 (0: empty). 12 bytes where interning the
- * keys held each key's text (some 100 bytes a group with a row per op). */
+/* A slot of the grouping's table: a group's key hash and its number + 1 (0: empty).
+ * 8 bytes where interning the keys held each key's text (some 100 bytes a group with
+ * a row per op); the group's first item, whose key is written again to compare, is
+ * rep[its number]. The table grows with the groups, not with the items: a sheet of a
+ * few groups over many rows holds a few slots. */
 struct gslot {
-	uint32_t	h, rep, g1;
+	uint32_t	h, g1;
 };
 
-/* Item i's group number in tab (cap slots, a power of two), a new one (*ng) when its
- * key is new. */
+struct gtab {
+	struct gslot	*s;
+	size_t		 cap;		/* a power of two; at most 3/4 full */
+	uint32_t	*rep;
+	size_t		 caprep;
+	uint32_t	 ng;
+};
+
+/* Twice the slots, filled again from the hashes they hold (no key written again). */
+static void
+gtab_grow(struct gtab *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64, i, j;
+	struct gslot *s = xcalloc(cap, sizeof(*s));
+
+	for (i = 0; i < t->cap; i++) {
+		if (t->s[i].g1 == 0)
+			continue;
+		for (j = t->s[i].h & (cap - 1); s[j].g1 != 0; j = (j + 1) & (cap - 1))
+			;
+		s[j] = t->s[i];
+	}
+	free(t->s);
+	t->s = s;
+	t->cap = cap;
+}
+
+/* Item i's group number, a new one when its key is new. */
 static uint32_t
-group_of(struct gslot *tab, size_t cap, size_t i, const struct buf *key, struct buf *k2,
-    void (*keyfn)(void *, size_t, struct buf *), void *ctx, uint32_t *ng)
+group_of(struct gtab *t, size_t i, const struct buf *key, struct buf *k2,
+    void (*keyfn)(void *, size_t, struct buf *), void *ctx)
 {
 	uint32_t h = (uint32_t)hash_bytes(key->p, key->len);
 	size_t j;
 
-	for (j = h & (cap - 1); tab[j].g1 != 0; j = (j + 1) & (cap - 1)) {
-		if (tab[j].h != h)
+	for (j = h & (t->cap - 1); t->s[j].g1 != 0; j = (j + 1) & (t->cap - 1)) {
+		if (t->s[j].h != h)
 			continue;
 		buf_reset(k2);
-		keyfn(ctx, tab[j].rep, k2);
+		keyfn(ctx, t->rep[t->s[j].g1 - 1], k2);
 		if (k2->len == key->len && memcmp(k2->p, key->p, key->len) == 0)
-			return tab[j].g1 - 1;
+			return t->s[j].g1 - 1;
 	}
-	tab[j] = (struct gslot){ h, (uint32_t)i, ++*ng };
-	return *ng - 1;
+	t->rep = xgrow(t->rep, &t->caprep, (size_t)t->ng + 1, sizeof(*t->rep));
+	t->rep[t->ng] = (uint32_t)i;
+	t->s[j] = (struct gslot){ h, ++t->ng };
+	if ((size_t)t->ng * 4 > t->cap * 3)
+		gtab_grow(t);
+	return t->ng - 1;
 }
 
-/* Items 0 .. n grouped by the key keyfn writes for each, in order of first
- * appearance: the members of each group (group g: members[start[g] .. start[g+1])). */
+/* Items 0 .. n grouped by the key keyfn writes for each, in order of first appearance:
+ * each item's group number (gid[i]; n + 1 entries, the caller's to free); the number of
+ * groups. */
 size_t
-tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void *ctx,
-    size_t **start, size_t **members)
+tl_group_ids(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void *ctx,
+    uint32_t **gid)
 {
 	struct buf key = BUF_INIT, k2 = BUF_INIT;
-	size_t cap = 16, *cnt, i;
-	uint32_t *g = xreallocarray(NULL, n + 1, sizeof(*g)), ng = 0;
-	struct gslot *tab;
+	struct gtab t = { NULL, 0, NULL, 0, 0 };
+	size_t i;
 
 	if (n >= UINT32_MAX / 2)
 		die(EXIT_DATA, "%zu rows: more than a sheet's groups can number", n);
-	while (cap < 2 * n)	/* at most half full */
-		cap *= 2;
-	tab = xcalloc(cap, sizeof(*tab));
+	*gid = xreallocarray(NULL, n + 1, sizeof(**gid));
+	gtab_grow(&t);
 	for (i = 0; i < n; i++) {
 		buf_reset(&key);
 		keyfn(ctx, i, &key);
-		g[i] = group_of(tab, cap, i, &key, &k2, keyfn, ctx, &ng);
+		(*gid)[i] = group_of(&t, i, &key, &k2, keyfn, ctx);
 	}
-	free(tab);
+	free(t.s);
+	free(t.rep);
 	buf_free(&key);
 	buf_free(&k2);
-	cnt = xcalloc((size_t)ng + 1, sizeof(*cnt));
-	*start = xcalloc((size_t)ng + 1, sizeof(**start));
+	return t.ng;
+}
+
+/* The same as the members of each group, in order (group g: members[start[g] ..
+ * start[g+1])). */
+size_t
+tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void *ctx,
+    uint32_t **start, uint32_t **members)
+{
+	uint32_t *g;
+	size_t ng = tl_group_ids(n, keyfn, ctx, &g), i;
+
+	*start = xcalloc(ng + 1, sizeof(**start));
 	*members = xreallocarray(NULL, n + 1, sizeof(**members));
-	for (i = 0; i < n; i++)
-		cnt[g[i]]++;
-	for (i = 0; i < ng; i++)
-		(*start)[i + 1] = (*start)[i] + cnt[i];
-	memset(cnt, 0, ((size_t)ng + 1) * sizeof(*cnt));
-	for (i = 0; i < n; i++)
-		(*members)[(*start)[g[i]] + cnt[g[i]]++] = i;
-	free(cnt);
+	for (i = 0; i < n; i++)		/* start[g]: the end of group g */
+		(*start)[g[i]]++;
+	for (i = 1; i < ng; i++)
+		(*start)[i] += (*start)[i - 1];
+	(*start)[ng] = (uint32_t)n;
+	for (i = n; i-- > 0;)		/* filled from the end: start[g] its start */
+		(*members)[--(*start)[g[i]]] = (uint32_t)i;
 	free(g);
 	return ng;
 }
@@ -327,8 +369,8 @@ tl_args_key(struct tl *tl, struct buf *key, size_t x, uint32_t name, uint32_t ca
 /* Rows grouped by the repr of their name, category, process, thread and arguments, in
  * order of first appearance: the members of each group. */
 size_t
-tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **start,
-    size_t **members)
+tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, uint32_t **start,
+    uint32_t **members)
 {
 	struct growkey gk = { tl, p, roof };
 
@@ -336,7 +378,8 @@ tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, size_t **
 }
 
 void
-tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const size_t *m, size_t nm)
+tl_pgroup(struct pgroup *g, struct tl *tl, const struct prow *p, const uint32_t *m,
+    size_t nm)
 {
 	size_t i, j;
 

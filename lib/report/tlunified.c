@@ -323,7 +323,7 @@ ufirst(void *ctx, int src, struct tl_val *v)
 
 static void
 unified_row(struct tl *tl, struct tab *t, size_t r, const size_t *idx, const struct prow *p,
-    const size_t *m, size_t nm)
+    const uint32_t *m, size_t nm)
 {
 	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
 	struct buf sum = BUF_INIT, trunc = BUF_INIT;
@@ -535,7 +535,7 @@ entry_point(const struct frames *v, const char *op)
 /* call_stack_full and entry_point of a unified row group (members m of p). */
 static void
 unified_stack(struct tl *tl, struct tab *t, size_t r, size_t col, const struct prow *p,
-    const size_t *m, size_t nm)
+    const uint32_t *m, size_t nm)
 {
 	struct klist *kl = xreallocarray(NULL, nm + 1, sizeof(*kl));
 	const struct klist *tpl = NULL;
@@ -648,7 +648,8 @@ syn_cmp(const void *a, const void *b)
 struct ugroups {
 	struct tl		*tl;
 	const struct ucoll	*u;
-	const size_t		*start, *mem, *idx;
+	const uint32_t		*start, *mem;
+	const size_t		*idx;
 };
 
 /* Group g's row: its members in full (uprow), then the columns. */
@@ -658,11 +659,11 @@ ugroup_row(void *ctx, struct tab *t, size_t r, size_t g)
 	const struct ugroups *ug = ctx;
 	size_t nm = ug->start[g + 1] - ug->start[g], i;
 	struct prow *p = xreallocarray(NULL, nm, sizeof(*p));
-	size_t *m = xreallocarray(NULL, nm, sizeof(*m));
+	uint32_t *m = xreallocarray(NULL, nm, sizeof(*m));
 
 	for (i = 0; i < nm; i++) {
 		uprow(ug->tl, ug->u, ug->mem[ug->start[g] + i], &p[i]);
-		m[i] = i;
+		m[i] = (uint32_t)i;
 	}
 	unified_row(ug->tl, t, r, ug->idx, p, m, nm);
 	if (ug->tl->o->call_stack)
@@ -737,8 +738,8 @@ ukey(void *ctx, size_t x, struct buf *key)
 /* Each group's Kernel Time sum (pandas' sum of its members' kernel times) and
  * ex_UID (its first member's): the sheet's order. */
 static void
-ugroup_keys(const struct tl *tl, const struct ucoll *u, const size_t *start,
-    const size_t *mem, size_t ng, double *key, long long *uid)
+ugroup_keys(const struct tl *tl, const struct ucoll *u, const uint32_t *start,
+    const uint32_t *mem, size_t ng, double *key, long long *uid)
 {
 	size_t g, i, x;
 
@@ -760,7 +761,8 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 {
 	struct tab *t = tab_new("unified_perf_summary");
 	struct ucoll u;
-	size_t i, ng, *start, *mem, *roots, nroots = 0, ri, idx[UC_N];
+	size_t i, ng, *roots, nroots = 0, ri, idx[UC_N];
+	uint32_t *start, *mem;
 	struct ugroups ug;
 	struct ukey uk;
 	struct tl_grows gs;
