@@ -28,8 +28,8 @@ struct buf;
 /* Launchers: ops with at least one linked, non-communication GPU event, in ts order,
  * each with those events (its direct kernels) sorted by ts. */
 struct launchers {
-	size_t	*op;		/* op index per launcher */
-	size_t	*k0, *nk;	/* direct events in ev[k0 .. k0+nk) */
+	uint32_t *op;		/* op index per launcher */
+	uint32_t *k0, *nk;	/* direct events in ev[k0 .. k0+nk) */
 	size_t	*ev;
 	size_t	 n;
 	uint32_t *pm, *cs;	/* with by_module: parent_module, call stack (§8.1) */

@@ -18,7 +18,7 @@
 static struct tl *cmp_tl;
 
 /* Per op, its first GPU event in the trace's order (tl_launchers_build), for hs_cmp. */
-static const size_t *cmp_firstk;
+static const uint32_t *cmp_firstk;
 
 /* TraceLens's launcher order: sorted (stably) by ts, a double, from the order in which
  * the trace's GPU events first name each launcher; ops apart by less than a double's
@@ -26,7 +26,7 @@ static const size_t *cmp_firstk;
 static int
 hs_cmp(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	double s = tl_ns_us(cmp_tl->op[i].hs), t = tl_ns_us(cmp_tl->op[j].hs);
 
 	if (s != t)
@@ -36,11 +36,15 @@ hs_cmp(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
+/* The launchers in 12 bytes each and their events (8 bytes each); on the way, 8 bytes
+ * an op (its count of direct events, then its launcher; its first event). */
 void
 tl_launchers_build(struct tl *tl, struct launchers *L)
 {
-	size_t *cnt = xcalloc(tl->nop + 1, sizeof(*cnt)), *at, i, n = 0, tot = 0, *first;
+	uint32_t *cnt = xcalloc(tl->nop + 1, sizeof(*cnt)), *first, *at;
+	size_t i, n = 0, tot = 0;
 
+	/* ops and GPU events number at most TL_OP_MAX (tltree.h): 32 bits */
 	memset(L, 0, sizeof(*L));
 	first = xreallocarray(NULL, tl->nop + 1, sizeof(*first));
 	for (i = 0; i < tl->nk; i++)
@@ -48,27 +52,30 @@ tl_launchers_build(struct tl *tl, struct launchers *L)
 			size_t o = tl_launcher_of(tl, tl->k[i].op);
 
 			if (cnt[o]++ == 0 || tl_kev_trace_cmp(tl, i, first[o]) < 0)
-				first[o] = i;
+				first[o] = (uint32_t)i;
 		}
-	L->op = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
 	for (i = 0; i < tl->nop; i++)
+		n += cnt[i] != 0;
+	L->op = xreallocarray(NULL, n + 1, sizeof(*L->op));
+	for (n = 0, i = 0; i < tl->nop; i++)
 		if (cnt[i])
-			L->op[n++] = i;
+			L->op[n++] = (uint32_t)i;
 	cmp_tl = tl;
 	cmp_firstk = first;
-	qsort(L->op, n, sizeof(size_t), hs_cmp);
+	qsort(L->op, n, sizeof(*L->op), hs_cmp);
 	cmp_firstk = NULL;
 	free(first);
 	L->n = n;
-	L->k0 = xreallocarray(NULL, n + 1, sizeof(size_t));
-	L->nk = xcalloc(n + 1, sizeof(size_t));
-	at = xcalloc(tl->nop + 1, sizeof(size_t));
+	L->k0 = xreallocarray(NULL, n + 1, sizeof(*L->k0));
+	L->nk = xcalloc(n + 1, sizeof(*L->nk));
 	for (i = 0; i < n; i++) {
-		L->k0[i] = tot;
-		at[L->op[i]] = i;
+		L->k0[i] = (uint32_t)tot;
 		tot += cnt[L->op[i]];
 	}
-	L->ev = xreallocarray(NULL, tot + 1, sizeof(size_t));
+	at = cnt;	/* per op, its launcher from here on */
+	for (i = 0; i < n; i++)
+		at[L->op[i]] = (uint32_t)i;
+	L->ev = xreallocarray(NULL, tot + 1, sizeof(*L->ev));
 	for (i = 0; i < tl->nk; i++)
 		if (tl->k[i].op != NONE && tl->k[i].cls != TL_CLS_COMM) {
 			size_t j = at[tl_launcher_of(tl, tl->k[i].op)];
@@ -77,7 +84,6 @@ tl_launchers_build(struct tl *tl, struct launchers *L)
 		}
 	for (i = 0; i < n; i++)
 		tl_sort_events(tl, L->ev + L->k0[i], L->nk[i]);
-	free(cnt);
 	free(at);
 }
 
@@ -185,7 +191,7 @@ launcher_key(void *ctx, size_t i, struct buf *key)
 	if (L->pm)
 		buf_printf(key, "\x1fm%u", L->pm[i]);
 	if (k->by_args == 2 && tl->o->by_nkernels)
-		buf_printf(key, "\x1fk%zu", L->nk[i]);
+		buf_printf(key, "\x1fk%zu", (size_t)L->nk[i]);
 }
 
 /* The launchers grouped by a key, in order of first appearance, each group's
