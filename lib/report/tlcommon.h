@@ -67,12 +67,13 @@ struct sink {
  * that order: what the sheet's tab would be after tab_sort (and tab_percentages over
  * the sort column when pct is set), without holding it whole when the sink takes
  * parts. t has the columns and no rows; key[g] is the value group g's row has in the
- * sort column (before the cell: a non-finite one is empty), uid[g] its ex_UID; row
- * fills row r of a part with group g's values. t, key and uid are the caller's. */
+ * sort column (before the cell: a non-finite one is empty, and tl_push_groups makes
+ * it NaN in key), uid[g] its ex_UID; row fills row r of a part with group g's values.
+ * t, key and uid are the caller's. */
 struct tl_grows {
 	struct tab	 *t;
 	size_t		  ng;
-	const double	 *key;
+	double		 *key;
 	const long long	 *uid;
 	size_t		  keycol;
 	int		  pct;

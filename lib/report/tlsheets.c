@@ -84,16 +84,19 @@ gs_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The groups in the sheet's order; key[] as its cells hold it (non-finite: empty). */
+/* The groups in the sheet's order; gs->key[] made what its cells hold (non-finite:
+ * empty). */
 static uint32_t *
-gs_order(const struct tl_grows *gs, double *key)
+gs_order(const struct tl_grows *gs)
 {
 	uint32_t *ord = xreallocarray(NULL, gs->ng + 1, sizeof(*ord));
+	double *key = gs->key;
 	size_t g;
 
 	for (g = 0; g < gs->ng; g++) {
 		ord[g] = (uint32_t)g;
-		key[g] = isfinite(gs->key[g]) ? gs->key[g] : NAN;
+		if (!isfinite(key[g]))
+			key[g] = NAN;
 	}
 	gs_key = key;
 	gs_uid = gs->uid;
@@ -124,8 +127,8 @@ tl_push_groups(struct sink *sk, const struct tl_grows *gs)
 {
 	int parts = sk->part != NULL && sk->rows > 0 && gs->ng > 0;
 	size_t per = parts ? sk->rows : gs->ng, i = 0, j, n, pc = 0, cc = 0;
-	double *key = xreallocarray(NULL, gs->ng + 1, sizeof(*key)), total = 0, cum = 0;
-	uint32_t *ord = gs_order(gs, key);
+	double *key = gs->key, total = 0, cum = 0;
+	uint32_t *ord = gs_order(gs);
 	struct tab *t;
 
 	if (parts && gs->pct) {
@@ -160,7 +163,6 @@ tl_push_groups(struct sink *sk, const struct tl_grows *gs)
 		tab_free(gs->t);
 	}
 	free(ord);
-	free(key);
 }
 
 /* tl_sheets_parts with whole sheets. */

@@ -19,20 +19,19 @@
 
 /* --- unified_perf_summary (§7.4) ---------------------------------------------------- */
 
-/* A row of unified_perf_summary before grouping, 24 bytes: what its group's key and
- * the sheet's order need. The rest (its events, figures, UID) is made again from its
- * op when its group's row is built (uprow). */
-struct urow {
-	uint32_t	op;		/* the op it shows; a synthetic row's launch */
-	uint32_t	k;		/* a synthetic row's GPU event, else UINT32_MAX */
-	uint32_t	name;		/* a synthetic row's own name, else the op's */
-	double		ktime;		/* its kernel time (the busy time of its events) */
-};
-
+/* The rows of unified_perf_summary before grouping, 12 bytes each: what its group's
+ * key and the sheet's order need (its op, its kernel time); a synthetic row's GPU event
+ * and name beside, 8 bytes more. The rest (its events, figures, UID) is made again from
+ * its op when its group's row is built (uprow). */
 struct ucoll {
-	struct urow	*r;
-	size_t		 n, cap;
+	uint32_t	*op;		/* per row: the op it shows; a synthetic row's
+					 * launch */
+	double		*kt;		/* per row: its kernel time (the busy time of
+					 * its events) */
+	size_t		 n, cap, capkt;
 	size_t		 nop;		/* rows of ops; the synthetic ones follow */
+	uint32_t	*sk, *sname;	/* per synthetic row x (at x - nop): its GPU
+					 * event, its name */
 	char		*covered;	/* per GPU event */
 	uint8_t		*sub;		/* per op: SUB_EV, SUB_MODEL */
 	size_t		*ev, nev, cev;	/* a row's events */
@@ -40,13 +39,18 @@ struct ucoll {
 #define SUB_EV		1u	/* a GPU event in the subtree */
 #define SUB_MODEL	2u	/* a descendant has a model */
 
-static struct urow *
-ucoll_add(struct ucoll *u)
+/* A new row of op i with kernel time kt. */
+static void
+ucoll_add(struct ucoll *u, size_t i, double kt)
 {
-	u->r = xgrow(u->r, &u->cap, u->n + 1, sizeof(*u->r));
-	memset(&u->r[u->n], 0, sizeof(u->r[0]));
-	return &u->r[u->n++];
+	u->op = xgrow(u->op, &u->cap, u->n + 1, sizeof(*u->op));
+	u->kt = xgrow(u->kt, &u->capkt, u->n + 1, sizeof(*u->kt));
+	u->op[u->n] = (uint32_t)i;
+	u->kt[u->n++] = kt;
 }
+
+/* Whether row x is a synthetic one. */
+#define USYNTH(u, x)	((x) >= (u)->nop)
 
 /* Per op of root i's subtree: its GPU events and whether a descendant has a model.
  * Ops in preorder, then taken in reverse: each after all its descendants. */
@@ -128,16 +132,12 @@ host_us(const struct top *o)
 static void
 urow(struct tl *tl, struct ucoll *u, size_t i)
 {
-	struct urow *r = ucoll_add(u);
 	size_t j;
 
-	r->op = (uint32_t)i;
-	r->k = UINT32_MAX;
-	r->name = tl->op[i].name;
 	u->nev = 0;
 	tl_subtree_events(tl, i, &u->ev, &u->nev, &u->cev);
 	tl_sort_events(tl, u->ev, u->nev);
-	r->ktime = tl_busy(tl, u->ev, u->nev);
+	ucoll_add(u, i, tl_busy(tl, u->ev, u->nev));
 	for (j = 0; j < u->nev; j++)
 		u->covered[u->ev[j]] = 1;
 }
@@ -147,16 +147,21 @@ static void
 usynth(struct tl *tl, struct ucoll *u, size_t k)
 {
 	const struct gpuev *e = &tl->k[k];
-	struct urow *r = ucoll_add(u);
 	struct buf b = BUF_INIT;
 
 	buf_printf(&b, "%s->%s (Synthetic Op)", tl_str(tl, tl->op[e->op].name),
 	    tl_str(tl, e->name));
-	r->op = (uint32_t)e->op;
-	r->k = (uint32_t)k;
-	r->name = tl_intern_buf(tl, &b);
-	r->ktime = tl_busy(tl, &k, 1);
+	u->sk[u->n - u->nop] = (uint32_t)k;
+	u->sname[u->n - u->nop] = tl_intern_buf(tl, &b);
+	ucoll_add(u, e->op, tl_busy(tl, &k, 1));
 	buf_free(&b);
+}
+
+/* Row x's name: a synthetic row's own, else its op's. */
+static uint32_t
+urow_name(const struct tl *tl, const struct ucoll *u, size_t x)
+{
+	return USYNTH(u, x) ? u->sname[x - u->nop] : tl->op[u->op[x]].name;
 }
 
 /* A synthetic row's op category. */
@@ -171,33 +176,33 @@ usynth_cat(struct tl *tl, const struct top *o, size_t op)
 static void
 uprow(struct tl *tl, const struct ucoll *u, size_t x, struct prow *p)
 {
-	const struct urow *r = &u->r[x];
-	const struct top *o = &tl->op[r->op];
+	uint32_t op = u->op[x];
+	const struct top *o = &tl->op[op];
 
 	memset(p, 0, sizeof(*p));
-	p->op = p->as = r->op;
-	p->name = r->name;
+	p->op = p->as = op;
+	p->name = urow_name(tl, u, x);
 	p->dur_us = host_us(o);
-	if (r->k != UINT32_MAX) {
+	if (USYNTH(u, x)) {
 		/* no overflow: tltree.c takes ids up to 2^62 */
 		p->uid = tl->maxid + 1 + (long long)(x - u->nop);
-		p->cat = usynth_cat(tl, o, r->op);
+		p->cat = usynth_cat(tl, o, op);
 		p->synth = 1;
 		p->flops = p->bytes = p->roof_us = NAN;
 		p->ev = xmalloc(sizeof(*p->ev));
-		p->ev[0] = r->k;
+		p->ev[0] = u->sk[x - u->nop];
 		p->nev = 1;
-		p->ktime = r->ktime;
+		p->ktime = u->kt[x];
 		return;
 	}
 	p->uid = o->id;
-	p->cat = tl_op_category(tl, r->op);
+	p->cat = tl_op_category(tl, op);
 	p->model = o->model && tl_mod(tl, o)->bwd_of < 0;
 	p->hasmodel = o->hasmodel;
 	p->flops = p->model ? tl_mod(tl, o)->flops : NAN;
 	p->bytes = p->model ? tl_mod(tl, o)->bytes : NAN;
 	p->roof_us = p->model ? tl_mod(tl, o)->roof_us : NAN;
-	tl_prow_events(tl, p, r->op);
+	tl_prow_events(tl, p, op);
 }
 
 /* unified_perf_summary's first-member sources (the series are struct pgroup's). */
@@ -702,7 +707,13 @@ usynths(struct tl *tl, struct ucoll *u)
 		c[i].id = (long long)i;
 	}
 	qsort(c, nc, sizeof(*c), syn_cmp);
+	/* the rows exactly: the ops' and these */
 	u->nop = u->n;
+	u->cap = u->capkt = u->n + nc + 1;
+	u->op = xreallocarray(u->op, u->cap, sizeof(*u->op));
+	u->kt = xreallocarray(u->kt, u->capkt, sizeof(*u->kt));
+	u->sk = xreallocarray(NULL, nc + 1, sizeof(*u->sk));
+	u->sname = xreallocarray(NULL, nc + 1, sizeof(*u->sname));
 	for (i = 0; i < nc; i++)
 		usynth(tl, u, c[i].k);
 	free(c);
@@ -720,19 +731,18 @@ static void
 ukey(void *ctx, size_t x, struct buf *key)
 {
 	const struct ukey *k = ctx;
-	const struct urow *r = &k->u->r[x];
-	const struct top *o = &k->tl->op[r->op];
-	uint32_t cat;
+	uint32_t op = k->u->op[x], name = urow_name(k->tl, k->u, x), cat;
+	const struct top *o = &k->tl->op[op];
 
-	if (r->k == UINT32_MAX) {
-		tl_args_key(k->tl, key, r->op, r->name, tl_op_category(k->tl, r->op));
+	if (!USYNTH(k->u, x)) {
+		tl_args_key(k->tl, key, op, name, tl_op_category(k->tl, op));
 		return;
 	}
-	cat = usynth_cat(k->tl, o, r->op);
+	cat = usynth_cat(k->tl, o, op);
 	if (o->runtime)
-		buf_printf(key, "%u\x1f%u", r->name, cat);
+		buf_printf(key, "%u\x1f%u", name, cat);
 	else
-		tl_args_key(k->tl, key, r->op, r->name, cat);
+		tl_args_key(k->tl, key, op, name, cat);
 }
 
 /* Each group's Kernel Time sum (pandas' sum of its members' kernel times) and
@@ -748,10 +758,10 @@ ugroup_keys(const struct tl *tl, const struct ucoll *u, const uint32_t *start,
 
 		memset(&a, 0, sizeof(a));
 		for (i = start[g]; i < start[g + 1]; i++)
-			stat_acc_add(&a, u->r[mem[i]].ktime);
+			stat_acc_add(&a, u->kt[mem[i]]);
 		key[g] = stat_acc_sum(&a);
 		x = mem[start[g]];
-		uid[g] = u->r[x].k == UINT32_MAX ? tl->op[u->r[x].op].id :
+		uid[g] = !USYNTH(u, x) ? tl->op[u->op[x]].id :
 		    tl->maxid + 1 + (long long)(x - u->nop);
 	}
 }
@@ -772,8 +782,10 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	memset(&u, 0, sizeof(u));
 	u.covered = xcalloc(tl->nk + 1, 1);
 	u.sub = xcalloc(tl->nop + 1, 1);
-	roots = xreallocarray(NULL, tl->nop + 1, sizeof(*roots));
 	for (i = 0; i < tl->nop; i++)
+		nroots += TL_UP(tl->op[i]) == NONE;
+	roots = xreallocarray(NULL, nroots + 1, sizeof(*roots));
+	for (nroots = 0, i = 0; i < tl->nop; i++)
 		if (TL_UP(tl->op[i]) == NONE)
 			roots[nroots++] = i;
 	tl_tie_runs(tl, roots, nroots);
@@ -803,5 +815,8 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	free(uid);
 	free(start);
 	free(mem);
-	free(u.r);
+	free(u.op);
+	free(u.kt);
+	free(u.sk);
+	free(u.sname);
 }
