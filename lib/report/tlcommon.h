@@ -161,9 +161,6 @@ void tl_kernel_details(const struct tl *tl, const struct klist *in, size_t n,
     struct buf *sum, struct buf *trunc);
 void tl_prow_metrics(const struct prow *p, double *tflops, double *tbps);
 void tl_prow_events(struct tl *tl, struct prow *p, size_t i);
-void tl_prow_free(struct prow *p, size_t n);
-size_t tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof,
-    uint32_t **start, uint32_t **members);
 size_t tl_group_ids(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key),
     void *ctx, uint32_t **gid);
 size_t tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key),

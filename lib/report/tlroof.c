@@ -79,6 +79,13 @@ has_sheet(struct tl *tl, size_t i)
 	return o->model && !o->runtime && strcmp(tl_str(tl, tl_op_category(tl, i)), "triton") != 0;
 }
 
+/* A row of a roofline sheet before grouping, 8 bytes: the modelled op and the op it
+ * shows (the op, or the forward op of backward figures). Its events, figures and
+ * kernel time are made again when its group's row is built (frow_full). */
+struct frow {
+	uint32_t	op, as;
+};
+
 /* The rows of a roofline sheet in the order of the ops they show (rank, id), equal
  * ones in their order. */
 static const struct tl *sort_tl;
@@ -86,24 +93,40 @@ static const struct tl *sort_tl;
 static int
 as_cmp(const void *a, const void *b)
 {
-	const struct prow *x = a, *y = b;
+	const struct frow *x = a, *y = b;
 	const struct top *ox = &sort_tl->op[x->as], *oy = &sort_tl->op[y->as];
-
 	long long rx = tl_op_rank(sort_tl, ox), ry = tl_op_rank(sort_tl, oy);
 
 	if (rx != ry)
 		return (rx > ry) - (rx < ry);
-	if (x->uid != y->uid)
-		return (x->uid > y->uid) - (x->uid < y->uid);
+	if (ox->id != oy->id)
+		return (ox->id > oy->id) - (ox->id < oy->id);
 	return (x->op > y->op) - (x->op < y->op);
 }
 
 static void
-sort_as(const struct tl *tl, struct prow *p, size_t n)
+sort_as(const struct tl *tl, struct frow *p, size_t n)
 {
 	sort_tl = tl;
 	qsort(p, n, sizeof(*p), as_cmp);
 	sort_tl = NULL;
+}
+
+/* Row r in full, as the sheet's columns take it: its figures, its events sorted by
+ * ts, its kernel time. */
+static void
+frow_full(struct tl *tl, const struct frow *r, struct prow *p)
+{
+	const struct tmod *m = tl_mod(tl, &tl->op[r->op]);
+
+	memset(p, 0, sizeof(*p));
+	p->op = r->op;
+	p->as = r->as;
+	p->uid = tl->op[r->as].id;
+	p->flops = m->flops;
+	p->bytes = m->bytes;
+	p->roof_us = m->roof_us;
+	tl_prow_events(tl, p, r->op);
 }
 
 /* The value of param key of op o (its repr), or NULL when o has none. */
@@ -150,7 +173,7 @@ is_float_repr(const char *s)
  * other values are all numbers pandas makes it float64, so an int shows as a float
  * ("64.0"). Per column (pk[j]): whether it is such a float column. */
 static bool *
-param_columns(const struct tl *tl, const struct prow *p, size_t n, const uint32_t *pk,
+param_columns(const struct tl *tl, const struct frow *p, size_t n, const uint32_t *pk,
     size_t npk)
 {
 	bool *fl = xcalloc(npk ? npk : 1, sizeof(*fl));
@@ -290,35 +313,31 @@ ffirst(void *ctx, int src, struct tl_val *v)
 
 /* The rows of family fam's sheet: every modelled op of the family, in id order
  * (TraceLens's event order); *pk (*npk) the param names in order of appearance. */
-static struct prow *
+static struct frow *
 family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
 {
-	struct prow *p = NULL;
-	size_t n = 0, pcap = 0, i, j, c, nbwd = 0;
+	struct frow *p;
+	size_t n = 0, i, j, c, nbwd = 0;
 
 	*pk = NULL;
 	*npk = 0;
-	for (i = 0; i < tl->nop; i++) {
+	for (i = 0; i < tl->nop; i++)
+		n += has_sheet(tl, tl->byid[i]) && op_sheet(tl, tl->byid[i]) == fam;
+	p = xreallocarray(NULL, n + 1, sizeof(*p));
+	for (n = 0, i = 0; i < tl->nop; i++) {
 		size_t x = tl->byid[i];
 		const struct top *o = &tl->op[x];
 
 		if (!has_sheet(tl, x) || op_sheet(tl, x) != fam)
 			continue;
-		p = xgrow(p, &pcap, n + 1, sizeof(*p));
-		memset(&p[n], 0, sizeof(*p));
-		p[n].op = p[n].as = x;
+		p[n].op = p[n].as = (uint32_t)x;
 		/* backward figures (ttp-roofline's bwd_of): TraceLens's row is the
 		 * forward op's, with the backward op's kernels */
 		if (tl_mod(tl, o)->bwd_of >= 0 && (j = tl_find_op(tl, tl_op_rank(tl, o),
 		    tl_mod(tl, o)->bwd_of)) != NONE) {
-			p[n].as = j;
+			p[n].as = (uint32_t)j;
 			nbwd++;
 		}
-		p[n].uid = tl->op[p[n].as].id;
-		p[n].flops = tl_mod(tl, o)->flops;
-		p[n].bytes = tl_mod(tl, o)->bytes;
-		p[n].roof_us = tl_mod(tl, o)->roof_us;
-		tl_prow_events(tl, &p[n], x);
 		for (j = 0; j < tl_mod(tl, o)->np; j++) {
 			for (c = 0; c < *npk && (*pk)[c] != PK(o, j); c++)
 				;
@@ -335,10 +354,32 @@ family_rows(struct tl *tl, uint32_t fam, size_t *np, uint32_t **pk, size_t *npk)
 	return p;
 }
 
+struct fkey {
+	struct tl		*tl;
+	const struct frow	*p;
+	const uint32_t		*nev;	/* with by_nkernels: each row's kernel count */
+};
+
+/* A roofline row's group key: its name, params (and kernel count). */
+static void
+frow_key(void *ctx, size_t i, struct buf *key)
+{
+	const struct fkey *k = ctx;
+	struct tl *tl = k->tl;
+	const struct top *o = &tl->op[k->p[i].op];
+	size_t j;
+
+	buf_printf(key, "%u", tl->op[k->p[i].as].name);
+	for (j = 0; j < tl_mod(tl, o)->np; j++)
+		buf_printf(key, "\x1f%u=%u", PK(o, j), PV(o, j));
+	if (k->nev != NULL)
+		buf_printf(key, "\x1fk%u", k->nev[i]);
+}
+
 /* A roofline sheet's groups, for tl_push_groups. */
 struct fgroups {
 	struct tl		*tl;
-	const struct prow	*p;
+	const struct frow	*p;
 	const uint32_t		*start, *mem;
 	const size_t		*idx;
 	const uint32_t		*pk;
@@ -352,20 +393,25 @@ family_row(void *ctx, struct tab *t, size_t r, size_t grp_i)
 {
 	struct fgroups *f = ctx;
 	struct tl *tl = f->tl;
-	const struct prow *p = f->p;
 	size_t nm = f->start[grp_i + 1] - f->start[grp_i], i, j;
-	const uint32_t *m = f->mem + f->start[grp_i];
+	const uint32_t *mem = f->mem + f->start[grp_i];
+	struct prow *p = xreallocarray(NULL, nm, sizeof(*p));
+	uint32_t *m = xreallocarray(NULL, nm, sizeof(*m));
 	struct klist *kl = xreallocarray(NULL, nm, sizeof(*kl));
 	struct pgroup g;
 	struct tl_group grp = { g.vp, ffirst, &g, NULL };
 
+	for (i = 0; i < nm; i++) {
+		frow_full(tl, &f->p[mem[i]], &p[i]);
+		m[i] = (uint32_t)i;
+	}
 	tl_pgroup(&g, tl, p, m, nm);
-	tab_set_str(t, r, 0, tl_str(tl, tl->op[p[m[0]].as].name));
+	tab_set_str(t, r, 0, tl_str(tl, tl->op[p[0].as].name));
 	for (j = 0; j < f->npk; j++)
-		param_cell(tl, t, r, 1 + j, &tl->op[p[m[0]].op], f->pk[j], f->pfloat[j]);
+		param_cell(tl, t, r, 1 + j, &tl->op[p[0].op], f->pk[j], f->pfloat[j]);
 	tl_cols_row(t, r, fcols, FC_N, f->idx, &grp);
 	for (i = 0; i < nm; i++)
-		kl[i] = (struct klist){ p[m[i]].ev, p[m[i]].nev };
+		kl[i] = (struct klist){ p[i].ev, p[i].nev };
 	tl_kernel_details(tl, kl, nm, &f->sum, &f->trunc);
 	/* every event carries a kernel_details list, [] for an op with no kernels
 	 * (CPU-only instances), and _summarize_kernel_stats gives [] for a group
@@ -375,13 +421,20 @@ family_row(void *ctx, struct tab *t, size_t r, size_t grp_i)
 		tab_set_str(t, r, f->idx[FC_TKD], f->trunc.p);
 	tl_pgroup_free(&g);
 	free(kl);
+	free(m);
+	for (i = 0; i < nm; i++)
+		free(p[i].ev);
+	free(p);
 }
 
 static void
 sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 {
 	struct tab *t = tab_new(tl_str(tl, fam));
-	struct prow *p;
+	struct frow *p;
+	struct fkey fk;
+	double *kt;
+	uint32_t *nev = NULL;
 	uint32_t *pk;
 	bool *pfloat;
 	size_t n, npk, i, j, ng, idx[FC_N];
@@ -402,7 +455,22 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	tl_cols_add(t, fcols, FC_N, (tl->o->by_nkernels ? FC_NKERNELS : 0) |
 	    (tl->roofline ? FC_ROOFLINE : 0), idx);
 	pfloat = param_columns(tl, p, n, pk, npk);
-	ng = tl_group_rows(tl, p, n, 1, &start, &mem);
+	/* each row's kernel time (and kernel count), the rest made again by row */
+	kt = xreallocarray(NULL, n + 1, sizeof(*kt));
+	if (tl->o->by_nkernels)
+		nev = xreallocarray(NULL, n + 1, sizeof(*nev));
+	for (i = 0; i < n; i++) {
+		struct prow q;
+
+		frow_full(tl, &p[i], &q);
+		kt[i] = q.ktime;
+		if (nev != NULL)
+			nev[i] = (uint32_t)q.nev;
+		free(q.ev);
+	}
+	fk = (struct fkey){ tl, p, nev };
+	ng = tl_group_by(n, frow_key, &fk, &start, &mem);
+	free(nev);
 	key = xreallocarray(NULL, ng + 1, sizeof(*key));
 	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
 	/* the order: Kernel Time sum (pandas' sum of the members'), UID_first */
@@ -411,10 +479,11 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 
 		memset(&a, 0, sizeof(a));
 		for (j = start[i]; j < start[i + 1]; j++)
-			stat_acc_add(&a, p[mem[j]].ktime);
+			stat_acc_add(&a, kt[mem[j]]);
 		key[i] = stat_acc_sum(&a);
-		uid[i] = p[mem[start[i]]].uid;
+		uid[i] = tl->op[p[mem[start[i]]].as].id;
 	}
+	free(kt);
 	f = (struct fgroups){ tl, p, start, mem, idx, pk, pfloat, npk, BUF_INIT, BUF_INIT };
 	gs = (struct tl_grows){ t, ng, key, uid, idx[FC_KTSUM], 0, family_row, &f };
 	tl_push_groups(sk, &gs);
@@ -424,7 +493,7 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	free(mem);
 	free(pk);
 	free(pfloat);
-	tl_prow_free(p, n);
+	free(p);
 	buf_free(&name);
 	buf_free(&f.sum);
 	buf_free(&f.trunc);

@@ -206,16 +206,6 @@ tl_prow_events(struct tl *tl, struct prow *p, size_t i)
 	p->ktime = tl_busy(tl, p->ev, p->nev);
 }
 
-void
-tl_prow_free(struct prow *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(p[i].ev);
-	free(p);
-}
-
 /* A slot of the grouping's table: a group's key hash and its number + 1 (0: empty).
  * 8 bytes where interning the keys held each key's text (some 100 bytes a group with
  * a row per op); the group's first item, whose key is written again to compare, is
@@ -325,35 +315,6 @@ tl_group_by(size_t n, void (*keyfn)(void *ctx, size_t i, struct buf *key), void 
 	return ng;
 }
 
-struct growkey {
-	struct tl		*tl;
-	const struct prow	*p;
-	int			 roof;
-};
-
-/* A perf row's group key: the repr of its name, category, process, thread and
- * arguments; a roofline sheet's: its name, params (and kernel count). */
-static void
-prow_key(void *ctx, size_t i, struct buf *key)
-{
-	const struct growkey *gk = ctx;
-	struct tl *tl = gk->tl;
-	const struct prow *p = gk->p;
-	const struct top *o = &tl->op[p[i].op];
-	size_t j;
-
-	if (gk->roof) {
-		buf_printf(key, "%u", tl->op[p[i].as].name);
-		for (j = 0; j < tl_mod(tl, o)->np; j++)
-			buf_printf(key, "\x1f%u=%u", PK(o, j), PV(o, j));
-		if (tl->o->by_nkernels)
-			buf_printf(key, "\x1fk%zu", p[i].nev);
-	} else if (p[i].synth && o->runtime)
-		buf_printf(key, "%u\x1f%u", p[i].name, p[i].cat);
-	else
-		tl_args_key(tl, key, p[i].op, p[i].name, p[i].cat);
-}
-
 /* The group key of op x's arguments (with name and category cat): TraceLens's
  * unified_perf_summary and ops_unique_args group by these. */
 void
@@ -364,17 +325,6 @@ tl_args_key(struct tl *tl, struct buf *key, size_t x, uint32_t name, uint32_t ca
 	buf_printf(key, "%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u\x1f%u", name, cat,
 	    tl_op_who(tl, o, TL_PROCESS), tl_op_who(tl, o, TL_LABEL),
 	    tl_op_who(tl, o, TL_THREAD), TDIMS(o), TTYPES(o), TSTRIDES(o), TCONC(o));
-}
-
-/* Rows grouped by the repr of their name, category, process, thread and arguments, in
- * order of first appearance: the members of each group. */
-size_t
-tl_group_rows(struct tl *tl, const struct prow *p, size_t n, int roof, uint32_t **start,
-    uint32_t **members)
-{
-	struct growkey gk = { tl, p, roof };
-
-	return tl_group_by(n, prow_key, &gk, start, members);
 }
 
 void
