@@ -69,7 +69,9 @@ struct sink {
  * parts. t has the columns and no rows; key[g] is the value group g's row has in the
  * sort column (before the cell: a non-finite one is empty, and tl_push_groups makes
  * it NaN in key), uid[g] its ex_UID; row fills row r of a part with group g's values.
- * t, key and uid are the caller's. */
+ * t, key and uid are the caller's. A sheet of another order sets cmp (key and uid
+ * NULL, pct 0): cmp(ctx, a, b) < 0 when group a's row comes before group b's; only the
+ * first rows rows of that order are written. */
 struct tl_grows {
 	struct tab	 *t;
 	size_t		  ng;
@@ -79,6 +81,8 @@ struct tl_grows {
 	int		  pct;
 	void		(*row)(void *ctx, struct tab *t, size_t r, size_t g);
 	void		 *ctx;
+	int		(*cmp)(void *ctx, size_t a, size_t b);
+	size_t		  rows;
 };
 
 /* --- per-op perf rows (§5) ---------------------------------------------------------- */
@@ -127,7 +131,8 @@ struct tab *tl_sheet_coll(struct tl *tl);
 struct tab *tl_sheet_timeline(const struct tl_timeline *tm, const struct tl_opts *o);
 struct tab *tl_sheet_kernel_summary(struct tl *tl, double total_us, const char *phase);
 struct tab *tl_sheet_short_histogram(struct tl *tl, const struct tl_opts *o);
-struct tab *tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us);
+void tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us,
+    struct sink *sk);
 
 /* tlops.c */
 void tl_launchers_build(struct tl *tl, struct launchers *L);

@@ -253,77 +253,198 @@ sk_first(void *ctx, int src, struct tl_val *v)
 		*v = tl_val_str(tl_str(tl, s));
 }
 
-struct tab *
-tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us)
+/* short_kernels_summary's groups: the short kernels kept (ks, in trace order) grouped,
+ * each group's kernels chained (first[g] its first, an index in ks; next[i] the one
+ * after ks[i] in its group, SK_END after its last), its count, sum and mean as its
+ * cells hold them; 32 bytes a group and 8 a kernel, where a key and a vector per group
+ * held some 200 and the whole table before it was sorted. */
+#define SK_END	UINT32_MAX
+struct skgroups {
+	struct tl		*tl;
+	uint32_t		*ks, *first, *next, *cnt;
+	double			*sum, *mean;
+	double			 total;
+	const size_t		*idx;
+	struct vec		 d;
+};
+
+/* Whether short kernel k has a row (dropna: no cpu_op parent (unlinked, runtime
+ * launches) or a missing argument list (NaN) drops out; a GPU-only trace keeps all). */
+static bool
+sk_kept(const struct tl *tl, const struct gpuev *k, bool gpu)
+{
+	const struct top *op;
+
+	if (gpu)
+		return true;
+	if (k->op == NONE || (op = &tl->op[k->op])->runtime)
+		return false;
+	return TDIMS(op) != NAME_NONE && TSTRIDES(op) != NAME_NONE && TCONC(op) != NAME_NONE;
+}
+
+static void
+sk_key(void *ctx, size_t i, struct buf *key)
+{
+	const struct skgroups *s = ctx;
+	const struct tl *tl = s->tl;
+	const struct gpuev *k = &tl->k[s->ks[i]];
+	const struct top *op;
+
+	if (tl_gpu_only(tl)) {
+		buf_printf(key, "%u", k->name);
+		return;
+	}
+	op = &tl->op[k->op];
+	buf_printf(key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, TDIMS(op), TSTRIDES(op),
+	    TCONC(op), k->name);
+}
+
+/* Two numbers as tab_sort orders their cells: a non-finite one (an empty cell) last
+ * in either direction. */
+static int
+sk_num_cmp(double x, double y, int desc)
+{
+	int nx = !isfinite(x), ny = !isfinite(y), c;
+
+	if (nx || ny)
+		return nx - ny;
+	c = (x > y) - (x < y);
+	return desc ? -c : c;
+}
+
+/* The sheet's order: tab_sort by the sum descending, then the count, the mean and the
+ * percent ascending, ties in group order. */
+static int
+sk_cmp(void *ctx, size_t a, size_t b)
+{
+	const struct skgroups *s = ctx;
+	int c;
+
+	if ((c = sk_num_cmp(s->sum[a], s->sum[b], 1)) != 0)
+		return c;
+	if (s->cnt[a] != s->cnt[b])
+		return (s->cnt[a] > s->cnt[b]) - (s->cnt[a] < s->cnt[b]);
+	if ((c = sk_num_cmp(s->mean[a], s->mean[b], 0)) != 0)
+		return c;
+	if ((c = sk_num_cmp(s->sum[a] / s->total * 100, s->sum[b] / s->total * 100, 0)) != 0)
+		return c;
+	return (a > b) - (a < b);
+}
+
+static void
+sk_row(void *ctx, struct tab *t, size_t r, size_t g)
+{
+	struct skgroups *s = ctx;
+	struct kfirst f = { s->tl, &s->tl->k[s->ks[s->first[g]]] };
+	const struct vec *v[SK_DUR + 1];
+	struct tl_group grp = { v, sk_first, &f, &s->total };
+	uint32_t i;
+
+	s->d.n = 0;
+	for (i = s->first[g]; i != SK_END; i = s->next[i])
+		vec_add(&s->d, s->tl->k[s->ks[i]].dur);
+	v[SK_DUR] = &s->d;
+	tl_cols_row(t, r, sk_cols, SK_NCOLS, s->idx, &grp);
+}
+
+/* The groups' chains, counts, sums and means (pandas' over the durations in trace
+ * order). */
+static void
+sk_stats(struct skgroups *s, uint32_t *gid, size_t n, size_t ng)
+{
+	uint32_t *first = xreallocarray(NULL, ng + 1, sizeof(*first)), i;
+	uint32_t *cnt = xreallocarray(NULL, ng + 1, sizeof(*cnt));
+	double *sum = xreallocarray(NULL, ng + 1, sizeof(*sum));
+	double *mean = xreallocarray(NULL, ng + 1, sizeof(*mean));
+	size_t g;
+
+	for (g = 0; g < ng; g++)
+		first[g] = SK_END;
+	for (g = n; g-- > 0;) {		/* gid[] turns into next[] */
+		i = gid[g];
+		gid[g] = first[i];
+		first[i] = (uint32_t)g;
+	}
+	for (g = 0; g < ng; g++) {
+		struct stat_acc a;
+
+		memset(&a, 0, sizeof(a));
+		cnt[g] = 0;
+		for (i = first[g]; i != SK_END; i = gid[i]) {
+			stat_acc_add(&a, s->tl->k[s->ks[i]].dur);
+			cnt[g]++;
+		}
+		sum[g] = stat_acc_sum(&a);
+		mean[g] = stat_acc_mean(&a);
+	}
+	s->first = first;
+	s->next = gid;
+	s->cnt = cnt;
+	s->sum = sum;
+	s->mean = mean;
+}
+
+void
+tl_sheet_short_summary(struct tl *tl, const struct tl_opts *o, double total_us,
+    struct sink *sk)
 {
 	struct tab *t = tab_new("short_kernels_summary");
 	bool gpu = tl_gpu_only(tl);
-	struct tab_groups gr;
-	size_t i, g, nshort = 0, idx[SK_NCOLS];
-	struct buf key = BUF_INIT;
-	struct kfirst f = { tl, NULL };
-	const struct vec *v[SK_DUR + 1];
-	struct tl_group grp = { v, sk_first, &f, &total_us };
+	size_t i, r, n = 0, ng, nshort = 0, idx[SK_NCOLS];
+	uint32_t *ks, *gid;
+	struct skgroups s;
+	struct tl_grows gs;
 
-	tab_groups_init(&gr);
 	for (i = 0; i < tl->nk; i++) {
 		const struct gpuev *k = &tl->k[i];
-		const struct top *op;
 
 		if (k->gpu != TL_GPU_KERNEL || !(k->dur < o->short_thresh_us))
 			continue;
 		nshort++;
-		buf_reset(&key);
-		if (gpu)
-			buf_printf(&key, "%u", k->name);
-		else {
-			/* dropna: no cpu_op parent (unlinked, runtime launches) or a
-			 * missing argument list (NaN) drops out */
-			if (k->op == NONE || (op = &tl->op[k->op])->runtime ||
-			    TDIMS(op) == NAME_NONE || TSTRIDES(op) == NAME_NONE ||
-			    TCONC(op) == NAME_NONE)
-				continue;
-			buf_printf(&key, "%u\x1f%u\x1f%u\x1f%u\x1f%u", op->name, TDIMS(op),
-			    TSTRIDES(op), TCONC(op), k->name);
-		}
-		tab_groups_add(&gr, key.p, key.len, i, k->dur);
+		n += sk_kept(tl, k, gpu);
 	}
 	if (nshort == 0) {
 		/* no short kernel: pandas' DataFrame(), written as an empty line */
-		tab_groups_free(&gr);
-		buf_free(&key);
-		return t;
+		tl_push(sk, t);
+		return;
 	}
-	if (gr.n == 0) {
+	if (n == 0) {
 		/* every short kernel dropped (no shapes in the trace): pandas' empty
 		 * groupby keeps only its two header rows, (Kernel duration (µs); sum,
 		 * count, mean), which the second row here stands for */
 		for (i = 0; i < 3; i++)
 			tab_col(t, "Kernel duration (\u00b5s)");
-		g = tab_row(t);
-		tab_set_str(t, g, 0, "sum");
-		tab_set_str(t, g, 1, "count");
-		tab_set_str(t, g, 2, "mean");
-		tab_groups_free(&gr);
-		buf_free(&key);
-		return t;
+		r = tab_row(t);
+		tab_set_str(t, r, 0, "sum");
+		tab_set_str(t, r, 1, "count");
+		tab_set_str(t, r, 2, "mean");
+		tl_push(sk, t);
+		return;
 	}
-	tl_cols_add(t, sk_cols, SK_NCOLS, gpu ? 0 : SK_OPS, idx);
-	for (g = 0; g < gr.n; g++) {
-		f.k = &tl->k[gr.first[g]];
-		v[SK_DUR] = &gr.vals[g];
-		tl_cols_row(t, tab_row(t), sk_cols, SK_NCOLS, idx, &grp);
-	}
-	{
-		/* by the sum, descending; ties by the count, mean and percent */
-		struct tab_key keys[] = { { idx[SKC_SUM], 1 }, { idx[SKC_COUNT], 0 },
-		    { idx[SKC_MEAN], 0 }, { idx[SKC_PCT], 0 } };
+	ks = xreallocarray(NULL, n + 1, sizeof(*ks));
+	for (n = 0, i = 0; i < tl->nk; i++) {
+		const struct gpuev *k = &tl->k[i];
 
-		tab_sort(t, keys, 4);
+		if (k->gpu == TL_GPU_KERNEL && k->dur < o->short_thresh_us &&
+		    sk_kept(tl, k, gpu))
+			ks[n++] = (uint32_t)i;
 	}
-	if (o->topk_short >= 0)
-		tab_truncate(t, (size_t)o->topk_short);
-	tab_groups_free(&gr);
-	buf_free(&key);
-	return t;
+	memset(&s, 0, sizeof(s));
+	s.tl = tl;
+	s.ks = ks;
+	s.total = total_us;
+	s.idx = idx;
+	ng = tl_group_ids(n, sk_key, &s, &gid);
+	sk_stats(&s, gid, n, ng);
+	tl_cols_add(t, sk_cols, SK_NCOLS, gpu ? 0 : SK_OPS, idx);
+	gs = (struct tl_grows){ t, ng, NULL, NULL, 0, 0, sk_row, &s, sk_cmp,
+	    o->topk_short >= 0 ? (size_t)o->topk_short : ng };
+	tl_push_groups(sk, &gs);
+	free(ks);
+	free(s.first);
+	free(s.next);
+	free(s.cnt);
+	free(s.sum);
+	free(s.mean);
+	vec_free(&s.d);
 }

@@ -530,7 +530,7 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 	u.kl = xreallocarray(NULL, G.most + 1, sizeof(*u.kl));
 	tl_cols_add(t, ua_cols, UAC_N, (L->pm ? UA_BY_MODULE : 0) |
 	    (tl->o->by_nkernels ? UA_BY_NKERNELS : 0), idx);
-	gs = (struct tl_grows){ t, G.ng, key, uid, idx[UAC_DSUM], 1, ua_row, &u };
+	gs = (struct tl_grows){ t, G.ng, key, uid, idx[UAC_DSUM], 1, ua_row, &u, NULL, 0 };
 	/* the order: total_direct_kernel_time_sum (pandas' sum of the direct times in
 	 * launcher order), ex_UID (the first launcher's id) */
 	for (r = 0; r < G.ng; r++) {

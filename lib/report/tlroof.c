@@ -485,7 +485,7 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	}
 	free(kt);
 	f = (struct fgroups){ tl, p, start, mem, idx, pk, pfloat, npk, BUF_INIT, BUF_INIT };
-	gs = (struct tl_grows){ t, ng, key, uid, idx[FC_KTSUM], 0, family_row, &f };
+	gs = (struct tl_grows){ t, ng, key, uid, idx[FC_KTSUM], 0, family_row, &f, NULL, 0 };
 	tl_push_groups(sk, &gs);
 	free(key);
 	free(uid);

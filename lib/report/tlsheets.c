@@ -63,9 +63,19 @@ tl_push(struct sink *sk, struct tab *t)
 	sk->fn(t, sk->ctx);
 }
 
-/* tl_push_groups' order (tab_sort's on the sort column, descending, and ex_UID). */
+/* tl_push_groups' order (tab_sort's on the sort column, descending, and ex_UID; or
+ * the sheet's own, gs_cur's cmp). */
 static const double *gs_key;
 static const long long *gs_uid;
+static const struct tl_grows *gs_cur;
+
+static int
+gs_cmp_own(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return gs_cur->cmp(gs_cur->ctx, x, y);
+}
 
 static int
 gs_cmp(const void *a, const void *b)
@@ -93,11 +103,17 @@ gs_order(const struct tl_grows *gs)
 	double *key = gs->key;
 	size_t g;
 
-	for (g = 0; g < gs->ng; g++) {
+	for (g = 0; g < gs->ng; g++)
 		ord[g] = (uint32_t)g;
+	if (gs->cmp != NULL) {
+		gs_cur = gs;
+		qsort(ord, gs->ng, sizeof(*ord), gs_cmp_own);
+		gs_cur = NULL;
+		return ord;
+	}
+	for (g = 0; g < gs->ng; g++)
 		if (!isfinite(key[g]))
 			key[g] = NAN;
-	}
 	gs_key = key;
 	gs_uid = gs->uid;
 	qsort(ord, gs->ng, sizeof(*ord), gs_cmp);
@@ -125,8 +141,9 @@ gs_total(const double *key, const uint32_t *ord, size_t ng)
 void
 tl_push_groups(struct sink *sk, const struct tl_grows *gs)
 {
-	int parts = sk->part != NULL && sk->rows > 0 && gs->ng > 0;
-	size_t per = parts ? sk->rows : gs->ng, i = 0, j, n, pc = 0, cc = 0;
+	size_t nw = gs->cmp != NULL && gs->rows < gs->ng ? gs->rows : gs->ng;
+	int parts = sk->part != NULL && sk->rows > 0 && nw > 0;
+	size_t per = parts ? sk->rows : nw, i = 0, j, n, pc = 0, cc = 0;
 	double *key = gs->key, total = 0, cum = 0;
 	uint32_t *ord = gs_order(gs);
 	struct tab *t;
@@ -138,14 +155,14 @@ tl_push_groups(struct sink *sk, const struct tl_grows *gs)
 	}
 	do {
 		t = parts ? tab_copy(gs->t, gs->t->name) : gs->t;
-		n = gs->ng - i < per ? gs->ng - i : per;
+		n = nw - i < per ? nw - i : per;
 		tab_reserve(t, n);
 		for (j = 0; j < n; j++, i++) {
 			size_t r = tab_row(t);
-			double p = key[ord[i]] / total * 100;
+			double p;
 
 			gs->row(gs->ctx, t, r, ord[i]);
-			if (!parts || !gs->pct || isnan(p))
+			if (!parts || !gs->pct || isnan(p = key[ord[i]] / total * 100))
 				continue;
 			cum += p;
 			tab_set_num(t, r, pc, p);
@@ -156,8 +173,8 @@ tl_push_groups(struct sink *sk, const struct tl_grows *gs)
 				tab_percentages(t, gs->keycol);
 			tl_push(sk, t);
 		} else
-			sk->part(t, i < gs->ng, sk->ctx);
-	} while (i < gs->ng);
+			sk->part(t, i < nw, sk->ctx);
+	} while (i < nw);
 	if (parts) {
 		sk->n++;
 		tab_free(gs->t);
@@ -222,7 +239,7 @@ tl_sheets_parts(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *,
 	}
 	if (o->short_kernels) {
 		tl_push(sk, tl_sheet_short_histogram(tl, o));
-		tl_push(sk, tl_sheet_short_summary(tl, o, tm.total));
+		tl_sheet_short_summary(tl, o, tm.total, sk);
 	}
 	if (o->coll && !o->inference && !tl_gpu_only(tl))
 		tl_push(sk, tl_sheet_coll(tl));

@@ -809,7 +809,7 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
 	ugroup_keys(tl, &u, start, mem, ng, key, uid);
 	ug = (struct ugroups){ tl, &u, start, mem, idx };
-	gs = (struct tl_grows){ t, ng, key, uid, idx[UC_KTSUM], 1, ugroup_row, &ug };
+	gs = (struct tl_grows){ t, ng, key, uid, idx[UC_KTSUM], 1, ugroup_row, &ug, NULL, 0 };
 	tl_push_groups(sk, &gs);
 	free(key);
 	free(uid);
