@@ -93,9 +93,9 @@ has_own_compute(const struct tl *tl, size_t i)
 static void urow(struct tl *tl, struct ucoll *u, size_t i);
 
 /* The rows of root i's subtree, in preorder: the first op down each path that is a
- * row (or none where no GPU event runs below). */
+ * row (or none where no GPU event runs below); with count, only counted in u->n. */
 static void
-ucollect(struct tl *tl, struct ucoll *u, size_t i)
+ucollect(struct tl *tl, struct ucoll *u, size_t i, int count)
 {
 	struct tl_walk w = { NULL, 0, 0 };
 
@@ -110,6 +110,8 @@ ucollect(struct tl *tl, struct ucoll *u, size_t i)
 		if (o->runtime || (!o->hasmodel && ((u->sub[i] & SUB_MODEL) ||
 		    !has_own_compute(tl, i))))
 			tl_walk_push_kids(tl, &w, i);
+		else if (count)
+			u->n++;
 		else
 			urow(tl, u, i);
 	}
@@ -684,12 +686,19 @@ ugroup_row(void *ctx, struct tab *t, size_t r, size_t g)
 static void
 usynths(struct tl *tl, struct ucoll *u)
 {
-	size_t nc = 0, i, *first = xreallocarray(NULL, tl->nop + 1, sizeof(size_t));
-	struct syn *c = xreallocarray(NULL, tl->nk + 1, sizeof(*c));
+	size_t nc = 0, i;
+	uint32_t *first = NULL;
+	struct syn *c;
 
-	for (i = 0; i < tl->nop; i++)
-		first[i] = NONE;
-	for (i = 0; i < tl->nk; i++) {
+	for (i = 0; i < tl->nk; i++)
+		nc += tl->k[i].op != NONE && !u->covered[i] && tl->k[i].cls != TL_CLS_COMM;
+	c = xreallocarray(NULL, nc + 1, sizeof(*c));
+	if (nc > 0) {
+		first = xreallocarray(NULL, tl->nop + 1, sizeof(*first));
+		for (i = 0; i < tl->nop; i++)
+			first[i] = UINT32_MAX;
+	}
+	for (nc = 0, i = 0; i < tl->nk; i++) {
 		const struct gpuev *k = &tl->k[i];
 
 		if (k->op == NONE || u->covered[i] || k->cls == TL_CLS_COMM)
@@ -700,8 +709,8 @@ usynths(struct tl *tl, struct ucoll *u)
 	for (i = 0; i < nc; i++) {
 		size_t op = tl->k[c[i].k].op;
 
-		if (first[op] == NONE)
-			first[op] = i;
+		if (first[op] == UINT32_MAX)
+			first[op] = (uint32_t)i;
 		c[i].group = tl->op[op].runtime ? first[op] : nc;
 		c[i].rank = 0;
 		c[i].id = (long long)i;
@@ -794,7 +803,17 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 		subtree_facts(tl, &u, i);
 		/* python roots too: their frames pass through (§7.4) */
 		if (!tl->op[i].runtime || tl->op[i].python)
-			ucollect(tl, &u, i);
+			ucollect(tl, &u, i, 1);
+	}
+	/* the rows of ops counted, then made (the synthetic ones come after) */
+	u.cap = u.capkt = u.n + 1;
+	u.op = xreallocarray(NULL, u.cap, sizeof(*u.op));
+	u.kt = xreallocarray(NULL, u.capkt, sizeof(*u.kt));
+	u.n = 0;
+	for (ri = 0; ri < nroots; ri++) {
+		i = roots[ri];
+		if (!tl->op[i].runtime || tl->op[i].python)
+			ucollect(tl, &u, i, 0);
 	}
 	free(roots);
 	free(u.sub);
