@@ -197,6 +197,7 @@ tl_sheets_parts(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *,
 	struct tl_timeline tm;
 	struct launchers L;
 	struct lstat *ls;
+	struct tab *ph[2];
 	const char *why;
 	struct sink sink = { fn, ctx, 0, part, rows }, *sk = &sink;
 
@@ -224,13 +225,17 @@ tl_sheets_parts(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *,
 		tl_push(sk, tl_sheet_by_phase(tl, &L, ls));
 		tl_push(sk, tl_sheet_ops_summary(tl, &L, ls));
 		tl_sheet_unique_args(tl, &L, ls, sk);
-		tl_sheet_unified(tl, sk);
-		/* where the inference-phase branch puts them */
-		tl_push(sk, tl_sheet_phase(tl, &L, ls, "prefill"));
-		tl_push(sk, tl_sheet_phase(tl, &L, ls, "decode"));
-		tl_sheets_roofline(tl, sk);
+		/* the phase sheets (a row per name) read the launchers, which the sheets
+		 * of a row per op after them do not: made now and the launchers freed,
+		 * handed on where the inference-phase branch puts them */
+		ph[0] = tl_sheet_phase(tl, &L, ls, "prefill");
+		ph[1] = tl_sheet_phase(tl, &L, ls, "decode");
 		free(ls);
 		tl_launchers_free(&L);
+		tl_sheet_unified(tl, sk);
+		tl_push(sk, ph[0]);
+		tl_push(sk, ph[1]);
+		tl_sheets_roofline(tl, sk);
 	}
 	if (o->kernel_summary) {
 		tl_push(sk, tl_sheet_kernel_summary(tl, tm.total, NULL));
