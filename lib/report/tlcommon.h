@@ -68,15 +68,15 @@ struct sink {
  * the sort column when pct is set), without holding it whole when the sink takes
  * parts. t has the columns and no rows; key[g] is the value group g's row has in the
  * sort column (before the cell: a non-finite one is empty, and tl_push_groups makes
- * it NaN in key), uid[g] its ex_UID; row fills row r of a part with group g's values.
- * t, key and uid are the caller's. A sheet of another order sets cmp (key and uid
- * NULL, pct 0): cmp(ctx, a, b) < 0 when group a's row comes before group b's; only the
+ * it NaN in key), uid(ctx, g) its ex_UID (asked on ties of the key); row fills row r
+ * of a part with group g's values. t and key are the caller's. A sheet of another order
+ * sets cmp (key and uid NULL, pct 0): cmp(ctx, a, b) < 0 when group a's row comes before group b's; only the
  * first rows rows of that order are written. */
 struct tl_grows {
 	struct tab	 *t;
 	size_t		  ng;
 	double		 *key;
-	const long long	 *uid;
+	long long	(*uid)(void *ctx, size_t g);
 	size_t		  keycol;
 	int		  pct;
 	void		(*row)(void *ctx, struct tab *t, size_t r, size_t g);

@@ -511,6 +511,15 @@ ua_row(void *ctx, struct tab *t, size_t r, size_t g)
 	tab_set_str(t, r, u->idx[UAC_TKD], u->trunc.p);
 }
 
+/* A group's ex_UID: its first launcher's id. */
+static long long
+ua_uid(void *ctx, size_t g)
+{
+	const struct uagroups *u = ctx;
+
+	return u->tl->op[u->L->op[u->G->first[g]]].id;
+}
+
 void
 tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lstat *ls,
     struct sink *sk)
@@ -519,18 +528,17 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 	struct lgroups G;
 	size_t r, idx[UAC_N];
 	double *key;
-	long long *uid;
 	struct uagroups u = { tl, L, ls, &G, idx, VEC_INIT, VEC_INIT, NULL, BUF_INIT,
 	    BUF_INIT };
 	struct tl_grows gs;
 
 	group_launchers(tl, L, 2, &G);
 	key = xreallocarray(NULL, G.ng + 1, sizeof(*key));
-	uid = xreallocarray(NULL, G.ng + 1, sizeof(*uid));
 	u.kl = xreallocarray(NULL, G.most + 1, sizeof(*u.kl));
 	tl_cols_add(t, ua_cols, UAC_N, (L->pm ? UA_BY_MODULE : 0) |
 	    (tl->o->by_nkernels ? UA_BY_NKERNELS : 0), idx);
-	gs = (struct tl_grows){ t, G.ng, key, uid, idx[UAC_DSUM], 1, ua_row, &u, NULL, 0 };
+	gs = (struct tl_grows){ t, G.ng, key, ua_uid, idx[UAC_DSUM], 1, ua_row, &u, NULL,
+	    0 };
 	/* the order: total_direct_kernel_time_sum (pandas' sum of the direct times in
 	 * launcher order), ex_UID (the first launcher's id) */
 	for (r = 0; r < G.ng; r++) {
@@ -541,7 +549,6 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 		for (i = G.first[r]; i != LG_END; i = G.next[i])
 			stat_acc_add(&a, ls[i].direct);
 		key[r] = stat_acc_sum(&a);
-		uid[r] = tl->op[L->op[G.first[r]]].id;
 	}
 	tl_push_groups(sk, &gs);
 	lgroups_free(&G);
@@ -549,7 +556,6 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 	vec_free(&u.sv);
 	free(u.kl);
 	free(key);
-	free(uid);
 	buf_free(&u.sum);
 	buf_free(&u.trunc);
 }

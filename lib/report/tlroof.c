@@ -427,6 +427,15 @@ family_row(void *ctx, struct tab *t, size_t r, size_t grp_i)
 	free(p);
 }
 
+/* A group's UID_first: its first row's. */
+static long long
+family_uid(void *ctx, size_t g)
+{
+	const struct fgroups *f = ctx;
+
+	return f->tl->op[f->p[f->mem[f->start[g]]].as].id;
+}
+
 static void
 sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 {
@@ -443,7 +452,6 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	struct fgroups f;
 	struct tl_grows gs;
 	double *key;
-	long long *uid;
 
 	p = family_rows(tl, fam, &n, &pk, &npk);
 	tab_col(t, "name");
@@ -472,7 +480,6 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 	ng = tl_group_by(n, frow_key, &fk, &start, &mem);
 	free(nev);
 	key = xreallocarray(NULL, ng + 1, sizeof(*key));
-	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
 	/* the order: Kernel Time sum (pandas' sum of the members'), UID_first */
 	for (i = 0; i < ng; i++) {
 		struct stat_acc a;
@@ -481,14 +488,13 @@ sheet_family(struct tl *tl, uint32_t fam, struct sink *sk)
 		for (j = start[i]; j < start[i + 1]; j++)
 			stat_acc_add(&a, kt[mem[j]]);
 		key[i] = stat_acc_sum(&a);
-		uid[i] = tl->op[p[mem[start[i]]].as].id;
 	}
 	free(kt);
 	f = (struct fgroups){ tl, p, start, mem, idx, pk, pfloat, npk, BUF_INIT, BUF_INIT };
-	gs = (struct tl_grows){ t, ng, key, uid, idx[FC_KTSUM], 0, family_row, &f, NULL, 0 };
+	gs = (struct tl_grows){ t, ng, key, family_uid, idx[FC_KTSUM], 0, family_row, &f,
+	    NULL, 0 };
 	tl_push_groups(sk, &gs);
 	free(key);
-	free(uid);
 	free(start);
 	free(mem);
 	free(pk);

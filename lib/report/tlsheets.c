@@ -66,7 +66,6 @@ tl_push(struct sink *sk, struct tab *t)
 /* tl_push_groups' order (tab_sort's on the sort column, descending, and ex_UID; or
  * the sheet's own, gs_cur's cmp). */
 static const double *gs_key;
-static const long long *gs_uid;
 static const struct tl_grows *gs_cur;
 
 static int
@@ -83,14 +82,15 @@ gs_cmp(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	double kx = gs_key[x], ky = gs_key[y];
 	int nx = isnan(kx), ny = isnan(ky);
+	long long ux, uy;
 
 	if (nx || ny) {
 		if (nx != ny)	/* empty last in either direction */
 			return nx - ny;
 	} else if (kx != ky)
 		return kx < ky ? 1 : -1;
-	if (gs_uid[x] != gs_uid[y])
-		return (gs_uid[x] > gs_uid[y]) - (gs_uid[x] < gs_uid[y]);
+	if ((ux = gs_cur->uid(gs_cur->ctx, x)) != (uy = gs_cur->uid(gs_cur->ctx, y)))
+		return (ux > uy) - (ux < uy);
 	return (x > y) - (x < y);
 }
 
@@ -115,10 +115,10 @@ gs_order(const struct tl_grows *gs)
 		if (!isfinite(key[g]))
 			key[g] = NAN;
 	gs_key = key;
-	gs_uid = gs->uid;
+	gs_cur = gs;
 	qsort(ord, gs->ng, sizeof(*ord), gs_cmp);
 	gs_key = NULL;
-	gs_uid = NULL;
+	gs_cur = NULL;
 	return ord;
 }
 

@@ -754,13 +754,13 @@ ukey(void *ctx, size_t x, struct buf *key)
 		tl_args_key(k->tl, key, op, name, cat);
 }
 
-/* Each group's Kernel Time sum (pandas' sum of its members' kernel times) and
- * ex_UID (its first member's): the sheet's order. */
+/* Each group's Kernel Time sum (pandas' sum of its members' kernel times): the
+ * sheet's order, then its ex_UID (ugroup_uid). */
 static void
-ugroup_keys(const struct tl *tl, const struct ucoll *u, const uint32_t *start,
-    const uint32_t *mem, size_t ng, double *key, long long *uid)
+ugroup_keys(const struct ucoll *u, const uint32_t *start, const uint32_t *mem, size_t ng,
+    double *key)
 {
-	size_t g, i, x;
+	size_t g, i;
 
 	for (g = 0; g < ng; g++) {
 		struct stat_acc a;
@@ -769,10 +769,19 @@ ugroup_keys(const struct tl *tl, const struct ucoll *u, const uint32_t *start,
 		for (i = start[g]; i < start[g + 1]; i++)
 			stat_acc_add(&a, u->kt[mem[i]]);
 		key[g] = stat_acc_sum(&a);
-		x = mem[start[g]];
-		uid[g] = !USYNTH(u, x) ? tl->op[u->op[x]].id :
-		    tl->maxid + 1 + (long long)(x - u->nop);
 	}
+}
+
+/* A group's ex_UID: its first member's. */
+static long long
+ugroup_uid(void *ctx, size_t g)
+{
+	const struct ugroups *ug = ctx;
+	const struct ucoll *u = ug->u;
+	size_t x = ug->mem[ug->start[g]];
+
+	return !USYNTH(u, x) ? ug->tl->op[u->op[x]].id :
+	    ug->tl->maxid + 1 + (long long)(x - u->nop);
 }
 
 void
@@ -786,7 +795,6 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	struct ukey uk;
 	struct tl_grows gs;
 	double *key;
-	long long *uid;
 
 	memset(&u, 0, sizeof(u));
 	u.covered = xcalloc(tl->nk + 1, 1);
@@ -825,13 +833,12 @@ tl_sheet_unified(struct tl *tl, struct sink *sk)
 	uk = (struct ukey){ tl, &u };
 	ng = tl_group_by(u.n, ukey, &uk, &start, &mem);
 	key = xreallocarray(NULL, ng + 1, sizeof(*key));
-	uid = xreallocarray(NULL, ng + 1, sizeof(*uid));
-	ugroup_keys(tl, &u, start, mem, ng, key, uid);
+	ugroup_keys(&u, start, mem, ng, key);
 	ug = (struct ugroups){ tl, &u, start, mem, idx };
-	gs = (struct tl_grows){ t, ng, key, uid, idx[UC_KTSUM], 1, ugroup_row, &ug, NULL, 0 };
+	gs = (struct tl_grows){ t, ng, key, ugroup_uid, idx[UC_KTSUM], 1, ugroup_row, &ug,
+	    NULL, 0 };
 	tl_push_groups(sk, &gs);
 	free(key);
-	free(uid);
 	free(start);
 	free(mem);
 	free(u.op);
