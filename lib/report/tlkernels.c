@@ -256,7 +256,7 @@ sk_first(void *ctx, int src, struct tl_val *v)
 /* short_kernels_summary's groups: the short kernels kept (ks, in trace order) grouped,
  * each group's kernels chained (first[g] its first, an index in ks; next[i] the one
  * after ks[i] in its group, SK_END after its last), its count, sum and mean as its
- * cells hold them; 32 bytes a group and 8 a kernel, where a key and a vector per group
+ * cells hold them; 24 bytes a group and 8 a kernel, where a key and a vector per group
  * held some 200 and the whole table before it was sorted. */
 #define SK_END	UINT32_MAX
 struct skgroups {
