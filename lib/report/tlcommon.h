@@ -44,9 +44,10 @@ struct klist {
 
 /* --- ops_summary_by_category, ops_summary, ops_unique_args (§7.1-§7.3) -------------- */
 
-/* A launcher's busy time: of its own kernels, of its subtree's. */
+/* A launcher's busy time of its subtree's kernels (that of its own kernels, cheap to
+ * work out again from its sorted events, is tl_launcher_direct's). */
 struct lstat {
-	double	direct, subtree;
+	double	subtree;
 };
 
 /* --- the workbook ------------------------------------------------------------------- */
@@ -139,6 +140,7 @@ void tl_launchers_build(struct tl *tl, struct launchers *L);
 void tl_launchers_modules(struct tl *tl, struct launchers *L);
 void tl_launchers_free(struct launchers *L);
 void tl_launcher_times(struct tl *tl, const struct launchers *L, struct lstat *ls);
+double tl_launcher_direct(const struct tl *tl, const struct launchers *L, size_t i);
 struct tab *tl_sheet_by_category(struct tl *tl, const struct launchers *L,
     const struct lstat *ls);
 struct tab *tl_sheet_ops_summary(struct tl *tl, const struct launchers *L,

@@ -152,13 +152,19 @@ tl_launchers_free(struct launchers *L)
 	free(L->ev);
 }
 
+/* Launcher i's busy time of its own kernels. */
+double
+tl_launcher_direct(const struct tl *tl, const struct launchers *L, size_t i)
+{
+	return tl_busy(tl, L->ev + L->k0[i], L->nk[i]);
+}
+
 void
 tl_launcher_times(struct tl *tl, const struct launchers *L, struct lstat *ls)
 {
 	size_t i, *v = NULL, n, cap = 0;
 
 	for (i = 0; i < L->n; i++) {
-		ls[i].direct = tl_busy(tl, L->ev + L->k0[i], L->nk[i]);
 		n = 0;
 		tl_subtree_events(tl, L->op[i], &v, &n, &cap);
 		ls[i].subtree = tl_busy(tl, v, n);
@@ -239,8 +245,8 @@ lgroups_free(struct lgroups *G)
 /* Group g's direct times (and subtree times when s is not NULL), in launcher order,
  * into d (and s), emptied first. */
 static void
-group_times(const struct lgroups *G, const struct lstat *ls, size_t g, struct vec *d,
-    struct vec *s)
+group_times(const struct tl *tl, const struct launchers *L, const struct lgroups *G,
+    const struct lstat *ls, size_t g, struct vec *d, struct vec *s)
 {
 	uint32_t i;
 
@@ -248,7 +254,7 @@ group_times(const struct lgroups *G, const struct lstat *ls, size_t g, struct ve
 	if (s != NULL)
 		s->n = 0;
 	for (i = G->first[g]; i != LG_END; i = G->next[i]) {
-		vec_add(d, ls[i].direct);
+		vec_add(d, tl_launcher_direct(tl, L, i));
 		if (s != NULL)
 			vec_add(s, ls[i].subtree);
 	}
@@ -366,7 +372,7 @@ tl_sheet_by_category(struct tl *tl, const struct launchers *L, const struct lsta
 	v[UA_DIRECT] = &d;
 	for (r = 0; r < G.ng; r++) {
 		f.i = G.first[r];
-		group_times(&G, ls, r, &d, NULL);
+		group_times(tl, L, &G, ls, r, &d, NULL);
 		tl_cols_row(t, tab_row(t), bc_cols, BC_N, idx, &grp);
 	}
 	/* the groups in key order, sorted by pandas */
@@ -458,7 +464,7 @@ tl_sheet_ops_summary(struct tl *tl, const struct launchers *L, const struct lsta
 		size_t row = tab_row(t);
 
 		f.i = G.first[r];
-		group_times(&G, ls, r, &dv, &sv);
+		group_times(tl, L, &G, ls, r, &dv, &sv);
 		tl_cols_row(t, row, os_cols, OS_N, idx, &grp);
 		group_categories(tl, L, &G, r, &b);
 		tab_set_str(t, row, idx[OS_CATS], b.p);
@@ -500,7 +506,7 @@ ua_row(void *ctx, struct tab *t, size_t r, size_t g)
 	size_t n = 0;
 	uint32_t i;
 
-	group_times(u->G, u->ls, g, &u->dv, &u->sv);
+	group_times(u->tl, L, u->G, u->ls, g, &u->dv, &u->sv);
 	v[UA_DIRECT] = &u->dv;
 	v[UA_SUBTREE] = &u->sv;
 	tl_cols_row(t, r, ua_cols, UAC_N, u->idx, &grp);
@@ -547,7 +553,7 @@ tl_sheet_unique_args(struct tl *tl, const struct launchers *L, const struct lsta
 
 		memset(&a, 0, sizeof(a));
 		for (i = G.first[r]; i != LG_END; i = G.next[i])
-			stat_acc_add(&a, ls[i].direct);
+			stat_acc_add(&a, tl_launcher_direct(tl, L, i));
 		key[r] = stat_acc_sum(&a);
 	}
 	tl_push_groups(sk, &gs);

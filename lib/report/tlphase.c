@@ -113,14 +113,17 @@ phase_groups(struct tl *tl, const struct launchers *L, uint32_t ph, int by,
 
 /* Group r's direct times in µs and in ms, into v[0] and v[1], emptied first. */
 static void
-phase_times(const struct phgroups *G, const struct lstat *ls, size_t r, struct vec *v)
+phase_times(const struct tl *tl, const struct launchers *L, const struct phgroups *G,
+    size_t r, struct vec *v)
 {
 	uint32_t i;
+	double d;
 
 	v[0].n = v[1].n = 0;
 	for (i = G->first[r]; i != PH_END; i = G->next[i]) {
-		vec_add(&v[0], ls[i].direct);
-		vec_add(&v[1], ls[i].direct / 1000);
+		d = tl_launcher_direct(tl, L, i);
+		vec_add(&v[0], d);
+		vec_add(&v[1], d / 1000);
 	}
 }
 
@@ -167,7 +170,7 @@ tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *
 		phase_groups(tl, L, NAME_NONE, 1, &G);
 	for (r = 0; r < G.ng; r++) {
 		f.i = G.first[r];
-		phase_times(&G, ls, r, v);
+		phase_times(tl, L, &G, r, v);
 		tl_cols_row(t, tab_row(t), bp_cols, BP_N, idx, &grp);
 	}
 	keys[0] = (struct tab_key){ idx[BP_MS], 1 };
@@ -217,7 +220,7 @@ tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
 		size_t row = tab_row(t);
 
 		f.i = G.first[r];
-		phase_times(&G, ls, r, v);
+		phase_times(tl, L, &G, r, v);
 		tl_cols_row(t, row, sp_cols, SP_N, idx, &grp);
 		/* the launcher of the name with the least id */
 		kernel_categories(tl, L, G.least[r], &b);
