@@ -269,13 +269,20 @@ tl_mod(const struct tl *tl, const struct top *o)
 	return o->mod == TL_MOD_NONE ? &tl_mod_none : &tl->mod[o->mod];
 }
 
+/* The long long at the start of an interned key (a rank). */
 static inline long long
-tl_op_rank(const struct tl *tl, const struct top *o)
+tl_key_ll(const char *key)
 {
 	long long r;
 
-	memcpy(&r, tl->who.str[o->who], sizeof(r));
+	memcpy(&r, key, sizeof(r));
 	return r;
+}
+
+static inline long long
+tl_op_rank(const struct tl *tl, const struct top *o)
+{
+	return tl_key_ll(tl->who.str[o->who]);
 }
 
 /* Op o's process name (TL_PROCESS), process label or thread name (interned). */
@@ -291,10 +298,7 @@ tl_op_who(const struct tl *tl, const struct top *o, int j)
 static inline long long
 tl_kev_rank(const struct tl *tl, const struct gpuev *k)
 {
-	long long r;
-
-	memcpy(&r, tl->ranks.str[k->rank], sizeof(r));
-	return r;
+	return tl_key_ll(tl->ranks.str[k->rank]);
 }
 
 /* After tl_link, op o's number of own GPU events and of children: up to the next op's
