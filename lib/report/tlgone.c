@@ -61,13 +61,20 @@ gone_flush(struct tl *tl)
 	tl->ngone = 0;
 }
 
+/* An op not kept into tl->gone, its link not resolved. */
+static void
+gone_push(struct tl *tl, long long id, long long parent, long long rank)
+{
+	tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
+	tl->gone[tl->ngone++] = (struct tgone){ id, parent, rank, NONE, 0 };
+}
+
 void
 tl_gone_add(struct tl *tl, long long id, long long parent, long long rank)
 {
 	if (tl->ngone >= tl->gmem)
 		gone_flush(tl);
-	tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
-	tl->gone[tl->ngone++] = (struct tgone){ id, parent, rank, NONE, 0 };
+	gone_push(tl, id, parent, rank);
 }
 
 /*
@@ -141,22 +148,30 @@ scan_one(struct tl *tl, struct wants *ws, const struct gonerec *r, size_t x, int
 	if (w->pass < 0 || !((w->pass == pass && x < w->x) ||
 	    (w->pass == pass - 1 && x >= w->x)))
 		return;
-	tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
-	tl->gone[tl->ngone++] = (struct tgone){ r->id, r->parent, r->rank, NONE, 0 };
+	gone_push(tl, r->id, r->parent, r->rank);
 	want_parent(tl, ws, r->rank, r->parent, pass, x);
 }
 
-/* One scan of the n spooled records from the end, in blocks. */
+/* The spool is read in blocks of GONE_BLOCK records. */
+#define GONE_BLOCK	2048
+
+/* Spooled records lo .. hi into b. */
+static void
+read_block(struct tl *tl, struct gonerec *b, size_t lo, size_t hi)
+{
+	spool_pread(tl->gsp, (uint64_t)lo * sizeof(*b), b, (hi - lo) * sizeof(*b));
+}
+
+/* One scan of the n spooled records from the end. */
 static void
 scan(struct tl *tl, struct wants *ws, size_t n, int pass)
 {
-	enum { BLOCK = 2048 };
-	struct gonerec *b = xreallocarray(NULL, BLOCK, sizeof(*b));
+	struct gonerec *b = xreallocarray(NULL, GONE_BLOCK, sizeof(*b));
 	size_t hi = n, lo, x;
 
 	while (hi > 0) {
-		lo = hi > BLOCK ? hi - BLOCK : 0;
-		spool_pread(tl->gsp, (uint64_t)lo * sizeof(*b), b, (hi - lo) * sizeof(*b));
+		lo = hi > GONE_BLOCK ? hi - GONE_BLOCK : 0;
+		read_block(tl, b, lo, hi);
 		for (x = hi; x-- > lo;)
 			scan_one(tl, ws, &b[x - lo], x, pass);
 		hi = lo;
@@ -164,19 +179,21 @@ scan(struct tl *tl, struct wants *ws, size_t n, int pass)
 	free(b);
 }
 
-/* All n spooled records, after the scans gave up. */
+/* All n spooled records, in their order, after the scans gave up. */
 static void
 load_all(struct tl *tl, size_t n)
 {
-	struct gonerec r;
-	size_t x;
+	struct gonerec *b = xreallocarray(NULL, GONE_BLOCK, sizeof(*b));
+	size_t lo, hi, x;
 
 	tl->ngone = 0;
-	for (x = 0; x < n; x++) {
-		spool_pread(tl->gsp, (uint64_t)x * sizeof(r), &r, sizeof(r));
-		tl->gone = xgrow(tl->gone, &tl->capgone, tl->ngone + 1, sizeof(*tl->gone));
-		tl->gone[tl->ngone++] = (struct tgone){ r.id, r.parent, r.rank, NONE, 0 };
+	for (lo = 0; lo < n; lo = hi) {
+		hi = n - lo > GONE_BLOCK ? lo + GONE_BLOCK : n;
+		read_block(tl, b, lo, hi);
+		for (x = lo; x < hi; x++)
+			gone_push(tl, b[x - lo].id, b[x - lo].parent, b[x - lo].rank);
 	}
+	free(b);
 }
 
 /* The ops not kept that the kept ops' links go through, from the spool into tl->gone. */
