@@ -149,10 +149,9 @@ void tl_sheet_unique_args(struct tl *tl, const struct launchers *L,
     const struct lstat *ls, struct sink *sk);
 
 /* tlphase.c */
-struct tab *tl_sheet_by_phase(struct tl *tl, const struct launchers *L,
-    const struct lstat *ls);
-struct tab *tl_sheet_phase(struct tl *tl, const struct launchers *L,
-    const struct lstat *ls, const char *phase);
+/* The phase sheets read only the launchers' own kernels (tl_launcher_direct). */
+struct tab *tl_sheet_by_phase(struct tl *tl, const struct launchers *L);
+struct tab *tl_sheet_phase(struct tl *tl, const struct launchers *L, const char *phase);
 
 /* tlpseudo.c */
 const char *tl_pseudo_ops(struct tl *tl);

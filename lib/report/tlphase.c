@@ -150,7 +150,7 @@ static const struct tl_col bp_cols[BP_N] = {
  * category; launchers without a tag are the phase "None". Empty (so left out) when no
  * op has a tag. */
 struct tab *
-tl_sheet_by_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls)
+tl_sheet_by_phase(struct tl *tl, const struct launchers *L)
 {
 	struct tab *t = tab_new("ops_summary_by_phase");
 	struct tab_key keys[2];
@@ -196,8 +196,7 @@ static const struct tl_col sp_cols[SP_N] = {
  * Kernel categories of each name from its first launcher (by trace order). Empty (so
  * left out) when no launcher has the phase. */
 struct tab *
-tl_sheet_phase(struct tl *tl, const struct launchers *L, const struct lstat *ls,
-    const char *phase)
+tl_sheet_phase(struct tl *tl, const struct launchers *L, const char *phase)
 {
 	struct tab *t;
 	struct buf b = BUF_INIT;

@@ -222,14 +222,14 @@ tl_sheets_parts(struct tl *tl, const struct tl_opts *o, void (*fn)(struct tab *,
 		ls = xreallocarray(NULL, L.n + 1, sizeof(*ls));
 		tl_launcher_times(tl, &L, ls);
 		tl_push(sk, tl_sheet_by_category(tl, &L, ls));
-		tl_push(sk, tl_sheet_by_phase(tl, &L, ls));
+		tl_push(sk, tl_sheet_by_phase(tl, &L));
 		tl_push(sk, tl_sheet_ops_summary(tl, &L, ls));
 		tl_sheet_unique_args(tl, &L, ls, sk);
 		/* the phase sheets (a row per name) read the launchers, which the sheets
 		 * of a row per op after them do not: made now and the launchers freed,
 		 * handed on where the inference-phase branch puts them */
-		ph[0] = tl_sheet_phase(tl, &L, ls, "prefill");
-		ph[1] = tl_sheet_phase(tl, &L, ls, "decode");
+		ph[0] = tl_sheet_phase(tl, &L, "prefill");
+		ph[1] = tl_sheet_phase(tl, &L, "decode");
 		free(ls);
 		tl_launchers_free(&L);
 		tl_sheet_unified(tl, sk);
